@@ -1,0 +1,40 @@
+/** Business constants from the product spec (section 9). Money in cents, traffic in bytes. */
+export const BYTES_PER_GB = 1_073_741_824n;
+export const BYTES_PER_MB = 1_048_576n;
+export const PRICE_PER_GB_CENTS = 90;
+export const MIN_ORDER_CENTS = 1000;
+/** ceil(10 / 0.9): the smallest whole-GB order whose price reaches the $10 minimum. */
+export const MIN_ORDER_GB = 12;
+export const DEFAULT_ORDER_GB = 12;
+export const MAX_ORDER_GB = 100_000;
+
+export const DURATION_OPTIONS_MINUTES = [5, 10, 45, 60, 90, 1440, 4320, 10080] as const;
+export const DEFAULT_DURATION_MINUTES = 60;
+export const MIN_DURATION_MINUTES = 1;
+export const MAX_DURATION_MINUTES = 10080;
+
+export const DEFAULT_PROXY_COUNT = 10;
+export const MAX_PROXY_COUNT = 10_000;
+export const DEFAULT_COUNTRY = 'US';
+
+export const CODE_MAX_LENGTH = 20;
+export const CODE_MIN_CREDITS_GB = 0.1;
+export const CODE_MAX_QUANTITY = 100;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const NAME_MIN_LENGTH = 2;
+
+export const EMAIL_VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const RESET_REDIRECT_MS = 3000;
+export const PROXY_NOTICE_MS = 3000;
+export const COPIED_MS = 2000;
+
+export const USAGE_TYPES = ['normal_proxy', 'shop_proxy_regular', 'shop_proxy_admin'] as const;
+export type UsageType = (typeof USAGE_TYPES)[number];
+
+/** Endpoint used when the page is served from localhost (spec section 9). */
+export const LOCAL_GATEWAY_HOST = 'localhost';
+export const LOCAL_GATEWAY_PORT = 3001;
+export const PRODUCTION_GATEWAY_PORT = 8080;

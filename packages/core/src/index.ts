@@ -1,0 +1,6 @@
+export * from './constants';
+export * from './errors';
+export * from './proxy-list';
+export * from './proxy-username';
+export * from './schemas';
+export * from './units';

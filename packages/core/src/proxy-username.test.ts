@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { DURATION_OPTIONS_MINUTES } from './constants';
+import { PROXY_FORMATS, formatProxyLine, generateProxies } from './proxy-list';
+import { buildProxyUsername, parseProxyUsername, randomSessionToken } from './proxy-username';
+
+describe('proxy usernames', () => {
+  it('parses every built username back to what was built', () => {
+    const locations = [{ country: 'US' }, { country: 'US', state: 'CA' }, { country: 'US', state: 'CA', city: 'LOSANGELES' }, { country: 'GB', state: 'ENG', city: 'LONDON' }];
+    for (const location of locations) {
+      for (const durationMinutes of [...DURATION_OPTIONS_MINUTES, 1]) {
+        const token = randomSessionToken();
+        const username = buildProxyUsername({ proxyUserId: 'abc123xyz', location, durationMinutes, token });
+        const parsed = parseProxyUsername(username);
+        expect(parsed).toEqual({ ok: true, value: { proxyUserId: 'abc123xyz', location: { state: undefined, city: undefined, ...location }, durationMinutes, token } });
+      }
+    }
+  });
+
+  it('builds the spec shape', () => {
+    expect(buildProxyUsername({ proxyUserId: 'abc123xyz', location: { country: 'US', state: 'NY' }, durationMinutes: 60, token: 'ABCDEFGH' })).toBe('abc123xyz_US-NY_60_ABCDEFGH');
+  });
+
+  it('refuses malformed usernames with a reason', () => {
+    for (const bad of ['', 'abc', 'abc123xyz_US_60', 'ABC123XYZ_US_60_ABCDEFGH', 'abc123xyz_us_60_ABCDEFGH', 'abc123xyz_US_0_ABCDEFGH', 'abc123xyz_US_10081_ABCDEFGH', 'abc123xyz_US_60_abcdefgh', 'abc123xyz_US-CA-LA-X_60_ABCDEFGH', 'abc123xyz_US_1.5_ABCDEFGH', 'x'.repeat(200)]) {
+      const r = parseProxyUsername(bad);
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.reason.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('makes uniform-looking tokens of 8 A-Z0-9 characters', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const t = randomSessionToken();
+      expect(t).toMatch(/^[A-Z0-9]{8}$/);
+      seen.add(t);
+    }
+    expect(seen.size).toBe(1000);
+  });
+});
+
+describe('proxy list formats', () => {
+  it('formats each of the four list shapes', () => {
+    const lines = PROXY_FORMATS.map((f) => formatProxyLine(f.id, 'localhost', 3001, 'u', 'p'));
+    expect(lines).toEqual(['localhost:3001:u:p', 'localhost:3001@u:p', 'u:p:localhost:3001', 'u:p@localhost:3001']);
+  });
+  it('generates 10,000 distinct proxies', () => {
+    const list = generateProxies({ proxyUserId: 'abc123xyz', proxyPassword: 'Pw123', location: { country: 'US' }, durationMinutes: 60, count: 10000, endpoint: { host: 'localhost', port: 3001 } });
+    expect(list).toHaveLength(10000);
+    expect(new Set(list.map((p) => p.username)).size).toBe(10000);
+    expect(list[0]!.formats.httpHostPort).toMatch(/^localhost:3001:abc123xyz_US_60_[A-Z0-9]{8}:Pw123$/);
+  });
+});

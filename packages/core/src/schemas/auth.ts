@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from '../constants';
+import { requiredText } from './fields';
+
+/** The spec's "simple address shape". */
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailField = requiredText('Email is required', 254, 'Email must be at most 254 characters')
+  .regex(EMAIL_RE, 'Please enter a valid email address')
+  .toLowerCase();
+
+/** Login only checks presence: the stored hash decides. */
+export const passwordField = z
+  .string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'Password is required' : 'Password must be text') })
+  .min(1, 'Password is required')
+  .max(256, 'Password must be at most 256 characters');
+
+export const newPasswordField = passwordField
+  .min(PASSWORD_MIN_LENGTH, 'Password must be at least 8 characters')
+  .regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/, 'Password must contain at least one lowercase letter, one uppercase letter, and one number');
+
+export const nameField = requiredText('Name is required', 100, 'Name must be at most 100 characters').min(
+  NAME_MIN_LENGTH,
+  'Name must be at least 2 characters',
+);
+
+export const loginInput = z.object({ email: emailField, password: passwordField });
+export type LoginInput = z.infer<typeof loginInput>;
+
+export const registerInput = z.object({ email: emailField, password: newPasswordField, name: nameField });
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const emailInput = z.object({ email: emailField });
+export const forgotPasswordInput = emailInput;
+export const resendVerificationInput = emailInput;
+
+export const INVALID_VERIFY_LINK = 'Invalid verification link. Please check your email for the correct link.';
+export const INVALID_RESET_LINK = 'Invalid reset link. Please request a new password reset.';
+export const INVALID_RESET_TOKEN = 'Invalid reset token. Please request a new password reset.';
+
+export const verifyEmailInput = z.object({ token: requiredText(INVALID_VERIFY_LINK, 256, INVALID_VERIFY_LINK) });
+
+export const resetPasswordInput = z.object({
+  token: requiredText(INVALID_RESET_TOKEN, 256, INVALID_RESET_TOKEN),
+  password: newPasswordField,
+});
+
+/** The reset form adds a confirmation the server never sees. */
+export const resetPasswordForm = z
+  .object({
+    password: newPasswordField,
+    confirmPassword: z.string().min(1, 'Please confirm your password'),
+  })
+  .refine((v) => v.password === v.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
+
+export const adminLoginInput = z.object({
+  username: requiredText('Username is required', 64),
+  password: passwordField,
+});

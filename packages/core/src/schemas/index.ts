@@ -1,0 +1,4 @@
+export * from './auth';
+export * from './credits';
+export * from './fields';
+export * from './proxies';

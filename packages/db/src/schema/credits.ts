@@ -1,0 +1,94 @@
+import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint } from 'drizzle-orm/pg-core';
+import { bytes, createdAt, ts } from './columns';
+import { batches } from './proxies';
+import { adminUsers, users } from './users';
+
+export const topupCodes = pgTable(
+  'topup_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    code: text('code').notNull(),
+    creditsBytes: bytes('credits_bytes'),
+    expiresAt: ts('expires_at'),
+    createdByAdminId: uuid('created_by_admin_id').references(() => adminUsers.id),
+    /** Internal tools mint codes too; they are recorded by name. */
+    createdBy: text('created_by').notNull().default('admin'),
+    createdAt: createdAt(),
+    redeemedBy: uuid('redeemed_by').references(() => users.id),
+    redeemedAt: ts('redeemed_at'),
+  },
+  (t) => [uniqueIndex('topup_codes_code_key').on(t.code)],
+);
+
+export const PAYMENT_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+
+export const payments = pgTable(
+  'payments',
+  {
+    /** Also the order id sent to the provider. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    provider: text('provider').notNull(),
+    providerInvoiceId: text('provider_invoice_id'),
+    providerPaymentId: text('provider_payment_id'),
+    invoiceUrl: text('invoice_url'),
+    gbAmount: integer('gb_amount').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    creditsBytes: bytes('credits_bytes'),
+    status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
+    creditedAt: ts('credited_at'),
+    createdAt: createdAt(),
+    updatedAt: createdAt(),
+  },
+  (t) => [index('payments_user_idx').on(t.userId), index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId)],
+);
+
+/** Every webhook delivery and every status change, kept for the user's and admin's history. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    status: text('status').notNull(),
+    source: text('source').notNull(),
+    payload: jsonb('payload'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_events_payment_idx').on(t.paymentId)],
+);
+
+export const CREDIT_KINDS = ['code', 'payment', 'batch', 'batch_association', 'admin_adjustment', 'reversal'] as const;
+
+/**
+ * Append-only ledger. `sourceKey` is unique (`code:<id>`, `payment:<id>`, ...), so a repeat of the
+ * same source cannot credit twice. Amounts may be negative (reversals, moves out of a batch).
+ */
+export const creditEntries = pgTable(
+  'credit_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id),
+    batchId: uuid('batch_id').references(() => batches.id),
+    kind: text('kind', { enum: CREDIT_KINDS }).notNull(),
+    sourceKey: text('source_key').notNull(),
+    amountBytes: bigint('amount_bytes', { mode: 'bigint' }).notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('credit_entries_source_key').on(t.sourceKey), index('credit_entries_user_idx').on(t.userId)],
+);
