@@ -1,0 +1,34 @@
+import { DEFAULT_RATE_LIMITS, type ApiConfig } from '@proxyhub/api';
+import { PRODUCTION_GATEWAY_PORT } from '@proxyhub/core';
+import type { ServerEnv } from './env';
+
+export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
+  return {
+    production: env.production,
+    publicUrl: env.publicUrl,
+    dataDir: env.dataDir,
+    appSecret: env.appSecret,
+    internalApiKey: env.internalApiKey,
+    gateway: {
+      publicHost: env.GATEWAY_PUBLIC_HOST ?? null,
+      publicPort: env.GATEWAY_PUBLIC_PORT ?? (env.production ? PRODUCTION_GATEWAY_PORT : env.GATEWAY_PORT),
+    },
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: env.GOOGLE_CLIENT_ID,
+            clientSecret: env.GOOGLE_CLIENT_SECRET,
+            ...(env.GOOGLE_AUTH_URL ? { authorizationEndpoint: env.GOOGLE_AUTH_URL } : {}),
+            ...(env.GOOGLE_TOKEN_URL ? { tokenEndpoint: env.GOOGLE_TOKEN_URL } : {}),
+          }
+        : null,
+    payments: {
+      provider: env.PAYMENT_PROVIDER,
+      nowpayments:
+        env.NOWPAYMENTS_API_KEY && env.NOWPAYMENTS_IPN_SECRET
+          ? { apiUrl: env.NOWPAYMENTS_API_URL, apiKey: env.NOWPAYMENTS_API_KEY, ipnSecret: env.NOWPAYMENTS_IPN_SECRET }
+          : null,
+    },
+    rateLimits: DEFAULT_RATE_LIMITS,
+  };
+}

@@ -1,0 +1,90 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { devSecret } from '@proxyhub/core/node';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: optionalString,
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  APP_SECRET: optionalString,
+  ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_PASSWORD: optionalString,
+  INTERNAL_API_KEY: optionalString,
+  SMTP_URL: optionalString,
+  MAIL_FROM: z.string().default('ProxyHub <no-reply@proxyhub.local>'),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'nowpayments']).default('sandbox'),
+  NOWPAYMENTS_API_URL: z.string().default('https://api.nowpayments.io'),
+  NOWPAYMENTS_API_KEY: optionalString,
+  NOWPAYMENTS_IPN_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_AUTH_URL: optionalString,
+  GOOGLE_TOKEN_URL: optionalString,
+  REDIS_URL: optionalString,
+  GATEWAY_PUBLIC_HOST: optionalString,
+  GATEWAY_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  WEB_DIST_DIR: optionalString,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool,
+});
+
+export type ServerEnv = ReturnType<typeof loadEnv>;
+
+/**
+ * The only reader of process.env for the server. Development fills unset secrets from
+ * DATA_DIR/dev-secrets.json; production refuses to start without real ones.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === 'production';
+  const dataDir = resolve(env.DATA_DIR);
+  const missing: string[] = [];
+  const secret = (name: 'APP_SECRET' | 'INTERNAL_API_KEY', value: string | undefined) => {
+    if (value) {
+      if (production && value.length < 32) missing.push(`${name} (at least 32 characters)`);
+      return value;
+    }
+    if (production) {
+      missing.push(name);
+      return '';
+    }
+    return devSecret(dataDir, name);
+  };
+  const appSecret = secret('APP_SECRET', env.APP_SECRET);
+  const internalApiKey = secret('INTERNAL_API_KEY', env.INTERNAL_API_KEY);
+  if (production) {
+    if (!env.ADMIN_PASSWORD) missing.push('ADMIN_PASSWORD');
+    if (!env.PUBLIC_URL) missing.push('PUBLIC_URL');
+    if (env.PAYMENT_PROVIDER === 'sandbox') missing.push('PAYMENT_PROVIDER (the sandbox provider is disabled in production)');
+  }
+  if (env.PAYMENT_PROVIDER === 'nowpayments' && (!env.NOWPAYMENTS_API_KEY || !env.NOWPAYMENTS_IPN_SECRET)) {
+    missing.push('NOWPAYMENTS_API_KEY and NOWPAYMENTS_IPN_SECRET (PAYMENT_PROVIDER=nowpayments)');
+  }
+  if (missing.length) throw new Error(`Refusing to start: set ${missing.join(', ')}`);
+  return {
+    ...env,
+    production,
+    dataDir,
+    appSecret,
+    internalApiKey,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  };
+}

@@ -1,0 +1,40 @@
+import { TRPCError } from '@trpc/server';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createCaller, createContext, GOOGLE_NOT_CONFIGURED, type ApiDeps } from '@proxyhub/api';
+import { requestLike } from './request-adapter';
+
+const STATE_COOKIE = 'google_oauth_state';
+const VERIFIER_COOKIE = 'google_code_verifier';
+
+/**
+ * Browser redirects for Google sign-in. State and PKCE verifier live in short-lived HttpOnly
+ * cookies scoped to the callback; errors return to the login page with a readable message.
+ */
+export function registerGoogleRoutes(app: FastifyInstance, deps: ApiDeps) {
+  const toLogin = (reply: FastifyReply, message: string) =>
+    reply.redirect(`/login?error=${encodeURIComponent(message)}`);
+  const cookieOpts = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.production, maxAge: 600 };
+
+  app.get('/auth/google', async (req, reply) => {
+    if (!deps.config.google) return toLogin(reply, GOOGLE_NOT_CONFIGURED);
+    const caller = createCaller(await createContext(deps, requestLike(req, reply)));
+    const { url, state, codeVerifier } = await caller.auth.googleStart();
+    reply.setCookie(STATE_COOKIE, state, cookieOpts).setCookie(VERIFIER_COOKIE, codeVerifier, cookieOpts);
+    return reply.redirect(url);
+  });
+
+  app.get<{ Querystring: { code?: string; state?: string; error?: string } }>('/auth/google/callback', async (req, reply) => {
+    reply.clearCookie(STATE_COOKIE, { path: '/auth/google' }).clearCookie(VERIFIER_COOKIE, { path: '/auth/google' });
+    if (!deps.config.google) return toLogin(reply, GOOGLE_NOT_CONFIGURED);
+    const { code, state, error } = req.query ?? {};
+    if (error || !code || !state) return toLogin(reply, 'Google sign-in was cancelled.');
+    try {
+      const caller = createCaller(await createContext(deps, requestLike(req, reply)));
+      await caller.auth.googleCallback({ code, state, expectedState: req.cookies[STATE_COOKIE], codeVerifier: req.cookies[VERIFIER_COOKIE] });
+      return reply.redirect('/dashboard');
+    } catch (err) {
+      if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') return toLogin(reply, err.message);
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,4 @@
+export { buildApp, defaultWebDistDir } from './app';
+export { apiConfigFromEnv } from './config';
+export { loadEnv } from './env';
+export { createServer, type ServerParts } from './server';

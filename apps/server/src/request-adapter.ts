@@ -1,0 +1,17 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestLike } from '@proxyhub/api';
+
+/** Fastify's request and reply seen through the API's small RequestLike interface. */
+export function requestLike(req: FastifyRequest, reply: FastifyReply): RequestLike {
+  return {
+    ip: req.ip,
+    header: (name) => {
+      const v = req.headers[name.toLowerCase()];
+      return Array.isArray(v) ? v[0] : v;
+    },
+    cookie: (name) => req.cookies[name],
+    setCookie: (name, value, attributes) => {
+      reply.setCookie(name, value, { path: '/', ...attributes });
+    },
+  };
+}

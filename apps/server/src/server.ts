@@ -1,0 +1,66 @@
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { pino, type Logger as PinoLogger } from 'pino';
+import { createApiDeps, createMailer, createRateLimiter, type ApiConfig, type ApiDeps } from '@proxyhub/api';
+import type { Database } from '@proxyhub/db';
+import { buildApp } from './app';
+import { startBackgroundJobs } from './lifecycle';
+
+export interface ServerParts {
+  app: FastifyInstance;
+  deps: ApiDeps;
+  database: Database;
+  logger: PinoLogger;
+  /** Stops accepting requests, waits for in-flight work and background tasks, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface CreateServerOptions {
+  config: ApiConfig;
+  database: Database;
+  smtpUrl?: string | undefined;
+  mailFrom?: string;
+  redisUrl?: string | undefined;
+  logLevel?: string;
+  trustProxy?: boolean;
+  webDistDir?: string | undefined;
+  admin?: { username: string; password: string | undefined };
+  /** Tests run without periodic jobs unless they ask. */
+  backgroundJobs?: boolean;
+}
+
+/** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
+export async function createServer(opts: CreateServerOptions): Promise<ServerParts> {
+  const logger = pino({
+    level: opts.logLevel ?? 'info',
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+  });
+  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const deps = createApiDeps({
+    db: opts.database.db,
+    config: opts.config,
+    mailer: createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>', outboxDir: join(opts.config.dataDir, 'mail'), logger }),
+    rateLimiter: createRateLimiter(opts.config.rateLimits, redis),
+    logger,
+  });
+  const app = await buildApp({ deps, loggerInstance: logger, trustProxy: opts.trustProxy, webDistDir: opts.webDistDir });
+  const stopJobs = await startBackgroundJobs({ deps, admin: opts.admin, periodic: opts.backgroundJobs ?? false });
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    deps,
+    database: opts.database,
+    logger,
+    close() {
+      closed ??= (async () => {
+        await stopJobs();
+        await app.close();
+        await Promise.allSettled([...deps.background]);
+        redis?.disconnect();
+        await opts.database.close();
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailLogger {
+  info(obj: object, msg: string): void;
+}
+
+/** SMTP when configured; otherwise one JSON file per message in DATA_DIR/mail (the local outbox). */
+export function createMailer(opts: { smtpUrl?: string | undefined; from: string; outboxDir: string; logger: MailLogger }): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      async send(m) {
+        await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+      },
+    };
+  }
+  return {
+    async send(m) {
+      await mkdir(opts.outboxDir, { recursive: true });
+      const createdAt = new Date().toISOString();
+      const file = join(opts.outboxDir, `${createdAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`);
+      await writeFile(file, JSON.stringify({ to: m.to, subject: m.subject, text: m.text, html: m.html, createdAt }, null, 2));
+      const link = /https?:\/\/\S+/.exec(m.text)?.[0];
+      opts.logger.info({ to: m.to, subject: m.subject, link, file }, 'mail written to outbox');
+    },
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function linkMail(to: string, subject: string, intro: string, link: string, outro: string): MailMessage {
+  return {
+    to,
+    subject,
+    text: `${intro}\n\n${link}\n\n${outro}\n`,
+    html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(outro)}</p>`,
+  };
+}
+
+export const mailTemplates = {
+  verifyEmail: (to: string, name: string, link: string) =>
+    linkMail(to, 'Verify your email', `Hi ${name}, confirm your email address to start using ProxyHub:`, link, 'This link expires in 24 hours. If you did not sign up, ignore this email.'),
+  alreadyRegistered: (to: string, link: string) =>
+    linkMail(to, 'Sign-in attempt', 'Someone tried to create a ProxyHub account with this email, which already has one. You can sign in here:', link, 'If this was not you, you can ignore this email.'),
+  resetPassword: (to: string, link: string) =>
+    linkMail(to, 'Reset your password', 'We received a request to reset your ProxyHub password. Choose a new one here:', link, 'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.'),
+  passwordChanged: (to: string, link: string) =>
+    linkMail(to, 'Your password was changed', 'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:', link, 'If you did not do this, reset your password at once and contact support.'),
+};

@@ -1,0 +1,40 @@
+/**
+ * Rate limits on the endpoints an attacker would hammer (login, register, resend, forgot, reset,
+ * redeem): per IP and per account. In memory for one process; Redis when REDIS_URL is set so that
+ * several server processes share the counters.
+ */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { DomainError } from '@proxyhub/core';
+import type { RateLimitConfig, RateLimitName } from './config';
+
+export interface RateLimiter {
+  /** Counts one attempt; throws TOO_MANY_REQUESTS when the key is over its limit. */
+  consume(name: RateLimitName, key: string): Promise<void>;
+  reset(name: RateLimitName, key: string): Promise<void>;
+}
+
+export function createRateLimiter(config: RateLimitConfig, redis?: Redis): RateLimiter {
+  const limiters = new Map<RateLimitName, RateLimiterAbstract>();
+  for (const [name, rule] of Object.entries(config) as [RateLimitName, RateLimitConfig[RateLimitName]][]) {
+    const opts = { keyPrefix: `rl:${name}`, points: rule.points, duration: rule.durationSeconds };
+    limiters.set(name, redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false }) : new RateLimiterMemory(opts));
+  }
+  return {
+    async consume(name, key) {
+      try {
+        await limiters.get(name)!.consume(key);
+      } catch (e) {
+        if (e instanceof RateLimiterRes) {
+          const seconds = Math.max(1, Math.ceil(e.msBeforeNext / 1000));
+          const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+          throw new DomainError('TOO_MANY_REQUESTS', `Too many attempts. Please try again in ${wait}.`, { retryAfterSeconds: seconds });
+        }
+        throw e;
+      }
+    },
+    async reset(name, key) {
+      await limiters.get(name)!.delete(key);
+    },
+  };
+}

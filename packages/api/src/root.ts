@@ -1,0 +1,17 @@
+import { adminRouter } from './routers/admin';
+import { authRouter } from './routers/auth';
+import { creditsRouter } from './routers/credits';
+import { gatewayRouter } from './routers/gateway';
+import { locationsRouter } from './routers/locations';
+import { createCallerFactory, router } from './trpc';
+
+export const appRouter = router({
+  auth: authRouter,
+  credits: creditsRouter,
+  admin: adminRouter,
+  locations: locationsRouter,
+  gateway: gatewayRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,53 @@
+import type { TRPCRouterRecord } from '@trpc/server';
+import { z } from 'zod';
+import { createGoogleSignIn } from '@proxyhub/auth';
+import { DomainError, forgotPasswordInput, loginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
+import { getUserView } from '../services/accounts';
+import { forgotPassword, login, logout, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
+import { publicProcedure, userProcedure } from '../trpc';
+import type { ApiDeps } from '../deps';
+
+export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not available on this server. Please sign in with your email and password.';
+
+function google(deps: ApiDeps) {
+  const cfg = deps.config.google;
+  if (!cfg) return null;
+  return createGoogleSignIn({ ...cfg, redirectUri: new URL('/auth/google/callback', deps.config.publicUrl).toString() });
+}
+
+export const authRouter = {
+  me: userProcedure.query(({ ctx }) => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  register: publicProcedure.input(registerInput).mutation(({ ctx, input }) => register(ctx, input)),
+  login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => login(ctx, input)),
+  logout: publicProcedure.mutation(async ({ ctx }) => {
+    await logout(ctx);
+    return { message: 'Logged out' };
+  }),
+  verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
+  resendVerification: publicProcedure.input(resendVerificationInput).mutation(({ ctx, input }) => resendVerification(ctx, input.email)),
+  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => forgotPassword(ctx, input.email)),
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(({ ctx, input }) => resetPassword(ctx, input)),
+  /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
+  googleStart: publicProcedure.query(({ ctx }) => {
+    const g = google(ctx.deps);
+    if (!g) throw new DomainError('NOT_FOUND', GOOGLE_NOT_CONFIGURED);
+    return g.start();
+  }),
+  googleCallback: publicProcedure
+    .input(z.object({ code: z.string().min(1).max(2048), state: z.string().min(1).max(256), expectedState: z.string().max(256).optional(), codeVerifier: z.string().max(256).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const g = google(ctx.deps);
+      if (!g) throw new DomainError('NOT_FOUND', GOOGLE_NOT_CONFIGURED);
+      if (!input.expectedState || !input.codeVerifier || input.state !== input.expectedState) {
+        throw new DomainError('BAD_REQUEST', 'Google sign-in expired or was started elsewhere. Please try again.');
+      }
+      let profile;
+      try {
+        profile = await g.finish(input.code, input.codeVerifier);
+      } catch (err) {
+        ctx.deps.logger.warn({ err }, 'google token exchange failed');
+        throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
+      }
+      return signInWithGoogle(ctx, profile);
+    }),
+} satisfies TRPCRouterRecord;

@@ -1,0 +1,3 @@
+import type { TRPCRouterRecord } from '@trpc/server';
+
+export const locationsRouter = {} satisfies TRPCRouterRecord;

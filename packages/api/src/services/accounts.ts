@@ -1,0 +1,76 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox } from '@proxyhub/auth';
+import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
+import type { UserRow } from '../context';
+
+/**
+ * Creates a user with everything an account needs: an API key and the main proxy account
+ * (proxy user id + proxy password), credentials encrypted at rest. One transaction.
+ */
+export async function createAccount(
+  tx: DbOrTx,
+  secrets: SecretBox,
+  input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean },
+): Promise<UserRow> {
+  const apiKey = newApiKey();
+  const [user] = await tx
+    .insert(users)
+    .values({
+      email: input.email,
+      name: input.name,
+      passwordHash: input.passwordHash,
+      googleSub: input.googleSub ?? null,
+      emailVerifiedAt: input.emailVerified ? new Date() : null,
+      apiKeyHash: secrets.lookupHash(apiKey),
+      apiKeyEnc: secrets.encrypt(apiKey),
+    })
+    .returning();
+  await tx.insert(proxyAccounts).values({
+    proxyUserId: newProxyUserId(),
+    proxyPasswordEnc: secrets.encrypt(newProxyPassword()),
+    userId: user!.id,
+    usageType: 'normal_proxy',
+  });
+  return user!;
+}
+
+export interface UserView {
+  id: string;
+  name: string;
+  email: string;
+  /** Bytes remaining. */
+  credits: bigint;
+  total_usage_bytes: bigint;
+  proxyUserId: string;
+  proxyPassword: string;
+  apiKey: string;
+  emailVerified: boolean;
+  authType: 'google' | 'email';
+  createdAt: Date;
+}
+
+/** What the session call shows the user about themself. */
+export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string): Promise<UserView> {
+  const [row] = await db
+    .select({ user: users, account: proxyAccounts })
+    .from(users)
+    .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), isNull(proxyAccounts.batchId)))
+    .where(eq(users.id, userId))
+    .orderBy(proxyAccounts.createdAt)
+    .limit(1);
+  if (!row) throw new Error(`user ${userId} has no proxy account`);
+  const { user, account } = row;
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    credits: user.creditsBytes,
+    total_usage_bytes: user.totalUsageBytes,
+    proxyUserId: account.proxyUserId,
+    proxyPassword: secrets.decrypt(account.proxyPasswordEnc),
+    apiKey: secrets.decrypt(user.apiKeyEnc),
+    emailVerified: user.emailVerifiedAt !== null,
+    authType: user.passwordHash === null && user.googleSub ? 'google' : 'email',
+    createdAt: user.createdAt,
+  };
+}

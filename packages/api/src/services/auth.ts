@@ -1,0 +1,183 @@
+/**
+ * Account flows. Threats handled here: account enumeration (register, login and forgot answer the
+ * same whether or not the email exists, and take the same time), token replay (single-use hashed
+ * tokens), session fixation (a new session on every login; a reset ends every session).
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { hashPassword, verifyPassword, type GoogleProfile } from '@proxyhub/auth';
+import { DomainError, EMAIL_VERIFICATION_TTL_MS, PASSWORD_RESET_TTL_MS, type LoginInput, type RegisterInput } from '@proxyhub/core';
+import { users } from '@proxyhub/db';
+import type { Context, UserRow } from '../context';
+import { inBackground, type ApiDeps } from '../deps';
+import { mailTemplates } from '../mail';
+import { createAccount, getUserView } from './accounts';
+import { consumeToken, issueToken } from './one-time-tokens';
+
+const link = (deps: ApiDeps, path: string, token?: string) => {
+  const url = new URL(path, deps.config.publicUrl);
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
+};
+
+const isUniqueViolation = (e: unknown): boolean => {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err?.code === '23505' || err?.cause?.code === '23505';
+};
+
+export const REGISTER_MESSAGE = 'Registration successful. Please check your email to verify your account.';
+export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
+export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
+
+async function sendVerification(deps: ApiDeps, user: Pick<UserRow, 'id' | 'email' | 'name'>) {
+  const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
+  inBackground(deps, 'verification mail', () => deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token))));
+}
+
+async function findByEmail(deps: ApiDeps, email: string) {
+  const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
+  return row;
+}
+
+export async function register(ctx: Context, input: RegisterInput) {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('register', ctx.req.ip);
+  // Hash first in every case so an existing email does not answer faster.
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findByEmail(deps, input.email);
+  if (existing) {
+    if (!existing.emailVerifiedAt && !existing.disabledAt) await sendVerification(deps, existing);
+    else inBackground(deps, 'already-registered mail', () => deps.mailer.send(mailTemplates.alreadyRegistered(existing.email, link(deps, '/login'))));
+    return { message: REGISTER_MESSAGE };
+  }
+  let user: UserRow;
+  try {
+    user = await deps.db.transaction((tx) => createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false }));
+  } catch (e) {
+    // A concurrent registration of the same email won the race: answer as if it existed.
+    if (isUniqueViolation(e)) return { message: REGISTER_MESSAGE };
+    throw e;
+  }
+  await sendVerification(deps, user);
+  return { message: REGISTER_MESSAGE };
+}
+
+async function startSession(ctx: Context, userId: string) {
+  const lucia = ctx.deps.sessions.user;
+  // Rotation: whatever session the browser carried before is ended.
+  if (ctx.sessionId) await lucia.invalidateSession(ctx.sessionId);
+  const session = await lucia.createSession(userId, {});
+  const cookie = lucia.createSessionCookie(session.id);
+  ctx.req.setCookie(cookie.name, cookie.value, cookie.attributes);
+  return session.id;
+}
+
+export type LoginResult = { status: 'ok'; user: Awaited<ReturnType<typeof getUserView>> } | { status: 'verification_required'; message: string };
+
+export const INVALID_LOGIN = 'Invalid email or password';
+export const VERIFY_FIRST = 'Please verify your email before signing in. Check your inbox for the verification link.';
+
+export async function login(ctx: Context, input: LoginInput): Promise<LoginResult> {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('login', ctx.req.ip);
+  await deps.rateLimiter.consume('loginAccount', input.email);
+  const user = await findByEmail(deps, input.email);
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok) throw new DomainError('UNAUTHORIZED', INVALID_LOGIN);
+  if (user.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
+  if (!user.emailVerifiedAt) return { status: 'verification_required', message: VERIFY_FIRST };
+  await deps.rateLimiter.reset('loginAccount', input.email);
+  await startSession(ctx, user.id);
+  return { status: 'ok', user: await getUserView(deps.db, deps.secrets, user.id) };
+}
+
+export async function logout(ctx: Context) {
+  const lucia = ctx.deps.sessions.user;
+  if (ctx.sessionId) await lucia.invalidateSession(ctx.sessionId);
+  const blank = lucia.createBlankSessionCookie();
+  ctx.req.setCookie(blank.name, blank.value, blank.attributes);
+}
+
+export type VerifyResult = { alreadyVerified: boolean; message: string };
+
+export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyResult> {
+  return deps.db.transaction(async (tx) => {
+    const r = await consumeToken(tx, token, 'email_verification');
+    if (r.status === 'unknown') throw new DomainError('BAD_REQUEST', 'Invalid or unknown verification link. Please request a new one.');
+    if (r.status === 'expired') throw new DomainError('BAD_REQUEST', 'This verification link has expired. Please request a new one.');
+    const [user] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, r.userId));
+    if (user?.verifiedAt) return { alreadyVerified: true, message: 'Your email is already verified.' };
+    if (r.status === 'used') throw new DomainError('BAD_REQUEST', 'This verification link has already been used. Please request a new one.');
+    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, r.userId), isNull(users.emailVerifiedAt)));
+    return { alreadyVerified: false, message: 'Email verified successfully. You can now sign in.' };
+  });
+}
+
+export async function resendVerification(ctx: Context, email: string) {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('resend', ctx.req.ip);
+  await deps.rateLimiter.consume('resendAccount', email);
+  const user = await findByEmail(deps, email);
+  if (user && !user.emailVerifiedAt && !user.disabledAt) await sendVerification(deps, user);
+  return { message: RESEND_MESSAGE };
+}
+
+export async function forgotPassword(ctx: Context, email: string) {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('forgot', ctx.req.ip);
+  await deps.rateLimiter.consume('forgotAccount', email);
+  const user = await findByEmail(deps, email);
+  if (user && !user.disabledAt) {
+    const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS });
+    inBackground(deps, 'reset mail', () => deps.mailer.send(mailTemplates.resetPassword(user.email, link(deps, '/reset-password', token))));
+  }
+  return { message: FORGOT_MESSAGE };
+}
+
+export const RESET_INVALID = 'This reset link is invalid or has expired. Please request a new password reset.';
+
+export async function resetPassword(ctx: Context, input: { token: string; password: string }) {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('reset', ctx.req.ip);
+  const passwordHash = await hashPassword(input.password);
+  const user = await deps.db.transaction(async (tx) => {
+    const r = await consumeToken(tx, input.token, 'password_reset');
+    if (r.status !== 'ok') throw new DomainError('BAD_REQUEST', r.status === 'used' ? 'This reset link has already been used. Please request a new password reset.' : RESET_INVALID);
+    // Following the mailed link proves the address, so it counts as verified too.
+    const [u] = await tx.select().from(users).where(eq(users.id, r.userId));
+    await tx
+      .update(users)
+      .set({ passwordHash, emailVerifiedAt: u!.emailVerifiedAt ?? new Date() })
+      .where(eq(users.id, r.userId));
+    return u!;
+  });
+  await deps.sessions.user.invalidateUserSessions(user.id);
+  inBackground(deps, 'password changed mail', () => deps.mailer.send(mailTemplates.passwordChanged(user.email, link(deps, '/login'))));
+  return { message: 'Password reset successfully. You can now sign in with your new password.' };
+}
+
+/**
+ * Google sign-in: accounts are keyed on Google's `sub`. An existing email account is linked only
+ * when Google says the email is verified; otherwise the sign-in is refused rather than taken over.
+ */
+export async function signInWithGoogle(ctx: Context, profile: GoogleProfile) {
+  const { deps } = ctx;
+  const userId = await deps.db.transaction(async (tx) => {
+    const [bySub] = await tx.select().from(users).where(eq(users.googleSub, profile.sub)).limit(1);
+    if (bySub) return bySub;
+    if (!profile.email) throw new DomainError('BAD_REQUEST', 'Google did not share an email address for this account.');
+    const [byEmail] = await tx.select().from(users).where(eq(users.email, profile.email)).limit(1);
+    if (byEmail) {
+      if (!profile.emailVerified) throw new DomainError('FORBIDDEN', 'An account with this email already exists. Sign in with your password to continue.');
+      await tx
+        .update(users)
+        .set({ googleSub: profile.sub, emailVerifiedAt: byEmail.emailVerifiedAt ?? new Date() })
+        .where(eq(users.id, byEmail.id));
+      return byEmail;
+    }
+    const name = profile.name?.trim() || profile.email.split('@')[0]!;
+    return createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: profile.emailVerified });
+  });
+  if (userId.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
+  await startSession(ctx, userId.id);
+  return { userId: userId.id };
+}

@@ -1,0 +1,81 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import { DomainError, type DomainErrorCode } from '@proxyhub/core';
+import type { Context } from './context';
+
+/** The one place domain error codes become tRPC codes (and, through tRPC, HTTP statuses). */
+const TRPC_CODE: Record<DomainErrorCode, TRPCError['code']> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  PAYMENT_REQUIRED: 'PAYMENT_REQUIRED',
+};
+
+/** First zod message, word for word (the spec's messages live in the schemas). */
+export function firstZodMessage(err: ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'Invalid input';
+  const field = issue.path.length ? issue.path.join('.') : null;
+  // zod's own messages for wrong types read better with the field name in front.
+  return issue.code === 'invalid_type' && field && issue.message.startsWith('Invalid input') ? `${field}: ${issue.message}` : issue.message;
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    const details = cause instanceof DomainError ? (cause.details ?? null) : null;
+    const message = cause instanceof ZodError ? firstZodMessage(cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
+    return { ...shape, message, data: { ...shape.data, stack: undefined, details, reason: cause instanceof DomainError ? cause.code : null } };
+  },
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const mergeRouters = t.mergeRouters;
+
+const domainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(domainErrors);
+
+export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
+  return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/** Only a user signed in with the session cookie (not an API key): account-level changes. */
+export const sessionUserProcedure = userProcedure.use(({ ctx, next }) => {
+  if (!ctx.sessionId) throw new TRPCError({ code: 'FORBIDDEN', message: 'This action needs a signed-in session' });
+  return next({ ctx: { ...ctx, sessionId: ctx.sessionId } });
+});
+
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.admin) {
+    throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
+  }
+  return next({ ctx: { ...ctx, admin: ctx.admin } });
+});
+
+export const internalProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.internal) throw new TRPCError({ code: ctx.user || ctx.admin ? 'FORBIDDEN' : 'UNAUTHORIZED', message: 'Internal key required' });
+  return next();
+});
+
+/** Internal tools and the admin panel call the same procedures. */
+export const adminOrInternalProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.internal && !ctx.admin) {
+    throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
+  }
+  return next();
+});

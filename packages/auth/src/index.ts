@@ -1,0 +1,5 @@
+export * from './credentials';
+export * from './crypto';
+export * from './google';
+export * from './password';
+export * from './sessions';
