@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import concurrently from 'concurrently';
 
+// A .env file beside package.json is read first; variables already set in the shell win.
+if (existsSync('.env')) process.loadEnvFile('.env');
+
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 if (process.env.NODE_ENV !== 'production') {
   mkdirSync(dataDir, { recursive: true });

@@ -48,7 +48,9 @@ export type ServerEnv = ReturnType<typeof loadEnv>;
  * DATA_DIR/dev-secrets.json; production refuses to start without real ones.
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
-  const parsed = schema.safeParse(source);
+  // An empty value (`KEY=` copied from .env.example) means "not set".
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid environment:\n${lines}`);
