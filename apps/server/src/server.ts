@@ -22,6 +22,8 @@ export interface CreateServerOptions {
   smtpUrl?: string | undefined;
   mailFrom?: string;
   redisUrl?: string | undefined;
+  /** Namespace for rate-limit keys in Redis (several deployments or test runs on one Redis). */
+  redisKeyPrefix?: string | undefined;
   logLevel?: string;
   trustProxy?: boolean;
   webDistDir?: string | undefined;
@@ -41,7 +43,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
     db: opts.database.db,
     config: opts.config,
     mailer: createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>', outboxDir: join(opts.config.dataDir, 'mail'), logger }),
-    rateLimiter: createRateLimiter(opts.config.rateLimits, redis),
+    rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });
   const app = await buildApp({ deps, loggerInstance: logger, trustProxy: opts.trustProxy, webDistDir: opts.webDistDir });

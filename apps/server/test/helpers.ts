@@ -16,7 +16,8 @@ export interface TestServer extends ServerParts {
   url: string;
   dataDir: string;
   config: ApiConfig;
-  /** A fetch-based client with its own cookie jar, as one browser would be. */
+  /** A fetch-based client with its own cookie jar, as one browser would be. `ip` is sent as
+   * X-Forwarded-For and only counts when the server was started with `trustProxy: true`. */
   client(opts?: { origin?: string | null; ip?: string }): HttpClient;
   /** Mail written to the outbox for one address, oldest first. */
   mails(to: string): Mail[];
@@ -32,7 +33,18 @@ export interface Mail {
   createdAt: string;
 }
 
-export async function startTestServer(overrides: Partial<ApiConfig> & { listen?: boolean } = {}): Promise<TestServer> {
+/** Server-level options a test may set besides the API config. */
+export interface TestServerOptions {
+  listen?: boolean;
+  trustProxy?: boolean;
+  smtpUrl?: string;
+  redisUrl?: string;
+  /** Prefix for rate-limit keys in Redis, so test runs never share counters. */
+  redisKeyPrefix?: string;
+}
+
+export async function startTestServer(input: Partial<ApiConfig> & TestServerOptions = {}): Promise<TestServer> {
+  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, ...overrides } = input;
   const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-test-'));
   const database = await createTestDb();
   const config: ApiConfig = {
@@ -47,7 +59,15 @@ export async function startTestServer(overrides: Partial<ApiConfig> & { listen?:
     rateLimits: RELAXED_LIMITS,
     ...overrides,
   };
-  const parts = await createServer({ config, database, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const parts = await createServer({
+    config,
+    database,
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(trustProxy ? { trustProxy } : {}),
+    ...(smtpUrl ? { smtpUrl } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+    ...(redisKeyPrefix ? { redisKeyPrefix } : {}),
+  });
   await parts.app.listen({ host: '127.0.0.1', port: 0 });
   const addr = parts.app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
@@ -56,7 +76,7 @@ export async function startTestServer(overrides: Partial<ApiConfig> & { listen?:
     url,
     dataDir,
     config,
-    client: (opts) => new HttpClient(url, opts?.origin === undefined ? config.publicUrl : opts.origin),
+    client: (opts) => new HttpClient(url, opts?.origin === undefined ? config.publicUrl : opts.origin, opts?.ip),
     mails(to) {
       const dir = join(dataDir, 'mail');
       let files: string[] = [];
@@ -88,23 +108,25 @@ export class HttpClient {
   constructor(
     readonly baseUrl: string,
     private readonly origin: string | null,
+    private readonly ip?: string,
   ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
-    const h: Record<string, string> = { ...headers };
+  /** The headers a browser would add to a request to our server: cookies, Origin, bearer, IP. */
+  ambientHeaders(): Record<string, string> {
+    const h: Record<string, string> = {};
     if (this.cookies.size) h.cookie = this.cookieHeader();
     if (this.origin) h.origin = this.origin;
     if (this.bearer) h.authorization = `Bearer ${this.bearer}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
-      h['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(this.baseUrl + path, { method, headers: h, body: payload, redirect: 'manual' });
+    if (this.ip) h['x-forwarded-for'] = this.ip;
+    return h;
+  }
+
+  /** Applies a response's Set-Cookie headers to the jar. */
+  storeCookies(res: Response): void {
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const i = pair!.indexOf('=');
@@ -113,6 +135,26 @@ export class HttpClient {
       if (!value || /max-age=0/i.test(c)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
+  }
+
+  /** fetch with this client's cookies and headers; for @trpc/client's `fetch` option. */
+  readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    for (const [k, v] of Object.entries(this.ambientHeaders())) if (!headers.has(k)) headers.set(k, v);
+    const res = await fetch(input, { ...init, headers, redirect: 'manual' });
+    this.storeCookies(res);
+    return res;
+  };
+
+  async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+    const h: Record<string, string> = { ...this.ambientHeaders(), ...headers };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      h['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(this.baseUrl + path, { method, headers: h, body: payload, redirect: 'manual' });
+    this.storeCookies(res);
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -14,10 +14,10 @@ export interface RateLimiter {
   reset(name: RateLimitName, key: string): Promise<void>;
 }
 
-export function createRateLimiter(config: RateLimitConfig, redis?: Redis): RateLimiter {
+export function createRateLimiter(config: RateLimitConfig, redis?: Redis, keyPrefix = 'rl'): RateLimiter {
   const limiters = new Map<RateLimitName, RateLimiterAbstract>();
   for (const [name, rule] of Object.entries(config) as [RateLimitName, RateLimitConfig[RateLimitName]][]) {
-    const opts = { keyPrefix: `rl:${name}`, points: rule.points, duration: rule.durationSeconds };
+    const opts = { keyPrefix: `${keyPrefix}:${name}`, points: rule.points, duration: rule.durationSeconds };
     limiters.set(name, redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false }) : new RateLimiterMemory(opts));
   }
   return {
