@@ -8,3 +8,7 @@ export { firstZodMessage } from './trpc';
 export type { UserView } from './services/accounts';
 export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
 export { checkLedger, checkUserLedger, credit, type CreditInput, type Wallet } from './services/ledger';
+export { isKnownLocation, loadLocations } from './services/locations';
+export { upsertAdmin, adminExists } from './services/admin';
+export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
+export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName } from './payments';

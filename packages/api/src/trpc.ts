@@ -13,6 +13,7 @@ const TRPC_CODE: Record<DomainErrorCode, TRPCError['code']> = {
   CONFLICT: 'CONFLICT',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
   PAYMENT_REQUIRED: 'PAYMENT_REQUIRED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 /** First zod message, word for word (the spec's messages live in the schemas). */

@@ -1,3 +1,27 @@
 import type { TRPCRouterRecord } from '@trpc/server';
+import { adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput } from '@proxyhub/core';
+import { adminLogin, adminLogout } from '../services/admin';
+import { createCodes } from '../services/codes';
+import { listAllPayments } from '../services/payments';
+import { globalUsage, listUsers } from '../services/user-list';
+import { adminOrInternalProcedure, adminProcedure, publicProcedure } from '../trpc';
 
-export const adminRouter = {} satisfies TRPCRouterRecord;
+export const adminRouter = {
+  login: publicProcedure.input(adminLoginInput).mutation(({ ctx, input }) => adminLogin(ctx, input)),
+  logout: publicProcedure.mutation(({ ctx }) => adminLogout(ctx)),
+  me: adminProcedure.query(({ ctx }) => ({ username: ctx.admin.username })),
+  createCodes: adminOrInternalProcedure.input(createCodesInput).mutation(async ({ ctx, input }) => ({
+    codes: await ctx.db.transaction((tx) =>
+      createCodes(tx, {
+        creditsGB: input.creditsGB,
+        quantity: input.quantity,
+        expiresAt: input.expiresAt,
+        createdByAdminId: ctx.admin?.id ?? null,
+        createdBy: ctx.admin ? `admin:${ctx.admin.username}` : 'internal',
+      }),
+    ),
+  })),
+  users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
+  globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),
+  payments: adminOrInternalProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
+} satisfies TRPCRouterRecord;

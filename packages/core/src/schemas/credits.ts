@@ -34,7 +34,7 @@ export const createCodesInput = z.object({
     .number({ error: 'Credits (GB) must be a number' })
     .min(0.1, 'Credits must be at least 0.1 GB')
     .max(100_000, 'Credits must be at most 100000 GB')
-    .refine(isTenth, 'Credits must be in steps of 0.1 GB'),
+    .refine((v) => isTenth(v), 'Credits must be in steps of 0.1 GB'),
   quantity: z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
@@ -57,3 +57,54 @@ export const createCodesInput = z.object({
     }),
 });
 export type CreateCodesInput = z.input<typeof createCodesInput>;
+
+/** The admin form's credit rule, shared by codes and batches: at least 0.1 GB, in steps of 0.1. */
+export const creditsGbField = z
+  .number({ error: 'Credits (GB) must be a number' })
+  .min(0.1, 'Credits must be at least 0.1 GB')
+  .max(100_000, 'Credits must be at most 100000 GB')
+  .refine(isTenth, 'Credits must be in steps of 0.1 GB');
+
+export const BATCH_USAGE_TYPES = ['shop_proxy_regular', 'shop_proxy_admin'] as const;
+export const BATCH_MAX_ACCOUNTS = 1000;
+
+export const createBatchInput = z.object({
+  accounts: z
+    .number({ error: 'Accounts must be a number' })
+    .int('Accounts must be a whole number')
+    .min(1, 'Accounts must be at least 1')
+    .max(BATCH_MAX_ACCOUNTS, `Accounts must be at most ${BATCH_MAX_ACCOUNTS}`),
+  creditsGB: creditsGbField,
+  usageType: z.enum(BATCH_USAGE_TYPES, { error: 'Usage type must be shop_proxy_regular or shop_proxy_admin' }),
+});
+export type CreateBatchInput = z.input<typeof createBatchInput>;
+
+const pageField = z.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').max(1_000_000, 'Page is too large');
+const pageSizeField = z
+  .number({ error: 'Page size must be a number' })
+  .int('Page size must be a whole number')
+  .min(1, 'Page size must be at least 1')
+  .max(100, 'Page size must be at most 100');
+
+export const adminUsersInput = z
+  .object({
+    search: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
+    page: pageField.optional(),
+    pageSize: pageSizeField.optional(),
+  })
+  .optional();
+export type AdminUsersInput = z.input<typeof adminUsersInput>;
+
+export const adminPaymentsInput = z.object({ page: pageField.optional(), pageSize: pageSizeField.optional() }).optional();
+
+/** Location codes arrive from paths in any case; unknown or malformed codes are a 404, not a 400. */
+const locationCodeParam = (what: string) =>
+  z
+    .string({ error: `${what} code is required` })
+    .trim()
+    .min(1, `${what} code is required`)
+    .max(64, `${what} code is too long`)
+    .toUpperCase();
+
+export const statesInput = z.object({ country: locationCodeParam('Country') });
+export const citiesInput = z.object({ country: locationCodeParam('Country'), state: locationCodeParam('State') });

@@ -1,0 +1,60 @@
+/**
+ * Admin accounts: their own table, argon2id passwords, their own session cookie (admin_session).
+ * Threats: password guessing (rate limited per IP and per username; unknown usernames take as
+ * long as wrong passwords), session fixation (a new session on every login).
+ */
+import { eq } from 'drizzle-orm';
+import { hashPassword, verifyPassword } from '@proxyhub/auth';
+import { DomainError } from '@proxyhub/core';
+import { adminUsers, type DbOrTx } from '@proxyhub/db';
+import type { Context } from '../context';
+
+export const INVALID_ADMIN_LOGIN = 'Invalid credentials';
+
+/** Creates the admin or sets its password (start-up bootstrap and `pnpm admin:create`). */
+export async function upsertAdmin(db: DbOrTx, input: { username: string; password: string }): Promise<{ id: string; created: boolean }> {
+  const username = input.username.trim();
+  if (!username) throw new DomainError('BAD_REQUEST', 'Username is required');
+  if (input.password.length < 8) throw new DomainError('BAD_REQUEST', 'Admin password must be at least 8 characters');
+  const passwordHash = await hashPassword(input.password);
+  const [existing] = await db.select({ id: adminUsers.id, passwordHash: adminUsers.passwordHash }).from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
+  if (existing) {
+    // Only rewrite the hash when the password changed, so a restart does not churn the row.
+    if (!(await verifyPassword(existing.passwordHash, input.password))) {
+      await db.update(adminUsers).set({ passwordHash }).where(eq(adminUsers.id, existing.id));
+    }
+    return { id: existing.id, created: false };
+  }
+  const [row] = await db.insert(adminUsers).values({ username, passwordHash }).onConflictDoNothing({ target: adminUsers.username }).returning({ id: adminUsers.id });
+  if (!row) return upsertAdmin(db, input);
+  return { id: row.id, created: true };
+}
+
+export async function adminExists(db: DbOrTx, username: string): Promise<boolean> {
+  const [row] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username.trim())).limit(1);
+  return !!row;
+}
+
+export async function adminLogin(ctx: Context, input: { username: string; password: string }): Promise<{ success: true; username: string }> {
+  const { deps } = ctx;
+  await deps.rateLimiter.consume('adminLogin', `ip:${ctx.req.ip}`);
+  await deps.rateLimiter.consume('adminLogin', `user:${input.username.toLowerCase()}`);
+  const [admin] = await deps.db.select().from(adminUsers).where(eq(adminUsers.username, input.username)).limit(1);
+  const ok = await verifyPassword(admin?.passwordHash, input.password);
+  if (!admin || !ok) throw new DomainError('UNAUTHORIZED', INVALID_ADMIN_LOGIN);
+  await deps.rateLimiter.reset('adminLogin', `user:${input.username.toLowerCase()}`);
+  const lucia = deps.sessions.admin;
+  if (ctx.adminSessionId) await lucia.invalidateSession(ctx.adminSessionId);
+  const session = await lucia.createSession(admin.id, {});
+  const cookie = lucia.createSessionCookie(session.id);
+  ctx.req.setCookie(cookie.name, cookie.value, cookie.attributes);
+  return { success: true, username: admin.username };
+}
+
+export async function adminLogout(ctx: Context): Promise<{ success: true }> {
+  const lucia = ctx.deps.sessions.admin;
+  if (ctx.adminSessionId) await lucia.invalidateSession(ctx.adminSessionId);
+  const blank = lucia.createBlankSessionCookie();
+  ctx.req.setCookie(blank.name, blank.value, blank.attributes);
+  return { success: true };
+}

@@ -1,0 +1,84 @@
+/**
+ * Top-up codes. Threats: guessing (80 random bits per code, redeem attempts rate limited per user and
+ * per IP by the caller), double spending (the conditional UPDATE claims a code once, the ledger's
+ * unique source key backs it up), look-alike typos (no 0/O, 1/I/L in the alphabet).
+ */
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { randomString } from '@proxyhub/auth';
+import { bytesToGbTruncated, bytesToMb, DomainError, gbToBytes } from '@proxyhub/core';
+import { topupCodes, users, type DbOrTx } from '@proxyhub/db';
+import { credit } from './ledger';
+
+/** Uppercase, no look-alikes (0 O 1 I L): 31 symbols, ~4.95 bits each. */
+export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+/** 16 symbols = ~79 random bits; the spec allows 20 characters. */
+export const CODE_LENGTH = 16;
+
+export function newTopupCode(): string {
+  return randomString(CODE_ALPHABET, CODE_LENGTH);
+}
+
+export interface CreatedCode {
+  code: string;
+  creditsGB: number;
+  creditsMB: number;
+  creditsBytes: bigint;
+  expiresAt: Date | null;
+}
+
+export async function createCodes(
+  tx: DbOrTx,
+  input: { creditsGB: number; quantity: number; expiresAt: Date | null; createdByAdminId: string | null; createdBy: string },
+): Promise<CreatedCode[]> {
+  const creditsBytes = gbToBytes(input.creditsGB);
+  const values = Array.from({ length: input.quantity }, () => ({
+    code: newTopupCode(),
+    creditsBytes,
+    expiresAt: input.expiresAt,
+    createdByAdminId: input.createdByAdminId,
+    createdBy: input.createdBy,
+  }));
+  // A collision of 79-bit codes is not a practical event; the unique index would refuse it anyway.
+  const rows = await tx.insert(topupCodes).values(values).returning();
+  return rows.map((r) => ({
+    code: r.code,
+    creditsGB: bytesToGbTruncated(r.creditsBytes),
+    creditsMB: bytesToMb(r.creditsBytes),
+    creditsBytes: r.creditsBytes,
+    expiresAt: r.expiresAt,
+  }));
+}
+
+export const CODE_UNKNOWN = 'Invalid code. Please check the code and try again.';
+export const CODE_EXPIRED = 'This code has expired.';
+export const CODE_USED = 'This code has already been redeemed.';
+
+export interface RedeemResult {
+  creditedBytes: bigint;
+  balance: bigint;
+  message: string;
+}
+
+/** Credits a code to a user exactly once. Safe under concurrent calls: the UPDATE's WHERE decides. */
+export async function redeemCode(tx: DbOrTx, input: { userId: string; code: string }): Promise<RedeemResult> {
+  const code = input.code.trim().toUpperCase();
+  const [claimed] = await tx
+    .update(topupCodes)
+    .set({ redeemedBy: input.userId, redeemedAt: sql`now()` })
+    .where(and(eq(topupCodes.code, code), isNull(topupCodes.redeemedAt), or(isNull(topupCodes.expiresAt), gt(topupCodes.expiresAt, sql`now()`))))
+    .returning();
+  if (!claimed) {
+    const [row] = await tx.select().from(topupCodes).where(eq(topupCodes.code, code)).limit(1);
+    if (!row) throw new DomainError('NOT_FOUND', CODE_UNKNOWN);
+    if (row.redeemedAt) throw new DomainError('CONFLICT', CODE_USED);
+    throw new DomainError('BAD_REQUEST', CODE_EXPIRED);
+  }
+  const balance = await credit(tx, { wallet: { userId: input.userId }, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` });
+  if (balance === null) throw new DomainError('CONFLICT', CODE_USED);
+  return { creditedBytes: claimed.creditsBytes, balance, message: `Successfully redeemed ${bytesToMb(claimed.creditsBytes)} MB` };
+}
+
+export async function userBalance(db: DbOrTx, userId: string): Promise<bigint> {
+  const [u] = await db.select({ c: users.creditsBytes }).from(users).where(eq(users.id, userId));
+  return u?.c ?? 0n;
+}

@@ -1,0 +1,251 @@
+/**
+ * Crypto payments. Threats: a client choosing its own price (the server recomputes it in cents and
+ * refuses a disagreeing one), forged or replayed webhooks (signature checked in constant time, the
+ * payment re-read from the provider, the credit keyed on the payment so it happens once), a changed
+ * amount (the provider's amount must equal the order's), out-of-order deliveries (a status never
+ * moves backwards).
+ */
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
+import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+import type { ApiDeps } from '../deps';
+import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
+import { credit } from './ledger';
+
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Order of statuses: a delivery only moves a payment forward (a late "waiting" after "finished" changes nothing). */
+const RANK: Record<PaymentStatus, number> = {
+  waiting: 0,
+  confirming: 1,
+  confirmed: 2,
+  sending: 3,
+  partially_paid: 3,
+  expired: 4,
+  failed: 4,
+  finished: 5,
+  refunded: 6,
+};
+const isStatus = (s: string): s is PaymentStatus => s in RANK;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const PRICE_MISMATCH = (gb: number, cents: number) => `Price mismatch: ${gb}GB costs $${centsToUsd(cents)}. Please refresh and try again.`;
+export const PAYMENT_CREATED = 'Payment created. Complete the payment on the invoice page.';
+
+function activeProvider(deps: ApiDeps): PaymentProvider {
+  const p = paymentProvider(deps.config, deps.config.payments.provider);
+  if (!p) throw new DomainError('SERVICE_UNAVAILABLE', 'Crypto payments are not available right now. Please try again later.');
+  return p;
+}
+
+export interface CreatedPayment {
+  paymentId: string;
+  invoiceUrl: string;
+  message: string;
+}
+
+/** Creates an order at the server's price and an invoice with the configured provider. */
+export async function createCryptoPayment(deps: ApiDeps, input: { userId: string; gbAmount: number; priceUsd: number }): Promise<CreatedPayment> {
+  const priceCents = orderPriceCents(input.gbAmount);
+  if (Math.round(input.priceUsd * 100) !== priceCents) throw new DomainError('BAD_REQUEST', PRICE_MISMATCH(input.gbAmount, priceCents));
+  const provider = activeProvider(deps);
+  const payment = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payments)
+      .values({ userId: input.userId, provider: provider.name, gbAmount: input.gbAmount, priceCents, creditsBytes: BigInt(input.gbAmount) * BYTES_PER_GB, status: 'waiting' })
+      .returning();
+    await tx.insert(paymentEvents).values({ paymentId: row!.id, status: 'waiting', source: 'created' });
+    return row!;
+  });
+  const base = deps.config.publicUrl;
+  let invoice;
+  try {
+    invoice = await provider.createInvoice({
+      orderId: payment.id,
+      priceCents,
+      description: `ProxyHub ${input.gbAmount} GB`,
+      ipnCallbackUrl: new URL(`/webhooks/${provider.name}`, base).toString(),
+      successUrl: new URL('/topup?payment=finished', base).toString(),
+      cancelUrl: new URL('/topup?payment=failed', base).toString(),
+    });
+  } catch (err) {
+    deps.logger.error({ err, paymentId: payment.id }, 'invoice creation failed');
+    await deps.db.transaction(async (tx) => {
+      await tx.update(payments).set({ status: 'failed', updatedAt: new Date() }).where(eq(payments.id, payment.id));
+      await tx.insert(paymentEvents).values({ paymentId: payment.id, status: 'failed', source: 'invoice_error' });
+    });
+    throw new DomainError('SERVICE_UNAVAILABLE', 'The payment provider is not reachable right now. Please try again later.');
+  }
+  await deps.db
+    .update(payments)
+    .set({ providerInvoiceId: invoice.invoiceId, invoiceUrl: invoice.invoiceUrl, updatedAt: new Date() })
+    .where(eq(payments.id, payment.id));
+  return { paymentId: payment.id, invoiceUrl: invoice.invoiceUrl, message: PAYMENT_CREATED };
+}
+
+export interface NotificationResult {
+  paymentId: string;
+  status: PaymentStatus;
+  credited: boolean;
+}
+
+export const INVALID_SIGNATURE = 'Invalid signature';
+export const UNKNOWN_ORDER = 'Unknown order';
+
+/**
+ * One code path for every provider's webhook: verify the signature, find our order, re-read the
+ * payment from the provider, check the amount, then apply the status in a transaction that locks
+ * the order row. Refused deliveries write nothing.
+ */
+export async function receivePaymentNotification(
+  deps: ApiDeps,
+  providerName: ProviderName,
+  body: unknown,
+  header: (name: string) => string | undefined,
+): Promise<NotificationResult> {
+  const provider = paymentProvider(deps.config, providerName);
+  if (!provider) throw new DomainError('NOT_FOUND', `The ${providerName} payment provider is not enabled`);
+  const note = provider.verifyNotification(body, header);
+  if (!note) throw new DomainError('UNAUTHORIZED', INVALID_SIGNATURE);
+  if (!UUID_RE.test(note.orderId)) throw new DomainError('NOT_FOUND', UNKNOWN_ORDER);
+  const [order] = await deps.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, note.orderId), eq(payments.provider, providerName)))
+    .limit(1);
+  if (!order) throw new DomainError('NOT_FOUND', UNKNOWN_ORDER);
+
+  let truth: ProviderPayment;
+  try {
+    truth = await provider.fetchPayment(note);
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    deps.logger.warn({ err, paymentId: order.id }, 'payment re-read failed');
+    throw new DomainError('SERVICE_UNAVAILABLE', 'Could not confirm the payment with the provider; retry later');
+  }
+  if (truth.orderId !== order.id) throw new DomainError('BAD_REQUEST', 'The payment does not belong to this order');
+  for (const p of [note, truth]) {
+    if (p.priceCents !== order.priceCents || (p.priceCurrency ?? 'usd') !== 'usd') {
+      deps.logger.warn({ paymentId: order.id, expected: order.priceCents, got: p.priceCents, currency: p.priceCurrency }, 'payment amount mismatch');
+      throw new DomainError('BAD_REQUEST', 'The payment amount does not match the order');
+    }
+  }
+
+  return deps.db.transaction((tx) => applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }));
+}
+
+/** Records the delivery and moves the order forward; credits on `finished` once, reverses on `refunded`. */
+async function applyStatus(
+  tx: DbOrTx,
+  input: { paymentId: string; status: string; providerPaymentId: string | null; source: string; payload: unknown },
+): Promise<NotificationResult> {
+  // Row lock: concurrent deliveries of the same order apply one after another.
+  const [order] = await tx.select().from(payments).where(eq(payments.id, input.paymentId)).for('update');
+  if (!order) throw new DomainError('NOT_FOUND', UNKNOWN_ORDER);
+  await tx.insert(paymentEvents).values({ paymentId: order.id, status: input.status, source: input.source, payload: input.payload as object });
+  const current = order.status;
+  if (!isStatus(input.status) || RANK[input.status] <= RANK[current]) {
+    return { paymentId: order.id, status: current, credited: false };
+  }
+  const next = input.status;
+  let creditedAt = order.creditedAt;
+  let credited = false;
+  if (next === 'finished' && !creditedAt) {
+    const balance = await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` });
+    credited = balance !== null;
+    creditedAt = new Date();
+  }
+  if (next === 'refunded' && creditedAt) {
+    // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
+    const [u] = await tx.select({ c: users.creditsBytes }).from(users).where(eq(users.id, order.userId)).for('update');
+    const available = u?.c ?? 0n;
+    const amount = available < order.creditsBytes ? available : order.creditsBytes;
+    await credit(tx, {
+      wallet: { userId: order.userId },
+      bytes: -amount,
+      kind: 'reversal',
+      sourceKey: `payment-reversal:${order.id}`,
+      note: amount < order.creditsBytes ? `refund: ${order.creditsBytes - amount} bytes already used` : 'refund',
+    });
+  }
+  await tx
+    .update(payments)
+    .set({ status: next, creditedAt, providerPaymentId: order.providerPaymentId ?? input.providerPaymentId, updatedAt: new Date() })
+    .where(eq(payments.id, order.id));
+  return { paymentId: order.id, status: next, credited };
+}
+
+export interface PaymentView {
+  id: string;
+  provider: string;
+  gbAmount: number;
+  priceCents: number;
+  creditsBytes: bigint;
+  status: string;
+  createdAt: Date;
+  creditedAt: Date | null;
+  events: Array<{ status: string; source: string; createdAt: Date }>;
+}
+
+async function withEvents<T extends { id: string }>(db: DbOrTx, rows: T[]): Promise<Array<T & { events: PaymentView['events'] }>> {
+  if (!rows.length) return [];
+  const events = await db
+    .select({ paymentId: paymentEvents.paymentId, status: paymentEvents.status, source: paymentEvents.source, createdAt: paymentEvents.createdAt })
+    .from(paymentEvents)
+    .where(inArray(
+      paymentEvents.paymentId,
+      rows.map((r) => r.id),
+    ))
+    .orderBy(paymentEvents.createdAt, paymentEvents.id);
+  const byPayment = new Map<string, PaymentView['events']>();
+  for (const e of events) {
+    const list = byPayment.get(e.paymentId) ?? [];
+    list.push({ status: e.status, source: e.source, createdAt: e.createdAt });
+    byPayment.set(e.paymentId, list);
+  }
+  return rows.map((r) => ({ ...r, events: byPayment.get(r.id) ?? [] }));
+}
+
+const paymentColumns = {
+  id: payments.id,
+  provider: payments.provider,
+  gbAmount: payments.gbAmount,
+  priceCents: payments.priceCents,
+  creditsBytes: payments.creditsBytes,
+  status: payments.status,
+  createdAt: payments.createdAt,
+  creditedAt: payments.creditedAt,
+};
+
+/** The user's own orders, newest first, each with its status history. */
+export async function listUserPayments(db: DbOrTx, userId: string): Promise<PaymentView[]> {
+  const rows = await db.select(paymentColumns).from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(200);
+  return withEvents(db, rows);
+}
+
+export async function listAllPayments(db: DbOrTx, input: { page?: number | undefined; pageSize?: number | undefined } = {}) {
+  const page = input.page ?? 1;
+  const pageSize = input.pageSize ?? 50;
+  const rows = await db
+    .select({ ...paymentColumns, userEmail: users.email })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const [total] = await db.select({ n: count() }).from(payments);
+  return { payments: await withEvents(db, rows), total: Number(total?.n ?? 0) };
+}
+
+/** What the sandbox page shows about an order (null when unknown or not a sandbox order). */
+export async function sandboxOrder(db: DbOrTx, paymentId: string) {
+  if (!UUID_RE.test(paymentId)) return null;
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.provider, 'sandbox')))
+    .limit(1);
+  return row ?? null;
+}
+
