@@ -1,10 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ZodError } from 'zod';
 import { createCaller, createContext, GOOGLE_NOT_CONFIGURED, type ApiDeps } from '@proxyhub/api';
 import { requestLike } from './request-adapter';
 
 const STATE_COOKIE = 'google_oauth_state';
 const VERIFIER_COOKIE = 'google_code_verifier';
+const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
 
 /**
  * Browser redirects for Google sign-in. State and PKCE verifier live in short-lived HttpOnly
@@ -23,17 +25,21 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: ApiDeps) {
     return reply.redirect(url);
   });
 
-  app.get<{ Querystring: { code?: string; state?: string; error?: string } }>('/auth/google/callback', async (req, reply) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/auth/google/callback', async (req, reply) => {
+    // The state and verifier are single use: whatever happens next, they are gone.
     reply.clearCookie(STATE_COOKIE, { path: '/auth/google' }).clearCookie(VERIFIER_COOKIE, { path: '/auth/google' });
     if (!deps.config.google) return toLogin(reply, GOOGLE_NOT_CONFIGURED);
     const { code, state, error } = req.query ?? {};
-    if (error || !code || !state) return toLogin(reply, 'Google sign-in was cancelled.');
+    if (error !== undefined || typeof code !== 'string' || typeof state !== 'string' || !code || !state) return toLogin(reply, 'Google sign-in was cancelled.');
     try {
       const caller = createCaller(await createContext(deps, requestLike(req, reply)));
       await caller.auth.googleCallback({ code, state, expectedState: req.cookies[STATE_COOKIE], codeVerifier: req.cookies[VERIFIER_COOKIE] });
       return reply.redirect('/dashboard');
     } catch (err) {
-      if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') return toLogin(reply, err.message);
+      if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') {
+        // A zod message about a query field means nothing to a person: say what happened instead.
+        return toLogin(reply, err.cause instanceof ZodError ? GOOGLE_FAILED : err.message);
+      }
       throw err;
     }
   });

@@ -11,7 +11,9 @@ export function requestLike(req: FastifyRequest, reply: FastifyReply): RequestLi
     },
     cookie: (name) => req.cookies[name],
     setCookie: (name, value, attributes) => {
-      reply.setCookie(name, value, { path: '/', ...attributes });
+      // Max-Age and Expires together: browsers that ignore Max-Age still drop the cookie on time.
+      const expires = attributes.expires ?? (attributes.maxAge !== undefined ? new Date(Date.now() + attributes.maxAge * 1000) : undefined);
+      reply.setCookie(name, value, { path: '/', ...attributes, ...(expires ? { expires } : {}) });
     },
   };
 }

@@ -155,29 +155,47 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
   return { message: 'Password reset successfully. You can now sign in with your new password.' };
 }
 
+export const GOOGLE_EXISTING_UNVERIFIED = 'An account with this email already exists. Sign in with your password to continue.';
+export const GOOGLE_UNVERIFIED = 'Your Google email address is not verified. Verify it with Google, or create an account with email and password.';
+
 /**
  * Google sign-in: accounts are keyed on Google's `sub`. An existing email account is linked only
  * when Google says the email is verified; otherwise the sign-in is refused rather than taken over.
+ * Pre-hijacking: someone may have registered the address with a password and never verified it;
+ * linking proves the address belongs to the Google user, so that unproven password is dropped.
+ * A new account is only created for an address Google has verified, so nobody can park an
+ * unverified Google account on someone else's email.
  */
 export async function signInWithGoogle(ctx: Context, profile: GoogleProfile) {
   const { deps } = ctx;
-  const userId = await deps.db.transaction(async (tx) => {
-    const [bySub] = await tx.select().from(users).where(eq(users.googleSub, profile.sub)).limit(1);
-    if (bySub) return bySub;
-    if (!profile.email) throw new DomainError('BAD_REQUEST', 'Google did not share an email address for this account.');
-    const [byEmail] = await tx.select().from(users).where(eq(users.email, profile.email)).limit(1);
-    if (byEmail) {
-      if (!profile.emailVerified) throw new DomainError('FORBIDDEN', 'An account with this email already exists. Sign in with your password to continue.');
-      await tx
-        .update(users)
-        .set({ googleSub: profile.sub, emailVerifiedAt: byEmail.emailVerifiedAt ?? new Date() })
-        .where(eq(users.id, byEmail.id));
-      return byEmail;
-    }
-    const name = profile.name?.trim() || profile.email.split('@')[0]!;
-    return createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: profile.emailVerified });
-  });
-  if (userId.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
-  await startSession(ctx, userId.id);
-  return { userId: userId.id };
+  let account: UserRow;
+  try {
+    account = await deps.db.transaction(async (tx) => {
+      const [bySub] = await tx.select().from(users).where(eq(users.googleSub, profile.sub)).limit(1);
+      if (bySub) return bySub;
+      if (!profile.email) throw new DomainError('BAD_REQUEST', 'Google did not share an email address for this account.');
+      const [byEmail] = await tx.select().from(users).where(eq(users.email, profile.email)).limit(1);
+      if (byEmail) {
+        if (!profile.emailVerified) throw new DomainError('FORBIDDEN', GOOGLE_EXISTING_UNVERIFIED);
+        if (byEmail.googleSub) throw new DomainError('CONFLICT', 'This email is already linked to a different Google account.');
+        const proven = byEmail.emailVerifiedAt !== null;
+        const [linked] = await tx
+          .update(users)
+          .set({ googleSub: profile.sub, emailVerifiedAt: byEmail.emailVerifiedAt ?? new Date(), ...(proven ? {} : { passwordHash: null }) })
+          .where(eq(users.id, byEmail.id))
+          .returning();
+        return linked!;
+      }
+      if (!profile.emailVerified) throw new DomainError('FORBIDDEN', GOOGLE_UNVERIFIED);
+      const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]!;
+      return createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: true });
+    });
+  } catch (e) {
+    // Two callbacks for one new Google account at once: the loser asks the user to retry.
+    if (isUniqueViolation(e)) throw new DomainError('CONFLICT', 'Google sign-in is already in progress for this account. Please try again.');
+    throw e;
+  }
+  if (account.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
+  await startSession(ctx, account.id);
+  return { userId: account.id };
 }
