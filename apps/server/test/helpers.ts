@@ -41,10 +41,15 @@ export interface TestServerOptions {
   redisUrl?: string;
   /** Prefix for rate-limit keys in Redis, so test runs never share counters. */
   redisKeyPrefix?: string;
+  /** Built web app to serve (browser tests). */
+  webDistDir?: string;
+  /** Fixed port, so the config's publicUrl can name it (browser tests). */
+  port?: number;
+  admin?: { username: string; password: string };
 }
 
 export async function startTestServer(input: Partial<ApiConfig> & TestServerOptions = {}): Promise<TestServer> {
-  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, ...overrides } = input;
+  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, webDistDir, port = 0, admin, ...overrides } = input;
   const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-test-'));
   const database = await createTestDb();
   const config: ApiConfig = {
@@ -67,8 +72,10 @@ export async function startTestServer(input: Partial<ApiConfig> & TestServerOpti
     ...(smtpUrl ? { smtpUrl } : {}),
     ...(redisUrl ? { redisUrl } : {}),
     ...(redisKeyPrefix ? { redisKeyPrefix } : {}),
+    ...(webDistDir ? { webDistDir } : {}),
+    ...(admin ? { admin } : {}),
   });
-  await parts.app.listen({ host: '127.0.0.1', port: 0 });
+  await parts.app.listen({ host: '127.0.0.1', port });
   const addr = parts.app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   const server: TestServer = {
