@@ -1,6 +1,8 @@
 /**
  * CSRF: a cookie-authenticated mutation must be JSON (a cross-site form cannot send that without a
  * CORS preflight we never grant) and must come from our own origin by Origin or Sec-Fetch-Site.
+ * Any other mutation that a browser marks as cross-site is refused too (login CSRF: signing a
+ * victim's browser into the attacker's account needs no cookie).
  * Bearer-key calls carry no ambient authority and webhooks are signed, so both are exempt.
  * The tRPC adapter does not check Content-Type and Fastify parses text/plain: hence this hook.
  */
@@ -8,26 +10,29 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const EXEMPT_PREFIXES = ['/webhooks/'];
+const BEARER = /^Bearer\s+\S+$/i;
 
 export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
   const publicOrigin = new URL(opts.publicUrl).origin;
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (SAFE_METHODS.has(req.method)) return;
     if (EXEMPT_PREFIXES.some((p) => req.url.startsWith(p))) return;
-    if (req.headers.authorization) return;
-    const hasSessionCookie = opts.cookieNames.some((n) => req.cookies[n]);
-    if (!hasSessionCookie) return;
+    // Only a bearer token replaces the cookie (context.ts ignores cookies then); any other
+    // Authorization header leaves the cookie in charge and so exempts nothing.
+    if (BEARER.test(req.headers.authorization ?? '')) return;
 
     const refuse = (why: string) => reply.code(403).send({ success: false, error: `Request blocked: ${why}` });
+    const origin = req.headers.origin;
+    const site = req.headers['sec-fetch-site'];
+    const ownOrigin = (o: string) => o === publicOrigin || o === `${req.protocol}://${req.headers.host}`;
+    if (origin !== undefined && !ownOrigin(origin)) return refuse('cross-origin request');
+    if (origin === undefined && (site === 'cross-site' || site === 'same-site')) return refuse('cross-site request');
+
+    const hasSessionCookie = opts.cookieNames.some((n) => req.cookies[n]);
+    if (!hasSessionCookie) return;
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') return refuse('cookie-authenticated changes must be sent as application/json');
-    const origin = req.headers.origin;
-    if (origin) {
-      const own = `${req.protocol}://${req.headers.host}`;
-      if (origin !== publicOrigin && origin !== own) return refuse('cross-origin request');
-      return;
-    }
-    const site = req.headers['sec-fetch-site'];
+    if (origin !== undefined) return;
     if (site === 'same-origin' || site === 'none') return;
     return refuse(site ? 'cross-site request' : 'missing Origin header');
   };

@@ -1,4 +1,5 @@
 import type { ApiDeps } from '@proxyhub/api';
+import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
   deps: ApiDeps;
@@ -11,6 +12,7 @@ export interface BackgroundJobOptions {
  * Returns a stop function for graceful shutdown.
  */
 export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<() => Promise<void>> {
+  if (opts.admin) await bootstrapAdmin(opts.deps, opts.admin);
   const timers: NodeJS.Timeout[] = [];
   if (opts.periodic) {
     const { deps } = opts;
