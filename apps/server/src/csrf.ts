@@ -9,7 +9,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const EXEMPT_PREFIXES = ['/webhooks/'];
+// The sandbox payment page posts plain HTML forms; it does not exist in production.
+const EXEMPT_PREFIXES = ['/webhooks/', '/sandbox/'];
 const BEARER = /^Bearer\s+\S+$/i;
 
 export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
