@@ -51,7 +51,7 @@ export const payments = pgTable(
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
     creditedAt: ts('credited_at'),
     createdAt: createdAt(),
-    updatedAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [index('payments_user_idx').on(t.userId), index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId)],
 );
