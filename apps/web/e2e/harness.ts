@@ -1,0 +1,133 @@
+/**
+ * Browser test harness: the real server (in-process, fresh database) serving the built web app on
+ * http://localhost:<port>, and Debian's Chromium driven by playwright-core.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import superjson from 'superjson';
+import type { AppRouter } from '@proxyhub/api';
+import { INTERNAL_KEY, STRONG_PASSWORD, linkToken, startTestServer, uniqueEmail, type TestServer } from '../../server/test/helpers';
+
+export { INTERNAL_KEY, STRONG_PASSWORD, linkToken, uniqueEmail };
+
+export const WEB_DIST = fileURLToPath(new URL('../dist', import.meta.url));
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
+export const ADMIN = { username: 'admin', password: 'Admin-Pass-123' };
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  baseUrl: string;
+  /** A fresh browser profile (own cookies), clipboard allowed, desktop size. */
+  newContext(): Promise<BrowserContext>;
+  newPage(): Promise<Page>;
+  /** Latest mailed link with a token for this address and path. */
+  mailLink(email: string, path: '/verify-email' | '/reset-password'): Promise<string>;
+  /** Internal-key tRPC client (what the shop bot uses). */
+  internal: ReturnType<typeof createTRPCClient<AppRouter>>;
+  close(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const server = await startTestServer({ publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const newContext = async () => {
+    const ctx = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.desktop, acceptDownloads: true });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    contexts.push(ctx);
+    return ctx;
+  };
+  const internal = createTRPCClient<AppRouter>({
+    links: [httpLink({ url: `${server.url}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${INTERNAL_KEY}` } })],
+  });
+  return {
+    server,
+    browser,
+    baseUrl,
+    newContext,
+    async newPage() {
+      const ctx = await newContext();
+      return ctx.newPage();
+    },
+    async mailLink(email, path) {
+      await server.settle();
+      const mail = server.mails(email).filter((m) => m.text.includes(path)).at(-1);
+      if (!mail) throw new Error(`no ${path} mail for ${email}`);
+      return `${path}?token=${linkToken(mail)}`;
+    },
+    internal,
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined);
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Saves the page at desktop and phone width (full page), then restores the desktop size. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+/** Registers through the UI's own API path (the outbox link), verifies and signs in in this page. */
+export async function signUpAndLogIn(e2e: E2E, page: Page, name = 'Test User'): Promise<{ email: string; password: string }> {
+  const email = uniqueEmail('web');
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByLabel('Full Name').fill(name);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(STRONG_PASSWORD);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
+  await page.goto(await e2e.mailLink(email, '/verify-email'));
+  await page.getByRole('heading', { name: 'Email Verified!' }).waitFor();
+  await logIn(page, email, STRONG_PASSWORD);
+  return { email, password: STRONG_PASSWORD };
+}
+
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL('**/dashboard');
+}
+
+/** The text of every visible field error, in order. */
+export async function fieldErrors(page: Page): Promise<string[]> {
+  return page.locator('.field-error').allInnerTexts();
+}

@@ -1,0 +1,99 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { errorMessage } from '../lib/errors';
+import { SESSION_KEY, useSession, useSessionActions } from '../session';
+import { trpc } from '../trpc';
+import { Alert, Brand, Button, FullPageLoading } from './ui';
+
+const NAV = [
+  { to: '/dashboard', label: 'Dashboard', icon: 'M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z' },
+  { to: '/proxies', label: 'Proxies', icon: 'M4 6h16M4 12h16M4 18h10' },
+  { to: '/api', label: 'Settings', icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.6 7.6 0 0 0-2-1.2L14.5 3h-4l-.4 2.6a7.6 7.6 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1c.6.5 1.3.9 2 1.2l.4 2.6h4l.4-2.6c.7-.3 1.4-.7 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z' },
+  { to: '/topup', label: 'Top Up', icon: 'M12 5v14M5 12h14' },
+];
+
+/** Protected routes: Loading while the session is checked, /login without a user, the sidebar with one. */
+export function ProtectedLayout() {
+  const session = useSession();
+  const location = useLocation();
+  // After Logout the way out is home, not the login page (spec section 4).
+  const [loggedOut, setLoggedOut] = useState(false);
+  if (session.isPending) return <FullPageLoading />;
+  if (session.isError) {
+    return (
+      <div className="full-page-center">
+        <Alert kind="error">{errorMessage(session.error, 'Failed to get user info')}</Alert>
+        <Button onClick={() => void session.refetch()}>Try again</Button>
+      </div>
+    );
+  }
+  if (!session.data) return loggedOut ? <Navigate to="/" replace /> : <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <AppShell name={session.data.name} email={session.data.email} onLoggedOut={() => setLoggedOut(true)} />;
+}
+
+function AppShell({ name, email, onLoggedOut }: { name: string; email: string; onLoggedOut: () => void }) {
+  const { setUser } = useSessionActions();
+  const qc = useQueryClient();
+  const [leaving, setLeaving] = useState(false);
+  const logout = trpc.auth.logout.useMutation();
+
+  async function onLogout() {
+    setLeaving(true);
+    try {
+      await logout.mutateAsync();
+    } catch (err) {
+      console.error(errorMessage(err, 'Logout failed'));
+    }
+    // Logout clears the user whatever the server said and goes home (spec section 4).
+    onLoggedOut();
+    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+    setUser(null);
+  }
+
+  return (
+    <div className="app-shell">
+      <aside className="sidebar" aria-label="Main">
+        <div className="sidebar-top">
+          <Brand to="/dashboard" />
+        </div>
+        <nav className="sidebar-nav">
+          {NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
+              <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
+                <path d={item.icon} />
+              </svg>
+              <span>{item.label}</span>
+            </NavLink>
+          ))}
+        </nav>
+        <div className="sidebar-user">
+          <span className="avatar" aria-hidden="true">
+            {name.trim().charAt(0).toUpperCase() || '?'}
+          </span>
+          <div className="sidebar-user-text">
+            <span className="sidebar-user-name" data-testid="user-name">
+              {name}
+            </span>
+            <span className="sidebar-user-email">{email}</span>
+          </div>
+          <Button variant="ghost" className="logout-btn" onClick={() => void onLogout()} loading={leaving}>
+            Logout
+          </Button>
+        </div>
+      </aside>
+      <main className="app-main" id="main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}
+
+/** /login and friends: a signed-in user goes to the dashboard. */
+export function PublicOnly({ children }: { children: React.ReactNode }) {
+  const session = useSession();
+  const from = (useLocation().state as { from?: string } | null)?.from;
+  // Also how a fresh sign-in leaves /login: the session is set, this sends the user on.
+  if (session.data) return <Navigate to={from && from !== '/login' ? from : '/dashboard'} replace />;
+  return <>{children}</>;
+}

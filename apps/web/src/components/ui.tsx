@@ -1,0 +1,185 @@
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { Link } from 'react-router-dom';
+import { COPIED_MS } from '@proxyhub/core';
+import { copyText } from '../lib/clipboard';
+
+export function Spinner({ label }: { label?: string }) {
+  return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} aria-hidden={label ? undefined : true} />;
+}
+
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { loading?: boolean; variant?: 'primary' | 'secondary' | 'ghost' | 'danger' | 'link'; block?: boolean };
+
+export function Button({ loading, variant = 'primary', block, className, children, disabled, type = 'button', ...rest }: ButtonProps) {
+  const cls = ['btn', `btn-${variant}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
+  return (
+    <button type={type} className={cls} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
+      {loading && <Spinner />}
+      <span>{children}</span>
+    </button>
+  );
+}
+
+interface FieldShellProps {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+  children: (ids: { id: string; describedBy: string | undefined }) => ReactNode;
+  className?: string;
+}
+
+function FieldShell({ label, error, hint, children, className }: FieldShellProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : '';
+  const errorId = error ? `${id}-error` : '';
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, describedBy })}
+      {hint && (
+        <p className="field-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
+
+export function Field({ label, error, hint, fieldClassName, ...input }: FieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={fieldClassName}>
+      {({ id, describedBy }) => <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />}
+    </FieldShell>
+  );
+}
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
+
+export function SelectField({ label, error, hint, fieldClassName, children, ...select }: SelectFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={fieldClassName}>
+      {({ id, describedBy }) => (
+        <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
+          {children}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info'; children: ReactNode; onDismiss?: () => void }) {
+  return (
+    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      <span className="alert-icon" aria-hidden="true">
+        {kind === 'error' ? '!' : kind === 'success' ? '✓' : 'i'}
+      </span>
+      <div className="alert-body">{children}</div>
+      {onDismiss && (
+        <button type="button" className="alert-close" onClick={onDismiss} aria-label="Dismiss">
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Copy with a "Copied!" state for the spec's 2 seconds. */
+export function CopyButton({ text, label = 'Copy', copiedLabel = 'Copied!', variant = 'secondary', className, ariaLabel, disabled }: {
+  text: string | (() => string);
+  label?: string;
+  copiedLabel?: string;
+  variant?: ButtonProps['variant'];
+  className?: string;
+  ariaLabel?: string;
+  disabled?: boolean;
+}) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return (
+    <Button
+      variant={variant}
+      className={`${className ?? ''}${copied ? ' is-copied' : ''}`}
+      aria-label={ariaLabel}
+      disabled={disabled}
+      onClick={async () => {
+        if (await copyText(typeof text === 'function' ? text() : text)) {
+          setCopied(true);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => setCopied(false), COPIED_MS);
+        }
+      }}
+    >
+      {copied ? copiedLabel : label}
+    </Button>
+  );
+}
+
+export function Brand({ to = '/' }: { to?: string }) {
+  return (
+    <Link to={to} className="brand" aria-label="ProxyHub home">
+      <span className="brand-mark" aria-hidden="true">
+        P
+      </span>
+      <span className="brand-name">ProxyHub</span>
+    </Link>
+  );
+}
+
+export function Card({ title, description, children, actions, className }: { title?: ReactNode; description?: ReactNode; children?: ReactNode; actions?: ReactNode; className?: string }) {
+  return (
+    <section className={`card${className ? ` ${className}` : ''}`}>
+      {(title || actions) && (
+        <header className="card-header">
+          <div>
+            {title && <h2 className="card-title">{title}</h2>}
+            {description && <p className="card-description">{description}</p>}
+          </div>
+          {actions && <div className="card-actions">{actions}</div>}
+        </header>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function PageHeader({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <div>
+        <h1>{title}</h1>
+        {subtitle && <p className="page-subtitle">{subtitle}</p>}
+      </div>
+      {actions}
+    </header>
+  );
+}
+
+export function FullPageLoading({ label = 'Loading...' }: { label?: string }) {
+  return (
+    <div className="full-page-center" role="status" aria-live="polite">
+      <Spinner />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+/** Centered single-card layout of the public account screens. */
+export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  return (
+    <div className="auth-page">
+      <div className="auth-brand">
+        <Brand />
+      </div>
+      <main className={`auth-card${wide ? ' auth-card-wide' : ''}`}>{children}</main>
+      <p className="auth-footer">Residential proxies at $0.90/GB</p>
+    </div>
+  );
+}

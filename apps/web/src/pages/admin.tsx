@@ -1,0 +1,411 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
+import { useEffect, useState, type FormEvent } from 'react';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput } from '@proxyhub/core';
+import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
+import { errorMessage, isUnauthorized } from '../lib/errors';
+import { validate, type FieldErrors } from '../lib/validation';
+import type { RouterOutputs } from '../session';
+import { trpc } from '../trpc';
+
+/** The flag only decides what the page shows; the admin session cookie decides what the server allows. */
+const ADMIN_FLAG = 'adminLoggedIn';
+const readFlag = () => {
+  try {
+    return sessionStorage.getItem(ADMIN_FLAG) === 'true';
+  } catch {
+    return false;
+  }
+};
+const writeFlag = (on: boolean) => {
+  try {
+    if (on) sessionStorage.setItem(ADMIN_FLAG, 'true');
+    else sessionStorage.removeItem(ADMIN_FLAG);
+  } catch {
+    // storage disabled: the page just forgets on reload
+  }
+};
+
+export function AdminPage() {
+  const [loggedIn, setLoggedIn] = useState(readFlag);
+  const qc = useQueryClient();
+
+  function signedOut() {
+    writeFlag(false);
+    // Logout clears the lists too (spec section 4).
+    qc.removeQueries({ predicate: (q) => JSON.stringify(q.queryKey).includes('"admin"') });
+    setLoggedIn(false);
+  }
+
+  if (!loggedIn) {
+    return (
+      <AdminLogin
+        onLoggedIn={() => {
+          writeFlag(true);
+          setLoggedIn(true);
+        }}
+      />
+    );
+  }
+  return <AdminPanel onSignedOut={signedOut} />;
+}
+
+function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const [values, setValues] = useState({ username: '', password: '' });
+  const [errors, setErrors] = useState<FieldErrors<'username' | 'password'>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const login = trpc.admin.login.useMutation();
+
+  function change(field: 'username' | 'password', value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const v = validate(adminLoginInput, values);
+    if (!v.ok) return setErrors(v.errors);
+    try {
+      await login.mutateAsync(v.data);
+      onLoggedIn();
+    } catch (err) {
+      setFormError(isUnauthorized(err) ? errorMessage(err, 'Invalid credentials') : errorMessage(err, 'Login failed', 'Login failed'));
+    }
+  }
+
+  return (
+    <AuthLayout>
+      <span className="badge badge-dark">Admin</span>
+      <h1 className="auth-title">Admin Login</h1>
+      <p className="auth-subtitle">Sign in with your administrator account.</p>
+      {formError && <Alert kind="error">{formError}</Alert>}
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Admin login">
+        <Field label="Username" name="username" autoComplete="username" value={values.username} error={errors.username} onChange={(e) => change('username', e.target.value)} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" value={values.password} error={errors.password} onChange={(e) => change('password', e.target.value)} />
+        <Button type="submit" block loading={login.isPending}>
+          Sign In
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}
+
+type Tab = 'codes' | 'users';
+type Code = RouterOutputs['admin']['createCodes']['codes'][number];
+
+function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
+  const me = trpc.admin.me.useQuery(undefined, { staleTime: 0 });
+  const [tab, setTab] = useState<Tab>('codes');
+  const [codes, setCodes] = useState<Code[]>([]);
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const logout = trpc.admin.logout.useMutation();
+  const users = trpc.admin.users.useQuery({ search: search.trim() || undefined, page, pageSize: 25 }, { enabled: me.isSuccess, placeholderData: (prev) => prev });
+  const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: me.isSuccess });
+
+  // The server decides: an expired or missing admin session sends the page back to the login.
+  const expired = [me.error, users.error, usage.error].some(isUnauthorized);
+  useEffect(() => {
+    if (expired) onSignedOut();
+  }, [expired, onSignedOut]);
+
+  if (me.isPending || expired) return <FullPageLoading />;
+  if (me.isError) {
+    return (
+      <div className="full-page-center">
+        <Alert kind="error">{errorMessage(me.error, 'Login failed')}</Alert>
+        <Button onClick={() => void me.refetch()}>Try again</Button>
+      </div>
+    );
+  }
+
+  async function onLogout() {
+    try {
+      await logout.mutateAsync();
+    } catch (err) {
+      console.error(errorMessage(err, 'Logout failed'));
+    }
+    setCodes([]);
+    onSignedOut();
+  }
+
+  const total = users.data?.total;
+  return (
+    <div className="admin">
+      <header className="admin-bar">
+        <div className="admin-bar-left">
+          <Brand to="/admin" />
+          <span className="badge badge-dark">Admin</span>
+        </div>
+        <div className="admin-bar-right">
+          <span className="muted small">
+            Signed in as <strong data-testid="admin-username">{me.data.username}</strong>
+          </span>
+          <Button variant="secondary" onClick={() => void onLogout()} loading={logout.isPending}>
+            Logout
+          </Button>
+        </div>
+      </header>
+      <main className="admin-main">
+        <h1 className="admin-title">Admin Panel</h1>
+        <GlobalUsage query={usage} />
+        <div className="tabs" role="tablist" aria-label="Admin sections">
+          <button type="button" role="tab" id="tab-codes" aria-controls="panel-codes" aria-selected={tab === 'codes'} className={`tab${tab === 'codes' ? ' active' : ''}`} onClick={() => setTab('codes')}>
+            Generate Codes
+          </button>
+          <button type="button" role="tab" id="tab-users" aria-controls="panel-users" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>
+            Users ({total ?? '…'})
+          </button>
+        </div>
+        {tab === 'codes' ? (
+          <section role="tabpanel" id="panel-codes" aria-labelledby="tab-codes">
+            <GenerateCodes codes={codes} onCodes={setCodes} onExpired={onSignedOut} />
+          </section>
+        ) : (
+          <section role="tabpanel" id="panel-users" aria-labelledby="tab-users">
+            <UsersTab
+              query={users}
+              search={search}
+              page={page}
+              onSearch={(s) => {
+                setSearch(s);
+                setPage(1);
+              }}
+              onPage={setPage}
+            />
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}
+
+const USAGE_LABELS: Record<string, string> = {
+  normal_proxy: 'Normal Proxies',
+  shop_proxy_regular: 'Shop Proxies (Regular)',
+  shop_proxy_admin: 'Shop Proxies (Admin)',
+};
+
+const gb2 = (n: number) => (Math.trunc(n * 100) / 100).toFixed(2);
+const dateTime = (d: Date | null | undefined) => (d ? new Date(d).toLocaleString() : 'Never');
+
+function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin']['globalUsage'], unknown> }) {
+  const stats = query.data?.stats;
+  return (
+    <section aria-label="Global usage" className="usage-grid">
+      {(stats ?? Object.keys(USAGE_LABELS).map((usage_type) => ({ usage_type, total_gb: null, total_sessions: null, last_updated: null }))).map((s) => (
+        <div className="stat" key={s.usage_type} data-testid={`usage-${s.usage_type}`}>
+          <span className="stat-label">{USAGE_LABELS[s.usage_type] ?? s.usage_type}</span>
+          <span className="stat-value">{s.total_gb === null ? <span className="skeleton" /> : `${gb2(s.total_gb)} GB`}</span>
+          <span className="stat-foot">
+            {s.total_sessions === null ? '\u00a0' : `${s.total_sessions.toLocaleString('en-US')} sessions · updated ${dateTime(s.last_updated)}`}
+          </span>
+        </div>
+      ))}
+      {query.isError && !isUnauthorized(query.error) && <Alert kind="error">{errorMessage(query.error, 'Failed to load usage')}</Alert>}
+    </section>
+  );
+}
+
+function GenerateCodes({ codes, onCodes, onExpired }: { codes: Code[]; onCodes: (c: Code[]) => void; onExpired: () => void }) {
+  const [values, setValues] = useState({ creditsGB: '1', quantity: '1', expiresAt: '' });
+  const [errors, setErrors] = useState<FieldErrors<'creditsGB' | 'quantity' | 'expiresAt'>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const create = trpc.admin.createCodes.useMutation();
+  const utils = trpc.useUtils();
+
+  function change(field: keyof typeof values, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const num = (s: string) => (s.trim() === '' ? undefined : Number(s));
+    const input = {
+      creditsGB: num(values.creditsGB),
+      quantity: num(values.quantity),
+      // datetime-local is the admin's local time; empty means no expiry (sent as null).
+      expiresAt: values.expiresAt ? new Date(values.expiresAt) : null,
+    };
+    const v = validate(createCodesInput, input);
+    if (!v.ok) return setErrors(v.errors);
+    try {
+      const r = await create.mutateAsync({ creditsGB: v.data.creditsGB, quantity: v.data.quantity, expiresAt: v.data.expiresAt });
+      onCodes(r.codes);
+      void utils.admin.users.invalidate();
+    } catch (err) {
+      if (isUnauthorized(err)) return onExpired();
+      setFormError(errorMessage(err, 'Failed to generate codes'));
+    }
+  }
+
+  const allCodes = codes.map((c) => c.code).join('\n');
+  return (
+    <div className="grid-2 grid-top">
+      <Card title="Generate Top-up Codes" description="Each code credits its amount once, to the first user who redeems it.">
+        <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Generate codes">
+          <div className="grid-2-tight">
+            <Field
+              label="Credits (GB)"
+              name="creditsGB"
+              type="number"
+              inputMode="decimal"
+              min={CODE_MIN_CREDITS_GB}
+              step={0.1}
+              value={values.creditsGB}
+              error={errors.creditsGB}
+              hint="At least 0.1 GB, in steps of 0.1"
+              onChange={(e) => change('creditsGB', e.target.value)}
+            />
+            <Field
+              label="Quantity"
+              name="quantity"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={CODE_MAX_QUANTITY}
+              step={1}
+              value={values.quantity}
+              error={errors.quantity}
+              hint={`1 to ${CODE_MAX_QUANTITY}`}
+              onChange={(e) => change('quantity', e.target.value)}
+            />
+          </div>
+          <Field label="Expires At (optional)" name="expiresAt" type="datetime-local" value={values.expiresAt} error={errors.expiresAt} hint="Leave empty for codes that never expire." onChange={(e) => change('expiresAt', e.target.value)} />
+          {formError && <Alert kind="error">{formError}</Alert>}
+          <Button type="submit" block loading={create.isPending}>
+            Generate Codes
+          </Button>
+        </form>
+      </Card>
+      <Card
+        title="Generated Codes"
+        description={codes.length ? `${codes.length} ${codes.length === 1 ? 'code' : 'codes'} ready to hand out` : 'Codes you generate appear here.'}
+        actions={codes.length > 0 && <CopyButton text={allCodes} label="Copy All" ariaLabel="Copy all codes" />}
+      >
+        {codes.length === 0 ? (
+          <div className="empty-state">No codes generated yet.</div>
+        ) : (
+          <ul className="code-list" data-testid="code-list">
+            {codes.map((c) => (
+              <li key={c.code}>
+                <div>
+                  <span className="mono code-value">{c.code}</span>
+                  <span className="muted small">
+                    {c.creditsGB} GB ({c.creditsMB} MB){c.expiresAt ? ` · expires ${dateTime(c.expiresAt)}` : ' · no expiry'}
+                  </span>
+                </div>
+                <CopyButton text={c.code} variant="ghost" ariaLabel={`Copy code ${c.code}`} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function UsersTab({ query, search, page, onSearch, onPage }: {
+  query: UseTRPCQueryResult<RouterOutputs['admin']['users'], unknown>;
+  search: string;
+  page: number;
+  onSearch: (s: string) => void;
+  onPage: (p: number) => void;
+}) {
+  const [draft, setDraft] = useState(search);
+  useEffect(() => {
+    const t = setTimeout(() => {
+      if (draft !== search) onSearch(draft);
+    }, 300);
+    return () => clearTimeout(t);
+  }, [draft, search, onSearch]);
+
+  const data = query.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / 25)) : 1;
+  return (
+    <Card
+      title={`Users (${data?.total ?? '…'})`}
+      actions={
+        <div className="search">
+          <label className="sr-only" htmlFor="user-search">
+            Search users
+          </label>
+          <input id="user-search" type="search" placeholder="Search by email or name" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          {query.isFetching && <Spinner />}
+        </div>
+      }
+    >
+      {query.isError && !isUnauthorized(query.error) && <Alert kind="error">{errorMessage(query.error, 'Failed to load users')}</Alert>}
+      <div className="table-wrap">
+        <table className="table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col" className="num">
+                Credits
+              </th>
+              <th scope="col" className="num">
+                Usage
+              </th>
+              <th scope="col">Auth</th>
+              <th scope="col">Verified</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!data && query.isPending && (
+              <tr>
+                <td colSpan={7} className="table-empty">
+                  <Spinner /> Loading users...
+                </td>
+              </tr>
+            )}
+            {data?.users.length === 0 && (
+              <tr>
+                <td colSpan={7} className="table-empty">
+                  No users found.
+                </td>
+              </tr>
+            )}
+            {data?.users.map((u) => (
+              <tr key={u.id}>
+                <td data-label="Email" className="cell-strong">
+                  {u.email}
+                </td>
+                <td data-label="Name">{u.name}</td>
+                <td data-label="Credits" className="num">
+                  {gb2(u.creditsGB)} GB
+                </td>
+                <td data-label="Usage" className="num">
+                  {gb2(u.totalUsageGB)} GB
+                </td>
+                <td data-label="Auth">
+                  <span className={`badge ${u.authType === 'google' ? 'badge-blue' : 'badge-gray'}`}>{u.authType === 'google' ? 'Google' : 'Email'}</span>
+                </td>
+                <td data-label="Verified">{u.emailVerified ? <span className="badge badge-green">Verified</span> : <span className="badge badge-amber">Pending</span>}</td>
+                <td data-label="Created">{new Date(u.createdAt).toLocaleDateString()}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav className="pager" aria-label="Users pages">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="muted small">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </Card>
+  );
+}

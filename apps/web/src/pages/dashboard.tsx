@@ -1,0 +1,66 @@
+import { Link } from 'react-router-dom';
+import { formatGb } from '@proxyhub/core';
+import { Card, PageHeader } from '../components/ui';
+import { useSession } from '../session';
+
+export function DashboardPage() {
+  const user = useSession().data!;
+  const remaining = `${formatGb(user.credits)} GB`;
+  const usage = `${formatGb(user.total_usage_bytes)} GB`;
+  return (
+    <>
+      <PageHeader title="Dashboard" subtitle={`Welcome back, ${user.name}`} />
+      <div className="stats">
+        <div className="stat stat-primary">
+          <span className="stat-label">Remaining Data</span>
+          <span className="stat-value" data-testid="remaining-data">
+            {remaining}
+          </span>
+          <Link to="/topup" className="stat-link">
+            Top up →
+          </Link>
+        </div>
+        <div className="stat">
+          <span className="stat-label">Total Usage</span>
+          <span className="stat-value" data-testid="total-usage">
+            {usage}
+          </span>
+          <span className="stat-foot">All proxy traffic so far</span>
+        </div>
+        <div className="stat">
+          <span className="stat-label">Proxy User ID</span>
+          <span className="stat-value stat-mono" data-testid="proxy-user-id">
+            {user.proxyUserId}
+          </span>
+          <Link to="/proxies" className="stat-link">
+            Generate proxies →
+          </Link>
+        </div>
+      </div>
+      <Card title="Account Information">
+        <dl className="info-list">
+          <div>
+            <dt>Name</dt>
+            <dd>{user.name}</dd>
+          </div>
+          <div>
+            <dt>Email</dt>
+            <dd>{user.email}</dd>
+          </div>
+          <div>
+            <dt>Proxy User ID</dt>
+            <dd className="mono">{user.proxyUserId}</dd>
+          </div>
+          <div>
+            <dt>Remaining</dt>
+            <dd>{remaining}</dd>
+          </div>
+          <div>
+            <dt>Usage</dt>
+            <dd>{usage}</dd>
+          </div>
+        </dl>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { forgotPasswordInput } from '@proxyhub/core';
+import { Alert, AuthLayout, Button, Field } from '../components/ui';
+import { errorMessage } from '../lib/errors';
+import { validate } from '../lib/validation';
+import { trpc } from '../trpc';
+
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const forgot = trpc.auth.forgotPassword.useMutation();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const v = validate(forgotPasswordInput, { email });
+    if (!v.ok) return setError(v.errors.email);
+    try {
+      await forgot.mutateAsync(v.data);
+      setSentTo(v.data.email);
+    } catch (err) {
+      setFormError(errorMessage(err, 'Failed to process request', 'Failed to send reset email. Please try again.'));
+    }
+  }
+
+  if (sentTo) {
+    return (
+      <AuthLayout>
+        <div className="center-stack">
+          <span className="big-icon big-icon-success" aria-hidden="true">
+            <svg viewBox="0 0 24 24">
+              <path d="M3 6h18v12H3zM3 6l9 7 9-7" />
+            </svg>
+          </span>
+          <h1 className="auth-title">Check Your Email</h1>
+          <p className="auth-subtitle">
+            If an account exists for <strong>{sentTo}</strong>, we&apos;ve sent a password reset link.
+          </p>
+          <Alert kind="info">The reset link expires in 1 hour.</Alert>
+          <Link to="/login" className="btn btn-secondary btn-block">
+            Back to login
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Forgot Password</h1>
+      <p className="auth-subtitle">Enter your email and we&apos;ll send you a link to reset your password.</p>
+      {formError && <Alert kind="error">{formError}</Alert>}
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Forgot password">
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@example.com"
+          value={email}
+          error={error}
+          onChange={(e) => {
+            setEmail(e.target.value);
+            setError(undefined);
+          }}
+        />
+        <Button type="submit" block loading={forgot.isPending}>
+          Send Reset Link
+        </Button>
+      </form>
+      <p className="auth-switch">
+        Remembered it?{' '}
+        <Link to="/login" className="link">
+          Back to login
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,74 @@
+import { Link } from 'react-router-dom';
+import { Brand } from '../components/ui';
+
+const FEATURES = [
+  {
+    title: 'Instant Generation',
+    text: 'Generate up to 10,000 proxy credentials in seconds, in the format your tools expect. HTTP, HTTPS and SOCKS5 on one endpoint.',
+    icon: 'M13 2 4 14h7l-1 8 9-12h-7z',
+  },
+  {
+    title: 'Global Network',
+    text: 'Residential IPs in 10+ countries, targetable down to state and city, with sticky sessions from 1 minute to 7 days.',
+    icon: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 0c2.8 2.7 4 6 4 10s-1.2 7.3-4 10m0-20c-2.8 2.7-4 6-4 10s1.2 7.3 4 10M2 12h20',
+  },
+  {
+    title: 'Simple Pricing',
+    text: 'Pay only for the data you use: $0.90 per GB, no subscription. Top up with 300+ cryptocurrencies or a top-up code.',
+    icon: 'M12 1v22M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6',
+  },
+];
+
+export function LandingPage() {
+  return (
+    <div className="landing">
+      <header className="landing-nav">
+        <Brand />
+        <Link to="/login" className="btn btn-secondary">
+          Sign In
+        </Link>
+      </header>
+      <main>
+        <section className="hero">
+          <p className="hero-eyebrow">Residential proxies</p>
+          <h1>ProxyHub</h1>
+          <p className="hero-tagline">Premium residential proxies, generated instantly. Real IPs, real locations, paid by the gigabyte.</p>
+          <p className="hero-price" aria-label="Price: $0.90 per GB">
+            <span className="hero-price-amount">$0.90</span>
+            <span className="hero-price-unit">/GB</span>
+          </p>
+          <div className="hero-actions">
+            <Link to="/login" className="btn btn-primary btn-lg">
+              Get Started
+            </Link>
+          </div>
+          <ul className="hero-stats" aria-label="Highlights">
+            <li>
+              <strong>10+</strong> countries
+            </li>
+            <li>
+              <strong>99.9%</strong> uptime
+            </li>
+            <li>
+              <strong>HTTP &amp; SOCKS5</strong> on one port
+            </li>
+          </ul>
+        </section>
+        <section className="features" aria-label="Features">
+          {FEATURES.map((f) => (
+            <article className="feature" key={f.title}>
+              <span className="feature-icon" aria-hidden="true">
+                <svg viewBox="0 0 24 24">
+                  <path d={f.icon} />
+                </svg>
+              </span>
+              <h2>{f.title}</h2>
+              <p>{f.text}</p>
+            </article>
+          ))}
+        </section>
+      </main>
+      <footer className="landing-footer">© ProxyHub · $0.90/GB · 99.9% uptime</footer>
+    </div>
+  );
+}

@@ -1,0 +1,274 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  DEFAULT_COUNTRY,
+  DEFAULT_DURATION_MINUTES,
+  DEFAULT_PROXY_COUNT,
+  DEFAULT_PROXY_FORMAT,
+  DURATION_OPTIONS_MINUTES,
+  LOCAL_GATEWAY_HOST,
+  LOCAL_GATEWAY_PORT,
+  MAX_PROXY_COUNT,
+  PROXY_FORMATS,
+  PROXY_NOTICE_MS,
+  formatGb,
+  formatProxyList,
+  generateProxies,
+  generateProxiesForm,
+  locationString,
+  type GeneratedProxy,
+  type ProxyFormat,
+} from '@proxyhub/core';
+import { Button, Card, CopyButton, Field, PageHeader, SelectField } from '../components/ui';
+import { downloadText } from '../lib/clipboard';
+import { validate, type FieldErrors } from '../lib/validation';
+import { useSession } from '../session';
+import { trpc } from '../trpc';
+
+const DURATION_LABELS: Record<number, string> = { 1440: '1 day', 4320: '3 days', 10080: '7 days' };
+const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
+
+/** Location lists: failures are only logged and the list stays empty (spec section 8). */
+function useLogged(error: unknown, what: string) {
+  useEffect(() => {
+    if (error) console.error(`Failed to load ${what}`, error);
+  }, [error, what]);
+}
+
+interface Generated {
+  proxies: GeneratedProxy[];
+  endpoint: { host: string; port: number };
+  location: string;
+}
+
+export function ProxiesPage() {
+  const user = useSession().data!;
+  const [country, setCountry] = useState<string>(DEFAULT_COUNTRY);
+  const [state, setState] = useState('');
+  const [city, setCity] = useState('');
+  const [duration, setDuration] = useState<number>(DEFAULT_DURATION_MINUTES);
+  const [count, setCount] = useState(String(DEFAULT_PROXY_COUNT));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
+  const [generated, setGenerated] = useState<Generated | null>(null);
+  const [notice, setNotice] = useState<{ id: number; count: number } | null>(null);
+  const genStart = useRef(0);
+
+  const countries = trpc.locations.countries.useQuery(undefined, { staleTime: Infinity });
+  const selectedCountry = countries.data?.find((c) => c.code === country);
+  const states = trpc.locations.states.useQuery({ country }, { enabled: Boolean(country) && (selectedCountry?.states ?? 0) > 0, staleTime: Infinity });
+  const selectedState = states.data?.find((s) => s.code === state);
+  const cities = trpc.locations.cities.useQuery({ country, state }, { enabled: Boolean(state) && (selectedState?.cities ?? 0) > 0, staleTime: Infinity });
+  useLogged(countries.error, 'countries');
+  useLogged(states.error, 'states');
+  useLogged(cities.error, 'cities');
+
+  const endpointQuery = trpc.gateway.endpoint.useQuery(undefined, { staleTime: Infinity });
+  useLogged(endpointQuery.error, 'proxy endpoint');
+  const endpoint = useMemo(() => {
+    const e = endpointQuery.data;
+    if (!e) return { host: LOCAL_GATEWAY_HOST, port: LOCAL_GATEWAY_PORT };
+    // No public host configured: the gateway runs beside the page's own host (localhost:3001 in development).
+    return { host: e.host ?? (window.location.hostname || e.localHost), port: e.port };
+  }, [endpointQuery.data]);
+
+  const text = useMemo(() => (generated ? formatProxyList(generated.proxies, format, generated.endpoint) : ''), [generated, format]);
+
+  useEffect(() => {
+    if (!notice) return;
+    const t = setTimeout(() => setNotice(null), PROXY_NOTICE_MS);
+    return () => clearTimeout(t);
+  }, [notice]);
+
+  // Measures generation + render of the list, for the benchmark and the curious.
+  useEffect(() => {
+    if (!generated || !genStart.current) return;
+    const m = performance.measure('proxies:generate-render', { start: genStart.current, end: performance.now() });
+    genStart.current = 0;
+    document.documentElement.dataset.lastGenerateMs = m.duration.toFixed(1);
+  }, [generated]);
+
+  function onGenerate(e: FormEvent) {
+    e.preventDefault();
+    const v = validate(generateProxiesForm, {
+      country,
+      state: state || undefined,
+      city: (state && city) || undefined,
+      durationMinutes: duration,
+      count: count.trim() === '' ? undefined : Number(count),
+    });
+    if (!v.ok) return setErrors(v.errors);
+    genStart.current = performance.now();
+    const location = { country: v.data.country, state: v.data.state, city: v.data.city };
+    const proxies = generateProxies({
+      proxyUserId: user.proxyUserId,
+      proxyPassword: user.proxyPassword,
+      location,
+      durationMinutes: v.data.durationMinutes,
+      count: v.data.count,
+      endpoint,
+    });
+    setGenerated({ proxies, endpoint, location: locationString(location) });
+    setNotice({ id: Date.now(), count: proxies.length });
+  }
+
+  const outOfData = user.credits <= 0n;
+  const generatedCount = generated?.proxies.length ?? 0;
+
+  return (
+    <>
+      <PageHeader
+        title="Generate Proxies"
+        subtitle="Pick a location and a session duration, then generate as many credentials as you need."
+        actions={
+          <div className="credit-pill" data-testid="credits">
+            <span>Available</span>
+            <strong>{formatGb(user.credits)} GB</strong>
+          </div>
+        }
+      />
+      {outOfData && (
+        <div className="inline-note">
+          You have no data left: proxies will not connect until you <Link to="/topup">top up</Link>.
+        </div>
+      )}
+      <Card title="Proxy Settings" description={`Endpoint ${endpoint.host}:${endpoint.port} · HTTP, HTTPS and SOCKS5 on one port`}>
+        <form className="form" onSubmit={onGenerate} noValidate aria-label="Generate proxies">
+          <div className="grid-3">
+            <SelectField
+              label="Country"
+              name="country"
+              value={country}
+              onChange={(e) => {
+                setCountry(e.target.value);
+                setState('');
+                setCity('');
+              }}
+            >
+              {!selectedCountry && <option value={country}>{countries.isPending ? 'Loading countries...' : country}</option>}
+              {countries.data?.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              label="State"
+              name="state"
+              value={state}
+              disabled={!states.data?.length}
+              onChange={(e) => {
+                setState(e.target.value);
+                setCity('');
+              }}
+            >
+              <option value="">{states.isFetching ? 'Loading states...' : 'Any state'}</option>
+              {states.data?.map((s) => (
+                <option key={s.code} value={s.code}>
+                  {s.name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField label="City" name="city" value={city} disabled={!state || !cities.data?.length} onChange={(e) => setCity(e.target.value)}>
+              <option value="">{cities.isFetching ? 'Loading cities...' : 'Any city'}</option>
+              {cities.data?.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <div className="grid-3 grid-align-end">
+            <SelectField
+              label="Session Duration"
+              name="duration"
+              value={String(duration)}
+              error={errors.durationMinutes}
+              hint="Sticky session length: 1 minute to 7 days."
+              onChange={(e) => {
+                setDuration(Number(e.target.value));
+                setErrors((x) => ({ ...x, durationMinutes: undefined }));
+              }}
+            >
+              {DURATION_OPTIONS_MINUTES.map((m) => (
+                <option key={m} value={m}>
+                  {durationLabel(m)}
+                </option>
+              ))}
+            </SelectField>
+            <Field
+              label="Number of Proxies"
+              name="count"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_PROXY_COUNT}
+              step={1}
+              value={count}
+              error={errors.count}
+              hint={`1 to ${MAX_PROXY_COUNT.toLocaleString('en-US')}`}
+              onChange={(e) => {
+                setCount(e.target.value);
+                setErrors((x) => ({ ...x, count: undefined }));
+              }}
+            />
+            <div className="field field-action">
+              <Button type="submit" block>
+                Generate Proxies
+              </Button>
+              <p className="field-hint">&nbsp;</p>
+            </div>
+          </div>
+        </form>
+      </Card>
+
+      <Card
+        className="output-card"
+        title="Proxy List"
+        description={
+          <span data-testid="generated-count" aria-live="polite">
+            {generated ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.location}` : 'No proxies generated yet'}
+          </span>
+        }
+        actions={
+          <>
+            <CopyButton text={() => text} label="Copy All" disabled={!generated} ariaLabel="Copy all proxies" />
+            <Button variant="secondary" disabled={!generated} onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${text}\n`)}>
+              Download .txt
+            </Button>
+          </>
+        }
+      >
+        <SelectField label="Format" name="format" fieldClassName="format-field" value={format} onChange={(e) => setFormat(e.target.value as ProxyFormat)}>
+          {PROXY_FORMATS.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.label}
+            </option>
+          ))}
+        </SelectField>
+        <label className="sr-only" htmlFor="proxy-output">
+          Generated proxies
+        </label>
+        <textarea
+          id="proxy-output"
+          className="proxy-output"
+          readOnly
+          spellCheck={false}
+          wrap="off"
+          value={text}
+          placeholder="Your proxies will appear here, one per line."
+          data-testid="proxy-output"
+        />
+      </Card>
+
+      {notice && (
+        <div className="toast" role="status" key={notice.id}>
+          <span className="alert-icon" aria-hidden="true">
+            ✓
+          </span>
+          Successfully generated {notice.count.toLocaleString('en-US')} {notice.count === 1 ? 'proxy' : 'proxies'}!
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { INVALID_RESET_LINK, RESET_REDIRECT_MS, resetPasswordForm } from '@proxyhub/core';
+import { Alert, AuthLayout, Button, Field } from '../components/ui';
+import { errorMessage } from '../lib/errors';
+import { validate, type FieldErrors } from '../lib/validation';
+import { trpc } from '../trpc';
+
+type Values = { password: string; confirmPassword: string };
+
+export function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const navigate = useNavigate();
+  const [values, setValues] = useState<Values>({ password: '', confirmPassword: '' });
+  const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const reset = trpc.auth.resetPassword.useMutation();
+
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => navigate('/login', { replace: true }), RESET_REDIRECT_MS);
+    return () => clearTimeout(t);
+  }, [done, navigate]);
+
+  if (!token) {
+    return (
+      <AuthLayout>
+        <div className="center-stack">
+          <span className="big-icon big-icon-error" aria-hidden="true">
+            <svg viewBox="0 0 24 24">
+              <path d="M12 8v5M12 16.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" />
+            </svg>
+          </span>
+          <h1 className="auth-title">Invalid Reset Link</h1>
+          <p className="auth-subtitle" role="alert">
+            {INVALID_RESET_LINK}
+          </p>
+          <Link to="/forgot-password" className="btn btn-primary btn-block">
+            Request a new reset link
+          </Link>
+          <Link to="/login" className="btn btn-ghost btn-block">
+            Back to login
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  if (done) {
+    return (
+      <AuthLayout>
+        <div className="center-stack" aria-live="polite">
+          <span className="big-icon big-icon-success" aria-hidden="true">
+            <svg viewBox="0 0 24 24">
+              <path d="M5 12.5l4.5 4.5L19 7.5" />
+            </svg>
+          </span>
+          <h1 className="auth-title">Password Reset!</h1>
+          <p className="auth-subtitle">{done}</p>
+          <p className="muted small">Redirecting to sign in...</p>
+          <Link to="/login" className="btn btn-primary btn-block">
+            Sign In
+          </Link>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  function change(field: keyof Values, value: string) {
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const v = validate(resetPasswordForm, values);
+    if (!v.ok) return setErrors(v.errors);
+    try {
+      const r = await reset.mutateAsync({ token, password: v.data.password });
+      setDone(r.message);
+    } catch (err) {
+      setFormError(errorMessage(err, 'Password reset failed', 'Failed to reset password. Please try again.'));
+    }
+  }
+
+  return (
+    <AuthLayout>
+      <h1 className="auth-title">Reset Password</h1>
+      <p className="auth-subtitle">Choose a new password for your account.</p>
+      {formError && <Alert kind="error">{formError}</Alert>}
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Reset password">
+        <Field
+          label="New Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          error={errors.password}
+          onChange={(e) => change('password', e.target.value)}
+          hint="At least 8 characters with a lowercase letter, an uppercase letter and a number."
+        />
+        <Field
+          label="Confirm Password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          error={errors.confirmPassword}
+          onChange={(e) => change('confirmPassword', e.target.value)}
+        />
+        <Button type="submit" block loading={reset.isPending}>
+          Reset Password
+        </Button>
+      </form>
+      <p className="auth-switch">
+        <Link to="/login" className="link">
+          Back to login
+        </Link>
+      </p>
+    </AuthLayout>
+  );
+}

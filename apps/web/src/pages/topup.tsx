@@ -1,0 +1,181 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import {
+  CODE_MAX_LENGTH,
+  DEFAULT_ORDER_GB,
+  MIN_ORDER_GB,
+  MIN_ORDER_MESSAGE,
+  PRICE_PER_GB_CENTS,
+  centsToUsd,
+  coerceGbAmount,
+  cryptoPaymentInput,
+  formatGb,
+  orderPriceCents,
+  redeemCodeInput,
+} from '@proxyhub/core';
+import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
+import { errorMessage } from '../lib/errors';
+import { validate } from '../lib/validation';
+import { useSession, useSessionActions } from '../session';
+import { trpc } from '../trpc';
+
+export function TopUpPage() {
+  const user = useSession().data!;
+  const { refresh } = useSessionActions();
+  const [params, setParams] = useSearchParams();
+  const payment = params.get('payment');
+
+  // Back from the payment page: re-read the balance the webhook may just have changed.
+  useEffect(() => {
+    if (payment) void refresh();
+  }, [payment, refresh]);
+
+  return (
+    <>
+      <PageHeader title="Top Up" subtitle="Add data to your account with crypto or a top-up code." />
+      {payment === 'finished' && (
+        <Alert kind="success" onDismiss={() => setParams({}, { replace: true })}>
+          Payment received! Your credits have been added to your balance.
+        </Alert>
+      )}
+      {payment === 'failed' && (
+        <Alert kind="error" onDismiss={() => setParams({}, { replace: true })}>
+          The payment did not go through. No credits were added; you can try again.
+        </Alert>
+      )}
+      {payment && payment !== 'finished' && payment !== 'failed' && (
+        <Alert kind="info" onDismiss={() => setParams({}, { replace: true })}>
+          Your payment is being processed. Credits are added as soon as it is confirmed.
+        </Alert>
+      )}
+      <div className="balance-banner">
+        <div>
+          <span className="stat-label">Current Balance</span>
+          <span className="balance-value" data-testid="balance">
+            {formatGb(user.credits)} GB
+          </span>
+        </div>
+        <span className="balance-rate">$0.90 per GB</span>
+      </div>
+      <div className="grid-2">
+        <CryptoTopUp />
+        <RedeemCode onRedeemed={refresh} />
+      </div>
+    </>
+  );
+}
+
+function CryptoTopUp() {
+  const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
+  const [error, setError] = useState<string | null>(null);
+  const create = trpc.credits.createCryptoPayment.useMutation();
+  const gbAmount = coerceGbAmount(raw);
+  const totalCents = orderPriceCents(gbAmount);
+  const belowMinimum = gbAmount < MIN_ORDER_GB;
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const v = validate(cryptoPaymentInput, { gbAmount, priceUsd: totalCents / 100 });
+    if (!v.ok) return setError(Object.values(v.errors)[0] ?? MIN_ORDER_MESSAGE);
+    try {
+      const r = await create.mutateAsync(v.data);
+      window.location.assign(r.invoiceUrl);
+    } catch (err) {
+      setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
+    }
+  }
+
+  return (
+    <Card title="Buy with Crypto" description="Pay with 300+ cryptocurrencies. Credits are added once the payment is confirmed.">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Buy with crypto">
+        <Field
+          label="Amount (GB)"
+          name="gbAmount"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          value={raw}
+          error={belowMinimum ? MIN_ORDER_MESSAGE : undefined}
+          onChange={(e) => {
+            setRaw(e.target.value);
+            setError(null);
+          }}
+          onBlur={() => setRaw(String(coerceGbAmount(raw)))}
+        />
+        <dl className="price-table">
+          <div>
+            <dt>Rate</dt>
+            <dd>${centsToUsd(PRICE_PER_GB_CENTS)} / GB</dd>
+          </div>
+          <div>
+            <dt>Amount</dt>
+            <dd>{gbAmount} GB</dd>
+          </div>
+          <div className="price-total">
+            <dt>Total</dt>
+            <dd data-testid="order-total">${centsToUsd(totalCents)}</dd>
+          </div>
+        </dl>
+        {error && <Alert kind="error">{error}</Alert>}
+        <Button type="submit" block disabled={belowMinimum} loading={create.isPending}>
+          Pay ${centsToUsd(totalCents)} with Crypto
+        </Button>
+      </form>
+    </Card>
+  );
+}
+
+function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
+  const [code, setCode] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const redeem = trpc.credits.redeem.useMutation();
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setResult(null);
+    const v = validate(redeemCodeInput, { code });
+    if (!v.ok) return setFieldError(v.errors.code);
+    try {
+      const r = await redeem.mutateAsync(v.data);
+      setResult({ kind: 'success', text: r.message || 'Code redeemed' });
+      setCode('');
+      await onRedeemed();
+    } catch (err) {
+      setResult({ kind: 'error', text: errorMessage(err, 'Failed to redeem code', 'Failed to redeem code. Please try again.') || 'Code redemption failed' });
+    }
+  }
+
+  return (
+    <Card title="Redeem a Code" description="Got a top-up code from our chat bot, a promotion or a giveaway? Redeem it here.">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Redeem code">
+        <Field
+          label="Top-up Code"
+          name="code"
+          className="code-input mono"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={CODE_MAX_LENGTH}
+          placeholder="XXXX-XXXX-XXXX"
+          value={code}
+          error={fieldError}
+          onChange={(e) => {
+            setCode(e.target.value.toUpperCase().slice(0, CODE_MAX_LENGTH));
+            setFieldError(undefined);
+          }}
+        />
+        {result && (
+          <Alert kind={result.kind} onDismiss={() => setResult(null)}>
+            {result.text}
+          </Alert>
+        )}
+        <Button type="submit" block loading={redeem.isPending}>
+          Redeem Code
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@proxyhub/api';
+import { isUnauthorized } from './lib/errors';
+import { api } from './trpc';
+
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type User = RouterOutputs['auth']['me'];
+
+export const SESSION_KEY = ['session'] as const;
+
+/** The session call: a user, or null when nobody is signed in (UNAUTHORIZED is an answer, not a failure). */
+async function loadSession(): Promise<User | null> {
+  try {
+    return await api.auth.me.query();
+  } catch (err) {
+    if (isUnauthorized(err)) return null;
+    throw err;
+  }
+}
+
+export function useSession() {
+  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession });
+}
+
+export function useSessionActions() {
+  const qc = useQueryClient();
+  return useMemo(
+    () => ({
+      setUser: (user: User | null) => qc.setQueryData(SESSION_KEY, user),
+      /** Re-reads the user (after a redemption, a batch, a payment). */
+      refresh: () => qc.invalidateQueries({ queryKey: SESSION_KEY }),
+    }),
+    [qc],
+  );
+}

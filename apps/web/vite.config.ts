@@ -1,0 +1,15 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/** `vite dev` forwards the server's paths; the SPA's own /admin and /api pages are not under these prefixes. */
+const API = 'http://localhost:3000';
+const SERVER_PREFIXES = ['/trpc', '/auth', '/admin/', '/api/', '/sandbox', '/webhooks'];
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(SERVER_PREFIXES.map((p) => [p, { target: API }])),
+  },
+});
