@@ -1,0 +1,259 @@
+/**
+ * Egress: where a tunnel's target connection comes from. Direct by default, or through an upstream
+ * proxy (http:// with CONNECT, or socks5://) whose username is a template carrying the location and
+ * the sticky session. Direct egress refuses private, loopback, link-local and metadata addresses
+ * after DNS resolution and connects to the very address it checked (no second lookup to rebind).
+ */
+import { lookup } from 'node:dns/promises';
+import { BlockList, connect, isIP, type Socket } from 'node:net';
+import type { ProxyLocation } from '@proxyhub/core';
+
+export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream';
+
+export class EgressError extends Error {
+  constructor(
+    readonly kind: EgressErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EgressRequest {
+  host: string;
+  port: number;
+  location: ProxyLocation;
+  /** Upstream session id, stable for the sticky session's duration. */
+  session: string;
+  durationMinutes: number;
+}
+
+export interface EgressOptions {
+  allowPrivate: boolean;
+  upstreamUrl?: string | undefined;
+  connectTimeoutMs: number;
+}
+
+export type Egress = (req: EgressRequest) => Promise<Socket>;
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const) {
+  blocked.addSubnet(net, prefix, 'ipv6');
+}
+
+/** Private, loopback, link-local (cloud metadata lives there), reserved or multicast. */
+export function isPrivateAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return blocked.check(address, 'ipv4');
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
+    return blocked.check(address, 'ipv6');
+  }
+  return true;
+}
+
+const ignore = () => {};
+
+function connectTo(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port, allowHalfOpen: true, noDelay: true });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      // Until the relay takes over, an error must not escape as an unhandled event: 'close' follows.
+      socket.on('error', ignore);
+      resolve(socket);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      socket.destroy();
+      const kind = err.code === 'ECONNREFUSED' ? 'refused' : 'unreachable';
+      reject(new EgressError(kind, `Cannot connect to ${host}:${port} (${err.code ?? err.message})`));
+    });
+  });
+}
+
+async function resolveChecked(host: string, allowPrivate: boolean): Promise<string> {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  let addresses: string[];
+  if (isIP(bare)) {
+    addresses = [bare];
+  } else {
+    try {
+      addresses = (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
+    } catch {
+      throw new EgressError('dns', `Cannot resolve ${host}`);
+    }
+    if (!addresses.length) throw new EgressError('dns', `Cannot resolve ${host}`);
+  }
+  if (!allowPrivate && addresses.some(isPrivateAddress)) throw new EgressError('forbidden', `Destination ${host} is a private address`);
+  return addresses[0]!;
+}
+
+/** Reads one response head from an upstream socket; returns the bytes after it. */
+function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: number, limit = 16 * 1024): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let buf: Buffer = Buffer.alloc(0);
+    const fail = (err: Error) => {
+      cleanup();
+      socket.destroy();
+      reject(err);
+    };
+    const timer = setTimeout(() => fail(new EgressError('timeout', 'Upstream proxy timed out')), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      let end: number;
+      try {
+        end = done(buf);
+      } catch (err) {
+        fail(err as Error);
+        return;
+      }
+      if (end >= 0) {
+        cleanup();
+        socket.pause();
+        if (end < buf.length) socket.unshift(buf.subarray(end));
+        resolve(buf.subarray(0, end));
+      } else if (buf.length > limit) {
+        fail(new EgressError('upstream', 'Upstream proxy sent an oversized reply'));
+      }
+    };
+    const onEnd = () => fail(new EgressError('upstream', 'Upstream proxy closed the connection'));
+    const onError = (err: Error) => fail(new EgressError('upstream', `Upstream proxy error: ${err.message}`));
+    const cleanup = () => {
+      clearTimeout(timer);
+      socket.off('data', onData);
+      socket.off('end', onEnd);
+      socket.off('error', onError);
+    };
+    socket.on('data', onData);
+    socket.on('end', onEnd);
+    socket.on('error', onError);
+  });
+}
+
+/** `{country} {state} {city} {session} {minutes}` in the upstream URL's username. */
+export function fillTemplate(template: string, req: EgressRequest): string {
+  const values: Record<string, string> = {
+    country: req.location.country,
+    state: req.location.state ?? '',
+    city: req.location.city ?? '',
+    session: req.session,
+    minutes: String(req.durationMinutes),
+  };
+  return template.replace(/\{(country|state|city|session|minutes)\}/g, (_, k: string) => values[k]!);
+}
+
+function authority(host: string, port: number): string {
+  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+async function viaHttpUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
+  const socket = await connectTo(up.hostname.replace(/^\[|\]$/g, ''), Number(up.port || 80), timeoutMs);
+  socket.setNoDelay(true);
+  const user = fillTemplate(decodeURIComponent(up.username), req);
+  const pass = decodeURIComponent(up.password);
+  const target = authority(req.host.replace(/^\[|\]$/g, ''), req.port);
+  const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n` : '';
+  socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
+  const head = await readUntil(socket, (b) => {
+    const i = b.indexOf('\r\n\r\n');
+    return i < 0 ? -1 : i + 4;
+  }, timeoutMs);
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'));
+  if (!status || status[1] !== '200') {
+    socket.destroy();
+    throw new EgressError('upstream', `Upstream proxy refused the tunnel (${status ? status[1] : 'bad reply'})`);
+  }
+  return socket;
+}
+
+async function viaSocksUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
+  const socket = await connectTo(up.hostname.replace(/^\[|\]$/g, ''), Number(up.port || 1080), timeoutMs);
+  socket.setNoDelay(true);
+  const user = Buffer.from(fillTemplate(decodeURIComponent(up.username), req));
+  const pass = Buffer.from(decodeURIComponent(up.password));
+  const withAuth = user.length > 0;
+  socket.write(Buffer.from(withAuth ? [5, 1, 2] : [5, 1, 0]));
+  const choice = await readUntil(socket, (b) => (b.length >= 2 ? 2 : -1), timeoutMs);
+  if (choice[0] !== 5 || choice[1] !== (withAuth ? 2 : 0)) {
+    socket.destroy();
+    throw new EgressError('upstream', 'Upstream SOCKS proxy refused the authentication method');
+  }
+  if (withAuth) {
+    if (user.length > 255 || pass.length > 255) throw new EgressError('upstream', 'Upstream credentials too long');
+    socket.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]));
+    const st = await readUntil(socket, (b) => (b.length >= 2 ? 2 : -1), timeoutMs);
+    if (st[1] !== 0) {
+      socket.destroy();
+      throw new EgressError('upstream', 'Upstream SOCKS proxy refused the credentials');
+    }
+  }
+  const host = req.host.replace(/^\[|\]$/g, '');
+  const port = Buffer.from([req.port >> 8, req.port & 0xff]);
+  let addr: Buffer;
+  if (isIP(host) === 4) addr = Buffer.from([1, ...host.split('.').map(Number)]);
+  else {
+    const name = Buffer.from(host);
+    addr = Buffer.concat([Buffer.from([3, name.length]), name]);
+  }
+  socket.write(Buffer.concat([Buffer.from([5, 1, 0]), addr, port]));
+  await readUntil(socket, (b) => {
+    if (b.length < 5) return -1;
+    if (b[1] !== 0) throw new EgressError('upstream', `Upstream SOCKS proxy could not connect (reply ${b[1]})`);
+    const len = b[3] === 1 ? 4 : b[3] === 4 ? 16 : b[3] === 3 ? 1 + b[4]! : -1;
+    if (len < 0) throw new EgressError('upstream', 'Upstream SOCKS proxy sent a bad reply');
+    return b.length >= 4 + len + 2 ? 4 + len + 2 : -1;
+  }, timeoutMs);
+  return socket;
+}
+
+export function createEgress(opts: EgressOptions): Egress {
+  const upstream = opts.upstreamUrl ? new URL(opts.upstreamUrl) : null;
+  if (upstream) {
+    const socks = upstream.protocol.startsWith('socks');
+    return async (req) => {
+      // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
+      const bare = req.host.replace(/^\[|\]$/g, '');
+      if (!opts.allowPrivate && isIP(bare) && isPrivateAddress(bare)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
+      return socks ? viaSocksUpstream(upstream, req, opts.connectTimeoutMs) : viaHttpUpstream(upstream, req, opts.connectTimeoutMs);
+    };
+  }
+  return async (req) => {
+    const address = await resolveChecked(req.host, opts.allowPrivate);
+    return connectTo(address, req.port, opts.connectTimeoutMs);
+  };
+}

@@ -1,0 +1,64 @@
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { devSecret } from '@proxyhub/core/node';
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+const bool = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  GATEWAY_HOST: z.string().default('0.0.0.0'),
+  GATEWAY_SERVER_URL: optionalString.pipe(z.url().optional()),
+  INTERNAL_API_KEY: optionalString,
+  GATEWAY_UPSTREAM_URL: optionalString.pipe(z.url().optional()),
+  GATEWAY_ALLOW_PRIVATE: bool,
+  GATEWAY_ID: optionalString,
+  DATA_DIR: z.string().default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type GatewayEnv = ReturnType<typeof loadEnv>;
+
+/**
+ * The only reader of process.env for the gateway. In development an unset INTERNAL_API_KEY comes
+ * from DATA_DIR/dev-secrets.json, exactly as the server reads it, so the two processes agree.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === 'production';
+  const dataDir = resolve(env.DATA_DIR);
+  let internalApiKey = env.INTERNAL_API_KEY;
+  if (!internalApiKey) {
+    if (production) throw new Error('Refusing to start: set INTERNAL_API_KEY');
+    internalApiKey = devSecret(dataDir, 'INTERNAL_API_KEY');
+  }
+  if (env.GATEWAY_UPSTREAM_URL && !/^(http|socks5h?):$/.test(new URL(env.GATEWAY_UPSTREAM_URL).protocol)) {
+    throw new Error('GATEWAY_UPSTREAM_URL must be an http:// or socks5:// URL');
+  }
+  return {
+    production,
+    port: env.GATEWAY_PORT,
+    host: env.GATEWAY_HOST,
+    serverUrl: env.GATEWAY_SERVER_URL ?? `http://127.0.0.1:${env.PORT}`,
+    internalApiKey,
+    upstreamUrl: env.GATEWAY_UPSTREAM_URL,
+    allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
+    gatewayId: env.GATEWAY_ID ?? hostname(),
+    dataDir,
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * The data path. Each direction is one 'data' listener that counts, spends from the account's
+ * leases and writes; the source pauses while the destination's buffer is full (backpressure) or
+ * while a lease is being reserved. No per-chunk allocation, no Transform streams.
+ * Half-close passes through ('end' ends the other side); an error or an abortive close on either
+ * side destroys both; idle sockets time out.
+ */
+import type { Socket } from 'node:net';
+import { DOWN, UP, type Account, type MeteredConnection } from './meter';
+
+export interface RelayOptions {
+  idleTimeoutMs: number;
+  /** Up to this many bytes from the client are forwarded; the rest is dropped (HTTP request bodies). */
+  upLimit?: number;
+  /** Bytes to send to the target first (a rewritten request head, early tunnel data). */
+  initialUp?: Buffer | undefined;
+  onClose?: () => void;
+}
+
+export interface RelayStats {
+  up: number;
+  down: number;
+}
+
+export class Relay implements MeteredConnection {
+  readonly stats: RelayStats = { up: 0, down: 0 };
+  private closed = false;
+  private upLeft: number;
+  private readonly upState: FlowState = { drain: false, lease: false };
+  private readonly downState: FlowState = { drain: false, lease: false };
+
+  constructor(
+    readonly client: Socket,
+    readonly target: Socket,
+    readonly account: Account,
+    readonly credKey: string,
+    private readonly opts: RelayOptions,
+  ) {
+    this.upLeft = opts.upLimit ?? Infinity;
+  }
+
+  start(): void {
+    const { client, target, account } = this;
+    account.conns.add(this);
+    const teardown = () => this.destroy();
+    client.on('error', teardown);
+    target.on('error', teardown);
+    // An abortive close (no EOF read) on one side ends the other; a graceful one already ended it.
+    client.on('close', () => {
+      if (!client.readableEnded) target.destroy();
+      this.finish();
+    });
+    target.on('close', () => {
+      if (!target.readableEnded) client.destroy();
+      this.finish();
+    });
+    client.setTimeout(this.opts.idleTimeoutMs, teardown);
+    target.setTimeout(this.opts.idleTimeoutMs, teardown);
+    this.pipe(target, client, DOWN, this.downState);
+    this.pipe(client, target, UP, this.upState);
+    if (this.opts.initialUp?.length) this.forward(client, target, UP, this.opts.initialUp, this.upState);
+    if (!this.upState.lease && !this.upState.drain) client.resume();
+    target.resume();
+  }
+
+  private pipe(src: Socket, dst: Socket, dir: number, state: FlowState): void {
+    src.on('data', (chunk: Buffer) => this.forward(src, dst, dir, chunk, state));
+    dst.on('drain', () => {
+      if (!state.drain) return;
+      state.drain = false;
+      if (!state.lease) src.resume();
+    });
+    src.on('end', () => {
+      if (!dst.destroyed) dst.end();
+    });
+  }
+
+  private forward(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState): void {
+    let n = chunk.length;
+    if (dir === UP) {
+      if (this.upLeft <= 0) return;
+      if (n > this.upLeft) {
+        chunk = chunk.subarray(0, this.upLeft);
+        n = chunk.length;
+      }
+      this.upLeft -= n;
+    }
+    if (n === 0) return;
+    const acc = this.account;
+    if (acc.available >= n) {
+      acc.spend(n, dir);
+      if (dir === UP) this.stats.up += n;
+      else this.stats.down += n;
+      if (!dst.write(chunk)) {
+        state.drain = true;
+        src.pause();
+      }
+      return;
+    }
+    // Out of lease: hold the chunk (and the source) until the next lease, or close at zero.
+    state.lease = true;
+    src.pause();
+    void acc.ensure(n).then((r) => {
+      state.lease = false;
+      if (this.closed || dst.destroyed) return;
+      const avail = acc.available;
+      if (avail >= n) {
+        acc.spend(n, dir);
+        if (dir === UP) this.stats.up += n;
+        else this.stats.down += n;
+        if (!dst.write(chunk)) state.drain = true;
+        else if (!state.drain) src.resume();
+        return;
+      }
+      // What is left of the balance is sent, nothing beyond it.
+      if (avail > 0) {
+        acc.spend(avail, dir);
+        if (dir === UP) this.stats.up += avail;
+        else this.stats.down += avail;
+        dst.write(chunk.subarray(0, avail));
+      }
+      if (r === 'error') this.close('lease unavailable');
+      else acc.closeAll(r === 'disabled' ? 'account disabled' : 'balance empty');
+    });
+  }
+
+  close(_reason: string): void {
+    this.destroy();
+  }
+
+  destroy(): void {
+    this.client.destroy();
+    this.target.destroy();
+    this.finish();
+  }
+
+  private finish(): void {
+    // After a graceful close of one side the other may still be flushing: done when both are gone.
+    if (this.closed || !this.client.destroyed || !this.target.destroyed) return;
+    this.closed = true;
+    this.account.conns.delete(this);
+    this.account.lastActivity = Date.now();
+    this.opts.onClose?.();
+  }
+}
+
+interface FlowState {
+  drain: boolean;
+  lease: boolean;
+}

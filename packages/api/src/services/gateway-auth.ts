@@ -1,0 +1,48 @@
+/**
+ * Proxy credentials, checked for the gateway. Protects: the traffic we sell, against anyone without
+ * the account's proxy password. The password is stored encrypted (it must be shown to its owner
+ * again) and compared in constant time; the gateway caches results for a few seconds only, so a
+ * changed password or a disabled user takes effect within seconds.
+ */
+import { eq } from 'drizzle-orm';
+import { safeEqual, type SecretBox } from '@proxyhub/auth';
+import type { GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
+import { batches, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
+import { sql } from 'drizzle-orm';
+import { isKnownLocation } from './locations';
+import { accountWalletColumns, toAccountWallet, walletBalance } from './wallets';
+
+export type GatewayAccountResult =
+  | { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint }
+  | { ok: false; reason: 'bad_credentials' | 'disabled'; message: string };
+
+export interface GatewayAuthorization {
+  account: GatewayAccountResult;
+  /** Whether the location exists; null when none was asked about. */
+  locationKnown: boolean | null;
+}
+
+const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
+
+export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
+  const locationKnown = input.location ? isKnownLocation(input.location) : null;
+  const [row] = await db
+    .select({ ...accountWalletColumns, passwordEnc: proxyAccounts.proxyPasswordEnc })
+    .from(proxyAccounts)
+    .leftJoin(batches, eq(batches.id, proxyAccounts.batchId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${proxyAccounts.userId}, ${batches.associatedUserId})`))
+    .where(eq(proxyAccounts.proxyUserId, input.proxyUserId))
+    .limit(1);
+  if (!row) return { account: BAD_CREDENTIALS, locationKnown };
+  let password: string;
+  try {
+    password = secrets.decrypt(row.passwordEnc);
+  } catch {
+    return { account: BAD_CREDENTIALS, locationKnown };
+  }
+  if (!safeEqual(password, input.password)) return { account: BAD_CREDENTIALS, locationKnown };
+  const acc = toAccountWallet(row);
+  if (acc.disabled) return { account: { ok: false, reason: 'disabled', message: 'This proxy account is disabled' }, locationKnown };
+  const creditsBytes = await walletBalance(db, acc.wallet);
+  return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes }, locationKnown };
+}

@@ -1,0 +1,198 @@
+/**
+ * Byte leases: how the gateway spends credits without a database call per chunk.
+ *
+ * reserveLease moves n bytes from the wallet into a gateway_leases row (granted_bytes) under a row
+ * lock, so two gateways can never lease the same byte. A report adds used_bytes (never beyond what
+ * was granted), the wallet's total usage and the hourly usage in one transaction, applied once per
+ * (gateway_id, seq). Settling a lease returns granted - used to the wallet. Leases of a gateway that
+ * stops reporting expire and are settled by the reconciliation job. Throughout:
+ *   sum(credit_entries) = credits_bytes + sum(open leases: granted - used) + total_usage_bytes.
+ */
+import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
+import { batches, gatewayLeases, gatewayReports, proxyAccounts, users, type Db, type DbOrTx } from '@proxyhub/db';
+import { addHourlyUsage, type HourlyUsageDelta } from './usage';
+import { accountWalletColumns, adjustWallet, findAccountWallet, lockWallet, toAccountWallet, walletKey, type WalletRef } from './wallets';
+
+/** A lease of a gateway that has not reported for this long is settled by the reconciliation job. */
+export const LEASE_TTL_MS = 2 * 60_000;
+/** Upper bound of one lease: bounds what a crashed gateway can hold back from a wallet. */
+export const MAX_LEASE_BYTES = 16n * 1024n * 1024n * 1024n;
+
+export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
+
+export interface LeaseGrant {
+  leaseId: string | null;
+  grantedBytes: bigint;
+  /** Wallet balance after the grant. */
+  balanceBytes: bigint;
+  outcome: LeaseOutcome;
+}
+
+export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant> {
+  const acc = await findAccountWallet(tx, input.proxyAccountId);
+  if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
+  if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
+  const credits = (await lockWallet(tx, acc.wallet)) ?? 0n;
+  let granted = BigInt(input.bytes);
+  if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
+  if (granted > credits) granted = credits;
+  if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: credits, outcome: 'empty' };
+  await adjustWallet(tx, acc.wallet, { credits: -granted, usage: 0n });
+  const [lease] = await tx
+    .insert(gatewayLeases)
+    .values({ gatewayId: input.gatewayId, proxyAccountId: acc.proxyAccountId, grantedBytes: granted, expiresAt: new Date(Date.now() + ttlMs) })
+    .returning({ id: gatewayLeases.id });
+  return { leaseId: lease!.id, grantedBytes: granted, balanceBytes: credits - granted, outcome: 'granted' };
+}
+
+export interface ReportResult {
+  /** False when this (gatewayId, seq) was applied before: nothing changed. */
+  applied: boolean;
+  /** Leases the gateway should forget: unknown, or already settled (e.g. reconciled after a timeout). */
+  dropped: string[];
+}
+
+function leaseRows(tx: DbOrTx, where: SQL | undefined) {
+  return tx
+    .select({
+      id: gatewayLeases.id,
+      grantedBytes: gatewayLeases.grantedBytes,
+      usedBytes: gatewayLeases.usedBytes,
+      settledAt: gatewayLeases.settledAt,
+      ...accountWalletColumns,
+    })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
+    .leftJoin(batches, eq(batches.id, proxyAccounts.batchId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${proxyAccounts.userId}, ${batches.associatedUserId})`))
+    .where(where)
+    .for('update', { of: gatewayLeases });
+}
+
+class WalletDeltas {
+  private readonly map = new Map<string, { wallet: WalletRef; credits: bigint; usage: bigint }>();
+  add(wallet: WalletRef, credits: bigint, usage: bigint) {
+    const k = walletKey(wallet);
+    const cur = this.map.get(k) ?? { wallet, credits: 0n, usage: 0n };
+    cur.credits += credits;
+    cur.usage += usage;
+    this.map.set(k, cur);
+  }
+  async apply(tx: DbOrTx) {
+    for (const d of this.map.values()) await adjustWallet(tx, d.wallet, { credits: d.credits, usage: d.usage });
+  }
+}
+
+/** Applies one gateway report exactly once. Must run inside a transaction. */
+export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, ttlMs = LEASE_TTL_MS): Promise<ReportResult> {
+  const [fresh] = await tx
+    .insert(gatewayReports)
+    .values({ gatewayId: input.gatewayId, seq: BigInt(input.seq) })
+    .onConflictDoNothing()
+    .returning({ seq: gatewayReports.seq });
+  if (!fresh) return { applied: false, dropped: [] };
+
+  const merged = new Map<string, { up: bigint; down: bigint; sessions: number; release: boolean }>();
+  for (const i of input.items) {
+    const m = merged.get(i.leaseId) ?? { up: 0n, down: 0n, sessions: 0, release: false };
+    m.up += BigInt(i.bytesUp);
+    m.down += BigInt(i.bytesDown);
+    m.sessions += i.sessions;
+    m.release ||= i.release;
+    merged.set(i.leaseId, m);
+  }
+  const dropped: string[] = [];
+  const wallets = new WalletDeltas();
+  const hourly = new Map<string, HourlyUsageDelta>();
+  if (merged.size) {
+    const rows = await leaseRows(tx, and(inArray(gatewayLeases.id, [...merged.keys()]), eq(gatewayLeases.gatewayId, input.gatewayId)));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const [leaseId, m] of merged) {
+      const row = byId.get(leaseId);
+      if (!row) {
+        dropped.push(leaseId);
+        continue;
+      }
+      const acc = toAccountWallet(row);
+      const wanted = m.up + m.down;
+      const room = row.settledAt ? 0n : row.grantedBytes - row.usedBytes;
+      const fromLease = wanted < room ? wanted : room;
+      // Bytes beyond the lease (only after a lease was reconciled under a live gateway): charged
+      // from the wallet as far as it goes, so the ledger invariant holds.
+      let extra = wanted - fromLease;
+      if (extra > 0n) {
+        const credits = (await lockWallet(tx, acc.wallet)) ?? 0n;
+        if (extra > credits) extra = credits;
+        await adjustWallet(tx, acc.wallet, { credits: -extra, usage: 0n });
+      }
+      const counted = fromLease + extra;
+      const up = m.up < counted ? m.up : counted;
+      let returned = 0n;
+      if (row.settledAt) {
+        dropped.push(leaseId);
+      } else {
+        const release = m.release;
+        if (release) returned = row.grantedBytes - row.usedBytes - fromLease;
+        if (fromLease > 0n || release) {
+          await tx
+            .update(gatewayLeases)
+            .set({ usedBytes: sql`${gatewayLeases.usedBytes} + ${fromLease}`, ...(release ? { settledAt: sql`now()` } : {}) })
+            .where(eq(gatewayLeases.id, leaseId));
+        }
+      }
+      wallets.add(acc.wallet, returned, counted);
+      const h = hourly.get(acc.proxyAccountId) ?? { proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
+      h.bytesUp += up;
+      h.bytesDown += counted - up;
+      h.sessions += m.sessions;
+      hourly.set(acc.proxyAccountId, h);
+    }
+  }
+  await wallets.apply(tx);
+  await addHourlyUsage(tx, [...hourly.values()]);
+  // Every report is also the gateway's heartbeat: its open leases stay alive.
+  await tx
+    .update(gatewayLeases)
+    .set({ expiresAt: new Date(Date.now() + ttlMs) })
+    .where(and(eq(gatewayLeases.gatewayId, input.gatewayId), isNull(gatewayLeases.settledAt)));
+  return { applied: true, dropped };
+}
+
+export interface ReleaseInput {
+  gatewayId?: string;
+  leaseIds?: string[];
+  /** Only leases whose heartbeat expired before this time (reconciliation). */
+  expiredBefore?: Date;
+}
+
+/** Settles open leases: what was granted and not used goes back to each wallet. */
+export async function releaseLeases(tx: DbOrTx, input: ReleaseInput): Promise<{ released: number; returnedBytes: bigint }> {
+  const conds: SQL[] = [isNull(gatewayLeases.settledAt)];
+  if (input.gatewayId !== undefined) conds.push(eq(gatewayLeases.gatewayId, input.gatewayId));
+  if (input.leaseIds !== undefined) {
+    if (!input.leaseIds.length) return { released: 0, returnedBytes: 0n };
+    conds.push(inArray(gatewayLeases.id, input.leaseIds));
+  }
+  if (input.expiredBefore) conds.push(lt(gatewayLeases.expiresAt, input.expiredBefore));
+  const rows = await leaseRows(tx, and(...conds));
+  if (!rows.length) return { released: 0, returnedBytes: 0n };
+  const wallets = new WalletDeltas();
+  let returnedBytes = 0n;
+  for (const r of rows) {
+    const back = r.grantedBytes - r.usedBytes;
+    returnedBytes += back;
+    wallets.add(toAccountWallet(r).wallet, back, 0n);
+  }
+  await tx
+    .update(gatewayLeases)
+    .set({ settledAt: sql`now()` })
+    .where(inArray(gatewayLeases.id, rows.map((r) => r.id)));
+  await wallets.apply(tx);
+  return { released: rows.length, returnedBytes };
+}
+
+/** The periodic job: settles leases of gateways that stopped reporting (crashed) for LEASE_TTL_MS. */
+export function reconcileExpiredLeases(db: Db, now = new Date()) {
+  return db.transaction((tx) => releaseLeases(tx, { expiredBefore: now }));
+}
