@@ -1,4 +1,4 @@
-import type { ApiDeps } from '@proxyhub/api';
+import { reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -21,6 +21,12 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       await deps.sessions.admin.deleteExpiredSessions();
     };
     timers.push(setInterval(() => void sweep().catch((err: unknown) => deps.logger.error({ err }, 'session sweep failed')), 60 * 60 * 1000).unref());
+    // Leases of a gateway that crashed (no report for LEASE_TTL_MS) go back to their wallets.
+    const reconcile = async () => {
+      const r = await reconcileExpiredLeases(deps.db);
+      if (r.released) deps.logger.info({ leases: r.released, returnedBytes: String(r.returnedBytes) }, 'expired gateway leases settled');
+    };
+    timers.push(setInterval(() => void reconcile().catch((err: unknown) => deps.logger.error({ err }, 'lease reconciliation failed')), 30 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -8,6 +8,8 @@ export { firstZodMessage } from './trpc';
 export type { UserView } from './services/accounts';
 export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
 export { checkLedger, checkUserLedger, credit, type CreditInput, type Wallet } from './services/ledger';
+export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
+export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';

@@ -1,4 +1,5 @@
 export * from './auth';
 export * from './credits';
 export * from './fields';
+export * from './gateway';
 export * from './proxies';
