@@ -8,6 +8,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { appRouter, createContext, type ApiDeps, type AppRouter } from '@proxyhub/api';
 import { ADMIN_SESSION_COOKIE, USER_SESSION_COOKIE } from '@proxyhub/auth';
+import { DomainError } from '@proxyhub/core';
 import { csrfGuard } from './csrf';
 import { registerGoogleRoutes } from './google-routes';
 import { requestLike } from './request-adapter';
@@ -23,6 +24,20 @@ export interface BuildAppOptions {
 
 const API_PREFIXES = ['/auth', '/admin/', '/api/', '/trpc', '/webhooks', '/health', '/sandbox'];
 
+/** Largest tRPC batch accepted; the web client's batch link must not send more (httpBatchLink maxItems). */
+export const MAX_TRPC_BATCH = 50;
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+}
+const routeLists = new WeakMap<FastifyInstance, RouteInfo[]>();
+
+/** Every route registered on an app built by buildApp (tests enumerate them, e.g. to fuzz). */
+export function listRoutes(app: FastifyInstance): RouteInfo[] {
+  return [...(routeLists.get(app) ?? [])];
+}
+
 export function defaultWebDistDir(): string {
   return fileURLToPath(new URL('../../web/dist', import.meta.url));
 }
@@ -34,6 +49,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
+  });
+
+  const routes: RouteInfo[] = [];
+  routeLists.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url });
   });
 
   await app.register(cookie);
@@ -83,6 +104,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       createContext: ({ req, res }) => createContext(deps, requestLike(req, res)),
       onError({ error, path, req }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
+      },
+      // A batch is one request: cap it so one call cannot fan out into thousands of procedures.
+      maxBatchSize: MAX_TRPC_BATCH,
+      // Rate-limited calls say when to come back, as the REST shims do.
+      responseMeta({ errors }) {
+        const retry = errors.map((e) => (e.cause instanceof DomainError ? e.cause.details?.retryAfterSeconds : undefined)).find((s) => typeof s === 'number');
+        return retry === undefined ? {} : { headers: { 'retry-after': String(retry) } };
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
   });

@@ -38,7 +38,29 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
     level: opts.logLevel ?? 'info',
     redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
   });
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
+  // ioredis reconnects by itself; without a listener every failed attempt is an unhandled 'error'.
+  let redisDown = false;
+  redis?.on('error', (err: Error) => {
+    if (!redisDown) logger.warn({ err: err.message }, 'redis unreachable: rate limits fall back to memory');
+    redisDown = true;
+  });
+  redis?.on('ready', () => {
+    redisDown = false;
+  });
+  // Commands fail fast while Redis is away (no offline queue), so give the first connection a
+  // moment: counters then start in Redis rather than in the fallback.
+  if (redis && redis.status !== 'ready') {
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2000);
+      redis.once('ready', done);
+    });
+  }
   const deps = createApiDeps({
     db: opts.database.db,
     config: opts.config,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TRPCClientError } from '@trpc/client';
+import type { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkToken, signedInUser, STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { expireTokens, rawRequest, sessionRows, tokenRows, trpcFor, userRow } from './auth-support';

@@ -195,9 +195,9 @@ export function linkToken(mail: Mail): string {
 }
 
 /** Registers, verifies from the outbox and signs in: a ready user through the product's own API. */
-export async function signedInUser(server: TestServer, name = 'Test User') {
+export async function signedInUser(server: TestServer, name = 'Test User', opts: { client?: HttpClient } = {}) {
   const email = uniqueEmail();
-  const client = server.client();
+  const client = opts.client ?? server.client();
   const reg = await client.post('/auth/register', { email, password: STRONG_PASSWORD, name });
   if (reg.status !== 200) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
   await server.settle();

@@ -18,7 +18,14 @@ export function createRateLimiter(config: RateLimitConfig, redis?: Redis, keyPre
   const limiters = new Map<RateLimitName, RateLimiterAbstract>();
   for (const [name, rule] of Object.entries(config) as [RateLimitName, RateLimitConfig[RateLimitName]][]) {
     const opts = { keyPrefix: `${keyPrefix}:${name}`, points: rule.points, duration: rule.durationSeconds };
-    limiters.set(name, redis ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false }) : new RateLimiterMemory(opts));
+    // With Redis, an in-memory limiter takes over while Redis is unreachable: limits stay on and a
+    // Redis outage never turns into failed sign-ins.
+    limiters.set(
+      name,
+      redis
+        ? new RateLimiterRedis({ ...opts, storeClient: redis, useRedisPackage: false, insuranceLimiter: new RateLimiterMemory(opts) })
+        : new RateLimiterMemory(opts),
+    );
   }
   return {
     async consume(name, key) {
