@@ -115,7 +115,7 @@ describe('redeeming codes', () => {
 
   it('credits exactly once under 100 concurrent redemptions by many users', async () => {
     const [c] = await mint({ creditsGB: 2, quantity: 1, expiresAt: null });
-    const users = [];
+    const users: Awaited<ReturnType<typeof signedInUser>>[] = [];
     for (let i = 0; i < 20; i++) users.push(await signedInUser(server));
     const results = await Promise.all(Array.from({ length: 100 }, (_, i) => users[i % users.length]!.client.post('/auth/redeem-code', { code: c!.code })));
     const statuses = results.map((r) => r.status).sort();
