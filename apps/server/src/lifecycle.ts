@@ -1,4 +1,4 @@
-import { reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
+import { loadLocations, reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -13,6 +13,8 @@ export interface BackgroundJobOptions {
  */
 export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<() => Promise<void>> {
   if (opts.admin) await bootstrapAdmin(opts.deps, opts.admin);
+  // Build the location index now rather than on the first request (or the gateway's first check).
+  if (opts.periodic) loadLocations();
   const timers: NodeJS.Timeout[] = [];
   if (opts.periodic) {
     const { deps } = opts;

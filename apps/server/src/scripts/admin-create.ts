@@ -14,6 +14,8 @@ import { useRepoRoot } from './repo-root';
 useRepoRoot();
 
 const { values, positionals } = parseArgs({
+  // `pnpm <script> -- --flag` passes the `--` along.
+  args: process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
   options: { username: { type: 'string', short: 'u' }, password: { type: 'string', short: 'p' } },
   allowPositionals: true,
 });

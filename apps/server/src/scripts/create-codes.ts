@@ -16,6 +16,8 @@ import { useRepoRoot } from './repo-root';
 useRepoRoot();
 const env = loadEnv();
 const { values } = parseArgs({
+  // `pnpm <script> -- --flag` passes the `--` along.
+  args: process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
   options: {
     url: { type: 'string', default: env.publicUrl },
     gb: { type: 'string', default: '1' },

@@ -1,6 +1,7 @@
-import { count, desc, ilike, or, sql } from 'drizzle-orm';
-import { bytesToGbTruncated, USAGE_TYPES, type UsageType } from '@proxyhub/core';
-import { usageHourly, users, type DbOrTx } from '@proxyhub/db';
+import { count, desc, ilike, or } from 'drizzle-orm';
+import { bytesToGbTruncated, type UsageType } from '@proxyhub/core';
+import { users, type DbOrTx } from '@proxyhub/db';
+import { usageByType } from './usage';
 
 export interface AdminUserRow {
   id: string;
@@ -55,27 +56,15 @@ export interface UsageStat {
   last_updated: Date | null;
 }
 
-/** Totals per usage type from what the gateways reported; always the three types. */
+/** Totals per usage type from what the gateways reported (the gateway area's query); always the three types. */
 export async function globalUsage(db: DbOrTx): Promise<{ stats: UsageStat[] }> {
-  const rows = await db
-    .select({
-      usageType: usageHourly.usageType,
-      bytes: sql<string>`coalesce(sum(${usageHourly.bytesUp} + ${usageHourly.bytesDown}), 0)::text`,
-      sessions: sql<string>`coalesce(sum(${usageHourly.sessions}), 0)::text`,
-      lastUpdated: sql<Date | null>`max(${usageHourly.updatedAt})`.mapWith(usageHourly.updatedAt),
-    })
-    .from(usageHourly)
-    .groupBy(usageHourly.usageType);
-  const byType = new Map(rows.map((r) => [r.usageType, r]));
+  const rows = await usageByType(db);
   return {
-    stats: USAGE_TYPES.map((t) => {
-      const r = byType.get(t);
-      return {
-        usage_type: t,
-        total_gb: r ? bytesToGbTruncated(BigInt(r.bytes)) : 0,
-        total_sessions: r ? Number(r.sessions) : 0,
-        last_updated: r?.lastUpdated ?? null,
-      };
-    }),
+    stats: rows.map((r) => ({
+      usage_type: r.usageType,
+      total_gb: bytesToGbTruncated(r.totalBytes),
+      total_sessions: r.totalSessions,
+      last_updated: r.lastUpdated,
+    })),
   };
 }
