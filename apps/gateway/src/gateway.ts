@@ -60,6 +60,8 @@ interface Authenticated {
   parts: ProxyUsernameParts;
 }
 
+const handshakeDeadlines = new WeakMap<Socket, NodeJS.Timeout>();
+
 export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
 
 const HTTP_STATUS: Record<RefusalKind, number> = {
@@ -203,10 +205,13 @@ export class Gateway {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
-    socket.setTimeout(this.handshakeTimeoutMs, () => {
+    // An absolute deadline, not an idle timer: a client dripping a byte at a time is cut off too.
+    const deadline = setTimeout(() => {
       this.logger.debug({ remote: socket.remoteAddress }, 'handshake timeout');
       socket.destroy();
-    });
+    }, this.handshakeTimeoutMs);
+    handshakeDeadlines.set(socket, deadline);
+    socket.once('close', () => clearTimeout(deadline));
     socket.once('data', (first: Buffer) => {
       if (first[0] === 5) this.socks(socket, first);
       else this.http(socket, first);
@@ -432,7 +437,7 @@ export class Gateway {
 
   private startRelay(client: Socket, target: Socket, auth: Authenticated, opts: { initialUp?: Buffer; upLimit?: number }): void {
     this.tunnels += 1;
-    client.removeAllListeners('timeout');
+    clearTimeout(handshakeDeadlines.get(client));
     const relay = new Relay(client, target, auth.account, auth.credKey, {
       idleTimeoutMs: this.idleTimeoutMs,
       initialUp: opts.initialUp,

@@ -1,0 +1,220 @@
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { SocksClient } from 'socks';
+import { loadLocations } from '@proxyhub/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, curl, openFds, rawExchange, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+
+const MiB = 1024 * 1024;
+let stack: Stack;
+let target: Awaited<ReturnType<typeof startTarget>>;
+let u: ProxyUser;
+
+beforeAll(async () => {
+  stack = await startStack({ handshakeTimeoutMs: 400 });
+  target = await startTarget();
+  u = await userWithCredits(stack.server, 2048n * BigInt(MiB));
+  loadLocations(); // the server builds its location index on first use: not within the short deadline
+  await stillServes();
+});
+afterAll(async () => {
+  await stack?.close();
+  await target?.close();
+});
+
+function closed(socket: Socket): Promise<void> {
+  socket.on('error', () => undefined);
+  return new Promise((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+}
+
+/** A raw TCP target: on EOF it answers how many bytes it got, then ends (half-close test). */
+async function tcpTarget(handler: (s: Socket) => void): Promise<{ server: Server; port: number }> {
+  const server = createServer({ allowHalfOpen: true }, handler);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+async function openTunnel(port: number): Promise<Socket> {
+  const s = connect({ host: '127.0.0.1', port: stack.port });
+  s.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
+  let buf = Buffer.alloc(0);
+  while (buf.indexOf('\r\n\r\n') < 0) {
+    const [d] = (await once(s, 'data')) as [Buffer];
+    buf = Buffer.concat([buf, d]);
+  }
+  expect(buf.toString('latin1')).toMatch(/^HTTP\/1\.1 200/);
+  const rest = buf.subarray(buf.indexOf('\r\n\r\n') + 4);
+  if (rest.length) s.unshift(rest);
+  return s;
+}
+
+async function stillServes() {
+  const r = await curl(['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, `${target.url}/hello`]);
+  expect(r.status).toBe(200);
+}
+
+describe('hostile and broken clients', () => {
+  it('answers garbage and malformed HTTP with a 4xx and closes, and keeps serving', async () => {
+    const cases: Array<[Buffer, RegExp]> = [
+      [Buffer.from('\x16\x03\x01\x02\x00garbage-that-looks-like-tls\r\n\r\n'), /^HTTP\/1\.1 400/],
+      [Buffer.from('HELLO\r\n\r\n'), /^HTTP\/1\.1 400/],
+      [Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), /^HTTP\/1\.1 400 .*\r\n[\s\S]*This is a proxy/],
+      [Buffer.from('CONNECT nohostport HTTP/1.1\r\n\r\n'), /^HTTP\/1\.1 400[\s\S]*Malformed CONNECT target/],
+      [Buffer.from('CONNECT 127.0.0.1:99999 HTTP/1.1\r\n\r\n'), /^HTTP\/1\.1 400/],
+      [Buffer.from('GET http://127.0.0.1/ HTTP/1.1\r\nBad Header\r\n\r\n'), /^HTTP\/1\.1 400/],
+      [Buffer.from(`GET http://127.0.0.1/ HTTP/1.1\r\nX: ${'a'.repeat(20_000)}\r\n\r\n`), /^HTTP\/1\.1 431/],
+      [Buffer.from('CONNECT 127.0.0.1:80 HTTP/1.1\r\nProxy-Authorization: Basic !!!\r\n\r\n'), /^HTTP\/1\.1 407/],
+      [Buffer.from(`CONNECT 127.0.0.1:80 HTTP/1.1\r\nProxy-Authorization: Basic ${Buffer.from('nocolon').toString('base64')}\r\n\r\n`), /^HTTP\/1\.1 407/],
+    ];
+    for (const [bytes, expected] of cases) {
+      const r = await rawExchange(stack.port, [bytes]);
+      expect(r.data.toString('latin1'), bytes.toString('latin1').slice(0, 40)).toMatch(expected);
+    }
+    await stillServes();
+  });
+
+  it('refuses malformed SOCKS5 handshakes with the protocol answer or a close', async () => {
+    const auth = (name: string, pass: string) => Buffer.concat([Buffer.from([1, name.length]), Buffer.from(name), Buffer.from([pass.length]), Buffer.from(pass)]);
+    const name = u.username();
+    const req = (cmd: number, atyp: number, addr: number[]) => Buffer.from([5, cmd, 0, atyp, ...addr, target.port >> 8, target.port & 0xff]);
+    // No methods at all; only "no authentication": answered 0xFF (no acceptable method).
+    expect((await rawExchange(stack.port, [Buffer.from([5, 0])])).data.length).toBe(0);
+    expect([...(await rawExchange(stack.port, [Buffer.from([5, 1, 0])])).data]).toEqual([5, 0xff]);
+    // A wrong subnegotiation version: closed.
+    expect([...(await rawExchange(stack.port, [Buffer.from([5, 1, 2]), Buffer.from([9, 1, 65, 1, 65])])).data]).toEqual([5, 2]);
+    // BIND and UDP ASSOCIATE are not supported (7), unknown address types neither (8).
+    const bind = await rawExchange(stack.port, [Buffer.from([5, 1, 2]), auth(name, u.proxyPassword), req(2, 1, [127, 0, 0, 1])]);
+    expect([...bind.data]).toEqual([5, 2, 1, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0]);
+    const atyp = await rawExchange(stack.port, [Buffer.from([5, 1, 2]), auth(name, u.proxyPassword), Buffer.from([5, 1, 0, 9, 1, 2, 3, 4])]);
+    expect([...atyp.data]).toEqual([5, 2, 1, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0]);
+    // An oversized handshake buffer: closed.
+    const big = await rawExchange(stack.port, [Buffer.from([5, 1, 2]), Buffer.from([1, 255]), Buffer.alloc(2000, 65)]);
+    expect(big.closed).toBe(true);
+    // A domain name with a zero length or junk characters: host unreachable (4).
+    const junk = await rawExchange(stack.port, [Buffer.from([5, 1, 2]), auth(name, u.proxyPassword), Buffer.from([5, 1, 0, 3, 3, 0x20, 0x2f, 0x00, 0, 80])]);
+    expect(junk.data[junk.data.length - 10 + 1]).toBe(4);
+    await stillServes();
+  });
+
+  it('times out truncated handshakes and slow clients (the deadline is absolute)', async () => {
+    const started = Date.now();
+    const truncated = [
+      rawExchange(stack.port, [Buffer.from('CONNECT 127.0.0.1:80 HTTP/1.1\r\n')]),
+      rawExchange(stack.port, [Buffer.from([5, 1])]),
+      rawExchange(stack.port, [Buffer.from([5, 1, 2]), Buffer.from([1, 10, 65])]),
+      rawExchange(stack.port, []),
+    ];
+    const results = await Promise.all(truncated);
+    for (const r of results) expect(r.closed).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+
+    // A slowloris client dripping one byte every 50 ms never completes its head: cut at the deadline.
+    const s = connect({ host: '127.0.0.1', port: stack.port });
+    const text = `CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`;
+    let i = 0;
+    const drip = setInterval(() => {
+      if (!s.destroyed && i < text.length) s.write(text[i++]!);
+    }, 50);
+    const t0 = Date.now();
+    await closed(s);
+    clearInterval(drip);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(i).toBeLessThan(text.length);
+    await stillServes();
+  });
+
+  it('passes half-close through, tears both sides down on a reset, and honours backpressure', async () => {
+    // Half-close: the client ends its side; the target still answers and then ends.
+    const echo = await tcpTarget((s) => {
+      let n = 0;
+      s.on('data', (d: Buffer) => (n += d.length));
+      s.on('end', () => s.end(`bye:${n}`));
+    });
+    const a = await openTunnel(echo.port);
+    const reply: Buffer[] = [];
+    a.on('data', (d: Buffer) => reply.push(d));
+    a.end('hello');
+    await closed(a);
+    expect(Buffer.concat(reply).toString()).toBe('bye:5');
+
+    // A reset from the target destroys the client side too.
+    const rst = await tcpTarget((s) => s.once('data', () => s.resetAndDestroy()));
+    const b = await openTunnel(rst.port);
+    b.write('x');
+    await closed(b);
+
+    // Backpressure: a client that does not read holds the target back (nothing piles up in the gateway).
+    let written = 0;
+    let targetSocket: Socket | undefined;
+    const firehose = await tcpTarget((s) => {
+      targetSocket = s;
+      s.on('error', () => undefined);
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!s.destroyed && written < 512 * MiB) {
+          written += chunk.length;
+          if (!s.write(chunk)) return void s.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    const c = await openTunnel(firehose.port);
+    c.pause();
+    await new Promise((r) => setTimeout(r, 500));
+    const stalled = written;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(written).toBe(stalled); // the target is blocked, not buffering into our memory
+    expect(written).toBeLessThan(64 * MiB);
+    c.destroy();
+    await closed(targetSocket!);
+    for (const srv of [echo.server, rst.server, firehose.server]) srv.close();
+  });
+
+  it('refuses private destinations unless allowed, after resolving the name', async () => {
+    const strict = await (await import('./helpers')).startGateway(stack.server, { allowPrivate: false });
+    const port = (strict.server.address() as AddressInfo).port;
+    try {
+      const name = `${u.username()}:${u.proxyPassword}`;
+      for (const host of ['127.0.0.1', 'localhost', '169.254.169.254', '10.1.2.3', '[::1]']) {
+        const r = await curl(['-x', `http://127.0.0.1:${port}`, '-U', name, `http://${host}:${target.port}/hello`]);
+        expect(r.status, host).toBe(403);
+        expect(r.stdout).toMatch(/is a private address/);
+        const tunnel = await curl(['-p', '-x', `http://127.0.0.1:${port}`, '-U', name, `http://${host}:${target.port}/hello`]);
+        expect(tunnel.stderr, host).toMatch(/CONNECT tunnel failed, response 403/);
+      }
+      const socks = await SocksClient.createConnection({
+        proxy: { host: '127.0.0.1', port, type: 5, userId: u.username(), password: u.proxyPassword },
+        command: 'connect',
+        destination: { host: 'localhost', port: target.port },
+      }).catch((e: Error) => e);
+      expect(String(socks)).toMatch(/NotAllowed/);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('returns to its file-descriptor baseline after 1,000 connections', async () => {
+    await stillServes();
+    await stack.gateway.flush();
+    const baseline = await openFds();
+    const one = async (i: number) => {
+      if (i % 4 === 3) {
+        // a quarter of them are garbage
+        await rawExchange(stack.port, [Buffer.from('garbage\r\n\r\n')]);
+        return;
+      }
+      const s = await openTunnel(target.port);
+      const body: Buffer[] = [];
+      s.on('data', (d: Buffer) => body.push(d));
+      s.write('GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n');
+      await closed(s);
+      expect(Buffer.concat(body).toString()).toContain('hello from target');
+    };
+    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, (_, i) => one(batch * 100 + i)));
+    // Let the last closes propagate through both sides.
+    for (let i = 0; i < 50 && (stack.gateway.stats().connections > 0 || (await openFds()) > baseline + 2); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(stack.gateway.stats()).toMatchObject({ connections: 0, tunnels: 0 });
+    expect(await openFds()).toBeLessThanOrEqual(baseline + 2);
+  });
+});
