@@ -45,13 +45,14 @@ describe('admin sign-in', () => {
       ['GET', '/admin/usage/global'],
       ['GET', '/admin/payments'],
       ['POST', '/admin/codes/create'],
-      ['GET', '/auth/admin/me'],
     ] as const) {
       const r = await client.request(method, path, method === 'POST' ? { creditsGB: 1, quantity: 1 } : undefined);
       expect({ path, status: r.status }).toEqual({ path, status: 403 });
       const anon = await server.client().request(method, path, method === 'POST' ? { creditsGB: 1, quantity: 1 } : undefined);
       expect({ path, status: anon.status }).toEqual({ path, status: 401 });
     }
+    // The panel's session check says "not signed in as admin" to a signed-in user too (the contract).
+    expect(await client.get('/auth/admin/me')).toMatchObject({ status: 401, body: { error: 'Admin login required' } });
     // A user's API key is not the internal key either.
     const { user } = await signedInUser(server);
     const keyed = server.client({ origin: null });

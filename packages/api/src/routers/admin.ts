@@ -1,15 +1,19 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput } from '@proxyhub/core';
+import { adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput, DomainError } from '@proxyhub/core';
 import { adminLogin, adminLogout } from '../services/admin';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
-import { adminOrInternalProcedure, adminProcedure, publicProcedure } from '../trpc';
+import { adminOrInternalProcedure, publicProcedure } from '../trpc';
 
 export const adminRouter = {
   login: publicProcedure.input(adminLoginInput).mutation(({ ctx, input }) => adminLogin(ctx, input)),
   logout: publicProcedure.mutation(({ ctx }) => adminLogout(ctx)),
-  me: adminProcedure.query(({ ctx }) => ({ username: ctx.admin.username })),
+  /** UNAUTHORIZED whenever there is no admin session, a user session or not: the panel shows its login. */
+  me: publicProcedure.query(({ ctx }) => {
+    if (!ctx.admin) throw new DomainError('UNAUTHORIZED', 'Admin login required');
+    return { username: ctx.admin.username };
+  }),
   createCodes: adminOrInternalProcedure.input(createCodesInput).mutation(async ({ ctx, input }) => ({
     codes: await ctx.db.transaction((tx) =>
       createCodes(tx, {
