@@ -162,6 +162,7 @@ function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: num
     socket.on('data', onData);
     socket.on('end', onEnd);
     socket.on('error', onError);
+    socket.resume();
   });
 }
 

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api';
+import { createBackend, type Backend } from '../src/backend';
+import { balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startGateway, startTarget, userWithCredits, type ProxyUser } from './helpers';
+import { startTestServer, type TestServer } from '../../server/test/helpers';
+
+const MiB = 1024 * 1024;
+let server: TestServer;
+let api: Backend;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  api = createBackend(server.url, INTERNAL_KEY);
+});
+afterAll(() => server?.close());
+
+async function accountOf(u: ProxyUser): Promise<string> {
+  const r = await api.authorize({ proxyUserId: u.proxyUserId, password: u.proxyPassword });
+  if (!r.account.ok) throw new Error('authorize failed');
+  return r.account.proxyAccountId;
+}
+
+describe('gateway.* procedures (internal key)', () => {
+  it('refuse callers without the internal key', async () => {
+    const outsider = createBackend(server.url, 'not-the-key');
+    await expect(outsider.authorize({ proxyUserId: 'abcdef1234', password: 'x' })).rejects.toThrow(/Internal key required/);
+    await expect(outsider.reserveLease({ gatewayId: 'g', proxyAccountId: randomUUID(), bytes: 1 })).rejects.toThrow(/Internal key required/);
+  });
+
+  it('authorize tells good credentials, bad ones and unknown locations apart', async () => {
+    const u = await userWithCredits(server, 5n * BigInt(MiB));
+    const ok = await api.authorize({ proxyUserId: u.proxyUserId, password: u.proxyPassword, location: { country: 'US', state: 'CA' } });
+    expect(ok).toMatchObject({ account: { ok: true, usageType: 'normal_proxy', creditsBytes: 5n * BigInt(MiB) }, locationKnown: true });
+    const bad = await api.authorize({ proxyUserId: u.proxyUserId, password: 'nope', location: { country: 'ZZ' } });
+    expect(bad).toEqual({ account: { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' }, locationKnown: false });
+    const nobody = await api.authorize({ proxyUserId: 'nosuchuser1', password: 'x' });
+    expect(nobody.account.ok).toBe(false);
+  });
+
+  it('leases never exceed the balance, even under 20 concurrent reservations', async () => {
+    const u = await userWithCredits(server, 5n * BigInt(MiB));
+    const id = await accountOf(u);
+    const grants = await Promise.all(Array.from({ length: 20 }, () => api.reserveLease({ gatewayId: 'gw-a', proxyAccountId: id, bytes: MiB })));
+    const granted = grants.reduce((n, g) => n + g.grantedBytes, 0n);
+    expect(granted).toBe(5n * BigInt(MiB));
+    expect(grants.filter((g) => g.outcome === 'empty')).toHaveLength(15);
+    expect((await balances(u)).credits).toBe(0n);
+    const ledger = await expectLedgerHolds(server, u.userId);
+    expect(ledger.leased).toBe(5n * BigInt(MiB));
+    await api.releaseLeases({ gatewayId: 'gw-a' });
+    expect(await balances(u)).toEqual({ credits: 5n * BigInt(MiB), usage: 0n });
+  });
+
+  it('applies a report once per (gateway, seq), never beyond the lease, and settles the rest on release', async () => {
+    const u = await userWithCredits(server, 4n * BigInt(MiB));
+    const id = await accountOf(u);
+    const lease = await api.reserveLease({ gatewayId: 'gw-b', proxyAccountId: id, bytes: MiB });
+    const leaseId = lease.leaseId!;
+    const report = { gatewayId: 'gw-b', seq: 1, items: [{ leaseId, bytesUp: 1000, bytesDown: 200_000, sessions: 2, release: false }] };
+    expect(await api.report(report)).toEqual({ applied: true, dropped: [] });
+    expect(await api.report(report)).toEqual({ applied: false, dropped: [] });
+    expect(await hourlyUsage(server, u.userId)).toEqual({ up: 1000, down: 200_000, sessions: 2 });
+    expect((await balances(u)).usage).toBe(201_000n);
+    await expectLedgerHolds(server, u.userId);
+
+    // Release: the unused part of the lease goes back.
+    await api.report({ gatewayId: 'gw-b', seq: 2, items: [{ leaseId, bytesUp: 0, bytesDown: 48_576, sessions: 0, release: true }] });
+    expect(await balances(u)).toEqual({ credits: 4n * BigInt(MiB) - 249_576n, usage: 249_576n });
+    const ledger = await expectLedgerHolds(server, u.userId);
+    expect(ledger.leased).toBe(0n);
+    // A report on a settled lease: dropped, so the gateway forgets it; the ledger still holds.
+    const late = await api.report({ gatewayId: 'gw-b', seq: 3, items: [{ leaseId, bytesUp: 10, bytesDown: 0, sessions: 0, release: false }] });
+    expect(late.dropped).toEqual([leaseId]);
+    await expectLedgerHolds(server, u.userId);
+    // Another gateway cannot report on this gateway's lease.
+    const foreign = await api.report({ gatewayId: 'gw-other', seq: 1, items: [{ leaseId, bytesUp: 10, bytesDown: 0, sessions: 0, release: false }] });
+    expect(foreign.dropped).toEqual([leaseId]);
+    await expectLedgerHolds(server, u.userId);
+
+    // A gateway reporting past its lease (it cannot, but the server must not trust that): the lease
+    // is used up, the excess comes out of the balance as far as it goes, and the ledger holds.
+    const small = await api.reserveLease({ gatewayId: 'gw-b', proxyAccountId: id, bytes: 1000 });
+    const before = await balances(u);
+    await api.report({ gatewayId: 'gw-b', seq: 4, items: [{ leaseId: small.leaseId!, bytesUp: 0, bytesDown: 1500, sessions: 0, release: true }] });
+    const after = await balances(u);
+    expect(after.usage - before.usage).toBe(1500n);
+    expect(before.credits - after.credits).toBe(500n);
+    await expectLedgerHolds(server, u.userId);
+  });
+
+  it('reconciles the leases of a gateway that stopped reporting', async () => {
+    const u = await userWithCredits(server, 3n * BigInt(MiB));
+    const id = await accountOf(u);
+    const lease = await api.reserveLease({ gatewayId: 'gw-crashed', proxyAccountId: id, bytes: 2 * MiB });
+    await api.report({ gatewayId: 'gw-crashed', seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 1000, sessions: 1, release: false }] });
+    expect((await reconcileExpiredLeases(server.database.db)).released).toBe(0); // still fresh
+    const later = new Date(Date.now() + LEASE_TTL_MS + 1000);
+    const r = await reconcileExpiredLeases(server.database.db, later);
+    expect(r.released).toBeGreaterThanOrEqual(1);
+    expect(await balances(u)).toEqual({ credits: 3n * BigInt(MiB) - 1000n, usage: 1000n });
+    expect((await checkLedger(server.database.db)).ok).toBe(true);
+  });
+
+  it('a gateway shut down gracefully returns every unused leased byte', async () => {
+    const target = await startTarget();
+    const gw = await startGateway(server);
+    try {
+      const u = await userWithCredits(server, 100n * BigInt(MiB));
+      const port = (gw.server.address() as { port: number }).port;
+      const r = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${u.username()}:${u.proxyPassword}`, '-o', '/dev/null', `${target.url}/download?bytes=${MiB}`]);
+      expect(r.status).toBe(200);
+      expect(gw.stats().heldBytes).toBeGreaterThan(0);
+      await gw.close();
+      const b = await balances(u);
+      expect(b.usage).toBeGreaterThan(BigInt(MiB));
+      expect(b.credits + b.usage).toBe(100n * BigInt(MiB));
+      const ledger = await expectLedgerHolds(server, u.userId);
+      expect(ledger.leased).toBe(0n);
+    } finally {
+      await gw.close();
+      await target.close();
+    }
+  });
+});
