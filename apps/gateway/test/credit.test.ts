@@ -28,7 +28,7 @@ function tunnel(u: ProxyUser, name = u.username()): Promise<{ socket: Socket; he
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port: stack.port });
     socket.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(name, u.proxyPassword)}\r\n\r\n`);
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     const onData = (d: Buffer) => {
       buf = Buffer.concat([buf, d]);
       const end = buf.indexOf('\r\n\r\n');

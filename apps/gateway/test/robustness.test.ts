@@ -38,7 +38,7 @@ async function tcpTarget(handler: (s: Socket) => void): Promise<{ server: Server
 async function openTunnel(port: number): Promise<Socket> {
   const s = connect({ host: '127.0.0.1', port: stack.port });
   s.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
-  let buf = Buffer.alloc(0);
+  let buf: Buffer = Buffer.alloc(0);
   while (buf.indexOf('\r\n\r\n') < 0) {
     const [d] = (await once(s, 'data')) as [Buffer];
     buf = Buffer.concat([buf, d]);
