@@ -53,33 +53,35 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
 
   return (
     <div className="app-shell">
-      <aside className="sidebar" aria-label="Main">
-        <div className="sidebar-top">
-          <Brand to="/dashboard" />
-        </div>
-        <nav className="sidebar-nav">
-          {NAV.map((item) => (
-            <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
-              <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
-                <path d={item.icon} />
-              </svg>
-              <span>{item.label}</span>
-            </NavLink>
-          ))}
-        </nav>
-        <div className="sidebar-user">
-          <span className="avatar" aria-hidden="true">
-            {name.trim().charAt(0).toUpperCase() || '?'}
-          </span>
-          <div className="sidebar-user-text">
-            <span className="sidebar-user-name" data-testid="user-name">
-              {name}
-            </span>
-            <span className="sidebar-user-email">{email}</span>
+      <aside className="sidebar-column" aria-label="Main">
+        <div className="sidebar">
+          <div className="sidebar-top">
+            <Brand to="/dashboard" />
           </div>
-          <Button variant="ghost" className="logout-btn" onClick={() => void onLogout()} loading={leaving}>
-            Logout
-          </Button>
+          <nav className="sidebar-nav">
+            {NAV.map((item) => (
+              <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
+                <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
+                  <path d={item.icon} />
+                </svg>
+                <span>{item.label}</span>
+              </NavLink>
+            ))}
+          </nav>
+          <div className="sidebar-user">
+            <span className="avatar" aria-hidden="true">
+              {name.trim().charAt(0).toUpperCase() || '?'}
+            </span>
+            <div className="sidebar-user-text">
+              <span className="sidebar-user-name" data-testid="user-name">
+                {name}
+              </span>
+              <span className="sidebar-user-email">{email}</span>
+            </div>
+            <Button variant="ghost" className="logout-btn" onClick={() => void onLogout()} loading={leaving}>
+              Logout
+            </Button>
+          </div>
         </div>
       </aside>
       <main className="app-main" id="main">

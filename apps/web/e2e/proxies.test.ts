@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { PROXY_FORMATS, parseProxyUsername, type ProxyFormat } from '@proxyhub/core';
+import { fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+
+let e2e: E2E;
+let page: Page;
+let me: { proxyUserId: string; proxyPassword: string };
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  page = await e2e.newPage();
+  await signUpAndLogIn(e2e, page, 'Proxy Tester');
+  me = await page.evaluate(async () => {
+    // The session call as the page makes it (superjson envelope), to learn the proxy credentials.
+    const r = await fetch('/trpc/auth.me', { credentials: 'include' });
+    const body = (await r.json()) as { result: { data: { json: { proxyUserId: string; proxyPassword: string } } } };
+    return body.result.data.json;
+  });
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const output = () => page.getByTestId('proxy-output');
+const lines = async () => (await output().inputValue()).split('\n').filter(Boolean);
+
+/** Splits a line of each format into its four parts. */
+function parseLine(format: ProxyFormat, line: string) {
+  const m = {
+    'host:port:user:pass': /^([^:@]+):(\d+):([^:@]+):([^:@]+)$/,
+    'host:port@user:pass': /^([^:@]+):(\d+)@([^:@]+):([^:@]+)$/,
+    'user:pass:host:port': /^([^:@]+):([^:@]+):([^:@]+):(\d+)$/,
+    'user:pass@host:port': /^([^:@]+):([^:@]+)@([^:@]+):(\d+)$/,
+  }[format].exec(line);
+  if (!m) throw new Error(`line does not match ${format}: ${line}`);
+  const [, a, b, c, d] = m as unknown as [string, string, string, string, string];
+  return format.startsWith('host') ? { host: a, port: b, user: c, pass: d } : { user: a, pass: b, host: c, port: d };
+}
+
+function checkLines(all: string[], format: ProxyFormat, expected: { location: string; duration: number; count: number }) {
+  expect(all).toHaveLength(expected.count);
+  const tokens = new Set<string>();
+  for (const line of all) {
+    const p = parseLine(format, line);
+    // Served from localhost: the endpoint is localhost:3001 (spec section 9).
+    expect(p.host).toBe('localhost');
+    expect(p.port).toBe('3001');
+    expect(p.pass).toBe(me.proxyPassword);
+    const parsed = parseProxyUsername(p.user);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    expect(p.user).toMatch(new RegExp(`^${me.proxyUserId}_${expected.location}_${expected.duration}_[A-Z0-9]{8}$`));
+    tokens.add(parsed.value.token);
+  }
+  expect(tokens.size).toBe(expected.count);
+}
+
+async function selectFormat(format: ProxyFormat) {
+  await page.getByLabel('Format').selectOption(format);
+}
+
+describe('proxy generator', () => {
+  it('shows the form with the defaults of the spec', async () => {
+    await page.getByRole('link', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
+    await expect.poll(() => page.getByLabel('Country').inputValue()).toBe('US');
+    expect(await page.getByLabel('Session Duration').inputValue()).toBe('60');
+    expect(await page.getByLabel('Number of Proxies').inputValue()).toBe('10');
+    expect(await page.getByLabel('Format').inputValue()).toBe('host:port:user:pass');
+    const durations = await page.getByLabel('Session Duration').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(durations).toEqual(['5', '10', '45', '60', '90', '1440', '4320', '10080']);
+    const formats = await page.getByLabel('Format').locator('option').allInnerTexts();
+    expect(formats).toEqual(PROXY_FORMATS.map((f) => f.label));
+    expect(await page.getByTestId('credits').innerText()).toContain('0.00 GB');
+    expect(await page.locator('body').innerText()).toContain('1 minute to 7 days');
+    await screenshots(page, 'proxies-empty');
+  });
+
+  it('count validation messages', async () => {
+    const count = page.getByLabel('Number of Proxies');
+    const generate = page.getByRole('button', { name: 'Generate Proxies' });
+    await count.fill('');
+    await generate.click();
+    expect(await fieldErrors(page)).toEqual(['Count is required']);
+    await count.fill('0');
+    expect(await fieldErrors(page)).toEqual([]);
+    await generate.click();
+    expect(await fieldErrors(page)).toEqual(['Count must be at least 1']);
+    await count.fill('10001');
+    await generate.click();
+    expect(await fieldErrors(page)).toEqual(['Count must be at most 10000']);
+    await count.fill('2.5');
+    await generate.click();
+    expect(await fieldErrors(page)).toEqual(['Count must be a whole number']);
+    expect(await output().inputValue()).toBe('');
+  });
+
+  it('generates 10 proxies in every format, with the 3-second notice', async () => {
+    await page.getByLabel('Number of Proxies').fill('10');
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'Successfully generated 10 proxies' });
+    await notice.waitFor();
+    const shownAt = Date.now();
+    expect(await page.getByTestId('generated-count').innerText()).toContain('10 proxies generated');
+    const first = await lines();
+    checkLines(first, 'host:port:user:pass', { location: 'US', duration: 60, count: 10 });
+    await screenshots(page, 'proxies-10');
+    for (const f of PROXY_FORMATS) {
+      await selectFormat(f.id);
+      const all = await lines();
+      checkLines(all, f.id, { location: 'US', duration: 60, count: 10 });
+      // Same credentials, only the layout changes.
+      expect(all.map((l) => parseLine(f.id, l).user)).toEqual(first.map((l) => parseLine('host:port:user:pass', l).user));
+    }
+    await notice.waitFor({ state: 'detached', timeout: 6000 });
+    const gone = Date.now() - shownAt;
+    expect(gone).toBeGreaterThan(1500);
+    await selectFormat('host:port:user:pass');
+  });
+
+  it('state, city and duration go into the username', async () => {
+    const state = page.getByLabel('State');
+    await expect.poll(() => state.isEnabled()).toBe(true);
+    const stateCode = await state.locator('option').nth(1).getAttribute('value');
+    await state.selectOption(stateCode!);
+    const city = page.getByLabel('City');
+    await expect.poll(() => city.isEnabled()).toBe(true);
+    const cityCode = await city.locator('option').nth(1).getAttribute('value');
+    await city.selectOption(cityCode!);
+    await page.getByLabel('Session Duration').selectOption('1440');
+    await page.getByLabel('Number of Proxies').fill('5');
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    await expect.poll(async () => (await lines()).length).toBe(5);
+    checkLines(await lines(), 'host:port:user:pass', { location: `US-${stateCode}-${cityCode}`, duration: 1440, count: 5 });
+    await screenshots(page, 'proxies-location');
+
+    // Changing the country resets state and city.
+    await page.getByLabel('Country').selectOption('GB');
+    expect(await state.inputValue()).toBe('');
+    expect(await city.inputValue()).toBe('');
+    await page.getByLabel('Country').selectOption('US');
+    await page.getByLabel('Session Duration').selectOption('60');
+  });
+
+  it('generates 10,000 proxies without freezing, in every format; copy and download', async () => {
+    await page.getByLabel('Number of Proxies').fill('10000');
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    await page.getByTestId('generated-count').filter({ hasText: '10,000 proxies generated' }).waitFor();
+    const elapsed = Date.now() - started;
+    const measured = await page.evaluate(() => document.documentElement.dataset.lastGenerateMs);
+    console.log(`10,000 proxies: ${measured} ms generate+render in the page, ${elapsed} ms click-to-visible`);
+    expect(elapsed).toBeLessThan(5000);
+    // The page stays responsive: a frame comes promptly after the list is shown.
+    const frameMs = await page.evaluate(() => new Promise<number>((r) => {
+      const t = performance.now();
+      requestAnimationFrame(() => r(performance.now() - t));
+    }));
+    expect(frameMs).toBeLessThan(1000);
+    for (const f of PROXY_FORMATS) {
+      await selectFormat(f.id);
+      checkLines(await lines(), f.id, { location: 'US', duration: 60, count: 10_000 });
+    }
+    await selectFormat('user:pass@host:port');
+    await screenshots(page, 'proxies-10000');
+
+    await page.getByRole('button', { name: 'Copy all proxies' }).click();
+    await page.getByRole('button', { name: 'Copy all proxies' }).filter({ hasText: 'Copied!' }).waitFor();
+    const clip = await page.evaluate(() => navigator.clipboard.readText());
+    expect(clip).toBe(await output().inputValue());
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .txt' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^proxies-US-10000\.txt$/);
+    const file = readFileSync((await download.path())!, 'utf8');
+    expect(file.trimEnd().split('\n')).toHaveLength(10_000);
+    expect(file.trimEnd()).toBe(await output().inputValue());
+  });
+});
