@@ -29,7 +29,7 @@ export function rawRequest(
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers ?? {}, setHost: !opts.headers?.host },
+      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers ?? {}, setHost: !opts.headers?.host, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -48,7 +48,31 @@ const domainErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(domainErrors);
+/** PostgreSQL text cannot hold NUL (U+0000): any string or key with one is refused up front. */
+function containsNul(input: unknown): boolean {
+  const stack: unknown[] = [input];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return true;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return true;
+        stack.push(x);
+      }
+    }
+  }
+  return false;
+}
+
+export const INVALID_CHARACTERS = 'Input contains invalid characters';
+
+const rejectNul = t.middleware(async ({ getRawInput, next }) => {
+  if (containsNul(await getRawInput())) throw new TRPCError({ code: 'BAD_REQUEST', message: INVALID_CHARACTERS });
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(domainErrors).use(rejectNul);
 
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
