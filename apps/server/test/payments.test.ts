@@ -4,7 +4,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from '@proxyhub/api
 import { creditEntries, paymentEvents, payments } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, sessionClient } from './credits-helpers';
 import { FakeNowPayments, NP_API_KEY, NP_IPN_SECRET } from './fake-nowpayments';
-import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { RELAXED_LIMITS, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 const GB = 1073741824;
 
@@ -112,6 +112,19 @@ describe('sandbox provider', () => {
     expect(ok).toMatchObject({ status: 200, body: { success: true, status: 'finished', credited: true } });
     expect(await balance(client)).toBe(12 * GB);
     expect((await client.get('/sandbox/pay/not-a-uuid', { accept: 'text/html' })).status).toBe(404);
+  });
+
+  it('limits how many orders a user opens', async () => {
+    const limited = await startTestServer({ rateLimits: { ...RELAXED_LIMITS, payment: { points: 2, durationSeconds: 3600 } } });
+    try {
+      const { client } = await signedInUser(limited);
+      for (let i = 0; i < 2; i++) expect((await client.post('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8 })).status).toBe(200);
+      const r = await client.post('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8 });
+      expect(r).toMatchObject({ status: 429, body: { error: expect.stringMatching(/^Too many attempts/) } });
+      expect(await limited.deps.db.select().from(payments)).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('is gone in production', async () => {

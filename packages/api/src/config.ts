@@ -33,7 +33,8 @@ export type RateLimitName =
   | 'redeem'
   | 'redeemUser'
   | 'adminLogin'
-  | 'batch';
+  | 'batch'
+  | 'payment';
 export type RateLimitConfig = Record<RateLimitName, RateLimitRule>;
 
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
@@ -49,6 +50,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   redeemUser: { points: 10, durationSeconds: 15 * 60 },
   adminLogin: { points: 10, durationSeconds: 15 * 60 },
   batch: { points: 20, durationSeconds: 15 * 60 },
+  /** Orders per user: each one is a provider invoice. */
+  payment: { points: 20, durationSeconds: 60 * 60 },
 };
 
 export type { UsageType };

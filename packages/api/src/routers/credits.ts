@@ -12,9 +12,10 @@ export const creditsRouter = {
     await ctx.deps.rateLimiter.consume('redeemUser', ctx.user.id);
     return ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
   }),
-  createCryptoPayment: userProcedure
-    .input(cryptoPaymentInput)
-    .mutation(({ ctx, input }) => createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd })),
+  createCryptoPayment: userProcedure.input(cryptoPaymentInput).mutation(async ({ ctx, input }) => {
+    await ctx.deps.rateLimiter.consume('payment', ctx.user.id);
+    return createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd });
+  }),
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: userProcedure.input(processBatchInput).mutation(async ({ ctx, input }) => {
     await ctx.deps.rateLimiter.consume('batch', `ip:${ctx.req.ip}`);
