@@ -199,7 +199,7 @@ function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin
           <span className="stat-label">{USAGE_LABELS[s.usage_type] ?? s.usage_type}</span>
           <span className="stat-value">{s.total_gb === null ? <span className="skeleton" /> : `${gb2(s.total_gb)} GB`}</span>
           <span className="stat-foot">
-            {s.total_sessions === null ? '\u00a0' : `${s.total_sessions.toLocaleString('en-US')} sessions · updated ${dateTime(s.last_updated)}`}
+            {s.total_sessions === null ? '\u00a0' : `${s.total_sessions.toLocaleString('en-US')} sessions · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
           </span>
         </div>
       ))}
