@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkUserLedger } from '@proxyhub/api';
 import { batches, proxyAccounts } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
 import { signedInUser, startTestServer, type TestServer } from './helpers';
@@ -103,5 +104,26 @@ describe('associating a batch (POST /auth/process-batch)', () => {
     expect(results.filter((r) => r.status === 409)).toHaveLength(results.length - 1);
     const balances = await Promise.all(users.map((u) => balance(u.client)));
     expect(balances.reduce((a, b) => a + b, 0)).toBe(3 * 1073741824);
+  });
+
+  it('moves open gateway leases with the accounts, so both wallets stay exact', async () => {
+    const MB = 1048576;
+    const internal = internalClient(server);
+    const { batchId, accounts } = await internal.credits.createBatch.mutate({ accounts: 1, creditsGB: 1, usageType: 'shop_proxy_regular' });
+    const [acc] = await server.deps.db.select().from(proxyAccounts).where(eq(proxyAccounts.proxyUserId, accounts[0]!.proxyUserId));
+    // The gateway leases from the batch wallet and reports some use before the buyer associates it.
+    const lease = await internal.gateway.reserveLease.mutate({ gatewayId: 'gw-batch-test', proxyAccountId: acc!.id, bytes: 100 * MB });
+    expect(lease.grantedBytes).toBe(BigInt(100 * MB));
+    await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }] });
+    const { client, user } = await signedInUser(server);
+    expect((await client.post('/auth/process-batch', { batchId })).status).toBe(200);
+    expect(await balance(client)).toBe(1073741824 - 100 * MB);
+    expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
+    // After association the rest of the lease is used and returned on the user's side.
+    await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 2, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 20 * MB, sessions: 1, release: true }] });
+    expect(await balance(client)).toBe(1073741824 - 30 * MB);
+    expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
+    const [b] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, batchId));
+    expect(b).toMatchObject({ creditsBytes: 0n, totalUsageBytes: BigInt(10 * MB) });
   });
 });

@@ -4,10 +4,10 @@
  * row lock and the `associated_user_id IS NULL` condition decide under concurrency, and the move of
  * the allowance is two ledger entries with unique source keys.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
-import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { batches, creditEntries, gatewayLeases, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { CODE_ALPHABET } from './codes';
 import { credit } from './ledger';
 
@@ -67,6 +67,21 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
   if (remaining > 0n) {
     await credit(tx, { wallet: { batchId: batch.id }, bytes: -remaining, kind: 'batch_association', sourceKey: `batch-out:${batch.id}`, note: `to user ${input.userId}` });
     await credit(tx, { wallet: { userId: input.userId }, bytes: remaining, kind: 'batch_association', sourceKey: `batch-in:${batch.id}`, note: `from batch ${batch.batchCode}` });
+  }
+  // Bytes a gateway leased from the batch and has not reported yet: their usage or return now goes
+  // to the user (the gateway resolves the wallet when it reports), so the claim on them moves too.
+  // Balance-neutral entries (the bytes sit in the lease, in neither balance): hence not credit().
+  const [leased] = await tx
+    .select({ v: sql<string>`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text` })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
+    .where(and(eq(proxyAccounts.batchId, batch.id), isNull(gatewayLeases.settledAt)));
+  const inFlight = BigInt(leased?.v ?? '0');
+  if (inFlight > 0n) {
+    await tx.insert(creditEntries).values([
+      { batchId: batch.id, kind: 'batch_association', sourceKey: `batch-lease-out:${batch.id}`, amountBytes: -inFlight, note: 'open gateway leases move with the accounts' },
+      { userId: input.userId, kind: 'batch_association', sourceKey: `batch-lease-in:${batch.id}`, amountBytes: inFlight, note: 'open gateway leases move with the accounts' },
+    ]);
   }
   const moved = await tx
     .update(proxyAccounts)
