@@ -61,6 +61,7 @@ interface Authenticated {
 }
 
 const handshakeDeadlines = new WeakMap<Socket, NodeJS.Timeout>();
+const handshakeDone = new WeakSet<Socket>();
 
 export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
 
@@ -138,11 +139,21 @@ export class Gateway {
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {
     if (this.opts.releaseStaleLeases) {
-      try {
-        const r = await this.backend.releaseLeases({ gatewayId: this.opts.gatewayId });
-        if (r.released) this.logger.info({ leases: r.released }, 'settled leases left by an earlier run');
-      } catch (err) {
-        this.logger.warn({ err }, 'could not settle earlier leases (the server reconciles them after their timeout)');
+      // Before taking traffic (a lease of ours must not be released by mistake); the server may
+      // still be starting beside us, so this waits for it a little.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        try {
+          const r = await this.backend.releaseLeases({ gatewayId: this.opts.gatewayId });
+          if (r.released) this.logger.info({ leases: r.released }, 'settled leases left by an earlier run');
+          break;
+        } catch (err) {
+          if (Date.now() > deadline) {
+            this.logger.warn({ err }, 'could not settle earlier leases (the server reconciles them after their timeout)');
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 500));
+        }
       }
     }
     await new Promise<void>((resolve, reject) => {
@@ -212,6 +223,11 @@ export class Gateway {
     }, this.handshakeTimeoutMs);
     handshakeDeadlines.set(socket, deadline);
     socket.once('close', () => clearTimeout(deadline));
+    // EOF before the handshake completed: nothing can follow. (During the async part of the
+    // handshake the socket is paused, so a client's half-close reaches the relay instead.)
+    socket.once('end', () => {
+      if (!socket.writableEnded && !handshakeDone.has(socket)) socket.destroy();
+    });
     socket.once('data', (first: Buffer) => {
       if (first[0] === 5) this.socks(socket, first);
       else this.http(socket, first);
@@ -438,6 +454,7 @@ export class Gateway {
   private startRelay(client: Socket, target: Socket, auth: Authenticated, opts: { initialUp?: Buffer; upLimit?: number }): void {
     this.tunnels += 1;
     clearTimeout(handshakeDeadlines.get(client));
+    handshakeDone.add(client);
     const relay = new Relay(client, target, auth.account, auth.credKey, {
       idleTimeoutMs: this.idleTimeoutMs,
       initialUp: opts.initialUp,

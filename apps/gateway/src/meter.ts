@@ -26,9 +26,9 @@ export interface MeterOptions {
 }
 
 export const DEFAULT_METER_OPTIONS = {
-  initialLeaseBytes: 4 * 1024 * 1024,
+  initialLeaseBytes: 16 * 1024 * 1024,
   minLeaseBytes: 1024 * 1024,
-  maxLeaseBytes: 512 * 1024 * 1024,
+  maxLeaseBytes: 1024 * 1024 * 1024,
   reportIntervalMs: 2000,
   heartbeatMs: 30_000,
   idleReleaseMs: 15_000,
@@ -102,7 +102,9 @@ export class Account {
         if (lease.used === lease.granted) this.meter.retire(this.leases.shift()!);
       }
     }
-    if (this.available < this.leaseSize >> 1 && this.reserving === null && !this.recentlyEmpty()) void this.reserve();
+    // Double-buffered: the next lease is asked for while a whole one is still left, so a fast
+    // tunnel never waits for the server.
+    if (this.available < this.leaseSize && this.reserving === null && !this.recentlyEmpty()) void this.reserve();
   }
 
   get isReserving(): boolean {

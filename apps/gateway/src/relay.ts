@@ -8,6 +8,9 @@
 import type { Socket } from 'node:net';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 
+/** What one direction may hold in user space before its source pauses (backpressure). */
+const RELAY_BUFFER_BYTES = 128 * 1024;
+
 export interface RelayOptions {
   idleTimeoutMs: number;
   /** Up to this many bytes from the client are forwarded; the rest is dropped (HTTP request bodies). */
@@ -91,7 +94,10 @@ export class Relay implements MeteredConnection {
       acc.spend(n, dir);
       if (dir === UP) this.stats.up += n;
       else this.stats.down += n;
-      if (!dst.write(chunk)) {
+      // Pause only when the destination really holds data back: a write that went straight to the
+      // kernel still returns false for a chunk above the 16 KiB mark, and pausing on that costs a
+      // pause/resume per chunk for nothing.
+      if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) {
         state.drain = true;
         src.pause();
       }
@@ -108,7 +114,7 @@ export class Relay implements MeteredConnection {
         acc.spend(n, dir);
         if (dir === UP) this.stats.up += n;
         else this.stats.down += n;
-        if (!dst.write(chunk)) state.drain = true;
+        if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) state.drain = true;
         else if (!state.drain) src.resume();
         return;
       }

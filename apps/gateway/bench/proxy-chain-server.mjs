@@ -1,0 +1,13 @@
+// proxy-chain (from npm) as the benchmark's reference proxy: HTTP + CONNECT with Basic auth
+// checked against one fixed pair (no database, no metering), in its own process like our gateway.
+import { Server } from 'proxy-chain';
+
+const [port, username, password] = process.argv.slice(2);
+const server = new Server({
+  port: Number(port),
+  host: '127.0.0.1',
+  prepareRequestFunction: (req) => ({ requestAuthentication: req.username !== username || req.password !== password }),
+});
+await server.listen();
+process.send?.({ ready: server.port });
+process.on('SIGTERM', () => server.close(true).then(() => process.exit(0)));
