@@ -106,6 +106,36 @@ describe('public screens', () => {
     expect(await page.getByRole('link', { name: 'Go Home' }).getAttribute('href')).toBe('/');
   });
 
+  it('protected routes show Loading while the session is checked, and the fallback when the check fails', async () => {
+    const page = await e2e.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/trpc/auth.me**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/dashboard');
+    await page.getByRole('status').filter({ hasText: 'Loading...' }).waitFor();
+    release();
+    await page.waitForURL('**/login');
+    await page.unroute('**/trpc/auth.me**');
+
+    await page.route('**/trpc/auth.me**', (route) => route.fulfill({ status: 502, contentType: 'text/plain', body: 'Bad gateway' }));
+    await page.goto('/proxies');
+    await page.getByRole('alert').filter({ hasText: 'Failed to get user info' }).waitFor();
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+  });
+
+  it('a network failure on sign-in shows the screen fallback', async () => {
+    const page = await e2e.newPage();
+    await page.goto('/login');
+    await page.route('**/trpc/auth.login**', (route) => route.abort('connectionrefused'));
+    await page.getByLabel('Email').fill('someone@example.com');
+    await page.getByLabel('Password').fill('whatever');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'An unexpected error occurred. Please try again.' }).waitFor();
+  });
+
   it('reset-password without a token shows the invalid-link screen', async () => {
     const page = await e2e.newPage();
     await page.goto('/reset-password');

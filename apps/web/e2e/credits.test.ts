@@ -168,6 +168,17 @@ describe('top up', () => {
     await user.getByRole('alert').filter({ hasText: 'did not go through' }).waitFor();
     expect(await balance(user)).toBe('21.50 GB');
   });
+
+  it('network failures show the screen fallbacks', async () => {
+    await user.route('**/trpc/credits.**', (route) => route.abort('connectionrefused'));
+    await user.getByLabel('Amount (GB)').fill('12');
+    await user.getByRole('button', { name: /^Pay \$/ }).click();
+    await user.getByRole('alert').filter({ hasText: 'Network error. Please try again.' }).waitFor();
+    await user.getByLabel('Top-up Code').fill('ANYCODE');
+    await user.getByRole('button', { name: 'Redeem Code' }).click();
+    await user.getByRole('alert').filter({ hasText: 'Failed to redeem code. Please try again.' }).waitFor();
+    await user.unroute('**/trpc/credits.**');
+  });
 });
 
 describe('settings', () => {

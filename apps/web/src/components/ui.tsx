@@ -106,7 +106,7 @@ export function CopyButton({ text, label = 'Copy', copiedLabel = 'Copied!', vari
   return (
     <Button
       variant={variant}
-      className={`${className ?? ''}${copied ? ' is-copied' : ''}`}
+      className={`copy-btn${className ? ` ${className}` : ''}${copied ? ' is-copied' : ''}`}
       aria-label={ariaLabel}
       disabled={disabled}
       onClick={async () => {
@@ -118,6 +118,9 @@ export function CopyButton({ text, label = 'Copy', copiedLabel = 'Copied!', vari
       }}
     >
       {copied ? copiedLabel : label}
+      <span className="sr-only" aria-live="polite">
+        {copied ? 'Copied to clipboard' : ''}
+      </span>
     </Button>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { formatGb, processBatchInput } from '@proxyhub/core';
+import { processBatchInput } from '@proxyhub/core';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
@@ -72,7 +72,6 @@ function AssociateBatch() {
           {result.text}
         </Alert>
       )}
-      {process.data && process.data.creditedBytes > 0n && <p className="muted small">Added {formatGb(process.data.creditedBytes)} GB from {process.data.accounts} accounts.</p>}
     </Card>
   );
 }

@@ -159,7 +159,7 @@ function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={CODE_MAX_LENGTH}
-          placeholder="XXXX-XXXX-XXXX"
+          placeholder="Enter your code"
           value={code}
           error={fieldError}
           onChange={(e) => {
