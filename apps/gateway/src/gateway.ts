@@ -29,7 +29,7 @@ import {
   type HostPort,
   type HttpHead,
 } from './protocol';
-import { Relay } from './relay';
+import { coarseClock, Relay } from './relay';
 import { StickySessions } from './sessions';
 
 export interface GatewayOptions {
@@ -62,6 +62,7 @@ interface Authenticated {
 
 const handshakeDeadlines = new WeakMap<Socket, NodeJS.Timeout>();
 const handshakeDone = new WeakSet<Socket>();
+const ignoreError = () => undefined;
 
 export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
 
@@ -113,6 +114,8 @@ export class Gateway {
   private readonly sticky = new StickySessions();
   private readonly logger: Logger;
   private readonly sockets = new Set<Socket>();
+  private readonly relays = new Set<Relay>();
+  private idleTimer: NodeJS.Timeout | null = null;
   private tunnels = 0;
   private refreshTimer: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
@@ -135,6 +138,14 @@ export class Gateway {
     // Credentials of open connections are re-checked before their cache entry expires.
     this.refreshTimer = setInterval(() => this.auth.refreshInUse(this.credKeysInUse()), Math.max(250, authOpts.ttlMs / 2));
     this.refreshTimer.unref();
+    // One sweeper for every tunnel's idle timeout, instead of two timers per tunnel.
+    this.idleTimer = setInterval(() => this.sweepIdle(), Math.min(5000, Math.max(100, this.idleTimeoutMs / 4)));
+    this.idleTimer.unref();
+  }
+
+  private sweepIdle(): void {
+    const cutoff = coarseClock.now - this.idleTimeoutMs;
+    for (const r of this.relays) if (r.lastIo < cutoff) r.close('idle timeout');
   }
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {
@@ -183,6 +194,7 @@ export class Gateway {
   close(drainMs = 0): Promise<void> {
     this.closing ??= (async () => {
       if (this.refreshTimer) clearInterval(this.refreshTimer);
+      if (this.idleTimer) clearInterval(this.idleTimer);
       const closed = new Promise<void>((r) => this.server.close(() => r()));
       if (drainMs > 0 && this.sockets.size) {
         const deadline = Date.now() + drainMs;
@@ -215,7 +227,7 @@ export class Gateway {
     }
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
-    socket.on('error', () => undefined);
+    socket.on('error', ignoreError);
     // An absolute deadline, not an idle timer: a client dripping a byte at a time is cut off too.
     const deadline = setTimeout(() => {
       this.logger.debug({ remote: socket.remoteAddress }, 'handshake timeout');
@@ -456,13 +468,14 @@ export class Gateway {
     clearTimeout(handshakeDeadlines.get(client));
     handshakeDone.add(client);
     const relay = new Relay(client, target, auth.account, auth.credKey, {
-      idleTimeoutMs: this.idleTimeoutMs,
       initialUp: opts.initialUp,
       upLimit: opts.upLimit,
       onClose: () => {
         this.tunnels -= 1;
+        this.relays.delete(relay);
       },
     });
+    this.relays.add(relay);
     relay.start();
   }
 }

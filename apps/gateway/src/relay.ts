@@ -11,8 +11,16 @@ import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 /** What one direction may hold in user space before its source pauses (backpressure). */
 const RELAY_BUFFER_BYTES = 128 * 1024;
 
+/**
+ * A coarse clock for idle tracking: reading it per chunk costs nothing, unlike a socket timeout
+ * (a timer per socket, refreshed on every read and write).
+ */
+export const coarseClock = { now: Date.now() };
+setInterval(() => {
+  coarseClock.now = Date.now();
+}, 250).unref();
+
 export interface RelayOptions {
-  idleTimeoutMs: number;
   /** Up to this many bytes from the client are forwarded; the rest is dropped (HTTP request bodies). */
   upLimit?: number;
   /** Bytes to send to the target first (a rewritten request head, early tunnel data). */
@@ -27,6 +35,8 @@ export interface RelayStats {
 
 export class Relay implements MeteredConnection {
   readonly stats: RelayStats = { up: 0, down: 0 };
+  /** Last time a byte moved either way (coarse clock); the gateway's sweeper closes idle relays. */
+  lastIo = coarseClock.now;
   private closed = false;
   private upLeft: number;
   private readonly upState: FlowState = { drain: false, lease: false };
@@ -57,8 +67,6 @@ export class Relay implements MeteredConnection {
       if (!target.readableEnded) client.destroy();
       this.finish();
     });
-    client.setTimeout(this.opts.idleTimeoutMs, teardown);
-    target.setTimeout(this.opts.idleTimeoutMs, teardown);
     this.pipe(target, client, DOWN, this.downState);
     this.pipe(client, target, UP, this.upState);
     if (this.opts.initialUp?.length) this.forward(client, target, UP, this.opts.initialUp, this.upState);
@@ -89,6 +97,7 @@ export class Relay implements MeteredConnection {
       this.upLeft -= n;
     }
     if (n === 0) return;
+    this.lastIo = coarseClock.now;
     const acc = this.account;
     if (acc.available >= n) {
       acc.spend(n, dir);

@@ -3,7 +3,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { SocksClient } from 'socks';
 import { loadLocations } from '@proxyhub/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, curl, openFds, rawExchange, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import { basic, curl, openFds, rawExchange, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
@@ -171,8 +171,35 @@ describe('hostile and broken clients', () => {
     for (const srv of [echo.server, rst.server, firehose.server]) srv.close();
   });
 
+  it('closes tunnels that stay idle past the idle timeout, and keeps busy ones', async () => {
+    const quick = await startGateway(stack.server, { idleTimeoutMs: 400 });
+    const port = (quick.server.address() as AddressInfo).port;
+    try {
+      const open = (p: number) => {
+        const s = connect({ host: '127.0.0.1', port });
+        s.write(`CONNECT 127.0.0.1:${p} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
+        return s;
+      };
+      const echo = await tcpTarget((s) => s.pipe(s));
+      const idle = open(echo.port);
+      const busy = open(echo.port);
+      busy.on('data', () => undefined);
+      const ticker = setInterval(() => busy.write('.'), 100);
+      const t0 = Date.now();
+      idle.resume(); // read (and drop) the 200, so the close is seen
+      await closed(idle);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      expect(busy.destroyed).toBe(false);
+      clearInterval(ticker);
+      busy.destroy();
+      echo.server.close();
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('refuses private destinations unless allowed, after resolving the name', async () => {
-    const strict = await (await import('./helpers')).startGateway(stack.server, { allowPrivate: false });
+    const strict = await startGateway(stack.server, { allowPrivate: false });
     const port = (strict.server.address() as AddressInfo).port;
     try {
       const name = `${u.username()}:${u.proxyPassword}`;
