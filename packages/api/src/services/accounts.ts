@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import type { UserRow } from '../context';
@@ -49,15 +49,24 @@ export interface UserView {
   createdAt: Date;
 }
 
-/** What the session call shows the user about themself. */
-export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string): Promise<UserView> {
-  const [row] = await db
+function userViewQuery(db: DbOrTx) {
+  return db
     .select({ user: users, account: proxyAccounts })
     .from(users)
     .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), isNull(proxyAccounts.batchId)))
-    .where(eq(users.id, userId))
+    .where(eq(users.id, sql.placeholder('userId')))
     .orderBy(proxyAccounts.createdAt)
-    .limit(1);
+    .limit(1)
+    .prepare('user_view');
+}
+// The session call runs on every page load: its SQL is built once per database handle.
+const userViewQueries = new WeakMap<DbOrTx, ReturnType<typeof userViewQuery>>();
+
+/** What the session call shows the user about themself. */
+export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string): Promise<UserView> {
+  let query = userViewQueries.get(db);
+  if (!query) userViewQueries.set(db, (query = userViewQuery(db)));
+  const [row] = await query.execute({ userId });
   if (!row) throw new Error(`user ${userId} has no proxy account`);
   const { user, account } = row;
   return {

@@ -1,0 +1,91 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { apiConfigFromEnv } from '../src/config';
+import { loadEnv } from '../src/env';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'proxyhub-env-'));
+const SECRET = 'a'.repeat(40);
+const PRODUCTION_OK = {
+  NODE_ENV: 'production',
+  APP_SECRET: SECRET,
+  INTERNAL_API_KEY: `k${SECRET}`,
+  ADMIN_PASSWORD: 'Admin-Password-1',
+  PUBLIC_URL: 'https://proxyhub.example',
+  PAYMENT_PROVIDER: 'nowpayments',
+  NOWPAYMENTS_API_KEY: 'np-key',
+  NOWPAYMENTS_IPN_SECRET: 'np-ipn',
+};
+
+describe('loadEnv in production', () => {
+  it('refuses to start without secrets, naming every missing one', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrowError(
+      /^Refusing to start: set APP_SECRET, INTERNAL_API_KEY, ADMIN_PASSWORD, PUBLIC_URL, PAYMENT_PROVIDER/,
+    );
+  });
+
+  it('treats empty values (KEY= copied from .env.example) as missing', () => {
+    expect(() => loadEnv({ ...PRODUCTION_OK, APP_SECRET: '', DATA_DIR: tempDir() })).toThrowError(/set APP_SECRET$/);
+  });
+
+  it('refuses short secrets', () => {
+    expect(() => loadEnv({ ...PRODUCTION_OK, APP_SECRET: 'short', DATA_DIR: tempDir() })).toThrowError(/APP_SECRET \(at least 32 characters\)/);
+  });
+
+  it('refuses the sandbox payment provider and nowpayments without its keys', () => {
+    expect(() => loadEnv({ ...PRODUCTION_OK, PAYMENT_PROVIDER: 'sandbox', DATA_DIR: tempDir() })).toThrowError(/sandbox provider is disabled in production/);
+    expect(() => loadEnv({ ...PRODUCTION_OK, NOWPAYMENTS_IPN_SECRET: undefined, DATA_DIR: tempDir() })).toThrowError(/NOWPAYMENTS_API_KEY and NOWPAYMENTS_IPN_SECRET/);
+  });
+
+  it('starts with everything set, and generates no secret of its own', () => {
+    const dir = tempDir();
+    const env = loadEnv({ ...PRODUCTION_OK, DATA_DIR: dir });
+    expect(env).toMatchObject({ production: true, appSecret: SECRET, publicUrl: 'https://proxyhub.example' });
+    expect(() => statSync(join(dir, 'dev-secrets.json'))).toThrow();
+    const config = apiConfigFromEnv(env);
+    expect(config.production).toBe(true);
+    expect(config.gateway.publicPort).toBe(8080);
+    expect(config.google).toBeNull();
+  });
+});
+
+describe('loadEnv in development', () => {
+  it('fills missing secrets once, keeps them in DATA_DIR/dev-secrets.json (0600), reuses them', () => {
+    const dir = tempDir();
+    const a = loadEnv({ DATA_DIR: dir });
+    expect(a.production).toBe(false);
+    expect(a.appSecret.length).toBeGreaterThanOrEqual(32);
+    expect(a.internalApiKey.length).toBeGreaterThanOrEqual(32);
+    expect(a.appSecret).not.toBe(a.internalApiKey);
+    const file = join(dir, 'dev-secrets.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ APP_SECRET: a.appSecret, INTERNAL_API_KEY: a.internalApiKey });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const b = loadEnv({ DATA_DIR: dir });
+    expect(b.appSecret).toBe(a.appSecret);
+    expect(a.publicUrl).toBe('http://localhost:3000');
+    expect(apiConfigFromEnv(a).gateway.publicPort).toBe(3001);
+  });
+
+  it('uses given secrets as they are', () => {
+    const env = loadEnv({ DATA_DIR: tempDir(), APP_SECRET: 'dev-secret-given-0123456789', PORT: '4000' });
+    expect(env.appSecret).toBe('dev-secret-given-0123456789');
+    expect(env.publicUrl).toBe('http://localhost:4000');
+  });
+
+  it('explains invalid values', () => {
+    expect(() => loadEnv({ DATA_DIR: tempDir(), PORT: 'eighty' })).toThrowError(/^Invalid environment:\n {2}PORT: /);
+    expect(() => loadEnv({ DATA_DIR: tempDir(), PUBLIC_URL: 'not a url' })).toThrowError(/PUBLIC_URL/);
+    expect(() => loadEnv({ DATA_DIR: tempDir(), LOG_LEVEL: 'loud' })).toThrowError(/LOG_LEVEL/);
+  });
+
+  it('turns Google on only with both id and secret, with optional endpoints for tests', () => {
+    const base = { DATA_DIR: tempDir() };
+    expect(apiConfigFromEnv(loadEnv({ ...base, GOOGLE_CLIENT_ID: 'id' })).google).toBeNull();
+    expect(apiConfigFromEnv(loadEnv({ ...base, GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token' })).google).toEqual({
+      clientId: 'id',
+      clientSecret: 's',
+      tokenEndpoint: 'http://127.0.0.1:9/token',
+    });
+  });
+});
