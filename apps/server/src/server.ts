@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { pino, type Logger as PinoLogger } from 'pino';
 import { createApiDeps, createMailer, createRateLimiter, type ApiConfig, type ApiDeps } from '@proxyhub/api';
 import type { Database } from '@proxyhub/db';
-import { buildApp } from './app';
+import { buildApp, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
 
 export interface ServerParts {
@@ -80,6 +80,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
       closed ??= (async () => {
         await stopJobs();
         await app.close();
+        await drainHandlers(app);
         await Promise.allSettled([...deps.background]);
         redis?.disconnect();
         await opts.database.close();
