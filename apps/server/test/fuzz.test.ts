@@ -166,6 +166,9 @@ async function sweep(requests: { method: string; path: string; headers: Record<s
   return problems;
 }
 
+// Hundreds of requests per test: generous, for CI machines running every test file at once.
+const FUZZ_TIMEOUT_MS = 180_000;
+
 const NOT_FUZZED = new Set(['/auth/logout']); // would end the fuzzing user's own session; covered in auth-login
 const routes = listRoutes(server.app).filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/trpc'));
 const uniqueRoutes = [...new Map(routes.map((r) => [`${r.method} ${r.url}`, r])).values()];
@@ -194,7 +197,7 @@ describe('fuzz: every REST route', () => {
     }
     const problems = await sweep(requests);
     expect(problems).toEqual([]);
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it('answers an oversized body with 413 and a clear error', async () => {
     const res = await rawRequest(server, { method: 'POST', path: '/auth/register', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a'.repeat(100 * 1024) }) });
@@ -278,7 +281,7 @@ describe('fuzz: every tRPC procedure', () => {
     }
     const problems = await sweep(requests);
     expect(problems).toEqual([]);
-  });
+  }, FUZZ_TIMEOUT_MS);
 
   it('unknown procedures and oversized batches are refused cleanly', async () => {
     const problems = await sweep(
