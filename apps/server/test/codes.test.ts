@@ -127,6 +127,24 @@ describe('redeeming codes', () => {
 });
 
 describe('redeem rate limits', () => {
+  it('counts failed guesses only: many real codes in a row all redeem', async () => {
+    const limited = await startTestServer({
+      rateLimits: { ...RELAXED_LIMITS, redeemUser: { points: 3, durationSeconds: 600 }, redeem: { points: 3, durationSeconds: 600 } },
+    });
+    try {
+      const admin = await adminClient(limited);
+      const made = await admin.post<{ codes: { code: string }[] }>('/admin/codes/create', { creditsGB: 0.1, quantity: 6, expiresAt: null });
+      expect(made.status).toBe(200);
+      const a = await signedInUser(limited);
+      for (const { code } of made.body.codes) expect((await a.client.post('/auth/redeem-code', { code })).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await a.client.post('/auth/redeem-code', { code: `NOPE${i}` })).status).toBe(404);
+      expect((await a.client.post('/auth/redeem-code', { code: 'NOPE9' })).status).toBe(429);
+      await expectLedgerOk(limited);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits attempts per user and per IP', async () => {
     const limited = await startTestServer({
       rateLimits: { ...RELAXED_LIMITS, redeemUser: { points: 3, durationSeconds: 600 }, redeem: { points: 5, durationSeconds: 600 } },

@@ -12,6 +12,8 @@ export interface RateLimiter {
   /** Counts one attempt; throws TOO_MANY_REQUESTS when the key is over its limit. */
   consume(name: RateLimitName, key: string): Promise<void>;
   reset(name: RateLimitName, key: string): Promise<void>;
+  /** Gives back the point of an attempt that succeeded, so only failures count (redeem). */
+  refund(name: RateLimitName, key: string): Promise<void>;
 }
 
 export function createRateLimiter(config: RateLimitConfig, redis?: Redis, keyPrefix = 'rl'): RateLimiter {
@@ -42,6 +44,9 @@ export function createRateLimiter(config: RateLimitConfig, redis?: Redis, keyPre
     },
     async reset(name, key) {
       await limiters.get(name)!.delete(key);
+    },
+    async refund(name, key) {
+      await limiters.get(name)!.reward(key, 1);
     },
   };
 }

@@ -10,7 +10,11 @@ export const creditsRouter = {
   redeem: userProcedure.input(redeemCodeInput).mutation(async ({ ctx, input }) => {
     await ctx.deps.rateLimiter.consume('redeem', ctx.req.ip);
     await ctx.deps.rateLimiter.consume('redeemUser', ctx.user.id);
-    return ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
+    const result = await ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
+    // Only failed guesses count: a buyer redeeming many real codes in a row is not brute force.
+    await ctx.deps.rateLimiter.refund('redeem', ctx.req.ip);
+    await ctx.deps.rateLimiter.refund('redeemUser', ctx.user.id);
+    return result;
   }),
   createCryptoPayment: userProcedure.input(cryptoPaymentInput).mutation(async ({ ctx, input }) => {
     await ctx.deps.rateLimiter.consume('payment', ctx.user.id);
