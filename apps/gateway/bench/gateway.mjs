@@ -274,6 +274,8 @@ async function main() {
     GATEWAY_ID: 'bench',
     DATABASE_URL: '',
   };
+  // Both proxies run with the same allocator settings (see apps/gateway/src/malloc-tuning.ts).
+  const proxyEnv = process.env.BENCH_MALLOC === '0' ? env : { ...env, MALLOC_TOP_PAD_: String(64 * MiB), MALLOC_TRIM_THRESHOLD_: String(256 * MiB) };
   const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(server);
   await waitFor('server', async () => (await fetch(`${base}/health`)).ok);
@@ -304,11 +306,13 @@ async function main() {
   const username = `${user.proxyUserId}_US_60_BENCH001`;
   const password = user.proxyPassword;
 
-  const gateway = spawn(process.execPath, [join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Extra node flags for both proxies (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
+  const profile = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const gateway = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env: proxyEnv, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
   children.push(gateway);
   await waitFor('gateway', () => canConnect(gwPort));
 
-  const chain = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const chain = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: proxyEnv, execArgv: profile, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.push(chain);
   await new Promise((r) => chain.once('message', r));
 

@@ -1,6 +1,7 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
+import { createNodeFetch } from './http-fetch';
 import type { GatewayAuthorizeInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput, UsageType } from '@proxyhub/core';
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
@@ -35,6 +36,7 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
         url: `${serverUrl.replace(/\/$/, '')}/trpc`,
         transformer: superjson,
         headers: { authorization: `Bearer ${internalApiKey}` },
+        fetch: createNodeFetch() as unknown as typeof fetch,
       }),
     ],
   });

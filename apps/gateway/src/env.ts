@@ -62,3 +62,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     logLevel: env.LOG_LEVEL,
   };
 }
+
+/**
+ * glibc reads its allocator settings from the environment at process start only. When they are
+ * not set, the environment to re-start the gateway with (see malloc-tuning.ts); null when set
+ * already (or not on Linux), so the re-start happens at most once.
+ */
+export function allocatorEnv(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv | null {
+  if (process.platform !== 'linux' || source.MALLOC_TOP_PAD_ !== undefined) return null;
+  return { ...source, MALLOC_TOP_PAD_: String(64 * 1024 * 1024), MALLOC_TRIM_THRESHOLD_: String(256 * 1024 * 1024) };
+}

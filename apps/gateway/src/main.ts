@@ -1,40 +1,17 @@
-import { loadEnv } from './env';
-import { createGateway } from './gateway';
-import { createLogger } from './log';
+// Entry point. Relaying allocates a 64 KiB buffer per socket read; with glibc's default settings
+// the freed heap top goes back to the kernel and is faulted in again thousands of times a second
+// (malloc-tuning.ts). The settings can only come from the environment at start, so without them
+// the gateway re-starts itself once with them, as a child that inherits stdio and signals.
+import { spawn } from 'node:child_process';
+import { allocatorEnv } from './env';
+import { tuneMallocForRelaying } from './malloc-tuning';
 
-const env = loadEnv();
-const logger = createLogger(env.logLevel);
-const gateway = createGateway({
-  gatewayId: env.gatewayId,
-  serverUrl: env.serverUrl,
-  internalApiKey: env.internalApiKey,
-  allowPrivate: env.allowPrivate,
-  upstreamUrl: env.upstreamUrl,
-  logger,
-  releaseStaleLeases: true,
-});
-const addr = await gateway.listen(env.port, env.host);
-logger.info(
-  { port: addr.port, host: env.host, server: env.serverUrl, gatewayId: env.gatewayId, egress: env.upstreamUrl ? 'upstream' : 'direct', allowPrivate: env.allowPrivate },
-  'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
-);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: returning unused leases');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    gateway.close(5000).then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+const env = allocatorEnv();
+if (env) {
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { env, stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  tuneMallocForRelaying();
+  await import('./serve');
 }

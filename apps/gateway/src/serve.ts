@@ -1,0 +1,40 @@
+import { loadEnv } from './env';
+import { createGateway } from './gateway';
+import { createLogger } from './log';
+
+const env = loadEnv();
+const logger = createLogger(env.logLevel);
+const gateway = createGateway({
+  gatewayId: env.gatewayId,
+  serverUrl: env.serverUrl,
+  internalApiKey: env.internalApiKey,
+  allowPrivate: env.allowPrivate,
+  upstreamUrl: env.upstreamUrl,
+  logger,
+  releaseStaleLeases: true,
+});
+const addr = await gateway.listen(env.port, env.host);
+logger.info(
+  { port: addr.port, host: env.host, server: env.serverUrl, gatewayId: env.gatewayId, egress: env.upstreamUrl ? 'upstream' : 'direct', allowPrivate: env.allowPrivate },
+  'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
+);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: returning unused leases');
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    gateway.close(5000).then(
+      () => {
+        clearTimeout(force);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}
