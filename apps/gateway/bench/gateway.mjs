@@ -66,6 +66,16 @@ function canConnect(port) {
   });
 }
 
+/** The gateway's relay process: the child its launcher started (or the launcher itself). */
+function relayPid(pid) {
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return kids.length ? Number(kids[0]) : pid;
+  } catch {
+    return pid;
+  }
+}
+
 function rssKiB(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m[1]);
@@ -274,8 +284,10 @@ async function main() {
     GATEWAY_ID: 'bench',
     DATABASE_URL: '',
   };
-  // Both proxies run with the same allocator settings (see apps/gateway/src/malloc-tuning.ts).
-  const proxyEnv = process.env.BENCH_MALLOC === '0' ? env : { ...env, MALLOC_TOP_PAD_: String(64 * MiB), MALLOC_TRIM_THRESHOLD_: String(256 * MiB) };
+  // The gateway starts its relay process with tuned allocator and heap settings (apps/gateway/src/
+  // main.ts); proxy-chain gets exactly the same, so the comparison is of the proxies alone.
+  const tuned = { ...env, MALLOC_TOP_PAD_: String(64 * MiB), MALLOC_TRIM_THRESHOLD_: String(256 * MiB) };
+  const tunedFlags = ['--initial-old-space-size=64'];
   const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(server);
   await waitFor('server', async () => (await fetch(`${base}/health`)).ok);
@@ -308,11 +320,11 @@ async function main() {
 
   // Extra node flags for both proxies (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
   const profile = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const gateway = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env: proxyEnv, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
+  const gateway = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
   children.push(gateway);
   await waitFor('gateway', () => canConnect(gwPort));
 
-  const chain = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: proxyEnv, execArgv: profile, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const chain = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: tuned, execArgv: [...tunedFlags, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.push(chain);
   await new Promise((r) => chain.once('message', r));
 
@@ -322,8 +334,8 @@ async function main() {
 
   const configs = [
     { name: 'direct', open: openers.direct, pid: null },
-    { name: 'gateway CONNECT', open: openers.connect(gwPort, username, password), pid: gateway.pid },
-    { name: 'gateway SOCKS5', open: openers.socks(gwPort, username, password), pid: gateway.pid },
+    { name: 'gateway CONNECT', open: openers.connect(gwPort, username, password), pid: relayPid(gateway.pid) },
+    { name: 'gateway SOCKS5', open: openers.socks(gwPort, username, password), pid: relayPid(gateway.pid) },
     { name: 'proxy-chain CONNECT', open: openers.connect(pcPort, username, password), pid: chain.pid },
   ];
   const results = {};

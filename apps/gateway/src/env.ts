@@ -63,12 +63,18 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+/** Node flags the relay process runs with (see main.ts). */
+export const RELAY_NODE_FLAGS = ['--initial-old-space-size=64'];
+
 /**
- * glibc reads its allocator settings from the environment at process start only. When they are
- * not set, the environment to re-start the gateway with (see malloc-tuning.ts); null when set
- * already (or not on Linux), so the re-start happens at most once.
+ * The environment and flags to re-start the gateway with, once: glibc reads its allocator
+ * settings from the environment at process start only, and V8 its initial heap limits from flags.
+ * Null in the re-started process itself.
  */
-export function allocatorEnv(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv | null {
-  if (process.platform !== 'linux' || source.MALLOC_TOP_PAD_ !== undefined) return null;
-  return { ...source, MALLOC_TOP_PAD_: String(64 * 1024 * 1024), MALLOC_TRIM_THRESHOLD_: String(256 * 1024 * 1024) };
+export function tunedLaunch(source: NodeJS.ProcessEnv = process.env): { env: NodeJS.ProcessEnv; nodeFlags: string[] } | null {
+  if (source.PROXYHUB_GATEWAY_CHILD === '1') return null;
+  return {
+    env: { ...source, PROXYHUB_GATEWAY_CHILD: '1', MALLOC_TOP_PAD_: String(64 * 1024 * 1024), MALLOC_TRIM_THRESHOLD_: String(256 * 1024 * 1024) },
+    nodeFlags: RELAY_NODE_FLAGS,
+  };
 }

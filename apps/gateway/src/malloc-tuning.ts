@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
  * default thresholds the freed top of the heap is handed back to the kernel (brk) and faulted in
  * again moments later, thousands of times a second under load (strace on the bench: ~6,000 brk
  * calls per 2 GiB relayed). MALLOC_TOP_PAD_/MALLOC_TRIM_THRESHOLD_ in the environment end it
- * (main.ts sees to them); as a second line, freeing one 32 MiB mmapped chunk at start raises
+ * (main.ts starts the relay process with them); as a second line, freeing one 32 MiB mmapped chunk at start raises
  * glibc's dynamic mmap/trim thresholds (to 32/64 MiB), which roughly halves the churn by itself.
  * With other allocators this is a harmless one-off allocation.
  */
