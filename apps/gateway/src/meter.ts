@@ -243,13 +243,19 @@ export class Meter {
 
   /** Sends one report now (after any in flight) and waits for it. */
   flush(releaseAll = false): Promise<void> {
-    const run = async () => {
-      if (this.running) await this.running.catch(() => undefined);
+    const prev = this.running;
+    const p = (async () => {
+      if (prev) await prev;
       await this.send(releaseAll);
-    };
-    const p = run();
-    this.running = p.finally(() => {
-      if (this.running === p) this.running = null;
+    })();
+    // The chain of reports never rejects (a failure is the caller's, and the report is resent).
+    const settled: Promise<void> = p.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.running = settled;
+    void settled.then(() => {
+      if (this.running === settled) this.running = null;
     });
     return p;
   }
