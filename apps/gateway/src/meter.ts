@@ -135,10 +135,15 @@ export class Account {
   /** One lease request at a time per account; concurrent callers share it. */
   reserve(): Promise<ReserveResult> {
     if (this.disabled) return Promise.resolve('disabled');
+    if (this.meter.isClosing) return Promise.resolve('error');
     if (this.recentlyEmpty()) return Promise.resolve('empty');
-    this.reserving ??= this.requestLease().finally(() => {
-      this.reserving = null;
-    });
+    if (!this.reserving) {
+      const p = this.requestLease().finally(() => {
+        this.reserving = null;
+      });
+      this.reserving = p;
+      this.meter.track(p);
+    }
     return this.reserving;
   }
 
@@ -200,7 +205,19 @@ export class Meter {
   private lastSent = 0;
   private closing = false;
 
+  /** Lease requests on their way: shutdown waits for them, so no granted lease is left behind. */
+  private readonly inflight = new Set<Promise<unknown>>();
+
   constructor(readonly opts: MeterOptions) {}
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  track(p: Promise<unknown>): void {
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+  }
 
   start(): void {
     this.timer ??= setInterval(() => void this.tick(), this.opts.reportIntervalMs);
@@ -340,6 +357,7 @@ export class Meter {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await Promise.allSettled([...this.inflight]);
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         await this.flush(true);
