@@ -236,16 +236,16 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 
-async function setupLatency(open, t) {
-  for (let i = 0; i < 50; i++) (await open(t)).destroy(); // warm-up: auth cached, JIT warm
+/** Connection set-up times (ms), n handshakes one after another. */
+async function setupLatency(open, t, n) {
   const times = [];
-  for (let i = 0; i < HANDSHAKES; i++) {
+  for (let i = 0; i < n; i++) {
     const t0 = process.hrtime.bigint();
     const s = await open(t);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
     s.destroy();
   }
-  return { p50: pct(times, 50), p99: pct(times, 99) };
+  return times;
 }
 
 async function idleTunnelMemory(open, t, pid) {
@@ -320,33 +320,58 @@ async function main() {
 
   // Extra node flags for both proxies (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
   const profile = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
-  const gateway = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
-  children.push(gateway);
-  await waitFor('gateway', () => canConnect(gwPort));
-
-  const chain = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: tuned, execArgv: [...tunedFlags, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  children.push(chain);
-  await new Promise((r) => chain.once('message', r));
+  const stop = async (proc) => {
+    if (proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  const startGateway = async () => {
+    const proc = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
+    children.push(proc);
+    await waitFor('gateway', () => canConnect(gwPort));
+    return { proc, pid: relayPid(proc.pid) };
+  };
+  const startChain = async () => {
+    const proc = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: tuned, execArgv: [...tunedFlags, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(proc);
+    await new Promise((r) => proc.once('message', r));
+    return { proc, pid: proc.pid };
+  };
 
   target.listen(0, '127.0.0.1');
   await new Promise((r) => target.once('listening', r));
   const t = target.address().port;
 
   const configs = [
-    { name: 'direct', open: openers.direct, pid: null },
-    { name: 'gateway CONNECT', open: openers.connect(gwPort, username, password), pid: relayPid(gateway.pid) },
-    { name: 'gateway SOCKS5', open: openers.socks(gwPort, username, password), pid: relayPid(gateway.pid) },
-    { name: 'proxy-chain CONNECT', open: openers.connect(pcPort, username, password), pid: chain.pid },
+    { name: 'direct', open: openers.direct, start: null },
+    { name: 'gateway CONNECT', open: openers.connect(gwPort, username, password), start: startGateway },
+    { name: 'gateway SOCKS5', open: openers.socks(gwPort, username, password), start: startGateway },
+    { name: 'proxy-chain CONNECT', open: openers.connect(pcPort, username, password), start: startChain },
   ];
   const results = {};
   for (const c of configs) results[c.name] = {};
-
   console.log(`# ${RUNS} runs of ${TRANSFER_BYTES / MiB} MiB per direction (median), ${HANDSHAKES} handshakes, ${TUNNELS} idle tunnels`);
-  // Interleave the configurations run by run, so a noisy moment hits them all alike.
+
+  // Memory first, each proxy in a fresh process (after a small warm-up), so no earlier phase's
+  // heap is reused and counted in anyone's favour.
+  for (const c of configs) {
+    if (!c.start) continue;
+    const p = await c.start();
+    for (let i = 0; i < 50; i++) (await c.open(t)).destroy();
+    results[c.name].kib = await idleTunnelMemory(c.open, t, p.pid);
+    console.log(`  ${c.name.padEnd(20)} ${results[c.name].kib.toFixed(1)} KiB RSS per idle tunnel`);
+    await stop(p.proc);
+  }
+
+  const gateway = await startGateway();
+  const chain = await startChain();
+  // Interleaved run by run, the order rotating, so a noisy moment or a warm cache hits all alike.
   const down = Object.fromEntries(configs.map((c) => [c.name, []]));
   const up = Object.fromEntries(configs.map((c) => [c.name, []]));
+  const rotated = (r) => configs.map((_, i) => configs[(i + r) % configs.length]);
   for (let run = 0; run < RUNS; run++) {
-    for (const c of configs) {
+    for (const c of rotated(run)) {
       down[c.name].push(await download(c.open, t));
       up[c.name].push(await upload(c.open, t));
     }
@@ -356,19 +381,20 @@ async function main() {
     results[c.name].up = median(up[c.name]);
     console.log(`  ${c.name.padEnd(20)} download ${results[c.name].down.toFixed(0)} MB/s, upload ${results[c.name].up.toFixed(0)} MB/s`);
   }
-  for (const c of configs) {
-    results[c.name].latency = await setupLatency(c.open, t);
-    console.log(`  ${c.name.padEnd(20)} setup p50 ${results[c.name].latency.p50.toFixed(3)} ms, p99 ${results[c.name].latency.p99.toFixed(3)} ms`);
+  const times = Object.fromEntries(configs.map((c) => [c.name, []]));
+  for (const c of configs) for (let i = 0; i < 50; i++) (await c.open(t)).destroy(); // warm-up: auth cached, JIT warm
+  const ROUNDS = 10;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of rotated(round)) times[c.name].push(...(await setupLatency(c.open, t, Math.ceil(HANDSHAKES / ROUNDS))));
   }
   for (const c of configs) {
-    if (!c.pid) continue;
-    results[c.name].kib = await idleTunnelMemory(c.open, t, c.pid);
-    console.log(`  ${c.name.padEnd(20)} ${results[c.name].kib.toFixed(1)} KiB RSS per idle tunnel`);
+    results[c.name].latency = { p50: pct(times[c.name], 50), p99: pct(times[c.name], 99) };
+    console.log(`  ${c.name.padEnd(20)} setup p50 ${results[c.name].latency.p50.toFixed(3)} ms, p99 ${results[c.name].latency.p99.toFixed(3)} ms`);
   }
 
   // Graceful stop: the gateway reports and returns its leases; the user's usage shows the metering.
-  gateway.kill('SIGTERM');
-  await new Promise((r) => gateway.once('exit', r));
+  await stop(gateway.proc);
+  await stop(chain.proc);
   const me = await fetch(`${base}/auth/user`, { headers: { cookie } }).then((r) => r.json());
 
   const f = (v, d = 0) => (v === undefined ? '—' : v.toFixed(d));
