@@ -57,7 +57,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     internalApiKey,
     upstreamUrl: env.GATEWAY_UPSTREAM_URL,
     allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
-    gatewayId: env.GATEWAY_ID ?? hostname(),
+    gatewayId: env.GATEWAY_ID ?? `${hostname()}:${env.GATEWAY_PORT}`,
     dataDir,
     logLevel: env.LOG_LEVEL,
   };

@@ -1,0 +1,40 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { devSecret } from '@proxyhub/core/node';
+import { loadEnv, tunedLaunch } from '../src/env';
+import { isPrivateAddress } from '../src/egress';
+
+describe('gateway environment', () => {
+  it('defaults to port 3001 beside the server on PORT, with the dev internal key the server uses', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    const env = loadEnv({ DATA_DIR: dir, PORT: '3100' });
+    expect(env).toMatchObject({ port: 3001, host: '0.0.0.0', serverUrl: 'http://127.0.0.1:3100', allowPrivate: false, upstreamUrl: undefined });
+    expect(env.internalApiKey).toBe(devSecret(dir, 'INTERNAL_API_KEY'));
+    expect(env.gatewayId).toMatch(/:3001$/);
+  });
+
+  it('refuses production without a key, and upstreams it cannot speak', () => {
+    expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/INTERNAL_API_KEY/);
+    expect(() => loadEnv({ INTERNAL_API_KEY: 'k', GATEWAY_UPSTREAM_URL: 'ftp://x:1' })).toThrow(/http:\/\/ or socks5:\/\//);
+    expect(loadEnv({ INTERNAL_API_KEY: 'k', GATEWAY_UPSTREAM_URL: 'socks5://u-{session}:p@up:1080', GATEWAY_ALLOW_PRIVATE: '1' })).toMatchObject({
+      upstreamUrl: 'socks5://u-{session}:p@up:1080',
+      allowPrivate: true,
+    });
+  });
+
+  it('re-starts the relay process once with the allocator and heap settings', () => {
+    const launch = tunedLaunch({ FOO: 'bar' });
+    expect(launch?.env).toMatchObject({ FOO: 'bar', PROXYHUB_GATEWAY_CHILD: '1', MALLOC_TOP_PAD_: expect.any(String) });
+    expect(launch?.nodeFlags).toContain('--initial-old-space-size=64');
+    expect(tunedLaunch(launch!.env)).toBeNull();
+  });
+
+  it('classifies private, loopback, link-local and metadata addresses', () => {
+    for (const a of ['127.0.0.1', '10.0.0.8', '172.20.1.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '224.0.0.1']) {
+      expect(isPrivateAddress(a), a).toBe(true);
+    }
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
+  });
+});
