@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, balances, curl, expectLedgerHolds, hourlyUsage, startStack, startTarget, userWithCredits, type Stack } from './helpers';
+import { basic, balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startStack, startTarget, userWithCredits, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
@@ -99,20 +99,27 @@ describe('proxying through the gateway', () => {
   });
 
   it('shows usage to the user and the admin: Total Usage, Remaining Data, global sessions', async () => {
-    const u = await userWithCredits(stack.server, 50n * BigInt(MiB));
+    const admin = stack.server.client({ origin: null });
+    admin.bearer = INTERNAL_KEY;
+    type Stats = { stats: Array<{ usage_type: string; total_gb: number; total_sessions: number; last_updated: string | null }> };
+    const before = (await admin.get<Stats>('/admin/usage/global')).body.stats.find((s) => s.usage_type === 'normal_proxy')!;
+    const u = await userWithCredits(stack.server, 200n * BigInt(MiB));
     for (let i = 0; i < 3; i++) {
-      const r = await curl(['-p', '-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, '-o', '/dev/null', `${target.url}/download?bytes=${MiB}`]);
+      const r = await curl(['-p', '-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, '-o', '/dev/null', `${target.url}/download?bytes=${50 * MiB}`]);
       expect(r.status).toBe(200);
     }
     await stack.gateway.flush();
-    const { usageByType } = await import('@proxyhub/api');
-    const stats = await usageByType(stack.server.database.db);
-    const normal = stats.find((s) => s.usageType === 'normal_proxy')!;
-    expect(normal.totalSessions).toBeGreaterThanOrEqual(3);
-    expect(normal.totalBytes).toBeGreaterThan(3n * BigInt(MiB));
-    expect(stats.map((s) => s.usageType).sort()).toEqual(['normal_proxy', 'shop_proxy_admin', 'shop_proxy_regular']);
+    const global = await admin.get<Stats>('/admin/usage/global');
+    expect(global.status).toBe(200);
+    expect(global.body.stats.map((s) => s.usage_type).sort()).toEqual(['normal_proxy', 'shop_proxy_admin', 'shop_proxy_regular']);
+    const after = global.body.stats.find((s) => s.usage_type === 'normal_proxy')!;
+    expect(after.total_sessions - before.total_sessions).toBe(3);
+    expect(after.total_gb - before.total_gb).toBeGreaterThanOrEqual(0.14); // 150 MiB = 0.146 GB, truncated
+    expect(after.last_updated).not.toBeNull();
+    // The user's own view: Total Usage grew by what was relayed, Remaining Data fell by the same.
     const b = await balances(u);
-    expect(b.usage).toBeGreaterThan(3n * BigInt(MiB));
-    await expectLedgerHolds(stack.server, u.userId);
+    expect(b.usage).toBeGreaterThan(150n * BigInt(MiB));
+    const ledger = await expectLedgerHolds(stack.server, u.userId);
+    expect(b.credits + ledger.leased + b.usage).toBe(200n * BigInt(MiB));
   });
 });
