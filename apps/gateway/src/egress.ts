@@ -34,7 +34,7 @@ export interface EgressOptions {
   connectTimeoutMs: number;
 }
 
-export type Egress = (req: EgressRequest) => Promise<Socket>;
+export type Egress = (req: EgressRequest) => Promise<TargetSocket>;
 
 const blocked = new BlockList();
 for (const [net, prefix] of [
@@ -83,9 +83,50 @@ export function isPrivateAddress(address: string): boolean {
 
 const ignore = () => {};
 
-function connectTo(host: string, port: number, timeoutMs: number): Promise<Socket> {
+/** Bytes one read of a direct target may bring: four times Node's default, a quarter the syscalls. */
+export const READ_BUFFER_BYTES = 256 * 1024;
+
+/**
+ * Reads of direct targets land in one shared buffer (net's `onread`): no allocation per read, and
+ * reads of up to READ_BUFFER_BYTES. Safe to share: each read is handled synchronously before the
+ * next one starts, and a buffer still queued in a write is never handed out again (a fresh one is).
+ * An idle tunnel holds no buffer at all.
+ */
+let sharedBuffer: Buffer | null = null;
+let sharedQueued = false;
+
+export class ReadSink {
+  /** Set by the relay; until then whatever arrives is copied aside. */
+  onRead: ((chunk: Buffer) => void) | null = null;
+  readonly early: Buffer[] = [];
+
+  /** The last chunk stayed queued in a write: the buffer it lives in must not be reused. */
+  markQueued(): void {
+    sharedQueued = true;
+  }
+
+  buffer = (): Buffer => {
+    if (!sharedBuffer || sharedQueued) {
+      sharedBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
+      sharedQueued = false;
+    }
+    return sharedBuffer;
+  };
+
+  callback = (n: number, buf: Uint8Array): boolean => {
+    const chunk = (buf as Buffer).subarray(0, n);
+    if (this.onRead) this.onRead(chunk);
+    else this.early.push(Buffer.from(chunk));
+    return true;
+  };
+}
+
+export type TargetSocket = Socket & { readSink?: ReadSink };
+
+function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSink): Promise<TargetSocket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, allowHalfOpen: true, noDelay: true });
+    const socket: TargetSocket = connect({ host, port, allowHalfOpen: true, noDelay: true, ...(sink ? { onread: { buffer: sink.buffer, callback: sink.callback } } : {}) });
+    if (sink) socket.readSink = sink;
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`));
@@ -255,6 +296,6 @@ export function createEgress(opts: EgressOptions): Egress {
   }
   return async (req) => {
     const address = await resolveChecked(req.host, opts.allowPrivate);
-    return connectTo(address, req.port, opts.connectTimeoutMs);
+    return connectTo(address, req.port, opts.connectTimeoutMs, new ReadSink());
   };
 }

@@ -6,6 +6,7 @@
  * side destroys both; idle sockets time out.
  */
 import type { Socket } from 'node:net';
+import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 
 /** What one direction may hold in user space before its source pauses (backpressure). */
@@ -67,7 +68,19 @@ export class Relay implements MeteredConnection {
       if (!target.readableEnded) client.destroy();
       this.finish();
     });
-    this.pipe(target, client, DOWN, this.downState);
+    const sink = (target as TargetSocket).readSink;
+    if (sink) {
+      // Direct targets read into relay-owned buffers (egress.ts): same flow, no 'data' events.
+      const state = this.downState;
+      sink.onRead = (chunk) => {
+        this.forward(target, client, DOWN, chunk, state, false);
+        if (client.writableLength > 0) sink.markQueued();
+      };
+      this.watch(target, client, state);
+      for (const chunk of sink.early.splice(0)) this.forward(target, client, DOWN, chunk, state);
+    } else {
+      this.pipe(target, client, DOWN, this.downState);
+    }
     this.pipe(client, target, UP, this.upState);
     if (this.opts.initialUp?.length) this.forward(client, target, UP, this.opts.initialUp, this.upState);
     if (!this.upState.lease && !this.upState.drain) client.resume();
@@ -76,6 +89,10 @@ export class Relay implements MeteredConnection {
 
   private pipe(src: Socket, dst: Socket, dir: number, state: FlowState): void {
     src.on('data', (chunk: Buffer) => this.forward(src, dst, dir, chunk, state));
+    this.watch(src, dst, state);
+  }
+
+  private watch(src: Socket, dst: Socket, state: FlowState): void {
     dst.on('drain', () => {
       if (!state.drain) return;
       state.drain = false;
@@ -86,7 +103,8 @@ export class Relay implements MeteredConnection {
     });
   }
 
-  private forward(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState): void {
+  /** `owned`: false when the chunk lives in a read buffer that will be reused (copied if held). */
+  private forward(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState, owned = true): void {
     let n = chunk.length;
     if (dir === UP) {
       if (this.upLeft <= 0) return;
@@ -113,6 +131,7 @@ export class Relay implements MeteredConnection {
       return;
     }
     // Out of lease: hold the chunk (and the source) until the next lease, or close at zero.
+    if (!owned) chunk = Buffer.from(chunk);
     state.lease = true;
     src.pause();
     void acc.ensure(n).then((r) => {

@@ -29,7 +29,10 @@ function closed(socket: Socket): Promise<void> {
 
 /** A raw TCP target: on EOF it answers how many bytes it got, then ends (half-close test). */
 async function tcpTarget(handler: (s: Socket) => void): Promise<{ server: Server; port: number }> {
-  const server = createServer({ allowHalfOpen: true }, handler);
+  const server = createServer({ allowHalfOpen: true }, (s) => {
+    s.on('error', () => undefined); // resets are part of these tests
+    handler(s);
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, port: (server.address() as AddressInfo).port };
@@ -169,6 +172,20 @@ describe('hostile and broken clients', () => {
     c.destroy();
     await closed(targetSocket!);
     for (const srv of [echo.server, rst.server, firehose.server]) srv.close();
+  });
+
+  it('relays a target that speaks first (a banner before the tunnel is up), byte for byte', async () => {
+    const banner = Buffer.concat([Buffer.from('220 hello from a server-speaks-first protocol\r\n'), Buffer.alloc(300_000, 7)]);
+    const talker = await tcpTarget((s) => {
+      s.on('error', () => undefined);
+      s.end(banner);
+    });
+    const s = await openTunnel(talker.port);
+    const got: Buffer[] = [];
+    s.on('data', (d: Buffer) => got.push(d));
+    await closed(s);
+    expect(Buffer.concat(got).equals(banner)).toBe(true);
+    talker.server.close();
   });
 
   it('closes tunnels that stay idle past the idle timeout, and keeps busy ones', async () => {
