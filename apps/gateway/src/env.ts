@@ -1,16 +1,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret } from '@proxyhub/core/node';
-
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() ? v.trim() : undefined));
-const bool = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((v) => v === '1' || v === 'true');
+import { devSecret, envBool as bool, envOptionalString as optionalString, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -33,12 +24,7 @@ export type GatewayEnv = ReturnType<typeof loadEnv>;
  * from DATA_DIR/dev-secrets.json, exactly as the server reads it, so the two processes agree.
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid environment:\n${lines}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(schema, source);
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR);
   let internalApiKey = env.INTERNAL_API_KEY;

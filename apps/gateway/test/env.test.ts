@@ -15,6 +15,12 @@ describe('gateway environment', () => {
     expect(env.gatewayId).toMatch(/:3001$/);
   });
 
+  it('reads an empty value copied from .env.example as unset', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    const env = loadEnv({ DATA_DIR: dir, GATEWAY_PORT: '', GATEWAY_UPSTREAM_URL: '', GATEWAY_ALLOW_PRIVATE: '' });
+    expect(env).toMatchObject({ port: 3001, upstreamUrl: undefined, allowPrivate: false });
+  });
+
   it('refuses production without a key, and upstreams it cannot speak', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/INTERNAL_API_KEY/);
     expect(() => loadEnv({ INTERNAL_API_KEY: 'k', GATEWAY_UPSTREAM_URL: 'ftp://x:1' })).toThrow(/http:\/\/ or socks5:\/\//);

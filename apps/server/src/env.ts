@@ -1,15 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret } from '@proxyhub/core/node';
-
-const bool = z
-  .enum(['0', '1', 'true', 'false', ''])
-  .optional()
-  .transform((v) => v === '1' || v === 'true');
-const optionalString = z
-  .string()
-  .optional()
-  .transform((v) => (v && v.trim() ? v.trim() : undefined));
+import { devSecret, envBool as bool, envOptionalString as optionalString, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -48,14 +39,7 @@ export type ServerEnv = ReturnType<typeof loadEnv>;
  * DATA_DIR/dev-secrets.json; production refuses to start without real ones.
  */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
-  // An empty value (`KEY=` copied from .env.example) means "not set".
-  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid environment:\n${lines}`);
-  }
-  const env = parsed.data;
+  const env = parseEnv(schema, source);
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR);
   const missing: string[] = [];

@@ -1,1 +1,2 @@
 export * from './dev-secrets';
+export * from './env';
