@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToGbTruncated, bytesToMb, formatGb, gbToBytes, orderPriceCents, tenthsOfGbToBytes } from './units';
+import { bytesToGbTruncated, bytesToMb, formatGb, formatGbNumber, gbToBytes, orderPriceCents, tenthsOfGbToBytes } from './units';
 
 describe('units', () => {
   it('converts tenths of a GB to bytes as DESIGN.md reads it', () => {
@@ -13,6 +13,12 @@ describe('units', () => {
     expect(formatGb(1073741823n)).toBe('0.99');
     expect(formatGb(1610612736n)).toBe('1.50');
     expect(formatGb(0n)).toBe('0.00');
+  });
+  it('formats GB figures the server sent without float noise, still truncating', () => {
+    for (const gb of [0.29, 0.57, 1.13, 2.01, 9.95, 0.1, 1.5, 0, 3.5]) expect(formatGbNumber(gb)).toBe(gb.toFixed(2));
+    expect(formatGbNumber(bytesToGbTruncated(311385130n))).toBe('0.29');
+    expect(formatGbNumber(0.999)).toBe('0.99');
+    expect(formatGbNumber(12345.67)).toBe('12345.67');
   });
   it('reports MB', () => {
     expect(bytesToMb(1610612736n)).toBe(1536);

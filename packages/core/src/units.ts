@@ -28,6 +28,15 @@ export function formatGb(bytes: bigint | number): string {
   return neg ? `-${s}` : s;
 }
 
+/**
+ * A GB figure the server already truncated (admin rows, usage stats) as a 2-decimal string, still
+ * truncating, without float noise: 0.29 * 100 is 28.999999999999996, so a plain trunc shows 0.28.
+ */
+export function formatGbNumber(gb: number): string {
+  const hundredths = Math.trunc(Math.round(gb * 100 * 1e6) / 1e6);
+  return (hundredths / 100).toFixed(2);
+}
+
 /** Whole MB (1 MB = 1048576 bytes), rounded to the nearest MB, for the redemption message. */
 export function bytesToMb(bytes: bigint | number): number {
   const b = BigInt(bytes);

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput } from '@proxyhub/core';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGbNumber } from '@proxyhub/core';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -187,7 +187,7 @@ const USAGE_LABELS: Record<string, string> = {
   shop_proxy_admin: 'Shop Proxies (Admin)',
 };
 
-const gb2 = (n: number) => (Math.trunc(n * 100) / 100).toFixed(2);
+const gb2 = formatGbNumber;
 const dateTime = (d: Date | null | undefined) => (d ? new Date(d).toLocaleString() : 'Never');
 
 function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin']['globalUsage'], unknown> }) {
