@@ -41,7 +41,7 @@ describe('login (REST)', () => {
   it('an unverified account with a wrong password reads as a wrong password (no hint that it exists)', async () => {
     const { email, client } = await registeredUnverified();
     const res = await client.post('/auth/login', { email, password: 'Wrong1234' });
-    expect(res).toMatchObject({ status: 401, body: { success: false, error: 'Invalid email or password' } });
+    expect(res).toMatchObject({ status: 401, body: { success: false, error: 'Invalid email or password', requiresVerification: false } });
   });
 
   it('wrong password and unknown email: same status, same message, similar time', async () => {
@@ -53,7 +53,8 @@ describe('login (REST)', () => {
     expect(a.status).toBe(401);
     expect(b.status).toBe(401);
     expect(a.body).toEqual(b.body);
-    expect(a.body).toEqual({ success: false, error: 'Invalid email or password' });
+    // Every login answer carries the spec's requiresVerification, false on a failure.
+    expect(a.body).toEqual({ success: false, error: 'Invalid email or password', requiresVerification: false });
 
     const time = async (f: () => Promise<unknown>) => {
       const t0 = performance.now();
@@ -74,10 +75,10 @@ describe('login (REST)', () => {
 
   it('validates with the spec messages', async () => {
     const c = server.client();
-    expect((await c.post('/auth/login', { password: 'x' })).body).toEqual({ success: false, error: 'Email is required' });
-    expect((await c.post('/auth/login', { email: 'bad', password: 'x' })).body).toEqual({ success: false, error: 'Please enter a valid email address' });
-    expect((await c.post('/auth/login', { email: 'a@b.co' })).body).toEqual({ success: false, error: 'Password is required' });
-    expect((await c.post('/auth/login', { email: 'a@b.co', password: '' })).body).toEqual({ success: false, error: 'Password is required' });
+    expect((await c.post('/auth/login', { password: 'x' })).body).toEqual({ success: false, error: 'Email is required', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'bad', password: 'x' })).body).toEqual({ success: false, error: 'Please enter a valid email address', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'a@b.co' })).body).toEqual({ success: false, error: 'Password is required', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'a@b.co', password: '' })).body).toEqual({ success: false, error: 'Password is required', requiresVerification: false });
   });
 
   it('sets an HttpOnly, SameSite=Lax, 30-day session cookie (not Secure in development)', async () => {

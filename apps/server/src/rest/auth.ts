@@ -18,7 +18,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: ApiDeps) {
         return new RestResponse(403, { success: false, requiresVerification: true, error: r.message });
       }
       return { success: true, user: r.user, requiresVerification: false };
-    }),
+    }, { requiresVerification: false }),
   );
 
   app.get(

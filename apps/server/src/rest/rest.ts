@@ -37,7 +37,12 @@ export function jsonSafe(value: unknown): unknown {
  * Wraps a REST shim: builds the same context and caller as tRPC, passes the body (or query), and
  * maps errors through the one mapper. Shims only translate field names.
  */
-export function rest(deps: ApiDeps, handler: (caller: Caller, input: unknown, req: FastifyRequest) => Promise<unknown>) {
+export function rest(
+  deps: ApiDeps,
+  handler: (caller: Caller, input: unknown, req: FastifyRequest) => Promise<unknown>,
+  /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
+  errorFields: Record<string, unknown> = {},
+) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       const ctx = await createContext(deps, requestLike(req, reply));
@@ -50,7 +55,7 @@ export function rest(deps: ApiDeps, handler: (caller: Caller, input: unknown, re
         const { status, body, retryAfter } = restError(err);
         if (status >= 500) req.log.error({ err: err.cause ?? err }, 'procedure failed');
         if (retryAfter) reply.header('retry-after', String(retryAfter));
-        return reply.code(status).send(body);
+        return reply.code(status).send({ ...body, ...errorFields });
       }
       throw err;
     }
