@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { adminUsers, proxyAccounts, usageHourly } from '@proxyhub/db';
+import { adminUsers, proxyAccounts, usageHourly, users } from '@proxyhub/db';
 import { verifyPassword } from '@proxyhub/auth';
 import { bootstrapAdmin } from '../src/admin-bootstrap';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
@@ -131,6 +131,29 @@ describe('admin views', () => {
     await expect(internal.admin.users.query({ pageSize: 1000 })).rejects.toMatchObject({ message: 'Page size must be at most 100' });
     await expect(internal.admin.users.query({ page: 0 })).rejects.toMatchObject({ message: 'Page must be at least 1' });
     expect(await admin.get('/admin/users?page=abc')).toMatchObject({ status: 400, body: { error: 'Page must be a number' } });
+  });
+
+  it('GET /admin/users without parameters lists all users (the spec call), past one page', async () => {
+    const rows = Array.from({ length: 130 }, (_, i) => ({
+      email: `bulk-${i}-${Date.now()}@example.com`,
+      name: `Bulk ${i}`,
+      apiKeyHash: `bulk-hash-${i}-${Date.now()}`,
+      apiKeyEnc: 'x',
+    }));
+    const inserted = await server.deps.db.insert(users).values(rows).returning({ id: users.id });
+    const admin = await adminClient(server);
+    const r = await admin.get<{ success: boolean; users: Array<{ id: string }>; total: number }>('/admin/users');
+    expect(r.status).toBe(200);
+    const [{ n }] = (await server.deps.db.select({ n: count() }).from(users)) as [{ n: number }];
+    expect(r.body.users).toHaveLength(Number(n));
+    expect(r.body.total).toBe(Number(n));
+    expect(new Set(r.body.users.map((u) => u.id)).size).toBe(Number(n));
+    const ids = new Set(r.body.users.map((u) => u.id));
+    expect(inserted.every((u) => ids.has(u.id))).toBe(true);
+    // Asking for a page still gives one page.
+    const page = await admin.get<{ users: unknown[]; total: number }>('/admin/users?page=1');
+    expect(page.body.users).toHaveLength(100);
+    expect(page.body.total).toBe(Number(n));
   });
 
   it('reports global usage for the three usage types from the gateway usage rows', async () => {

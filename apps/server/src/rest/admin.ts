@@ -5,6 +5,9 @@ import { rest } from './rest';
 /** Query strings are text: numbers become numbers so the shared schema judges them (NaN is refused). */
 const num = (v: unknown) => (v === undefined || v === '' ? undefined : Number(v));
 
+/** The largest page the users procedure serves. */
+const ALL_USERS_PAGE = 100;
+
 /** The spec's admin paths over the admin router. */
 export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps) {
   app.post(
@@ -23,7 +26,22 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps) {
     '/admin/users',
     rest(deps, async (caller, query) => {
       const q = (query ?? {}) as Record<string, unknown>;
-      const r = await caller.admin.users({ search: q.search as string | undefined, page: num(q.page), pageSize: num(q.pageSize) ?? 100 });
+      const search = q.search as string | undefined;
+      if (q.page === undefined && q.pageSize === undefined) {
+        // The spec's call takes no parameters and lists all users: read every page (page/pageSize ask for one).
+        const users: Awaited<ReturnType<typeof caller.admin.users>>['users'] = [];
+        const seen = new Set<string>();
+        for (let page = 1; ; page++) {
+          const r = await caller.admin.users({ search, page, pageSize: ALL_USERS_PAGE });
+          for (const u of r.users) {
+            if (seen.has(u.id)) continue;
+            seen.add(u.id);
+            users.push(u);
+          }
+          if (r.users.length < ALL_USERS_PAGE) return { success: true, users, total: users.length };
+        }
+      }
+      const r = await caller.admin.users({ search, page: num(q.page), pageSize: num(q.pageSize) ?? ALL_USERS_PAGE });
       return { success: true, users: r.users, total: r.total };
     }),
   );
