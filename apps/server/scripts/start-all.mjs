@@ -1,4 +1,4 @@
-// Runs the whole product on one machine: the server (web app + API) and the proxy gateway.
+// `pnpm start` (from the repository root): runs the whole product on one machine: the server (web app + API) and the proxy gateway.
 // Secrets that are not configured are generated once into DATA_DIR/dev-secrets.json before either
 // process starts, so both agree on them (the server refuses this in production).
 // Shutdown order matters: the gateway stops first so its last usage report and returned leases

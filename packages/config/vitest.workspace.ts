@@ -1,0 +1,11 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Every package and app with a vitest config is one project of the single `vitest run` that
+// `pnpm test` starts from the repository root.
+export default defineConfig({
+  test: {
+    root: fileURLToPath(new URL('../..', import.meta.url)),
+    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts'],
+  },
+});
