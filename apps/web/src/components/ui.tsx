@@ -186,3 +186,21 @@ export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boo
     </div>
   );
 }
+
+const ICON_PATHS = {
+  mail: 'M3 6h18v12H3zM3 6l9 7 9-7',
+  check: 'M5 12.5l4.5 4.5L19 7.5',
+  cross: 'M6 6l12 12M18 6 6 18',
+  warning: 'M12 8v5M12 16.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z',
+} as const;
+
+/** The large round icon above a status screen (check your email, verified, invalid link...). */
+export function BigIcon({ kind, icon }: { kind: 'info' | 'success' | 'error'; icon: keyof typeof ICON_PATHS }) {
+  return (
+    <span className={`big-icon big-icon-${kind}`} aria-hidden="true">
+      <svg viewBox="0 0 24 24">
+        <path d={ICON_PATHS[icon]} />
+      </svg>
+    </span>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { forgotPasswordInput } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, Field } from '../components/ui';
+import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
@@ -30,11 +30,7 @@ export function ForgotPasswordPage() {
     return (
       <AuthLayout>
         <div className="center-stack">
-          <span className="big-icon big-icon-success" aria-hidden="true">
-            <svg viewBox="0 0 24 24">
-              <path d="M3 6h18v12H3zM3 6l9 7 9-7" />
-            </svg>
-          </span>
+          <BigIcon kind="success" icon="mail" />
           <h1 className="auth-title">Check Your Email</h1>
           <p className="auth-subtitle">
             If an account exists for <strong>{sentTo}</strong>, we&apos;ve sent a password reset link.

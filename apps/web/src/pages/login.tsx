@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { loginInput, registerInput } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, Field } from '../components/ui';
+import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
 import { useSessionActions } from '../session';
@@ -154,11 +154,7 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
   return (
     <AuthLayout>
       <div className="center-stack">
-        <span className="big-icon big-icon-info" aria-hidden="true">
-          <svg viewBox="0 0 24 24">
-            <path d="M3 6h18v12H3zM3 6l9 7 9-7" />
-          </svg>
-        </span>
+        <BigIcon kind="info" icon="mail" />
         <h1 className="auth-title">Check Your Email</h1>
         <p className="auth-subtitle">
           We sent a verification link to <strong>{email}</strong>. Click the link to activate your account.

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { INVALID_RESET_LINK, RESET_REDIRECT_MS, resetPasswordForm } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, Field } from '../components/ui';
+import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
 import { trpc } from '../trpc';
@@ -28,11 +28,7 @@ export function ResetPasswordPage() {
     return (
       <AuthLayout>
         <div className="center-stack">
-          <span className="big-icon big-icon-error" aria-hidden="true">
-            <svg viewBox="0 0 24 24">
-              <path d="M12 8v5M12 16.5v.5M10.3 3.9 2.4 18a2 2 0 0 0 1.7 3h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" />
-            </svg>
-          </span>
+          <BigIcon kind="error" icon="warning" />
           <h1 className="auth-title">Invalid Reset Link</h1>
           <p className="auth-subtitle" role="alert">
             {INVALID_RESET_LINK}
@@ -52,11 +48,7 @@ export function ResetPasswordPage() {
     return (
       <AuthLayout>
         <div className="center-stack" aria-live="polite">
-          <span className="big-icon big-icon-success" aria-hidden="true">
-            <svg viewBox="0 0 24 24">
-              <path d="M5 12.5l4.5 4.5L19 7.5" />
-            </svg>
-          </span>
+          <BigIcon kind="success" icon="check" />
           <h1 className="auth-title">Password Reset!</h1>
           <p className="auth-subtitle">{done}</p>
           <p className="muted small">Redirecting to sign in...</p>

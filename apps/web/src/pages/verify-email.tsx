@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { INVALID_VERIFY_LINK, verifyEmailInput } from '@proxyhub/core';
-import { AuthLayout, Spinner } from '../components/ui';
+import { AuthLayout, Spinner, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
@@ -43,11 +43,7 @@ export function VerifyEmailPage() {
           </>
         ) : state.status === 'error' ? (
           <>
-            <span className="big-icon big-icon-error" aria-hidden="true">
-              <svg viewBox="0 0 24 24">
-                <path d="M6 6l12 12M18 6 6 18" />
-              </svg>
-            </span>
+            <BigIcon kind="error" icon="cross" />
             <h1 className="auth-title">Verification Failed</h1>
             <p className="auth-subtitle" role="alert">
               {state.message}
@@ -55,11 +51,7 @@ export function VerifyEmailPage() {
           </>
         ) : (
           <>
-            <span className="big-icon big-icon-success" aria-hidden="true">
-              <svg viewBox="0 0 24 24">
-                <path d="M5 12.5l4.5 4.5L19 7.5" />
-              </svg>
-            </span>
+            <BigIcon kind="success" icon="check" />
             <h1 className="auth-title">{state.status === 'success' ? 'Email Verified!' : 'Already Verified'}</h1>
             <p className="auth-subtitle">{state.message}</p>
           </>
