@@ -33,7 +33,7 @@ describe('creating codes', () => {
     }
     expect(new Set(codes.map((c) => c.code)).size).toBe(5);
     const tenth = await mint({ creditsGB: 0.1, quantity: 1, expiresAt: '' });
-    expect(tenth[0]).toMatchObject({ creditsBytes: 107374182, creditsGB: 0.09, creditsMB: 102 });
+    expect(tenth[0]).toMatchObject({ creditsBytes: 107374182, creditsGB: 0.1, creditsMB: 102 });
     const expiry = new Date(Date.now() + 86_400_000).toISOString();
     const [later] = await mint({ creditsGB: 2, quantity: 1, expiresAt: expiry });
     expect(later!.expiresAt).toBe(expiry);

@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { randomString } from '@proxyhub/auth';
-import { bytesToGbTruncated, bytesToMb, DomainError, gbToBytes } from '@proxyhub/core';
+import { bytesToMb, DomainError, gbToBytes } from '@proxyhub/core';
 import { topupCodes, users, type DbOrTx } from '@proxyhub/db';
 import { credit } from './ledger';
 
@@ -40,9 +40,12 @@ export async function createCodes(
   }));
   // A collision of 79-bit codes is not a practical event; the unique index would refuse it anyway.
   const rows = await tx.insert(topupCodes).values(values).returning();
+  // The face value the admin minted (whole tenths): its bytes are that amount rounded to the byte,
+  // which truncated to two decimals would read 0.09 for a 0.1 GB code.
+  const faceValueGB = Math.round(input.creditsGB * 10) / 10;
   return rows.map((r) => ({
     code: r.code,
-    creditsGB: bytesToGbTruncated(r.creditsBytes),
+    creditsGB: faceValueGB,
     creditsMB: bytesToMb(r.creditsBytes),
     creditsBytes: r.creditsBytes,
     expiresAt: r.expiresAt,
