@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bytesToGbTruncated } from '@proxyhub/core';
 import { basic, balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startStack, startTarget, userWithCredits, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
@@ -120,6 +121,12 @@ describe('proxying through the gateway', () => {
     const b = await balances(u);
     expect(b.usage).toBeGreaterThan(150n * BigInt(MiB));
     const ledger = await expectLedgerHolds(stack.server, u.userId);
-    expect(b.credits + ledger.leased + b.usage).toBe(200n * BigInt(MiB));
+    // Remaining Data counts the bytes a gateway still holds in an open lease as the user's: while
+    // the lease is out, remaining + used is still exactly what was bought.
+    expect(ledger.leased).toBeGreaterThan(0n);
+    expect(b.credits + b.usage).toBe(200n * BigInt(MiB));
+    // The admin's user list shows the same remaining figure.
+    const list = await admin.get<{ users: Array<{ id: string; creditsGB: number }> }>('/admin/users');
+    expect(list.body.users.find((x) => x.id === u.userId)?.creditsGB).toBe(bytesToGbTruncated(b.credits));
   });
 });

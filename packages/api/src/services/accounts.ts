@@ -38,7 +38,7 @@ export interface UserView {
   id: string;
   name: string;
   email: string;
-  /** Bytes remaining. */
+  /** Bytes remaining: the wallet plus what gateways hold leased and have not reported as used. */
   credits: bigint;
   total_usage_bytes: bigint;
   proxyUserId: string;
@@ -49,9 +49,25 @@ export interface UserView {
   createdAt: Date;
 }
 
+/**
+ * Bytes gateways hold in open leases on the user's accounts and have not reported as used: they
+ * are still the user's, so Remaining Data is the wallet plus these (the ledger invariant's term).
+ */
+export function remainingLeasedBytes() {
+  // Correlated on the outer `users` row; written qualified because drizzle leaves column names
+  // unqualified in single-table selects, where `id` would be ambiguous inside the subquery.
+  return sql<string>`(select coalesce(sum(gl.granted_bytes - gl.used_bytes), 0)::text
+    from gateway_leases gl join proxy_accounts pa on pa.id = gl.proxy_account_id
+    where pa.user_id = "users"."id" and gl.settled_at is null)`;
+}
+
 function userViewQuery(db: DbOrTx) {
   return db
-    .select({ user: users, account: proxyAccounts })
+    .select({
+      user: users,
+      account: proxyAccounts,
+      leasedBytes: remainingLeasedBytes(),
+    })
     .from(users)
     .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), isNull(proxyAccounts.batchId)))
     .where(eq(users.id, sql.placeholder('userId')))
@@ -68,12 +84,12 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
   if (!query) userViewQueries.set(db, (query = userViewQuery(db)));
   const [row] = await query.execute({ userId });
   if (!row) throw new Error(`user ${userId} has no proxy account`);
-  const { user, account } = row;
+  const { user, account, leasedBytes } = row;
   return {
     id: user.id,
     name: user.name,
     email: user.email,
-    credits: user.creditsBytes,
+    credits: user.creditsBytes + BigInt(leasedBytes),
     total_usage_bytes: user.totalUsageBytes,
     proxyUserId: account.proxyUserId,
     proxyPassword: secrets.decrypt(account.proxyPasswordEnc),

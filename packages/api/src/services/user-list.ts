@@ -1,6 +1,7 @@
 import { count, desc, ilike, or } from 'drizzle-orm';
 import { bytesToGbTruncated, type UsageType } from '@proxyhub/core';
 import { users, type DbOrTx } from '@proxyhub/db';
+import { remainingLeasedBytes } from './accounts';
 import { usageByType } from './usage';
 
 export interface AdminUserRow {
@@ -27,7 +28,7 @@ export async function listUsers(
   const q = input.search?.trim();
   const where = q ? or(ilike(users.email, `%${likeEscape(q)}%`), ilike(users.name, `%${likeEscape(q)}%`)) : undefined;
   const rows = await db
-    .select()
+    .select({ u: users, leasedBytes: remainingLeasedBytes() })
     .from(users)
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
@@ -35,11 +36,11 @@ export async function listUsers(
     .offset((page - 1) * pageSize);
   const [total] = await db.select({ n: count() }).from(users).where(where);
   return {
-    users: rows.map((u) => ({
+    users: rows.map(({ u, leasedBytes }) => ({
       id: u.id,
       email: u.email,
       name: u.name,
-      creditsGB: bytesToGbTruncated(u.creditsBytes),
+      creditsGB: bytesToGbTruncated(u.creditsBytes + BigInt(leasedBytes)),
       totalUsageGB: bytesToGbTruncated(u.totalUsageBytes),
       authType: u.passwordHash === null && u.googleSub ? 'google' : 'email',
       emailVerified: u.emailVerifiedAt !== null,
