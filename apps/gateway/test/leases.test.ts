@@ -45,9 +45,11 @@ describe('gateway.* procedures (internal key)', () => {
     const granted = grants.reduce((n, g) => n + g.grantedBytes, 0n);
     expect(granted).toBe(5n * BigInt(MiB));
     expect(grants.filter((g) => g.outcome === 'empty')).toHaveLength(15);
-    expect((await balances(u)).credits).toBe(0n);
+    // The wallet is drained into leases; Remaining Data still counts leased bytes as the user's.
     const ledger = await expectLedgerHolds(server, u.userId);
+    expect(ledger.credits).toBe(0n);
     expect(ledger.leased).toBe(5n * BigInt(MiB));
+    expect((await balances(u)).credits).toBe(5n * BigInt(MiB));
     await api.releaseLeases({ gatewayId: 'gw-a' });
     expect(await balances(u)).toEqual({ credits: 5n * BigInt(MiB), usage: 0n });
   });
@@ -85,7 +87,9 @@ describe('gateway.* procedures (internal key)', () => {
     await api.report({ gatewayId: 'gw-b', seq: 4, items: [{ leaseId: small.leaseId!, bytesUp: 0, bytesDown: 1500, sessions: 0, release: true }] });
     const after = await balances(u);
     expect(after.usage - before.usage).toBe(1500n);
-    expect(before.credits - after.credits).toBe(500n);
+    // Remaining Data (wallet + open leases) falls by exactly what was used: the 1000-byte lease
+    // and 500 bytes of excess taken from the wallet.
+    expect(before.credits - after.credits).toBe(1500n);
     await expectLedgerHolds(server, u.userId);
   });
 

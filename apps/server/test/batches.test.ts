@@ -117,7 +117,8 @@ describe('associating a batch (POST /auth/process-batch)', () => {
     await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }] });
     const { client, user } = await signedInUser(server);
     expect((await client.post('/auth/process-batch', { batchId })).status).toBe(200);
-    expect(await balance(client)).toBe(1073741824 - 100 * MB);
+    // Remaining Data: the allowance less what was used; the open lease's unused part is still theirs.
+    expect(await balance(client)).toBe(1073741824 - 10 * MB);
     expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
     // After association the rest of the lease is used and returned on the user's side.
     await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 2, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 20 * MB, sessions: 1, release: true }] });
