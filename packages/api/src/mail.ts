@@ -28,11 +28,14 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
       },
     };
   }
+  let sequence = 0;
   return {
     async send(m) {
       await mkdir(opts.outboxDir, { recursive: true });
       const createdAt = new Date().toISOString();
-      const file = join(opts.outboxDir, `${createdAt.replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`);
+      // Names sort in the order the messages were written, also within one millisecond.
+      sequence += 1;
+      const file = join(opts.outboxDir, `${createdAt.replace(/[:.]/g, '-')}-${String(sequence).padStart(9, '0')}-${randomBytes(4).toString('hex')}.json`);
       await writeFile(file, JSON.stringify({ to: m.to, subject: m.subject, text: m.text, html: m.html, createdAt }, null, 2));
       const link = /https?:\/\/\S+/.exec(m.text)?.[0];
       opts.logger.info({ to: m.to, subject: m.subject, link, file }, 'mail written to outbox');
