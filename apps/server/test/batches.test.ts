@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkUserLedger } from '@proxyhub/api';
+import { checkUserLedger, credit } from '@proxyhub/api';
 import { batches, proxyAccounts } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
 import { signedInUser, startTestServer, type TestServer } from './helpers';
@@ -126,5 +127,71 @@ describe('associating a batch (POST /auth/process-batch)', () => {
     expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
     const [b] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, batchId));
     expect(b).toMatchObject({ creditsBytes: 0n, totalUsageBytes: BigInt(10 * MB) });
+  });
+});
+
+describe('after association a batch spends only what it brought', () => {
+  const MB = 1048576;
+  const GiB = 1073741824n;
+  const GB01 = 107374182n; // 0.1 GB
+
+  async function buyerWithBatch(opts: { accounts: number; creditsGB: number; walletBytes: bigint }) {
+    const internal = internalClient(server);
+    const made = await internal.credits.createBatch.mutate({ accounts: opts.accounts, creditsGB: opts.creditsGB, usageType: 'shop_proxy_regular' });
+    const { client, user } = await signedInUser(server);
+    await server.deps.db.transaction((tx) => credit(tx, { wallet: { userId: user.id }, bytes: opts.walletBytes, kind: 'admin_adjustment', sourceKey: `test:${randomUUID()}` }));
+    const accountId = async (proxyUserId: string) => (await server.deps.db.select().from(proxyAccounts).where(eq(proxyAccounts.proxyUserId, proxyUserId)))[0]!.id;
+    const [main] = await server.deps.db.select().from(proxyAccounts).where(and(eq(proxyAccounts.userId, user.id), isNull(proxyAccounts.batchId)));
+    return { internal, made, client, user, mainId: main!.id, batchAccountIds: await Promise.all(made.accounts.map((a) => accountId(a.proxyUserId))) };
+  }
+  const lease = (internal: ReturnType<typeof internalClient>, proxyAccountId: string, bytes: number) =>
+    internal.gateway.reserveLease.mutate({ gatewayId: 'gw-cap-test', proxyAccountId, bytes });
+  let seq = 0;
+
+  it('leases for the batch accounts together stop at the batch allowance; the main account spends the whole wallet', async () => {
+    const { internal, made, client, user, mainId, batchAccountIds } = await buyerWithBatch({ accounts: 2, creditsGB: 0.1, walletBytes: GiB });
+    expect((await client.post('/auth/process-batch', { batchId: made.batchId })).status).toBe(200);
+    // Remaining Data counts the allowance with the rest of the wallet.
+    expect(await balance(client)).toBe(Number(GiB + GB01));
+    const [a, b] = batchAccountIds as [string, string];
+    const first = await lease(internal, a, 1024 * MB);
+    expect(first).toMatchObject({ outcome: 'granted', grantedBytes: GB01, balanceBytes: 0n });
+    expect(await lease(internal, b, MB)).toMatchObject({ outcome: 'empty', grantedBytes: 0n, leaseId: null });
+    expect(await lease(internal, a, MB)).toMatchObject({ outcome: 'empty', grantedBytes: 0n });
+    // The main account may use the allowance too (it is in the wallet), and everything else.
+    expect(await lease(internal, mainId, 1024 * MB)).toMatchObject({ outcome: 'granted', grantedBytes: GiB });
+
+    // 30 MB used and the rest returned: the batch accounts may lease the 0.1 GB less those 30 MB.
+    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: first.leaseId!, bytesUp: MB, bytesDown: 29 * MB, sessions: 1, release: true }] });
+    const [row] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
+    expect(row).toMatchObject({ capBytes: GB01, capUsedBytes: BigInt(30 * MB) });
+    expect(await lease(internal, b, 1024 * MB)).toMatchObject({ outcome: 'granted', grantedBytes: GB01 - BigInt(30 * MB) });
+    expect(await lease(internal, a, MB)).toMatchObject({ outcome: 'empty' });
+    expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
+  });
+
+  it('the wallet still bounds a batch account when the main account spent it below the allowance', async () => {
+    const { internal, made, client, mainId, batchAccountIds } = await buyerWithBatch({ accounts: 1, creditsGB: 1, walletBytes: 0n });
+    expect((await client.post('/auth/process-batch', { batchId: made.batchId })).status).toBe(200);
+    expect(await lease(internal, mainId, 1000 * MB)).toMatchObject({ grantedBytes: BigInt(1000 * MB) });
+    expect(await lease(internal, batchAccountIds[0]!, 1024 * MB)).toMatchObject({ outcome: 'granted', grantedBytes: BigInt(24 * MB), balanceBytes: 0n });
+  });
+
+  it('leases open at association are part of what the batch brought', async () => {
+    const { internal, made, client, batchAccountIds } = await buyerWithBatch({ accounts: 1, creditsGB: 1, walletBytes: 5n * GiB });
+    const [acc] = batchAccountIds as [string];
+    const before = await lease(internal, acc, 100 * MB);
+    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }] });
+    expect((await client.post('/auth/process-batch', { batchId: made.batchId })).status).toBe(200);
+    const [row] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
+    expect(row).toMatchObject({ capBytes: GiB - BigInt(10 * MB), capUsedBytes: 0n });
+    // The open lease holds 90 MB of the cap: 924 MB more can be leased, not a byte of the other 5 GiB.
+    expect(await lease(internal, acc, 2048 * MB)).toMatchObject({ grantedBytes: BigInt(924 * MB) });
+    // Its use after association counts against the cap; its unused rest frees room again.
+    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 40 * MB, sessions: 1, release: true }] });
+    const [after] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
+    expect(after!.capUsedBytes).toBe(BigInt(40 * MB));
+    expect(await lease(internal, acc, 2048 * MB)).toMatchObject({ grantedBytes: BigInt(50 * MB) });
+    expect(await lease(internal, acc, MB)).toMatchObject({ outcome: 'empty' });
   });
 });

@@ -62,5 +62,14 @@ export const mailTemplates = {
   resetPassword: (to: string, link: string) =>
     linkMail(to, 'Reset your password', 'We received a request to reset your ProxyHub password. Choose a new one here:', link, 'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.'),
   passwordChanged: (to: string, link: string) =>
-    linkMail(to, 'Your password was changed', 'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:', link, 'If you did not do this, reset your password at once and contact support.'),
+    linkMail(
+      to,
+      'Your password was changed',
+      'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:',
+      link,
+      'If you did not do this, reset your password at once and contact support. ' +
+        'Your API key and proxy password did not change: if they may have leaked, replace them in Settings ' +
+        '(Rotate API Key, Rotate Proxy Password), or call POST /auth/rotate-api-key and POST /auth/rotate-proxy-password. ' +
+        'The old API key stops working at once, the old proxy password within 10 seconds.',
+    ),
 };

@@ -2,7 +2,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
 import { DomainError, forgotPasswordInput, loginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
-import { getUserView } from '../services/accounts';
+import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
 import { forgotPassword, login, logout, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
@@ -17,6 +17,9 @@ function google(deps: ApiDeps) {
 
 export const authRouter = {
   me: userProcedure.query(({ ctx }) => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  /** Leaked credentials: a new API key (the old one stops working at once) or main proxy password. */
+  rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  rotateProxyPassword: userProcedure.mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
   register: publicProcedure.input(registerInput).mutation(({ ctx, input }) => register(ctx, input)),
   login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => login(ctx, input)),
   logout: publicProcedure.mutation(async ({ ctx }) => {

@@ -12,7 +12,6 @@ export async function createAccount(
   secrets: SecretBox,
   input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean },
 ): Promise<UserRow> {
-  const apiKey = newApiKey();
   const [user] = await tx
     .insert(users)
     .values({
@@ -21,8 +20,7 @@ export async function createAccount(
       passwordHash: input.passwordHash,
       googleSub: input.googleSub ?? null,
       emailVerifiedAt: input.emailVerified ? new Date() : null,
-      apiKeyHash: secrets.lookupHash(apiKey),
-      apiKeyEnc: secrets.encrypt(apiKey),
+      ...apiKeyColumns(secrets, newApiKey()),
     })
     .returning();
   await tx.insert(proxyAccounts).values({
@@ -32,6 +30,34 @@ export async function createAccount(
     usageType: 'normal_proxy',
   });
   return user!;
+}
+
+/** An API key as stored: looked up by keyed hash, shown again from its ciphertext. */
+function apiKeyColumns(secrets: SecretBox, apiKey: string) {
+  return { apiKeyHash: secrets.lookupHash(apiKey), apiKeyEnc: secrets.encrypt(apiKey) };
+}
+
+/**
+ * Replaces a leaked API key. The old key is refused from the next request on: every request looks
+ * the key up by its hash, nothing caches it.
+ */
+export async function rotateApiKey(tx: DbOrTx, secrets: SecretBox, userId: string): Promise<{ apiKey: string }> {
+  const apiKey = newApiKey();
+  await tx.update(users).set(apiKeyColumns(secrets, apiKey)).where(eq(users.id, userId));
+  return { apiKey };
+}
+
+/**
+ * Replaces the password of the user's main proxy account (batch accounts keep theirs). Gateways
+ * re-check the credentials of open connections every few seconds and close those on the old one.
+ */
+export async function rotateProxyPassword(tx: DbOrTx, secrets: SecretBox, userId: string): Promise<{ proxyPassword: string }> {
+  const proxyPassword = newProxyPassword();
+  await tx
+    .update(proxyAccounts)
+    .set({ proxyPasswordEnc: secrets.encrypt(proxyPassword) })
+    .where(and(eq(proxyAccounts.userId, userId), isNull(proxyAccounts.batchId)));
+  return { proxyPassword };
 }
 
 export interface UserView {

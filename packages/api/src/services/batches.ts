@@ -3,6 +3,10 @@
  * a wallet until a buyer associates the batch with their account. Association happens once: the
  * row lock and the `associated_user_id IS NULL` condition decide under concurrency, and the move of
  * the allowance is two ledger entries with unique source keys.
+ *
+ * After association the accounts spend the buyer's wallet, but together never more than the batch
+ * brought (cap_bytes): whoever still holds a batch account's password (the shop, a reseller) must not
+ * be able to drain the rest of the buyer's balance.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
@@ -57,26 +61,22 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
   const [batch] = await tx.select().from(batches).where(eq(batches.batchCode, code)).for('update');
   if (!batch) throw new DomainError('NOT_FOUND', BATCH_UNKNOWN);
   if (batch.associatedUserId) throw new DomainError('CONFLICT', batch.associatedUserId === input.userId ? BATCH_ALREADY_YOURS : BATCH_TAKEN);
+  // Bytes a gateway leased from the batch and has not reported yet: their usage or return now goes
+  // to the user (the gateway resolves the wallet when it reports), so the claim on them moves too,
+  // and they are part of what the batch brought.
+  const inFlight = await batchLeasedBytes(tx, batch.id);
+  const remaining = batch.creditsBytes;
   const [claimed] = await tx
     .update(batches)
-    .set({ associatedUserId: input.userId, associatedAt: new Date() })
+    .set({ associatedUserId: input.userId, associatedAt: new Date(), capBytes: remaining + inFlight, capUsedBytes: 0n })
     .where(and(eq(batches.id, batch.id), isNull(batches.associatedUserId)))
-    .returning();
+    .returning({ id: batches.id });
   if (!claimed) throw new DomainError('CONFLICT', BATCH_TAKEN);
-  const remaining = claimed.creditsBytes;
   if (remaining > 0n) {
     await credit(tx, { wallet: { batchId: batch.id }, bytes: -remaining, kind: 'batch_association', sourceKey: `batch-out:${batch.id}`, note: `to user ${input.userId}` });
     await credit(tx, { wallet: { userId: input.userId }, bytes: remaining, kind: 'batch_association', sourceKey: `batch-in:${batch.id}`, note: `from batch ${batch.batchCode}` });
   }
-  // Bytes a gateway leased from the batch and has not reported yet: their usage or return now goes
-  // to the user (the gateway resolves the wallet when it reports), so the claim on them moves too.
   // Balance-neutral entries (the bytes sit in the lease, in neither balance): hence not credit().
-  const [leased] = await tx
-    .select({ v: sql<string>`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text` })
-    .from(gatewayLeases)
-    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
-    .where(and(eq(proxyAccounts.batchId, batch.id), isNull(gatewayLeases.settledAt)));
-  const inFlight = BigInt(leased?.v ?? '0');
   if (inFlight > 0n) {
     await tx.insert(creditEntries).values([
       { batchId: batch.id, kind: 'batch_association', sourceKey: `batch-lease-out:${batch.id}`, amountBytes: -inFlight, note: 'open gateway leases move with the accounts' },
@@ -93,4 +93,41 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
     creditedBytes: remaining,
     accounts: moved.length,
   };
+}
+
+/** Bytes gateways hold in open leases on the batch's accounts and have not reported as used. */
+async function batchLeasedBytes(tx: DbOrTx, batchId: string): Promise<bigint> {
+  const [leased] = await tx
+    .select({ v: sql<string>`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text` })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
+    .where(and(eq(proxyAccounts.batchId, batchId), isNull(gatewayLeases.settledAt)));
+  return BigInt(leased?.v ?? '0');
+}
+
+/**
+ * What an account may spend of its wallet's `walletBytes`: all of it, or for an account of an
+ * associated batch no more than the batch's cap less what its accounts used since association and
+ * what their open leases hold. With `lock` (lease reservations) the batch row is locked, so two
+ * reservations for its accounts (any gateway) cannot take the same room; lock the wallet first.
+ */
+export async function spendableBytes(tx: DbOrTx, capBatchId: string | null, walletBytes: bigint, opts: { lock: boolean }): Promise<bigint> {
+  if (!capBatchId) return walletBytes;
+  const query = tx.select({ cap: batches.capBytes, used: batches.capUsedBytes }).from(batches).where(eq(batches.id, capBatchId));
+  const [b] = opts.lock ? await query.for('update') : await query;
+  if (!b || b.cap === null) return 0n;
+  const room = b.cap - b.used - (await batchLeasedBytes(tx, capBatchId));
+  if (room <= 0n) return 0n;
+  return room < walletBytes ? room : walletBytes;
+}
+
+/** Counts reported usage of associated batches' accounts against their caps (bytes per batch id). */
+export async function countBatchUsage(tx: DbOrTx, usedByBatch: ReadonlyMap<string, bigint>): Promise<void> {
+  for (const [batchId, used] of usedByBatch) {
+    if (used === 0n) continue;
+    await tx
+      .update(batches)
+      .set({ capUsedBytes: sql`${batches.capUsedBytes} + ${used}` })
+      .where(eq(batches.id, batchId));
+  }
 }

@@ -9,6 +9,7 @@ import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import type { GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
 import { batches, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { sql } from 'drizzle-orm';
+import { spendableBytes } from './batches';
 import { isKnownLocation } from './locations';
 import { accountWalletColumns, toAccountWallet, walletBalance } from './wallets';
 
@@ -43,6 +44,6 @@ export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, inpu
   if (!safeEqual(password, input.password)) return { account: BAD_CREDENTIALS, locationKnown };
   const acc = toAccountWallet(row);
   if (acc.disabled) return { account: { ok: false, reason: 'disabled', message: 'This proxy account is disabled' }, locationKnown };
-  const creditsBytes = await walletBalance(db, acc.wallet);
+  const creditsBytes = await spendableBytes(db, acc.capBatchId, await walletBalance(db, acc.wallet), { lock: false });
   return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes }, locationKnown };
 }

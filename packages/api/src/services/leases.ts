@@ -11,6 +11,7 @@
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
 import { batches, gatewayLeases, gatewayReports, proxyAccounts, users, type Db, type DbOrTx } from '@proxyhub/db';
+import { countBatchUsage, spendableBytes } from './batches';
 import { addHourlyUsage, type HourlyUsageDelta } from './usage';
 import { accountWalletColumns, adjustWallet, findAccountWallet, lockWallet, toAccountWallet, walletKey, type WalletRef } from './wallets';
 
@@ -24,7 +25,7 @@ export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
 export interface LeaseGrant {
   leaseId: string | null;
   grantedBytes: bigint;
-  /** Wallet balance after the grant. */
+  /** What the account may still spend after the grant: the wallet, or less under a batch cap. */
   balanceBytes: bigint;
   outcome: LeaseOutcome;
 }
@@ -33,7 +34,7 @@ export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, 
   const acc = await findAccountWallet(tx, input.proxyAccountId);
   if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
   if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
-  const credits = (await lockWallet(tx, acc.wallet)) ?? 0n;
+  const credits = await spendableBytes(tx, acc.capBatchId, (await lockWallet(tx, acc.wallet)) ?? 0n, { lock: true });
   let granted = BigInt(input.bytes);
   if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
   if (granted > credits) granted = credits;
@@ -105,6 +106,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
   const dropped: string[] = [];
   const wallets = new WalletDeltas();
   const hourly = new Map<string, HourlyUsageDelta>();
+  const batchUsage = new Map<string, bigint>();
   if (merged.size) {
     const rows = await leaseRows(tx, and(inArray(gatewayLeases.id, [...merged.keys()]), eq(gatewayLeases.gatewayId, input.gatewayId)));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -142,6 +144,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
         }
       }
       wallets.add(acc.wallet, returned, counted);
+      if (acc.capBatchId) batchUsage.set(acc.capBatchId, (batchUsage.get(acc.capBatchId) ?? 0n) + counted);
       const h = hourly.get(acc.proxyAccountId) ?? { proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
       h.bytesUp += up;
       h.bytesDown += counted - up;
@@ -150,6 +153,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
     }
   }
   await wallets.apply(tx);
+  await countBatchUsage(tx, batchUsage);
   await addHourlyUsage(tx, [...hourly.values()]);
   // Every report is also the gateway's heartbeat: its open leases stay alive.
   await tx

@@ -4,7 +4,8 @@ import { batches, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 
 /**
  * Whose credits a proxy account spends: its owner's (users.credits_bytes), or, for an account of a
- * batch not yet associated with a user, the batch's own allowance (batches.credits_bytes).
+ * batch not yet associated with a user, the batch's own allowance (batches.credits_bytes). After
+ * association a batch account spends its owner's wallet but never past its batch's cap.
  */
 export type WalletRef = { kind: 'user'; id: string } | { kind: 'batch'; id: string };
 
@@ -14,6 +15,8 @@ export interface AccountWallet {
   wallet: WalletRef;
   /** The account, its owner or its batch is disabled. */
   disabled: boolean;
+  /** The associated batch whose cap bounds this account's spending (batches.cap_bytes), if any. */
+  capBatchId: string | null;
 }
 
 export function walletKey(w: WalletRef): string {
@@ -44,7 +47,13 @@ export interface AccountWalletRow {
 export function toAccountWallet(r: AccountWalletRow): AccountWallet {
   const userId = r.accountUserId ?? r.batchUserId;
   const wallet: WalletRef = r.batchId && !r.batchUserId ? { kind: 'batch', id: r.batchId } : userId ? { kind: 'user', id: userId } : { kind: 'batch', id: r.batchId! };
-  return { proxyAccountId: r.proxyAccountId, usageType: r.usageType, wallet, disabled: r.accountDisabledAt !== null || r.userDisabledAt !== null };
+  return {
+    proxyAccountId: r.proxyAccountId,
+    usageType: r.usageType,
+    wallet,
+    disabled: r.accountDisabledAt !== null || r.userDisabledAt !== null,
+    capBatchId: r.batchId && r.batchUserId ? r.batchId : null,
+  };
 }
 
 /** Joins an account to its batch and to the user whose credits it spends. */

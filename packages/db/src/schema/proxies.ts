@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
@@ -18,6 +18,13 @@ export const batches = pgTable(
     createdAt: createdAt(),
     associatedUserId: uuid('associated_user_id').references(() => users.id),
     associatedAt: ts('associated_at'),
+    /**
+     * Set at association: what the batch brought (its remaining allowance plus what gateways held
+     * leased from it). Its accounts then spend the buyer's wallet, together never past this cap.
+     */
+    capBytes: bigint('cap_bytes', { mode: 'bigint' }),
+    /** Usage of the batch's accounts reported since association, counted against cap_bytes. */
+    capUsedBytes: bytes('cap_used_bytes'),
   },
   (t) => [uniqueIndex('batches_batch_code_key').on(t.batchCode), check('batches_credits_nonnegative', sql`${t.creditsBytes} >= 0`)],
 );
