@@ -60,12 +60,31 @@ describe('admin sign-in', () => {
     expect((await keyed.get('/admin/users')).status).toBe(403);
   });
 
-  it('rate limits login attempts', async () => {
-    const limited = await startTestServer({ rateLimits: { ...RELAXED_LIMITS, adminLogin: { points: 3, durationSeconds: 600 } } });
+  it('rate limits login attempts without locking the admin out', async () => {
+    const limited = await startTestServer({
+      trustProxy: true,
+      rateLimits: {
+        ...RELAXED_LIMITS,
+        adminLoginAccountIp: { points: 3, durationSeconds: 600 },
+        adminLoginIp: { points: 50, durationSeconds: 600 },
+        adminLoginAccount: { points: 5, durationSeconds: 600, delayMs: 100 },
+      },
+    });
     try {
-      const c = limited.client();
+      await bootstrapAdmin(limited.deps, { username: 'root', password: 'Root-Password-1' });
+      const c = limited.client({ ip: '10.9.0.1' });
       for (let i = 0; i < 3; i++) expect((await c.post('/auth/admin/login', { username: 'root', password: `guess-${i}` })).status).toBe(401);
-      expect((await c.post('/auth/admin/login', { username: 'root', password: 'guess-4' })).status).toBe(429);
+      const refused = await c.post('/auth/admin/login', { username: 'root', password: 'guess-4' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Ten more addresses fail once each: the account is past its ceiling.
+      for (let i = 0; i < 10; i++) {
+        expect((await limited.client({ ip: `10.9.1.${i}` }).post('/auth/admin/login', { username: 'root', password: 'nope' })).status).toBe(401);
+      }
+      // The admin, from an address that has not been failing, still signs in.
+      const admin = limited.client({ ip: '10.9.2.1' });
+      expect((await admin.post('/auth/admin/login', { username: 'root', password: 'Root-Password-1' })).status).toBe(200);
+      expect((await admin.get('/auth/admin/me')).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -51,7 +51,9 @@ export function rawRequest(
   });
 }
 
+/** The stored user, once the work a registration does after answering has finished. */
 export async function userRow(server: TestServer, email: string) {
+  await server.settle();
   const rows = await server.deps.db.select().from(users).where(eq(users.email, email));
   return rows;
 }

@@ -8,8 +8,9 @@ import { trpcFor } from './auth-support';
 
 const TIGHT: RateLimitConfig = {
   ...RELAXED_LIMITS,
-  login: { points: 4, durationSeconds: 60 },
-  loginAccount: { points: 2, durationSeconds: 60 },
+  loginIp: { points: 4, durationSeconds: 60 },
+  loginAccountIp: { points: 2, durationSeconds: 60 },
+  loginAccount: { points: 3, durationSeconds: 60, delayMs: 200 },
   register: { points: 2, durationSeconds: 60 },
   resend: { points: 3, durationSeconds: 60 },
   resendAccount: { points: 1, durationSeconds: 60 },
@@ -44,17 +45,44 @@ function scenarios(getServer: () => TestServer) {
     expect((await client().post('/auth/login', { email: uniqueEmail('iplimit'), password: 'Wrong1234' })).status).toBe(401);
   });
 
-  it('login: per account, across different IPs (the right password too, until it expires)', async () => {
+  it('login: per (account, address): wrong passwords in a row from one address are refused, the right one too', async () => {
     const { email } = await signedInUser(getServer(), 'Limited User', { client: client() });
-    expect((await client().post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
-    expect((await client().post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
-    expectLimited(await client().post('/auth/login', { email, password: 'Wrong1234' }));
-    expectLimited(await client().post('/auth/login', { email: email.toUpperCase(), password: STRONG_PASSWORD }));
+    const c = client();
+    expect((await c.post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
+    expect((await c.post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
+    expectLimited(await c.post('/auth/login', { email, password: 'Wrong1234' }));
+    expectLimited(await c.post('/auth/login', { email: email.toUpperCase(), password: STRONG_PASSWORD }));
+    // The owner, from an address that has not been failing, is not locked out.
+    expect((await client().post('/auth/login', { email, password: STRONG_PASSWORD })).status).toBe(200);
     // An unknown account is limited the same way: the 429 reveals nothing.
     const ghost = uniqueEmail('ghost');
-    await client().post('/auth/login', { email: ghost, password: 'x' });
-    await client().post('/auth/login', { email: ghost, password: 'x' });
-    expectLimited(await client().post('/auth/login', { email: ghost, password: 'x' }));
+    const g = client();
+    await g.post('/auth/login', { email: ghost, password: 'x' });
+    await g.post('/auth/login', { email: ghost, password: 'x' });
+    expectLimited(await g.post('/auth/login', { email: ghost, password: 'x' }));
+  });
+
+  it('login: an attacker failing from many addresses slows guessing but never locks the owner out', async () => {
+    const { email } = await signedInUser(getServer(), 'Targeted User', { client: client() });
+    // Past the per-account ceiling (3): each attacking address has failed once.
+    const attackers = Array.from({ length: 6 }, () => client());
+    for (const a of attackers) expect((await a.post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
+    // Over the ceiling, an address that already failed on this account gets no second guess.
+    expectLimited(await attackers[0]!.post('/auth/login', { email, password: 'Wrong1234' }));
+    // A new address may still try, but only after a delay.
+    const started = Date.now();
+    expect((await client().post('/auth/login', { email, password: 'Wrong1234' })).status).toBe(401);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(180);
+    // The owner's correct password from a clean address gets in (slowed, never refused).
+    const owner = client();
+    expect((await owner.post('/auth/login', { email, password: STRONG_PASSWORD })).status).toBe(200);
+    expect((await owner.get('/auth/user')).status).toBe(200);
+  });
+
+  it('login: slow brute force from one address across accounts is limited per address', async () => {
+    const c = client();
+    for (let i = 0; i < 4; i++) expect((await c.post('/auth/login', { email: uniqueEmail('spray'), password: 'Wrong1234' })).status).toBe(401);
+    expectLimited(await c.post('/auth/login', { email: uniqueEmail('spray'), password: 'Wrong1234' }));
   });
 
   it('login: a successful sign-in clears the account counter', async () => {
@@ -176,7 +204,7 @@ describe('rate limits in Redis', () => {
   scenarios(() => server);
 
   it('keeps its counters in Redis under the prefix', async () => {
-    expect((await redis.keys(`${prefix}:login:*`)).length).toBeGreaterThan(0);
+    expect((await redis.keys(`${prefix}:loginIp:*`)).length).toBeGreaterThan(0);
   });
 
   it('two server processes share the counters', async () => {

@@ -20,10 +20,12 @@ export interface ApiConfig {
 export interface RateLimitRule {
   points: number;
   durationSeconds: number;
+  /** Only for a per-account sign-in ceiling: how long each attempt waits while it is exceeded. */
+  delayMs?: number;
 }
 export type RateLimitName =
-  | 'login'
-  | 'loginAccount'
+  | SignInLimitName<'login'>
+  | SignInLimitName<'adminLogin'>
   | 'register'
   | 'resend'
   | 'resendAccount'
@@ -32,14 +34,28 @@ export type RateLimitName =
   | 'reset'
   | 'redeem'
   | 'redeemUser'
-  | 'adminLogin'
   | 'batch'
   | 'payment';
+/**
+ * The three limits of one sign-in form: failures per (account, address), reset by a success;
+ * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
+ */
+export type SignInLimitName<P extends string> = `${P}AccountIp` | `${P}Ip` | `${P}Account`;
 export type RateLimitConfig = Record<RateLimitName, RateLimitRule>;
 
+const signInLimits = <P extends string>(prefix: P): Record<SignInLimitName<P>, RateLimitRule> =>
+  ({
+    /** More than 10 wrong passwords in a row from one address for one account: 429. */
+    [`${prefix}AccountIp`]: { points: 10, durationSeconds: 15 * 60 },
+    /** Wrong passwords from one address, whatever the account. */
+    [`${prefix}Ip`]: { points: 100, durationSeconds: 24 * 60 * 60 },
+    /** Wrong passwords for one account from anywhere: past this, attempts are slowed, never refused. */
+    [`${prefix}Account`]: { points: 20, durationSeconds: 60 * 60, delayMs: 2000 },
+  }) as Record<SignInLimitName<P>, RateLimitRule>;
+
 export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
-  login: { points: 30, durationSeconds: 15 * 60 },
-  loginAccount: { points: 10, durationSeconds: 15 * 60 },
+  ...signInLimits('login'),
+  ...signInLimits('adminLogin'),
   register: { points: 10, durationSeconds: 60 * 60 },
   resend: { points: 10, durationSeconds: 60 * 60 },
   resendAccount: { points: 3, durationSeconds: 60 * 60 },
@@ -48,7 +64,6 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   reset: { points: 20, durationSeconds: 60 * 60 },
   redeem: { points: 30, durationSeconds: 15 * 60 },
   redeemUser: { points: 10, durationSeconds: 15 * 60 },
-  adminLogin: { points: 10, durationSeconds: 15 * 60 },
   batch: { points: 20, durationSeconds: 15 * 60 },
   /** Orders per user: each one is a provider invoice. */
   payment: { points: 20, durationSeconds: 60 * 60 },

@@ -32,10 +32,30 @@ export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'bac
   };
 }
 
-/** Runs a task after the response without letting a failure escape; tracked so shutdown can wait. */
-export function inBackground(deps: ApiDeps, what: string, task: () => Promise<unknown>): void {
-  const p = task()
+const queues = new WeakMap<ApiDeps, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs a task after the response without letting a failure escape; tracked so shutdown can wait.
+ * It starts once the answer has been written (after the current turn of the event loop), so work
+ * done for one answer and not another never lengthens it (account enumeration by timing). Tasks
+ * with the same `after` key run one after another, in the order they were started.
+ */
+export function inBackground(deps: ApiDeps, what: string, task: () => Promise<unknown>, opts: { after?: string } = {}): void {
+  let queue: Map<string, Promise<unknown>> | undefined;
+  if (opts.after !== undefined) {
+    queue = queues.get(deps) ?? new Map<string, Promise<unknown>>();
+    queues.set(deps, queue);
+  }
+  const key = opts.after ?? '';
+  const previous = queue?.get(key) ?? Promise.resolve();
+  const p: Promise<unknown> = previous
+    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(task)
     .catch((err: unknown) => deps.logger.error({ err, what }, 'background task failed'))
-    .finally(() => deps.background.delete(p));
+    .finally(() => {
+      deps.background.delete(p);
+      if (queue?.get(key) === p) queue.delete(key);
+    });
   deps.background.add(p);
+  queue?.set(key, p);
 }

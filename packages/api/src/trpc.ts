@@ -38,6 +38,7 @@ const t = initTRPC.context<Context>().create({
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const mergeRouters = t.mergeRouters;
+export const middleware = t.middleware;
 
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();

@@ -4,10 +4,14 @@ import { adminLogin, adminLogout } from '../services/admin';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
+import { signInLimited } from '../limits';
 import { adminOrInternalProcedure, publicProcedure } from '../trpc';
 
 export const adminRouter = {
-  login: publicProcedure.input(adminLoginInput).mutation(({ ctx, input }) => adminLogin(ctx, input)),
+  login: publicProcedure
+    .input(adminLoginInput)
+    .use(signInLimited('adminLogin', (input: { username: string }) => input.username))
+    .mutation(({ ctx, input }) => adminLogin(ctx, input)),
   logout: publicProcedure.mutation(({ ctx }) => adminLogout(ctx)),
   /** UNAUTHORIZED whenever there is no admin session, a user session or not: the panel shows its login. */
   me: publicProcedure.query(({ ctx }) => {

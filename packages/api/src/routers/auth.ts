@@ -1,9 +1,10 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
-import { DomainError, forgotPasswordInput, loginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
+import { DomainError, forgotPasswordInput, loginInput, type LoginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
 import { forgotPassword, login, logout, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
+import { limited, signInLimited } from '../limits';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
 
@@ -20,16 +21,31 @@ export const authRouter = {
   /** Leaked credentials: a new API key (the old one stops working at once) or main proxy password. */
   rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
   rotateProxyPassword: userProcedure.mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
-  register: publicProcedure.input(registerInput).mutation(({ ctx, input }) => register(ctx, input)),
-  login: publicProcedure.input(loginInput).mutation(({ ctx, input }) => login(ctx, input)),
+  register: publicProcedure
+    .input(registerInput)
+    .use(limited((ctx) => [['register', ctx.req.ip]]))
+    .mutation(({ ctx, input }) => register(ctx, input)),
+  login: publicProcedure
+    .input(loginInput)
+    .use(signInLimited('login', (input: LoginInput) => input.email))
+    .mutation(({ ctx, input }) => login(ctx, input)),
   logout: publicProcedure.mutation(async ({ ctx }) => {
     await logout(ctx);
     return { message: 'Logged out' };
   }),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
-  resendVerification: publicProcedure.input(resendVerificationInput).mutation(({ ctx, input }) => resendVerification(ctx, input.email)),
-  forgotPassword: publicProcedure.input(forgotPasswordInput).mutation(({ ctx, input }) => forgotPassword(ctx, input.email)),
-  resetPassword: publicProcedure.input(resetPasswordInput).mutation(({ ctx, input }) => resetPassword(ctx, input)),
+  resendVerification: publicProcedure
+    .input(resendVerificationInput)
+    .use(limited((ctx, input: { email: string }) => [['resend', ctx.req.ip], ['resendAccount', input.email]]))
+    .mutation(({ ctx, input }) => resendVerification(ctx, input.email)),
+  forgotPassword: publicProcedure
+    .input(forgotPasswordInput)
+    .use(limited((ctx, input: { email: string }) => [['forgot', ctx.req.ip], ['forgotAccount', input.email]]))
+    .mutation(({ ctx, input }) => forgotPassword(ctx, input.email)),
+  resetPassword: publicProcedure
+    .input(resetPasswordInput)
+    .use(limited((ctx) => [['reset', ctx.req.ip]]))
+    .mutation(({ ctx, input }) => resetPassword(ctx, input)),
   /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
   googleStart: publicProcedure.query(({ ctx }) => {
     const g = google(ctx.deps);

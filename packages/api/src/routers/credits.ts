@@ -3,29 +3,25 @@ import { createBatchInput, cryptoPaymentInput, processBatchInput, redeemCodeInpu
 import { createBatch, processBatch } from '../services/batches';
 import { redeemCode } from '../services/codes';
 import { createCryptoPayment, listUserPayments } from '../services/payments';
+import { limited } from '../limits';
 import { adminOrInternalProcedure, userProcedure } from '../trpc';
 
 export const creditsRouter = {
   /** Rate limited per IP and per user: codes must not be guessable by brute force. */
-  redeem: userProcedure.input(redeemCodeInput).mutation(async ({ ctx, input }) => {
-    await ctx.deps.rateLimiter.consume('redeem', ctx.req.ip);
-    await ctx.deps.rateLimiter.consume('redeemUser', ctx.user.id);
-    const result = await ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
+  redeem: userProcedure
+    .input(redeemCodeInput)
     // Only failed guesses count: a buyer redeeming many real codes in a row is not brute force.
-    await ctx.deps.rateLimiter.refund('redeem', ctx.req.ip);
-    await ctx.deps.rateLimiter.refund('redeemUser', ctx.user.id);
-    return result;
-  }),
-  createCryptoPayment: userProcedure.input(cryptoPaymentInput).mutation(async ({ ctx, input }) => {
-    await ctx.deps.rateLimiter.consume('payment', ctx.user.id);
-    return createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd });
-  }),
+    .use(limited((ctx) => [['redeem', ctx.req.ip], ['redeemUser', ctx.user!.id]], { failuresOnly: true }))
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }))),
+  createCryptoPayment: userProcedure
+    .input(cryptoPaymentInput)
+    .use(limited((ctx) => [['payment', ctx.user!.id]]))
+    .mutation(({ ctx, input }) => createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd })),
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
-  processBatch: userProcedure.input(processBatchInput).mutation(async ({ ctx, input }) => {
-    await ctx.deps.rateLimiter.consume('batch', `ip:${ctx.req.ip}`);
-    await ctx.deps.rateLimiter.consume('batch', `user:${ctx.user.id}`);
-    return ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }));
-  }),
+  processBatch: userProcedure
+    .input(processBatchInput)
+    .use(limited((ctx) => [['batch', `ip:${ctx.req.ip}`], ['batch', `user:${ctx.user!.id}`]]))
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }))),
   createBatch: adminOrInternalProcedure
     .input(createBatchInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createBatch(tx, ctx.deps.secrets, input))),

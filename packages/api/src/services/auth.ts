@@ -1,7 +1,10 @@
 /**
- * Account flows. Threats handled here: account enumeration (register, login and forgot answer the
- * same whether or not the email exists, and take the same time), token replay (single-use hashed
- * tokens), session fixation (a new session on every login; a reset ends every session).
+ * Account flows. Threats handled here: account enumeration (register, login, resend and forgot
+ * answer the same whether or not the email exists, and do the same work before answering: register
+ * one argon2id hash and no database call, login one lookup and one argon2id verify (against a dummy
+ * hash when there is no account), resend and forgot no database call; whatever depends on the
+ * account happens after the answer), token replay (single-use hashed tokens), session fixation (a
+ * new session on every login; a reset ends every session). Rate limits: `limits.ts`.
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { hashPassword, verifyPassword, type GoogleProfile } from '@proxyhub/auth';
@@ -28,14 +31,16 @@ export const REGISTER_MESSAGE = 'Registration successful. Please check your emai
 export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
-// Token and mail are made after the response, so that an address with an account does not answer
-// measurably slower than one without (the work for it happens off the request's clock).
-function sendVerification(deps: ApiDeps, user: Pick<UserRow, 'id' | 'email' | 'name'>) {
-  inBackground(deps, 'verification mail', async () => {
-    const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
-    await deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token)));
-  });
+async function sendVerification(deps: ApiDeps, user: Pick<UserRow, 'id' | 'email' | 'name'>) {
+  const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
+  await deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token)));
 }
+
+/**
+ * Work for one email address after the answer has gone out, in the order the requests came (a
+ * registration is complete before a password reset asked for right after it looks the address up).
+ */
+const afterAnswer = (deps: ApiDeps, email: string, what: string, task: () => Promise<unknown>) => inBackground(deps, what, task, { after: email });
 
 async function findByEmail(deps: ApiDeps, email: string) {
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
@@ -44,25 +49,29 @@ async function findByEmail(deps: ApiDeps, email: string) {
 
 export async function register(ctx: Context, input: RegisterInput) {
   const { deps } = ctx;
-  await deps.rateLimiter.consume('register', ctx.req.ip);
-  // Hash first in every case so an existing email does not answer faster.
+  // The answer waits for the one step every registration takes, the hash; looking the address up,
+  // creating the account and mailing happen after it, so a known email cannot answer differently.
   const passwordHash = await hashPassword(input.password);
+  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash));
+  return { message: REGISTER_MESSAGE };
+}
+
+async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string) {
   const existing = await findByEmail(deps, input.email);
   if (existing) {
-    if (!existing.emailVerifiedAt && !existing.disabledAt) sendVerification(deps, existing);
-    else inBackground(deps, 'already-registered mail', () => deps.mailer.send(mailTemplates.alreadyRegistered(existing.email, link(deps, '/login'))));
-    return { message: REGISTER_MESSAGE };
+    if (!existing.emailVerifiedAt && !existing.disabledAt) await sendVerification(deps, existing);
+    else await deps.mailer.send(mailTemplates.alreadyRegistered(existing.email, link(deps, '/login')));
+    return;
   }
   let user: UserRow;
   try {
     user = await deps.db.transaction((tx) => createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false }));
   } catch (e) {
-    // A concurrent registration of the same email won the race: answer as if it existed.
-    if (isUniqueViolation(e)) return { message: REGISTER_MESSAGE };
+    // Another server process registered the same email at the same moment: that one mails.
+    if (isUniqueViolation(e)) return;
     throw e;
   }
-  sendVerification(deps, user);
-  return { message: REGISTER_MESSAGE };
+  await sendVerification(deps, user);
 }
 
 async function startSession(ctx: Context, userId: string) {
@@ -82,14 +91,11 @@ export const VERIFY_FIRST = 'Please verify your email before signing in. Check y
 
 export async function login(ctx: Context, input: LoginInput): Promise<LoginResult> {
   const { deps } = ctx;
-  await deps.rateLimiter.consume('login', ctx.req.ip);
-  await deps.rateLimiter.consume('loginAccount', input.email);
   const user = await findByEmail(deps, input.email);
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new DomainError('UNAUTHORIZED', INVALID_LOGIN);
   if (user.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
   if (!user.emailVerifiedAt) return { status: 'verification_required', message: VERIFY_FIRST };
-  await deps.rateLimiter.reset('loginAccount', input.email);
   await startSession(ctx, user.id);
   return { status: 'ok', user: await getUserView(deps.db, deps.secrets, user.id) };
 }
@@ -116,26 +122,23 @@ export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyR
   });
 }
 
-export async function resendVerification(ctx: Context, email: string) {
+export function resendVerification(ctx: Context, email: string) {
   const { deps } = ctx;
-  await deps.rateLimiter.consume('resend', ctx.req.ip);
-  await deps.rateLimiter.consume('resendAccount', email);
-  const user = await findByEmail(deps, email);
-  if (user && !user.emailVerifiedAt && !user.disabledAt) sendVerification(deps, user);
+  afterAnswer(deps, email, 'verification mail', async () => {
+    const user = await findByEmail(deps, email);
+    if (user && !user.emailVerifiedAt && !user.disabledAt) await sendVerification(deps, user);
+  });
   return { message: RESEND_MESSAGE };
 }
 
-export async function forgotPassword(ctx: Context, email: string) {
+export function forgotPassword(ctx: Context, email: string) {
   const { deps } = ctx;
-  await deps.rateLimiter.consume('forgot', ctx.req.ip);
-  await deps.rateLimiter.consume('forgotAccount', email);
-  const user = await findByEmail(deps, email);
-  if (user && !user.disabledAt) {
-    inBackground(deps, 'reset mail', async () => {
-      const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS });
-      await deps.mailer.send(mailTemplates.resetPassword(user.email, link(deps, '/reset-password', token)));
-    });
-  }
+  afterAnswer(deps, email, 'reset mail', async () => {
+    const user = await findByEmail(deps, email);
+    if (!user || user.disabledAt) return;
+    const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS });
+    await deps.mailer.send(mailTemplates.resetPassword(user.email, link(deps, '/reset-password', token)));
+  });
   return { message: FORGOT_MESSAGE };
 }
 
@@ -143,7 +146,6 @@ export const RESET_INVALID = 'This reset link is invalid or has expired. Please 
 
 export async function resetPassword(ctx: Context, input: { token: string; password: string }) {
   const { deps } = ctx;
-  await deps.rateLimiter.consume('reset', ctx.req.ip);
   const passwordHash = await hashPassword(input.password);
   const user = await deps.db.transaction(async (tx) => {
     const r = await consumeToken(tx, input.token, 'password_reset');
