@@ -3,24 +3,106 @@ import { processBatchInput } from '@proxyhub/core';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
-import { useSession, useSessionActions } from '../session';
+import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
 
 export function ApiSettingsPage() {
   const user = useSession().data!;
+  const { setUser, refresh } = useSessionActions();
+  const rotateKey = trpc.auth.rotateApiKey.useMutation();
+  const rotatePassword = trpc.auth.rotateProxyPassword.useMutation();
+  // Show the new value at once, then re-read the session (the dashboard and generator use it too).
+  const showNew = async (patch: Partial<User>) => {
+    setUser({ ...user, ...patch });
+    await refresh();
+  };
   return (
     <>
-      <PageHeader title="Settings" subtitle="Your API key and proxy batches." />
+      <PageHeader title="Settings" subtitle="Your API key, proxy password and proxy batches." />
       <Card title="API Key" description="Use this key to call the ProxyHub API from your own tools. Keep it secret.">
-        <div className="key-row">
-          <label className="sr-only" htmlFor="api-key">
-            API key
-          </label>
-          <input id="api-key" className="key-input mono" readOnly value={user.apiKey} data-testid="api-key" onFocus={(e) => e.currentTarget.select()} />
-          <CopyButton text={user.apiKey} variant="primary" ariaLabel="Copy API key" />
-        </div>
+        <SecretRow id="api-key" label="API key" value={user.apiKey} copyLabel="Copy API key" />
+        <RotateCredential
+          name="API Key"
+          warning="Your current API key stops working at once. Tools that use it need the new key."
+          done="New API key created. The old key no longer works."
+          rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
+          pending={rotateKey.isPending}
+        />
+      </Card>
+      <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
+        <SecretRow id="proxy-password" label="Proxy password" value={user.proxyPassword} copyLabel="Copy proxy password" />
+        <RotateCredential
+          name="Proxy Password"
+          warning="Proxies using your current password stop working within 10 seconds, open connections included. Generate your proxy list again afterwards."
+          done="New proxy password created. Generate your proxy list again."
+          rotate={async () => showNew({ proxyPassword: (await rotatePassword.mutateAsync()).proxyPassword })}
+          pending={rotatePassword.isPending}
+        />
       </Card>
       <AssociateBatch />
+    </>
+  );
+}
+
+function SecretRow({ id, label, value, copyLabel }: { id: string; label: string; value: string; copyLabel: string }) {
+  return (
+    <div className="key-row">
+      <label className="sr-only" htmlFor={id}>
+        {label}
+      </label>
+      <input id={id} className="key-input mono" readOnly value={value} data-testid={id} onFocus={(e) => e.currentTarget.select()} />
+      <CopyButton text={value} variant="primary" ariaLabel={copyLabel} />
+    </div>
+  );
+}
+
+/** A button that replaces a leaked credential, after the user confirms what will stop working. */
+function RotateCredential({ name, warning, done, rotate, pending }: { name: string; warning: string; done: string; rotate: () => Promise<void>; pending: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  async function onConfirm() {
+    try {
+      await rotate();
+      setResult({ kind: 'success', text: done });
+    } catch (err) {
+      setResult({ kind: 'error', text: errorMessage(err, `Failed to rotate the ${name.toLowerCase()}`) });
+    }
+    setConfirming(false);
+  }
+  return (
+    <>
+      {confirming ? (
+        <div className="confirm-box" role="group" aria-label={`Confirm rotating the ${name.toLowerCase()}`}>
+          <p>
+            <strong>Replace your {name.toLowerCase()}?</strong> {warning}
+          </p>
+          <div className="card-actions">
+            <Button variant="danger" loading={pending} onClick={() => void onConfirm()}>
+              Yes, rotate {name}
+            </Button>
+            <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="card-actions">
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setResult(null);
+              setConfirming(true);
+            }}
+          >
+            Rotate {name}
+          </Button>
+        </div>
+      )}
+      {result && (
+        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
+          {result.text}
+        </Alert>
+      )}
     </>
   );
 }
