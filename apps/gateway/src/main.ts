@@ -6,14 +6,17 @@
 // - V8: with the default initial old-space limit the process ran ~70 full mark-compacts per
 //   2 GiB relayed (external buffer churn keeps hitting the limit); --initial-old-space-size=64
 //   brings that to one, and relay throughput up by about a third.
-// This process only passes signals on and exits with the child.
+// This process only passes signals on and exits with the child. Each of the two exits when its
+// parent dies (kill -9 included), so a relay is never left orphaned on the gateway port.
 import { spawn } from 'node:child_process';
+import { exitWithParent } from '@proxyhub/core/node';
 import { tunedLaunch } from './env';
 import { tuneMallocForRelaying } from './malloc-tuning';
 
+exitWithParent();
 const launch = tunedLaunch();
 if (launch) {
-  const child = spawn(process.execPath, [...launch.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { env: launch.env, stdio: 'inherit' });
+  const child = spawn(process.execPath, [...launch.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { env: launch.env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

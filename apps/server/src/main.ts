@@ -1,9 +1,11 @@
+import { exitWithParent } from '@proxyhub/core/node';
 import { createDb } from '@proxyhub/db';
 import { defaultWebDistDir } from './app';
 import { apiConfigFromEnv } from './config';
 import { loadEnv } from './env';
 import { createServer } from './server';
 
+exitWithParent();
 const env = loadEnv();
 const database = await createDb({ databaseUrl: env.DATABASE_URL, dataDir: `${env.dataDir}/pglite` });
 await database.migrate();

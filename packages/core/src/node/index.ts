@@ -1,2 +1,3 @@
 export * from './dev-secrets';
 export * from './env';
+export * from './parent-watch';

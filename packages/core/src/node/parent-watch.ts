@@ -1,0 +1,20 @@
+/**
+ * A process started with an IPC channel (the launcher's children, the gateway's relay) shuts down
+ * when its parent goes away, however the parent died: the kernel closes the channel with the
+ * parent, `kill -9` included, so nothing is left orphaned holding a port or the database.
+ * A process started any other way (systemd, a shell, a test) is left alone.
+ */
+export function exitWithParent(forceAfterMs = 30_000): void {
+  if (!process.channel) return;
+  // The parent read our output too: once it is gone a log line must not crash the shutdown.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
+  process.once('disconnect', () => {
+    setTimeout(() => process.exit(1), forceAfterMs).unref();
+    // The same graceful path as a stop from the parent; before a handler exists it simply ends us.
+    process.kill(process.pid, 'SIGTERM');
+  });
+}
