@@ -1,12 +1,14 @@
 /**
  * Egress: where a tunnel's target connection comes from. Direct by default, or through an upstream
  * proxy (http:// with CONNECT, or socks5://) whose username is a template carrying the location and
- * the sticky session. Direct egress refuses private, loopback, link-local and metadata addresses
- * after DNS resolution and connects to the very address it checked (no second lookup to rebind).
+ * the sticky session. Direct egress refuses private, loopback, link-local and metadata addresses,
+ * also as IPv6 transition forms that embed one, after DNS resolution, and connects to the very
+ * address it checked (no second lookup to rebind).
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, connect, isIP, type Socket } from 'node:net';
 import type { ProxyLocation } from '@proxyhub/core';
+import ipaddr from 'ipaddr.js';
 
 export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream';
 
@@ -58,7 +60,8 @@ for (const [net, prefix] of [
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['64:ff9b::', 96],
+  // Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the local network.
+  ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
@@ -69,15 +72,46 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv6');
 }
 
-/** Private, loopback, link-local (cloud metadata lives there), reserved or multicast. */
+function ipv4Of(high: number, low: number): string {
+  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries by a transition mechanism: traffic to it can end up
+ * there (the host's own stack for mapped forms, a NAT64 or 6to4 relay, a Teredo server).
+ */
+export function embeddedIPv4(address: string): string[] {
+  let ip: ipaddr.IPv6;
+  try {
+    ip = ipaddr.IPv6.parse(address);
+  } catch {
+    return [];
+  }
+  const p = ip.parts as [number, number, number, number, number, number, number, number];
+  const last = ipv4Of(p[6], p[7]);
+  if (p.slice(0, 6).every((x) => x === 0)) return [last]; // IPv4-compatible ::a.b.c.d (deprecated)
+  switch (ip.range()) {
+    case 'ipv4Mapped': // ::ffff:0:0/96
+    case 'rfc6145': // ::ffff:0:0:0/96, stateless translation
+    case 'rfc6052': // 64:ff9b::/96 NAT64 (the /48 local-use prefix is refused as a whole)
+      return [last];
+    case '6to4': // 2002:AABB:CCDD::/48
+      return [ipv4Of(p[1], p[2])];
+    case 'teredo': // 2001:0:SERVER:flags:port:~CLIENT
+      return [ipv4Of(p[2], p[3]), ipv4Of(~p[6] & 0xffff, ~p[7] & 0xffff)];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Private, loopback, link-local (cloud metadata lives there), reserved or multicast, also when
+ * written as an IPv6 transition form of such an IPv4 address.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
+  if (family === 6) return blocked.check(address, 'ipv6') || embeddedIPv4(address).some((v4) => blocked.check(v4, 'ipv4'));
   return true;
 }
 
