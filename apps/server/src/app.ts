@@ -11,6 +11,7 @@ import { ADMIN_SESSION_COOKIE, USER_SESSION_COOKIE } from '@proxyhub/auth';
 import { DomainError } from '@proxyhub/core';
 import { csrfGuard } from './csrf';
 import { registerGoogleRoutes } from './google-routes';
+import { boundJsonNesting } from './json-nesting';
 import { requestLike } from './request-adapter';
 import { registerRoutes } from './rest';
 
@@ -100,6 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     hsts: deps.config.production,
   });
   app.addHook('onRequest', csrfGuard({ publicUrl: deps.config.publicUrl, cookieNames: [USER_SESSION_COOKIE, ADMIN_SESSION_COOKIE] }));
+  boundJsonNesting(app);
 
   // Every client error reads the same: { success: false, error }. A 5xx is logged and kept vague.
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {

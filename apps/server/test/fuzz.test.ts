@@ -3,11 +3,14 @@
  * run time, so routes added later are covered as they land): no 5xx, and every 4xx says why.
  */
 import { randomBytes } from 'node:crypto';
+import { TRPCClientError } from '@trpc/client';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appRouter } from '@proxyhub/api';
+import { appRouter, type AppRouter } from '@proxyhub/api';
+import { topupCodes } from '@proxyhub/db';
 import { listRoutes } from '../src/app';
 import { INTERNAL_KEY, signedInUser, startTestServer } from './helpers';
 import { rawRequest, type RawResponse } from './auth-support';
+import { adminClient, expectLedgerOk, sessionClient } from './credits-helpers';
 
 const server = await startTestServer();
 afterAll(() => server.close());
@@ -297,5 +300,67 @@ describe('fuzz: every tRPC procedure', () => {
     expect(problems).toEqual([]);
     const big = await rawRequest(server, { method: 'GET', path: `/trpc/${Array.from({ length: 60 }, () => 'gateway.endpoint').join(',')}?batch=1&input=%7B%7D`, headers: {} });
     expect(big.status).toBe(400);
+  });
+});
+
+describe('fuzz: nesting and dates out of range', () => {
+  const TOO_DEEP = { success: false, error: 'JSON is nested too deeply (at most 64 levels)' };
+  const hexSig = 'ab'.repeat(64);
+
+  it('30,000 nested arrays to either webhook, any signature: 400 with the reason, nothing credited', async () => {
+    const body = deepArray(30_000);
+    for (const [path, header] of [
+      ['/webhooks/sandbox', 'x-sandbox-sig'],
+      ['/webhooks/nowpayments', 'x-nowpayments-sig'],
+    ] as const) {
+      for (const sig of [hexSig, 'junk', undefined]) {
+        const headers: Record<string, string> = { 'content-type': 'application/json', ...(sig ? { [header]: sig } : {}) };
+        const res = await rawRequest(server, { method: 'POST', path, headers, body });
+        expect({ path, sig, status: res.status, json: res.json }).toEqual({ path, sig, status: 400, json: TOO_DEEP });
+        // Deep inside an object too: the bound counts objects and arrays alike.
+        const wrapped = await rawRequest(server, { method: 'POST', path, headers, body: `{"order_id":"x","payment_status":"finished","x":${deepArray(20_000)}}` });
+        expect(wrapped.status).toBe(400);
+      }
+    }
+  });
+
+  it('the bound holds on every kind of route, tRPC bodies and ?input= included, and leaves shallow JSON alone', async () => {
+    const body = deepArray(30_000);
+    const json = { 'content-type': 'application/json' };
+    for (const path of ['/auth/login', '/auth/register', '/admin/codes/create', '/trpc/auth.login', '/trpc/auth.login?batch=1']) {
+      const res = await rawRequest(server, { method: 'POST', path, headers: json, body });
+      expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 400, json: TOO_DEEP });
+    }
+    // Brackets inside strings do not count; 64 levels are fine.
+    const ok = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: json, body: JSON.stringify({ email: '['.repeat(5000), password: 'x' }) });
+    expect(ok.status).toBe(400);
+    expect((ok.json as { error: string }).error).not.toMatch(/nested/);
+    const atBound = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: json, body: `{"a":${deepArray(63)}}` });
+    expect((atBound.json as { error: string }).error).not.toMatch(/nested/);
+    // A query's input travels in the URL (Node caps it at 16 KiB, room for 7,000 levels).
+    const get = await rawRequest(server, { method: 'GET', path: `/trpc/auth.me?input=${deepArray(7000)}`, headers: {} });
+    expect(get).toMatchObject({ status: 400, json: TOO_DEEP });
+    const batch = await rawRequest(server, { method: 'GET', path: `/trpc/auth.me,auth.me?batch=1&input=${deepArray(7000)}`, headers: {} });
+    expect(batch).toMatchObject({ status: 400, json: TOO_DEEP });
+  });
+
+  it('createCodes with the last date JavaScript has: 400 with the reason, no code minted (REST and tRPC)', async () => {
+    const admin = await adminClient(server);
+    const before = (await server.deps.db.select().from(topupCodes)).length;
+    for (const expiresAt of ['+275760-09-13T00:00:00.000Z', '+010000-01-01T00:00:00.000Z']) {
+      const res = await admin.post('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt });
+      expect({ expiresAt, res: { status: res.status, body: res.body } }).toEqual({ expiresAt, res: { status: 400, body: { success: false, error: 'Expiry must be before the year 10000' } } });
+    }
+    const trpc = sessionClient(server, admin);
+    const err = (await trpc.admin.createCodes.mutate({ creditsGB: 1, quantity: 1, expiresAt: new Date(8.64e15) }).catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
+    expect(err).toBeInstanceOf(TRPCClientError);
+    expect(err.message).toBe('Expiry must be before the year 10000');
+    expect(err.data?.httpStatus).toBe(400);
+    expect((await server.deps.db.select().from(topupCodes)).length).toBe(before);
+    // The last moment of the year 9999 is stored and read back as it was sent.
+    const last = await admin.post<{ codes: { expiresAt: string }[] }>('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt: '9999-12-31T23:59:59.999Z' });
+    expect(last.status).toBe(200);
+    expect(new Date(last.body.codes[0]!.expiresAt).toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    await expectLedgerOk(server);
   });
 });

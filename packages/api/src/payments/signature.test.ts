@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, sortKeysDeep, verifySignature } from './signature';
+import { MAX_SIGNED_DEPTH, signBody, sortKeysDeep, verifySignature } from './signature';
 
 describe('NOWPayments IPN signatures', () => {
   const body = { payment_status: 'finished', order_id: 'o-1', price_amount: 10.8, fee: { serviceFee: 0, currency: 'btc' }, list: [{ b: 1, a: 2 }] };
@@ -24,5 +24,21 @@ describe('NOWPayments IPN signatures', () => {
     expect(verifySignature('secret', body, undefined)).toBe(false);
     expect(verifySignature('secret', body, 'z'.repeat(128))).toBe(false);
     expect(verifySignature('secret', body, sig.toUpperCase())).toBe(true);
+  });
+});
+
+describe('deeply nested bodies', () => {
+  const nested = (n: number) => JSON.parse('['.repeat(n) + ']'.repeat(n)) as unknown;
+
+  it('are refused, not a stack overflow', () => {
+    const sig = 'a'.repeat(128);
+    expect(verifySignature('secret', nested(30_000), sig)).toBe(false);
+    expect(verifySignature('secret', { a: nested(30_000) }, sig)).toBe(false);
+    expect(() => signBody('secret', nested(30_000))).toThrow(RangeError);
+  });
+
+  it('still sign at the depth bound', () => {
+    const body = nested(MAX_SIGNED_DEPTH);
+    expect(verifySignature('secret', body, signBody('secret', body))).toBe(true);
   });
 });

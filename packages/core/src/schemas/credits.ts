@@ -29,6 +29,10 @@ export function coerceGbAmount(raw: string): number {
 
 const isTenth = (v: number) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9;
 
+/** JavaScript dates reach the year 275760; ISO 8601 and the database's text form stop at 9999. */
+const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+export const EXPIRY_TOO_LATE_MESSAGE = 'Expiry must be before the year 10000';
+
 export const createCodesInput = z.object({
   creditsGB: z
     .number({ error: 'Credits (GB) must be a number' })
@@ -51,6 +55,10 @@ export const createCodesInput = z.object({
       }
       if (d.getTime() <= Date.now()) {
         ctx.issues.push({ code: 'custom', message: 'Expiry must be in the future', input: v });
+        return z.NEVER;
+      }
+      if (d.getTime() > LATEST_EXPIRY) {
+        ctx.issues.push({ code: 'custom', message: EXPIRY_TOO_LATE_MESSAGE, input: v });
         return z.NEVER;
       }
       return d;
