@@ -3,24 +3,25 @@
  * CORS preflight we never grant) and must come from our own origin by Origin or Sec-Fetch-Site.
  * Any other mutation that a browser marks as cross-site is refused too (login CSRF: signing a
  * victim's browser into the attacker's account needs no cookie).
- * Bearer-key calls carry no ambient authority and webhooks are signed, so both are exempt.
+ * Bearer calls carry no ambient authority (context.ts ignores every cookie on them, however junk the
+ * token) and webhooks are signed, so both are exempt.
  * The tRPC adapter does not check Content-Type and Fastify parses text/plain: hence this hook.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { usesBearer } from '@proxyhub/api';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // The sandbox payment page posts plain HTML forms; it does not exist in production.
 const EXEMPT_PREFIXES = ['/webhooks/', '/sandbox/'];
-const BEARER = /^Bearer\s+\S+$/i;
 
 export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
   const publicOrigin = new URL(opts.publicUrl).origin;
   return async (req: FastifyRequest, reply: FastifyReply) => {
     if (SAFE_METHODS.has(req.method)) return;
     if (EXEMPT_PREFIXES.some((p) => req.url.startsWith(p))) return;
-    // Only a bearer token replaces the cookie (context.ts ignores cookies then); any other
-    // Authorization header leaves the cookie in charge and so exempts nothing.
-    if (BEARER.test(req.headers.authorization ?? '')) return;
+    // Only the Bearer scheme replaces the cookies; any other Authorization header leaves them in
+    // charge and so exempts nothing.
+    if (usesBearer(req.headers.authorization)) return;
 
     const refuse = (why: string) => reply.code(403).send({ success: false, error: `Request blocked: ${why}` });
     const origin = req.headers.origin;

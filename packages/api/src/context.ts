@@ -37,20 +37,27 @@ export interface Context {
   internal: boolean;
 }
 
-function bearer(req: RequestLike): string | null {
-  const h = req.header('authorization');
-  if (!h) return null;
-  const m = /^Bearer\s+(\S+)$/i.exec(h);
+/**
+ * `Authorization: Bearer …` authenticates a request by that header alone: cookies are then ignored,
+ * even when the token is junk (a junk header must not leave a cookie's ambient authority in charge).
+ */
+export function usesBearer(authorization: string | undefined): boolean {
+  return /^Bearer(\s|$)/i.test(authorization ?? '');
+}
+
+function bearerToken(req: RequestLike): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '');
   return m ? m[1]! : null;
 }
 
-/** Resolves who is calling: user session cookie, `Authorization: Bearer <apiKey>`, internal key, admin cookie. */
+/** Resolves who is calling: `Authorization: Bearer <apiKey or internal key>` alone, or else the user and admin session cookies. */
 export async function createContext(deps: ApiDeps, req: RequestLike): Promise<Context> {
   const ctx: Context = { deps, db: deps.db, req, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false };
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
-  const token = bearer(req);
-  if (token) {
+  if (usesBearer(req.header('authorization'))) {
+    const token = bearerToken(req);
+    if (!token) return ctx;
     if (safeEqual(token, deps.config.internalApiKey)) {
       ctx.internal = true;
     } else {
@@ -61,25 +68,26 @@ export async function createContext(deps: ApiDeps, req: RequestLike): Promise<Co
         .limit(1);
       ctx.user = row ?? null;
     }
-  } else {
-    const sid = req.cookie(userSessions.sessionCookieName);
-    if (sid) {
-      const { session, user } = await userSessions.validateSession(sid);
-      if (session && user) {
-        const row = user as unknown as UserRow;
-        if (!row.disabledAt) {
-          ctx.user = row;
-          ctx.sessionId = session.id;
-        }
-        // Sliding expiry: lucia marks a session fresh when it extended it.
-        if (session.fresh) {
-          const c = userSessions.createSessionCookie(session.id);
-          req.setCookie(c.name, c.value, c.attributes);
-        }
-      } else {
-        const c = userSessions.createBlankSessionCookie();
+    return ctx;
+  }
+
+  const sid = req.cookie(userSessions.sessionCookieName);
+  if (sid) {
+    const { session, user } = await userSessions.validateSession(sid);
+    if (session && user) {
+      const row = user as unknown as UserRow;
+      if (!row.disabledAt) {
+        ctx.user = row;
+        ctx.sessionId = session.id;
+      }
+      // Sliding expiry: lucia marks a session fresh when it extended it.
+      if (session.fresh) {
+        const c = userSessions.createSessionCookie(session.id);
         req.setCookie(c.name, c.value, c.attributes);
       }
+    } else {
+      const c = userSessions.createBlankSessionCookie();
+      req.setCookie(c.name, c.value, c.attributes);
     }
   }
 
