@@ -1,8 +1,9 @@
 /**
  * Proxy credentials are checked by the server and remembered here briefly, good answers and bad
- * ones alike, so connection setup rarely waits for the server and a password-guessing client does
- * not turn into a flood of server calls. Entries in use are refreshed before they expire; when a
- * refresh says no (password changed, account disabled), the connections that used them are closed.
+ * ones alike, so connection setup rarely waits for the server and a client repeating a wrong
+ * password does not repeat the call (new guesses are bounded by login-limit.ts). Entries in use are
+ * refreshed before they expire; when a refresh says no (password changed, account disabled), the
+ * connections that used them are closed.
  */
 import { locationString, type ProxyLocation } from '@proxyhub/core';
 import type { AccountAnswer, Backend } from './backend';

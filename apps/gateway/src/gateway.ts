@@ -10,6 +10,7 @@ import { AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthCacheOptions
 import { createBackend, type Backend } from './backend';
 import { createEgress, EgressError, type Egress } from './egress';
 import { silentLogger, type Logger } from './log';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type Account, type MeteredConnection, type MeterOptions } from './meter';
 import {
   CONNECT_OK,
@@ -45,13 +46,14 @@ export interface GatewayOptions {
   idleTimeoutMs?: number;
   connectTimeoutMs?: number;
   auth?: Partial<AuthCacheOptions>;
+  loginLimits?: Partial<LoginLimitOptions>;
   meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger'>>;
   /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
   releaseStaleLeases?: boolean;
 }
 
 type Refusal = { ok: false; kind: RefusalKind; message: string };
-type RefusalKind = 'missing' | 'malformed' | 'bad_credentials' | 'disabled' | 'bad_location' | 'empty' | 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream' | 'unavailable';
+type RefusalKind = 'missing' | 'malformed' | 'bad_credentials' | 'limited' | 'disabled' | 'bad_location' | 'empty' | 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream' | 'unavailable';
 
 interface Authenticated {
   ok: true;
@@ -65,11 +67,14 @@ const handshakeDone = new WeakSet<Socket>();
 const ignoreError = () => undefined;
 
 export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
+const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';
+const MAX_PASSWORD_LENGTH = 256;
 
 const HTTP_STATUS: Record<RefusalKind, number> = {
   missing: 407,
   malformed: 407,
   bad_credentials: 407,
+  limited: 429,
   disabled: 407,
   bad_location: 407,
   empty: 402,
@@ -86,6 +91,7 @@ const SOCKS_REP: Record<RefusalKind, number> = {
   missing: SOCKS.REP.NOT_ALLOWED,
   malformed: SOCKS.REP.NOT_ALLOWED,
   bad_credentials: SOCKS.REP.NOT_ALLOWED,
+  limited: SOCKS.REP.NOT_ALLOWED,
   disabled: SOCKS.REP.NOT_ALLOWED,
   bad_location: SOCKS.REP.NOT_ALLOWED,
   empty: SOCKS.REP.NOT_ALLOWED,
@@ -109,6 +115,7 @@ export class Gateway {
   readonly server: Server;
   readonly meter: Meter;
   readonly auth: AuthCache;
+  readonly logins: LoginLimiter;
   private readonly backend: Backend;
   private readonly egress: Egress;
   private readonly sticky = new StickySessions();
@@ -132,6 +139,7 @@ export class Gateway {
     this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
     const authOpts = { ...DEFAULT_AUTH_CACHE_OPTIONS, ...opts.auth };
     this.auth = new AuthCache(this.backend, authOpts, this.logger, (credKey, answer) => this.revoke(credKey, answer.ok ? '' : answer.message));
+    this.logins = new LoginLimiter({ ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits });
     this.egress = createEgress({ allowPrivate: opts.allowPrivate ?? false, upstreamUrl: opts.upstreamUrl, connectTimeoutMs: opts.connectTimeoutMs ?? 10_000 });
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
@@ -297,7 +305,7 @@ export class Gateway {
     }
     const creds = parseBasic(header(head, 'proxy-authorization'));
     if (!creds) return this.refuseHttp(socket, 407, 'Proxy authentication required: send your proxy username and password');
-    const auth = await this.authenticate(creds.username, creds.password);
+    const auth = await this.authenticate(creds.username, creds.password, socket.remoteAddress);
     if (!auth.ok) {
       this.logger.info({ kind: auth.kind, reason: auth.message, remote: socket.remoteAddress }, 'http proxy request refused');
       return this.refuseHttp(socket, HTTP_STATUS[auth.kind], auth.message);
@@ -361,7 +369,7 @@ export class Gateway {
         buf = buf.subarray(a.length);
         stage = 'busy';
         socket.pause();
-        void this.authenticate(a.username, a.password).then(
+        void this.authenticate(a.username, a.password, socket.remoteAddress).then(
           (r) => {
             if (socket.destroyed) return;
             if (!r.ok) return fail(SOCKS.AUTH_FAIL, `${r.kind}: ${r.message}`);
@@ -406,19 +414,30 @@ export class Gateway {
 
   // ---- shared: authenticate, open the target, relay ------------------------------------------
 
-  private async authenticate(username: string, password: string): Promise<Authenticated | Refusal> {
+  private async authenticate(username: string, password: string, remote: string | undefined): Promise<Authenticated | Refusal> {
     if (!username) return { ok: false, kind: 'missing', message: 'Proxy authentication required' };
     const parsed = parseProxyUsername(username);
     if (!parsed.ok) return { ok: false, kind: 'malformed', message: `Malformed proxy username: ${parsed.reason}` };
     const parts = parsed.value;
+    const attempt = this.logins.attempt(remote, parts.proxyUserId);
+    if (!attempt) return { ok: false, kind: 'limited', message: 'Too many failed proxy logins: try again in a minute' };
+    const failed = (): Refusal => {
+      if (attempt.failed()) this.logger.warn({ remote }, 'too many failed proxy logins: address limited');
+      return { ok: false, kind: 'bad_credentials', message: BAD_CREDENTIALS_MESSAGE };
+    };
+    // No password the server could accept (it takes 1 to 256 characters): no call.
+    if (!password || password.length > MAX_PASSWORD_LENGTH) return failed();
     let answer;
     try {
       answer = await this.auth.check(parts.proxyUserId, password, parts.location);
     } catch (err) {
+      attempt.abandoned();
       this.logger.warn({ err }, 'authorization call failed');
       return { ok: false, kind: 'unavailable', message: 'Proxy authentication is temporarily unavailable, try again' };
     }
-    if (!answer.account.ok) return { ok: false, kind: answer.account.reason === 'disabled' ? 'disabled' : 'bad_credentials', message: answer.account.message };
+    if (!answer.account.ok && answer.account.reason === 'bad_credentials') return failed();
+    attempt.succeeded();
+    if (!answer.account.ok) return { ok: false, kind: 'disabled', message: answer.account.message };
     if (!answer.locationKnown) return { ok: false, kind: 'bad_location', message: `Unknown location: ${locationString(parts.location)}` };
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
     return { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };

@@ -151,6 +151,7 @@ const REASONS: Record<number, string> = {
   405: 'Method Not Allowed',
   407: 'Proxy Authentication Required',
   408: 'Request Timeout',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -159,7 +160,7 @@ const REASONS: Record<number, string> = {
 
 export function httpResponse(status: number, message: string): Buffer {
   const body = `${message}\n`;
-  const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="ProxyHub"\r\n' : '';
+  const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="ProxyHub"\r\n' : status === 429 ? 'Retry-After: 60\r\n' : '';
   return Buffer.from(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n${extra}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
