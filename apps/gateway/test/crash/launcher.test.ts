@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const serverEntry = join(root, 'apps/server/dist/main.js');
 const gatewayEntry = join(root, 'apps/gateway/dist/main.js');
 
@@ -146,7 +146,8 @@ describe('launcher (pnpm start)', () => {
   }
 
   beforeAll(async () => {
-    // `pnpm start` runs the built apps; build them as it does.
+    // `pnpm start` runs the built apps; build them as it does (up to date already when this runs in
+    // the crash tests' project, whose setup builds them; this keeps the file runnable on its own).
     await promisify(execFile)('pnpm', ['turbo', 'run', 'build', '--filter=@proxyhub/server', '--filter=@proxyhub/gateway'], { cwd: root });
     port = await freePort();
     gatewayPort = await freePort();
