@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { pino, type Logger as PinoLogger } from 'pino';
+import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createApiDeps, createMailer, createRateLimiter, type ApiConfig, type ApiDeps } from '@proxyhub/api';
 import type { Database } from '@proxyhub/db';
 import { buildApp, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
+import { createServerLoggers } from './logger';
 
 export interface ServerParts {
   app: FastifyInstance;
@@ -25,6 +26,8 @@ export interface CreateServerOptions {
   /** Namespace for rate-limit keys in Redis (several deployments or test runs on one Redis). */
   redisKeyPrefix?: string | undefined;
   logLevel?: string;
+  /** Where log lines go (stdout unless given; tests capture them). */
+  logDestination?: DestinationStream;
   trustProxy?: boolean;
   webDistDir?: string | undefined;
   admin?: { username: string; password: string | undefined };
@@ -34,10 +37,7 @@ export interface CreateServerOptions {
 
 /** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
 export async function createServer(opts: CreateServerOptions): Promise<ServerParts> {
-  const logger = pino({
-    level: opts.logLevel ?? 'info',
-    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-  });
+  const { logger, mailLogger } = createServerLoggers({ level: opts.logLevel ?? 'info', production: opts.config.production, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });
   const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
   // ioredis reconnects by itself; without a listener every failed attempt is an unhandled 'error'.
   let redisDown = false;
@@ -64,7 +64,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
   const deps = createApiDeps({
     db: opts.database.db,
     config: opts.config,
-    mailer: createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>', outboxDir: join(opts.config.dataDir, 'mail'), logger }),
+    mailer: createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>', outboxDir: join(opts.config.dataDir, 'mail'), logger: mailLogger }),
     rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
 import { DEFAULT_RATE_LIMITS, type ApiConfig, type RateLimitConfig } from '@proxyhub/api';
 import { createTestDb } from '@proxyhub/db/testing';
 import { createServer, type ServerParts } from '../src/server';
@@ -46,10 +47,13 @@ export interface TestServerOptions {
   /** Fixed port, so the config's publicUrl can name it (browser tests). */
   port?: number;
   admin?: { username: string; password: string };
+  /** Capture log lines (at `logLevel`, default TEST_LOG_LEVEL or silent). */
+  logDestination?: DestinationStream;
+  logLevel?: string;
 }
 
 export async function startTestServer(input: Partial<ApiConfig> & TestServerOptions = {}): Promise<TestServer> {
-  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, webDistDir, port = 0, admin, ...overrides } = input;
+  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, webDistDir, port = 0, admin, logDestination, logLevel, ...overrides } = input;
   const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-test-'));
   const database = await createTestDb();
   const config: ApiConfig = {
@@ -67,7 +71,8 @@ export async function startTestServer(input: Partial<ApiConfig> & TestServerOpti
   const parts = await createServer({
     config,
     database,
-    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+    logLevel: logLevel ?? process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...(logDestination ? { logDestination } : {}),
     ...(trustProxy ? { trustProxy } : {}),
     ...(smtpUrl ? { smtpUrl } : {}),
     ...(redisUrl ? { redisUrl } : {}),
