@@ -45,7 +45,7 @@ if (process.env.NODE_ENV !== 'production') {
 const env = { ...process.env, DATA_DIR: dataDir };
 const specs = [{ name: 'server', entry: resolve('apps/server/dist/main.js'), color: 36 }];
 if (existsSync('apps/gateway/dist/main.js')) specs.push({ name: 'gateway', entry: resolve('apps/gateway/dist/main.js'), color: 35 });
-const children = specs.map((spec) => ({ ...spec, child: null, group: 0, exited: Promise.resolve(), startedAt: 0, failures: 0, restartTimer: null }));
+const children = specs.map((spec) => ({ ...spec, child: null, group: 0, startedAt: 0, failures: 0, restartTimer: null }));
 
 const stateFile = resolve(dataDir, 'launcher.json');
 const SCRIPT = 'start-all.mjs';
@@ -90,8 +90,7 @@ function start(c) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(prefix + line + '\n'));
   }
   child.on('error', (err) => log(`${c.name}: ${err.message}`));
-  c.exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  c.exited.then(({ code, signal }) => onExit(c, code, signal));
+  child.once('exit', (code, signal) => void onExit(c, code, signal));
   saveState();
 }
 
