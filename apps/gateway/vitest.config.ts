@@ -1,5 +1,5 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'gateway', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+  test: { name: 'gateway', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/crash/**'], testTimeout: 60_000, hookTimeout: 60_000 },
 });

@@ -2,10 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Every package and app with a vitest config is one project of the single `vitest run` that
-// `pnpm test` starts from the repository root.
+// `pnpm test` starts from the repository root; the gateway's crash tests (real processes) are one more.
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('../..', import.meta.url)),
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'apps/gateway/vitest.crash.config.ts'],
   },
 });
