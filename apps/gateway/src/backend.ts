@@ -1,4 +1,4 @@
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
 import { createNodeFetch } from './http-fetch';
@@ -46,4 +46,9 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     report: (input) => client.gateway.report.mutate(input),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
   };
+}
+
+/** The server answered and refused the input itself: sending it again cannot succeed. */
+export function isRejectedInput(err: unknown): boolean {
+  return err instanceof TRPCClientError && (err.data as { code?: string } | undefined)?.code === 'BAD_REQUEST';
 }

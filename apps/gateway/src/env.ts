@@ -14,6 +14,10 @@ const schema = z.object({
   GATEWAY_ALLOW_PRIVATE: bool,
   GATEWAY_ID: optionalString,
   DATA_DIR: z.string().default('.data'),
+  /** The usage journal lives here (default DATA_DIR/gateway); keep it on a disk that survives restarts. */
+  GATEWAY_STATE_DIR: optionalString,
+  /** Seconds of an account's observed traffic per lease: what a vanished gateway can leave unbilled, and how long tunnels run on while the server is away. */
+  GATEWAY_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -45,6 +49,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
     gatewayId: env.GATEWAY_ID ?? `${hostname()}:${env.GATEWAY_PORT}`,
     dataDir,
+    stateDir: env.GATEWAY_STATE_DIR ? resolve(env.GATEWAY_STATE_DIR) : resolve(dataDir, 'gateway'),
+    leaseSeconds: env.GATEWAY_LEASE_SECONDS,
     logLevel: env.LOG_LEVEL,
   };
 }

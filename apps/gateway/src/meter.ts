@@ -3,19 +3,24 @@
  * beforehand, so nothing is forwarded that was not paid for and no database call happens per
  * chunk. Usage is reported per lease every few seconds in one batch per gateway, under a sequence
  * number the server applies once; a report that failed is resent unchanged until acknowledged.
+ * While the server is unreachable the gateway goes on within the leases it holds, keeps every
+ * unreported byte (in memory and, with a journal, on disk) and delivers it when the server is back.
  */
 import type { UsageType } from '@proxyhub/core';
 import type { Backend } from './backend';
+import type { UsageJournal } from './journal';
 import type { Logger } from './log';
 
 export interface MeterOptions {
   gatewayId: string;
   backend: Backend;
   logger: Logger;
-  /** First lease of an account; later leases grow (x2) while they run out fast and shrink when slow. */
+  /** First lease of an account; later ones are sized by its observed rate (leaseSeconds of traffic). */
   initialLeaseBytes: number;
   minLeaseBytes: number;
+  /** Caps a lease: with the next one reserved ahead, an account holds at most two. */
   maxLeaseBytes: number;
+  leaseSeconds: number;
   reportIntervalMs: number;
   /** A report is sent at least this often while leases are held: the server's lease heartbeat. */
   heartbeatMs: number;
@@ -23,17 +28,29 @@ export interface MeterOptions {
   idleReleaseMs: number;
   /** After the server said "empty", new connections are refused for this long without asking again. */
   emptyRetryMs: number;
+  /** Unacknowledged usage on disk (survives a crash); written every journalIntervalMs or journalBytes per account. */
+  journal?: UsageJournal | undefined;
+  journalIntervalMs: number;
+  journalBytes: number;
 }
 
 export const DEFAULT_METER_OPTIONS = {
   initialLeaseBytes: 16 * 1024 * 1024,
   minLeaseBytes: 1024 * 1024,
-  maxLeaseBytes: 1024 * 1024 * 1024,
+  maxLeaseBytes: 128 * 1024 * 1024,
+  leaseSeconds: 10,
   reportIntervalMs: 2000,
   heartbeatMs: 30_000,
   idleReleaseMs: 15_000,
   emptyRetryMs: 2000,
+  journalIntervalMs: 250,
+  journalBytes: 1024 * 1024,
 } satisfies Partial<MeterOptions>;
+
+/** Waits between attempts while the server is unreachable (lease requests and reports). */
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 2000;
+const REPORT_RETRY_MAX_MS = 5000;
 
 export type ReserveResult = 'granted' | 'empty' | 'disabled' | 'error';
 
@@ -43,6 +60,10 @@ export class Lease {
   up = 0;
   down = 0;
   sessions = 0;
+  /** The part of the unreported counts already in the journal. */
+  jUp = 0;
+  jDown = 0;
+  jSessions = 0;
   constructor(
     readonly id: string,
     readonly granted: number,
@@ -53,6 +74,8 @@ export class Lease {
 export interface MeteredConnection {
   readonly credKey: string;
   close(reason: string): void;
+  /** Balance empty: stop relaying, deliver what was already paid for, then close. */
+  cut?(): void;
 }
 
 export const UP = 0;
@@ -68,9 +91,16 @@ export class Account {
   emptyAt = 0;
   disabled = false;
   pendingSessions = 0;
+  /** Bytes spent since the journal last heard of this account. */
+  unjournaled = 0;
+  /** While the server is unreachable: no new lease request before this time. */
+  retryAt = 0;
+  private failures = 0;
   private reserving: Promise<ReserveResult> | null = null;
   private leaseSize: number;
   private lastReserveAt = 0;
+  private spentTotal = 0;
+  private spentAtReserve = 0;
 
   constructor(
     readonly meter: Meter,
@@ -83,6 +113,7 @@ export class Account {
   /** Spends n bytes the caller checked are available (available >= n). */
   spend(n: number, dir: number): void {
     this.available -= n;
+    this.spentTotal += n;
     let lease = this.leases[0]!;
     let left = lease.granted - lease.used;
     if (n < left) {
@@ -105,6 +136,8 @@ export class Account {
     // Double-buffered: the next lease is asked for while a whole one is still left, so a fast
     // tunnel never waits for the server.
     if (this.available < this.leaseSize && this.reserving === null && !this.recentlyEmpty()) void this.reserve();
+    this.unjournaled += n;
+    if (this.unjournaled >= this.meter.opts.journalBytes) this.meter.journalAccount(this);
   }
 
   get isReserving(): boolean {
@@ -137,6 +170,7 @@ export class Account {
     if (this.disabled) return Promise.resolve('disabled');
     if (this.meter.isClosing) return Promise.resolve('error');
     if (this.recentlyEmpty()) return Promise.resolve('empty');
+    if (!this.reserving && this.retryAt > Date.now()) return Promise.resolve('error');
     if (!this.reserving) {
       const p = this.requestLease().finally(() => {
         this.reserving = null;
@@ -151,13 +185,19 @@ export class Account {
     const { opts } = this.meter;
     const now = Date.now();
     if (this.lastReserveAt) {
-      const since = now - this.lastReserveAt;
-      if (since < 2000) this.leaseSize = Math.min(this.leaseSize * 2, opts.maxLeaseBytes);
-      else if (since > 20_000) this.leaseSize = Math.max(this.leaseSize >> 1, opts.minLeaseBytes);
+      // About leaseSeconds of the account's observed traffic (shrinking by half at most per lease):
+      // large enough that a fast tunnel rarely waits for the server, small enough that a gateway
+      // that vanishes for good leaves little unbilled (the README states the bound).
+      const rate = (this.spentTotal - this.spentAtReserve) / (Math.max(now - this.lastReserveAt, 50) / 1000);
+      const size = Math.max(rate * opts.leaseSeconds, this.leaseSize / 2);
+      this.leaseSize = Math.round(Math.min(Math.max(size, opts.minLeaseBytes), opts.maxLeaseBytes));
     }
     this.lastReserveAt = now;
+    this.spentAtReserve = this.spentTotal;
     try {
       const r = await opts.backend.reserveLease({ gatewayId: opts.gatewayId, proxyAccountId: this.id, bytes: this.leaseSize });
+      this.failures = 0;
+      this.retryAt = 0;
       if (r.leaseId && r.grantedBytes > 0n) {
         const granted = Number(r.grantedBytes);
         const lease = new Lease(r.leaseId, granted);
@@ -176,14 +216,25 @@ export class Account {
       this.emptyAt = Date.now();
       return 'empty';
     } catch (err) {
-      opts.logger.warn({ err, account: this.id }, 'lease reservation failed');
+      // The server is unreachable: tunnels wait (relay.ts) and ask again after a backoff.
+      this.failures += 1;
+      this.retryAt = Date.now() + Math.min(RETRY_MIN_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
+      if (this.failures === 1 || this.failures % 30 === 0) opts.logger.warn({ err, account: this.id, failures: this.failures }, 'lease reservation failed; retrying');
       return 'error';
     }
   }
 
-  /** Closes every open connection of the account (balance empty, account disabled). */
+  /** Closes every open connection of the account (account disabled). */
   closeAll(reason: string): void {
     for (const c of [...this.conns]) c.close(reason);
+  }
+
+  /** Balance empty: every connection stops relaying and closes once what was paid for is delivered. */
+  cutOff(): void {
+    for (const c of [...this.conns]) {
+      if (c.cut) c.cut();
+      else c.close('balance empty');
+    }
   }
 }
 
@@ -194,21 +245,38 @@ interface PendingReport {
   retired: Lease[];
 }
 
+function journalLease(journal: UsageJournal, l: Lease): void {
+  const up = l.up - l.jUp;
+  const down = l.down - l.jDown;
+  const sessions = l.sessions - l.jSessions;
+  if (!up && !down && !sessions) return;
+  journal.usage(l.id, up, down, sessions);
+  l.jUp = l.up;
+  l.jDown = l.down;
+  l.jSessions = l.sessions;
+}
+
 export class Meter {
   readonly accounts = new Map<string, Account>();
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
-  private seq = Date.now() * 1000;
+  private seq: number;
   private pending: PendingReport | null = null;
   private running: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private journalTimer: NodeJS.Timeout | null = null;
   private lastSent = 0;
   private closing = false;
+  private reportFailures = 0;
+  private reportRetryAt = 0;
 
   /** Lease requests on their way: shutdown waits for them, so no granted lease is left behind. */
   private readonly inflight = new Set<Promise<unknown>>();
 
-  constructor(readonly opts: MeterOptions) {}
+  constructor(readonly opts: MeterOptions) {
+    // Unique across restarts: above the clock-based start and above anything an earlier run journaled.
+    this.seq = Math.max(Date.now() * 1000, opts.journal?.lastSeq ?? 0);
+  }
 
   get isClosing(): boolean {
     return this.closing;
@@ -222,6 +290,36 @@ export class Meter {
   start(): void {
     this.timer ??= setInterval(() => void this.tick(), this.opts.reportIntervalMs);
     this.timer.unref();
+    if (this.opts.journal && !this.journalTimer) {
+      this.journalTimer = setInterval(() => this.journalAll(), this.opts.journalIntervalMs);
+      this.journalTimer.unref();
+    }
+  }
+
+  /** Puts every lease's usage since the last time into the journal and syncs it (the 250 ms tick). */
+  private journalAll(): void {
+    const { journal } = this.opts;
+    if (!journal) return;
+    for (const a of this.accounts.values()) {
+      a.unjournaled = 0;
+      for (const l of a.leases) journalLease(journal, l);
+    }
+    for (const l of this.retired) journalLease(journal, l);
+    this.syncJournal();
+  }
+
+  /** An account spent journalBytes since the journal last heard of it: written now, not in 250 ms. */
+  journalAccount(a: Account): void {
+    a.unjournaled = 0;
+    const { journal } = this.opts;
+    if (!journal) return;
+    for (const l of a.leases) journalLease(journal, l);
+    for (const l of this.retired) journalLease(journal, l);
+    this.syncJournal();
+  }
+
+  private syncJournal(): void {
+    this.opts.journal!.sync().catch((err: unknown) => this.opts.logger.error({ err }, 'usage journal sync failed'));
   }
 
   account(id: string, usageType: UsageType): Account {
@@ -249,6 +347,8 @@ export class Meter {
 
   private async tick(): Promise<void> {
     const now = Date.now();
+    // The server is unreachable: retry with backoff, the usage waits (and is journaled).
+    if (now < this.reportRetryAt) return;
     let due = this.retired.length > 0 || this.pending !== null || now - this.lastSent >= this.opts.heartbeatMs;
     for (const a of this.accounts.values()) {
       if (due) break;
@@ -312,6 +412,7 @@ export class Meter {
       await this.deliver(this.pending);
       if (!releaseAll) return;
     }
+    if (this.opts.journal) this.journalAll();
     await this.deliver(this.build(releaseAll));
   }
 
@@ -320,20 +421,34 @@ export class Meter {
     const { opts } = this;
     let res: { applied: boolean; dropped: string[] };
     try {
+      // On disk before it leaves: after a crash it is resent under this seq, never counted twice.
+      await opts.journal?.report(report.seq, report.items);
       res = await opts.backend.report({ gatewayId: opts.gatewayId, seq: report.seq, items: report.items });
     } catch (err) {
-      opts.logger.warn({ err, seq: report.seq, items: report.items.length }, 'usage report failed; will resend');
+      this.reportFailures += 1;
+      this.reportRetryAt = Date.now() + Math.min(opts.reportIntervalMs * 2 ** (this.reportFailures - 1), REPORT_RETRY_MAX_MS);
+      if (this.reportFailures === 1 || this.reportFailures % 20 === 0) {
+        opts.logger.warn({ err, seq: report.seq, items: report.items.length, failures: this.reportFailures }, 'usage report failed; will resend');
+      }
       throw err;
     }
+    if (this.reportFailures) opts.logger.info({ failures: this.reportFailures }, 'usage reports delivered again');
+    this.reportFailures = 0;
+    this.reportRetryAt = 0;
     this.pending = null;
     this.lastSent = Date.now();
+    opts.journal?.acknowledged(report.seq);
     for (const [l, up, down, sessions] of report.snapshot) {
       l.up -= up;
       l.down -= down;
       l.sessions -= sessions;
+      l.jUp -= up;
+      l.jDown -= down;
+      l.jSessions -= sessions;
     }
     if (res.dropped.length) {
-      // The server settled these (e.g. it lost our heartbeat): stop spending from them.
+      // The server settled these (e.g. it lost our heartbeat): stop spending from them. What was
+      // spent since goes out once more with the next report (the server bills it from the wallet).
       const dropped = new Set(res.dropped);
       for (const a of this.accounts.values()) {
         for (let i = a.leases.length - 1; i >= 0; i--) {
@@ -341,6 +456,7 @@ export class Meter {
           if (dropped.has(l.id)) {
             a.available -= l.granted - l.used;
             a.leases.splice(i, 1);
+            if (l.up || l.down || l.sessions) this.retired.push(l);
           }
         }
       }
@@ -357,16 +473,31 @@ export class Meter {
     this.closing = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.journalTimer) clearInterval(this.journalTimer);
+    this.journalTimer = null;
     await Promise.allSettled([...this.inflight]);
-    for (let attempt = 0; attempt < 3; attempt++) {
+    let delivered = false;
+    for (let attempt = 0; attempt < 3 && !delivered; attempt++) {
       try {
         await this.flush(true);
-        return;
+        delivered = true;
       } catch {
         await new Promise((r) => setTimeout(r, 200));
       }
     }
-    this.opts.logger.error({}, 'final usage report failed; the server reconciles the leases after their timeout');
+    if (!delivered) {
+      this.opts.logger.error(
+        {},
+        this.opts.journal
+          ? 'final usage report failed; the journal delivers it on the next start'
+          : 'final usage report failed; the server reconciles the leases after their timeout',
+      );
+    }
+    if (this.opts.journal) {
+      // Whatever the last report did not carry is on disk for the next start.
+      this.journalAll();
+      await this.opts.journal.close();
+    }
   }
 
   /** Bytes held in leases right now (for stats and tests). */

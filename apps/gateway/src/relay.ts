@@ -4,6 +4,9 @@
  * while a lease is being reserved. No per-chunk allocation, no Transform streams.
  * Half-close passes through ('end' ends the other side); an error or an abortive close on either
  * side destroys both; idle sockets time out.
+ * A tunnel outlives a server outage: out of lease and unable to reach the server, it holds its
+ * source and asks again until the server answers. At zero balance it is cut: nothing more is
+ * relayed, and what was already written (and paid for) is delivered before it closes.
  */
 import type { Socket } from 'node:net';
 import type { TargetSocket } from './egress';
@@ -11,6 +14,8 @@ import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 
 /** What one direction may hold in user space before its source pauses (backpressure). */
 const RELAY_BUFFER_BYTES = 128 * 1024;
+/** After a cut, how long a client has to take the bytes it paid for before the tunnel is destroyed. */
+const CUT_DELIVERY_MS = 10_000;
 
 /**
  * A coarse clock for idle tracking: reading it per chunk costs nothing, unlike a socket timeout
@@ -39,6 +44,7 @@ export class Relay implements MeteredConnection {
   /** Last time a byte moved either way (coarse clock); the gateway's sweeper closes idle relays. */
   lastIo = coarseClock.now;
   private closed = false;
+  private cutting = false;
   private upLeft: number;
   private readonly upState: FlowState = { drain: false, lease: false };
   private readonly downState: FlowState = { drain: false, lease: false };
@@ -65,7 +71,8 @@ export class Relay implements MeteredConnection {
       this.finish();
     });
     target.on('close', () => {
-      if (!target.readableEnded) client.destroy();
+      // After a cut the client is still being given what it paid for: it closes on its own.
+      if (!target.readableEnded && !this.cutting) client.destroy();
       this.finish();
     });
     const sink = (target as TargetSocket).readSink;
@@ -114,7 +121,7 @@ export class Relay implements MeteredConnection {
       }
       this.upLeft -= n;
     }
-    if (n === 0) return;
+    if (n === 0 || this.cutting) return;
     this.lastIo = coarseClock.now;
     const acc = this.account;
     if (acc.available >= n) {
@@ -134,9 +141,20 @@ export class Relay implements MeteredConnection {
     if (!owned) chunk = Buffer.from(chunk);
     state.lease = true;
     src.pause();
+    this.awaitLease(src, dst, dir, chunk, state);
+  }
+
+  private awaitLease(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState): void {
+    const acc = this.account;
+    const n = chunk.length;
     void acc.ensure(n).then((r) => {
+      if (this.closed || this.cutting || dst.destroyed) return;
+      if (r === 'error') {
+        // The server is unreachable: the tunnel stays open, paused, until a lease comes through.
+        setTimeout(() => this.awaitLease(src, dst, dir, chunk, state), Math.max(50, acc.retryAt - Date.now())).unref();
+        return;
+      }
       state.lease = false;
-      if (this.closed || dst.destroyed) return;
       const avail = acc.available;
       if (avail >= n) {
         acc.spend(n, dir);
@@ -153,13 +171,34 @@ export class Relay implements MeteredConnection {
         else this.stats.down += avail;
         dst.write(chunk.subarray(0, avail));
       }
-      if (r === 'error') this.close('lease unavailable');
-      else acc.closeAll(r === 'disabled' ? 'account disabled' : 'balance empty');
+      if (r === 'disabled') acc.closeAll('account disabled');
+      else acc.cutOff();
     });
   }
 
   close(_reason: string): void {
     this.destroy();
+  }
+
+  /**
+   * Balance empty. Bytes are billed when written to a socket, so the bytes still queued for the
+   * client are delivered rather than dropped at close (billing undelivered bytes): nothing more
+   * is relayed, the client gets its queue and an end, and the tunnel closes when the client hangs
+   * up (or after CUT_DELIVERY_MS). What either side still sends is read and dropped, so the close
+   * never turns into a reset that would throw the queue away.
+   */
+  cut(): void {
+    if (this.cutting || this.closed) return;
+    this.cutting = true;
+    const { client, target } = this;
+    if (target.writableLength === 0) target.destroy();
+    else {
+      target.end();
+      target.once('finish', () => target.destroy());
+    }
+    client.end();
+    client.resume();
+    setTimeout(() => this.destroy(), CUT_DELIVERY_MS).unref();
   }
 
   destroy(): void {

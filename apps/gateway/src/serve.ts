@@ -1,21 +1,28 @@
+import { createBackend } from './backend';
 import { loadEnv } from './env';
 import { createGateway } from './gateway';
+import { replayUsageJournal, UsageJournal } from './journal';
 import { createLogger } from './log';
 
 const env = loadEnv();
 const logger = createLogger(env.logLevel);
+const backend = createBackend(env.serverUrl, env.internalApiKey);
+// Usage an earlier run could not deliver (a crash, or a server that was away) is billed before
+// this run takes traffic.
+const journal = UsageJournal.open(env.stateDir, env.gatewayId, logger);
+await replayUsageJournal(journal, backend, logger);
 const gateway = createGateway({
   gatewayId: env.gatewayId,
-  serverUrl: env.serverUrl,
-  internalApiKey: env.internalApiKey,
+  backend,
   allowPrivate: env.allowPrivate,
   upstreamUrl: env.upstreamUrl,
   logger,
   releaseStaleLeases: true,
+  meter: { journal, leaseSeconds: env.leaseSeconds },
 });
 const addr = await gateway.listen(env.port, env.host);
 logger.info(
-  { port: addr.port, host: env.host, server: env.serverUrl, gatewayId: env.gatewayId, egress: env.upstreamUrl ? 'upstream' : 'direct', allowPrivate: env.allowPrivate },
+  { port: addr.port, host: env.host, server: env.serverUrl, gatewayId: env.gatewayId, egress: env.upstreamUrl ? 'upstream' : 'direct', allowPrivate: env.allowPrivate, journal: journal.path },
   'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
 );
 

@@ -15,6 +15,13 @@ describe('gateway environment', () => {
     expect(env.gatewayId).toMatch(/:3001$/);
   });
 
+  it('keeps the usage journal under DATA_DIR/gateway unless GATEWAY_STATE_DIR says where; leases of 10 s of traffic unless told', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: '' })).toMatchObject({ stateDir: join(dir, 'gateway'), leaseSeconds: 10 });
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: join(dir, 'state'), GATEWAY_LEASE_SECONDS: '3' })).toMatchObject({ stateDir: join(dir, 'state'), leaseSeconds: 3 });
+    expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_LEASE_SECONDS: '0' })).toThrow(/GATEWAY_LEASE_SECONDS/);
+  });
+
   it('reads an empty value copied from .env.example as unset', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
     const env = loadEnv({ DATA_DIR: dir, GATEWAY_PORT: '', GATEWAY_UPSTREAM_URL: '', GATEWAY_ALLOW_PRIVATE: '' });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Backend } from '../src/backend';
 import { silentLogger } from '../src/log';
 import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
@@ -58,10 +58,10 @@ describe('meter', () => {
     const { backend, reports } = fakeBackend();
     const m = meter(backend);
     const acc = m.account('acc-2', 'normal_proxy');
-    await acc.ensure(1500); // two leases: 1000 + 2000 (the size doubles while they run out fast)
-    expect(acc.available).toBe(3000);
+    await acc.ensure(1500); // two leases of the minimum size (no traffic observed yet)
+    expect(acc.available).toBe(2000);
     acc.spend(1200, DOWN);
-    expect(acc.available).toBe(1800);
+    expect(acc.available).toBe(800);
     await m.flush();
     const first = reports.at(-1)!.items;
     expect(first).toContainEqual({ leaseId: expect.any(String), bytesUp: 0, bytesDown: 200, sessions: 0, release: false });
@@ -87,5 +87,71 @@ describe('meter', () => {
     expect(await acc.ensure(1000)).toBe('empty');
     expect(acc.available).toBe(700);
     expect(acc.recentlyEmpty()).toBe(true);
+  });
+});
+
+describe('lease size', () => {
+  it('follows the observed rate (leaseSeconds of traffic), within the minimum and the cap', async () => {
+    const requested: number[] = [];
+    const { backend } = fakeBackend({ grant: (b) => (requested.push(b), b) });
+    const start = Date.now();
+    let now = start;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const acc = meter(backend, { minLeaseBytes: 1000, maxLeaseBytes: 1_000_000, leaseSeconds: 10 }).account('acc-r', 'normal_proxy');
+      await acc.ensure(1);
+      now += 1000;
+      acc.spend(1000, DOWN); // 1,000 B/s: the next lease is 10 s of that
+      await acc.ensure(1);
+      now += 100;
+      acc.spend(10_000, DOWN); // 100,000 B/s: 10 s of it is past the cap
+      await acc.ensure(1);
+      now += 60_000;
+      acc.spend(1_000_000, DOWN); // slow again: the size halves, not more
+      await acc.ensure(1);
+      expect(requested).toEqual([1000, 10_000, 1_000_000, 500_000]);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+});
+
+describe('server unreachable', () => {
+  it('lease requests back off instead of hammering the server, and succeed once it answers', async () => {
+    let down = true;
+    let calls = 0;
+    const { backend } = fakeBackend();
+    const reserve = backend.reserveLease;
+    backend.reserveLease = (i) => {
+      calls += 1;
+      return down ? Promise.reject(new Error('ECONNREFUSED')) : reserve(i);
+    };
+    const acc = meter(backend).account('acc-o', 'normal_proxy');
+    expect(await acc.ensure(1)).toBe('error');
+    for (let i = 0; i < 50; i++) expect(await acc.ensure(1)).toBe('error');
+    expect(calls).toBe(1);
+    expect(acc.retryAt).toBeGreaterThan(Date.now());
+    down = false;
+    await new Promise((r) => setTimeout(r, acc.retryAt - Date.now() + 5));
+    expect(await acc.ensure(1)).toBe('granted');
+    expect(calls).toBe(2);
+  });
+
+  it('keeps every unreported byte through failed reports and delivers it when the server is back', async () => {
+    const { backend, reports } = fakeBackend({ failReports: 5 });
+    const m = meter(backend);
+    const acc = m.account('acc-k', 'normal_proxy');
+    await acc.ensure(1);
+    let spent = 0;
+    for (let i = 0; i < 5; i++) {
+      acc.spend(100, DOWN);
+      spent += 100;
+      await expect(m.flush()).rejects.toThrow('server down');
+    }
+    await m.flush(); // the report that failed five times, unchanged
+    await m.flush(); // what was spent meanwhile
+    const applied = [reports.at(-2)!, reports.at(-1)!];
+    expect(applied[0]!.seq).toBe(reports[0]!.seq);
+    expect(applied.flatMap((r) => r.items).reduce((n, i) => n + i.bytesDown, 0)).toBe(spent);
   });
 });

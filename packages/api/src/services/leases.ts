@@ -17,8 +17,12 @@ import { accountWalletColumns, adjustWallet, findAccountWallet, lockWallet, toAc
 
 /** A lease of a gateway that has not reported for this long is settled by the reconciliation job. */
 export const LEASE_TTL_MS = 2 * 60_000;
-/** Upper bound of one lease: bounds what a crashed gateway can hold back from a wallet. */
-export const MAX_LEASE_BYTES = 16n * 1024n * 1024n * 1024n;
+/**
+ * Upper bound of one lease, whatever a gateway asks. Our gateway asks for much less: about 10 s of
+ * the account's observed traffic, at most 128 MiB, two at a time; that is what a gateway that
+ * vanishes with its journal can leave unbilled (see the README).
+ */
+export const MAX_LEASE_BYTES = 1024n * 1024n * 1024n;
 
 export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
 

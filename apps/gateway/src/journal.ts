@@ -1,0 +1,297 @@
+/**
+ * The usage journal: bytes relayed that the server has not acknowledged yet, on the gateway's own
+ * disk, so neither a gateway crash nor a server outage gives traffic away. Append-only JSON lines:
+ *
+ *   {"g":gatewayId,"q":lastSeq}                    first line (written at creation and compaction)
+ *   {"u":leaseId,"up":n,"dn":n,"s":n}               usage spent from a lease since its previous line
+ *   {"r":seq,"i":[[leaseId,up,down,sessions,release],...]}   a report, synced before it is sent
+ *   {"a":seq}                                       the server applied that report
+ *
+ * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
+ * its own seq (the server applies a (gateway, seq) once, so a report that did arrive is not counted
+ * twice) and then reports what the "u" lines hold beyond the reports. The file is rewritten with
+ * only that outstanding state once it grows past a threshold.
+ */
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRejectedInput, type Backend } from './backend';
+import type { Logger } from './log';
+
+export interface JournalItem {
+  leaseId: string;
+  bytesUp: number;
+  bytesDown: number;
+  sessions: number;
+  release: boolean;
+}
+
+export interface JournalReport {
+  seq: number;
+  items: JournalItem[];
+}
+
+type Usage = [up: number, down: number, sessions: number];
+type Line = { g: string; q: number } | { u: string; up: number; dn: number; s: number } | { r: number; i: Array<[string, number, number, number, 0 | 1]> } | { a: number };
+
+/** Rewritten with only the outstanding state once it is this long. */
+const COMPACT_AT_BYTES = 4 * 1024 * 1024;
+
+export class UsageJournal {
+  /** Journaled usage not covered by any report yet, per lease. */
+  private readonly unreported = new Map<string, Usage>();
+  /** Reports journaled and not acknowledged, in seq order. */
+  private readonly pending = new Map<number, JournalItem[]>();
+  private fd: number;
+  private size = 0;
+  private buffer = '';
+  /** Highest seq ever journaled: a later process continues above it. */
+  lastSeq = 0;
+  private written = 0;
+  private synced = 0;
+  private syncing = false;
+  private compactWanted = false;
+  private closed = false;
+  private readonly waiters: Array<{ gen: number; resolve: () => void; reject: (err: Error) => void }> = [];
+
+  /** Opens (or creates) the journal of `gatewayId` under `dir`, reading what an earlier run left. */
+  static open(dir: string, gatewayId: string, logger: Logger): UsageJournal {
+    mkdirSync(dir, { recursive: true });
+    return new UsageJournal(join(dir, `usage-${encodeURIComponent(gatewayId)}.jsonl`), gatewayId, logger);
+  }
+
+  private constructor(
+    readonly path: string,
+    readonly gatewayId: string,
+    private readonly logger: Logger,
+  ) {
+    if (existsSync(path)) this.load(readFileSync(path, 'utf8'));
+    // Start from a clean file: a torn last line from a crash must not glue onto the next append.
+    this.fd = this.rewrite();
+  }
+
+  private load(text: string): void {
+    const lines = text.split('\n');
+    for (let n = 0; n < lines.length; n++) {
+      const raw = lines[n]!;
+      if (!raw) continue;
+      let line: Line;
+      try {
+        line = JSON.parse(raw) as Line;
+      } catch {
+        // Only a crash in the middle of an append leaves this, on the last line.
+        if (n < lines.length - 1) this.logger.warn({ path: this.path, line: n + 1 }, 'usage journal: unreadable line skipped');
+        continue;
+      }
+      this.apply(line);
+    }
+  }
+
+  private apply(line: Line): void {
+    if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
+    else if ('r' in line) {
+      const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release]) => ({ leaseId, bytesUp, bytesDown, sessions, release: release === 1 }));
+      this.covered(items);
+      this.pending.set(line.r, items);
+      if (line.r > this.lastSeq) this.lastSeq = line.r;
+    } else if ('a' in line) this.pending.delete(line.a);
+    else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
+  }
+
+  private add(leaseId: string, up: number, down: number, sessions: number): void {
+    const u = this.unreported.get(leaseId);
+    if (u) {
+      u[0] += up;
+      u[1] += down;
+      u[2] += sessions;
+      if (!u[0] && !u[1] && !u[2]) this.unreported.delete(leaseId);
+    } else if (up || down || sessions) this.unreported.set(leaseId, [up, down, sessions]);
+  }
+
+  private covered(items: JournalItem[]): void {
+    for (const i of items) this.add(i.leaseId, -i.bytesUp, -i.bytesDown, -i.sessions);
+  }
+
+  /** Usage spent from a lease since the previous call for it; written on the next write(). */
+  usage(leaseId: string, up: number, down: number, sessions: number): void {
+    this.add(leaseId, up, down, sessions);
+    this.buffer += `${JSON.stringify({ u: leaseId, up, dn: down, s: sessions })}\n`;
+  }
+
+  /**
+   * Journals a report and waits until it is on disk, before it is sent: a report that may have
+   * reached the server must be resent with the same seq, never folded into a new one.
+   */
+  async report(seq: number, items: JournalItem[]): Promise<void> {
+    if (!this.pending.has(seq)) {
+      this.covered(items);
+      this.pending.set(seq, items);
+      if (seq > this.lastSeq) this.lastSeq = seq;
+      this.buffer += `${reportLine(seq, items)}\n`;
+    }
+    await this.sync();
+  }
+
+  /** The server applied the report (a lost "a" only means the report is resent and ignored). */
+  acknowledged(seq: number): void {
+    if (!this.pending.delete(seq)) return;
+    this.buffer += `${JSON.stringify({ a: seq })}\n`;
+  }
+
+  /** What an earlier run left: reports to resend as they are, then usage no report covered. */
+  outstanding(): { reports: JournalReport[]; unreported: JournalItem[] } {
+    const reports = [...this.pending].sort((x, y) => x[0] - y[0]).map(([seq, items]) => ({ seq, items }));
+    const unreported = [...this.unreported].map(([leaseId, [up, down, s]]) => ({ leaseId, bytesUp: up, bytesDown: down, sessions: s, release: true }));
+    return { reports, unreported };
+  }
+
+  /** Hands what was journaled to the kernel (it survives a kill of the process from here on). */
+  write(): void {
+    if (!this.buffer || this.closed) return;
+    const data = this.buffer;
+    this.buffer = '';
+    writeSync(this.fd, data);
+    this.size += Buffer.byteLength(data);
+    this.written += 1;
+    if (this.size >= COMPACT_AT_BYTES) this.compactSoon();
+  }
+
+  /** Writes and fsyncs (one fdatasync at a time; callers meanwhile share the next one). */
+  sync(): Promise<void> {
+    this.write();
+    const gen = this.written;
+    if (this.synced >= gen || this.closed) return Promise.resolve();
+    const p = new Promise<void>((resolve, reject) => this.waiters.push({ gen, resolve, reject }));
+    this.kick();
+    return p;
+  }
+
+  private kick(): void {
+    if (this.syncing || this.closed) return;
+    this.syncing = true;
+    const gen = this.written;
+    fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      if (err) this.logger.error({ err, path: this.path }, 'usage journal: fsync failed');
+      else this.synced = gen;
+      // The fd is not swapped while an fdatasync on it runs: compaction waited for this one.
+      if (this.compactWanted) this.compact();
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const w = this.waiters[i]!;
+        if (w.gen <= this.synced) w.resolve();
+        else if (err && w.gen <= gen) w.reject(err);
+        else continue;
+        this.waiters.splice(i, 1);
+      }
+      if (this.waiters.length) this.kick();
+    });
+  }
+
+  private compactSoon(): void {
+    if (this.syncing) this.compactWanted = true;
+    else this.compact();
+  }
+
+  /** Rewrites the file with only what is outstanding (atomically: temp file, fsync, rename). */
+  compact(): void {
+    if (this.closed) return;
+    this.compactWanted = false;
+    if (this.syncing) {
+      this.compactWanted = true;
+      return;
+    }
+    this.write();
+    const old = this.fd;
+    this.fd = this.rewrite();
+    closeSync(old);
+    // Everything in the new file is synced.
+    this.synced = this.written;
+  }
+
+  private rewrite(): number {
+    const lines: string[] = [JSON.stringify({ g: this.gatewayId, q: this.lastSeq })];
+    for (const [leaseId, [up, down, s]] of this.unreported) lines.push(JSON.stringify({ u: leaseId, up, dn: down, s }));
+    for (const [seq, items] of [...this.pending].sort((x, y) => x[0] - y[0])) {
+      // Its usage lines are gone with the old file: written again so the report still covers them.
+      for (const i of items) lines.push(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
+      lines.push(reportLine(seq, items));
+    }
+    const text = `${lines.join('\n')}\n`;
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w');
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, this.path);
+    syncDir(this.path);
+    this.size = Buffer.byteLength(text);
+    return openSync(this.path, 'a');
+  }
+
+  /** Writes, syncs and closes (shutdown). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (!this.pending.size && !this.unreported.size) this.compact();
+    await this.sync().catch(() => undefined);
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+function reportLine(seq: number, items: JournalItem[]): string {
+  return JSON.stringify({ r: seq, i: items.map((i) => [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0]) });
+}
+
+/** A rename is durable once its directory is synced. */
+function syncDir(file: string): void {
+  const dir = file.slice(0, file.lastIndexOf('/')) || '/';
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse to fsync a directory; the rename itself is still atomic.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** At most this many items per replayed report (the server takes up to 100,000). */
+const REPLAY_ITEMS_PER_REPORT = 10_000;
+
+/**
+ * Delivers what an earlier run left in the journal, before the gateway takes traffic: reports
+ * that may or may not have arrived go again under their own seq, then the usage no report
+ * carried, settling those leases (the earlier run is gone; listen() settles the rest). Retries
+ * until the server answers: a gateway that cannot bill must not relay.
+ */
+export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Backend, 'report'>, logger: Logger): Promise<void> {
+  const { reports, unreported } = journal.outstanding();
+  if (!reports.length && !unreported.length) return;
+  logger.info({ reports: reports.length, leases: unreported.length }, 'usage journal: delivering what the last run left');
+  const deliver = async (r: JournalReport) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items });
+        break;
+      } catch (err) {
+        if (isRejectedInput(err)) {
+          // Resending cannot change the answer; keeping it would block every later start.
+          logger.error({ err, seq: r.seq, items: r.items }, 'usage journal: the server refused a report; dropped');
+          break;
+        }
+        if (attempt === 1 || attempt % 30 === 0) logger.warn({ err, attempt }, 'usage journal: server unreachable; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** (attempt - 1), 2000)));
+      }
+    }
+    journal.acknowledged(r.seq);
+  };
+  for (const r of reports) await deliver(r);
+  for (let i = 0; i < unreported.length; i += REPLAY_ITEMS_PER_REPORT) {
+    const seq = Math.max(Date.now() * 1000, journal.lastSeq + 1);
+    const items = unreported.slice(i, i + REPLAY_ITEMS_PER_REPORT);
+    await journal.report(seq, items);
+    await deliver({ seq, items });
+  }
+  journal.compact();
+  logger.info({}, 'usage journal: delivered');
+}

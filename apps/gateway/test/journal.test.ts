@@ -1,0 +1,159 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Backend } from '../src/backend';
+import { replayUsageJournal, UsageJournal } from '../src/journal';
+import { silentLogger } from '../src/log';
+import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
+
+type Report = Parameters<Backend['report']>[0];
+
+/** A server stand-in that applies each (gateway, seq) once, and can be down. */
+function fakeServer() {
+  const applied = new Map<string, Report>();
+  let leases = 0;
+  const s = {
+    down: false,
+    calls: 0,
+    applied,
+    backend: {
+      authorize: () => Promise.reject(new Error('unused')),
+      reserveLease: async (i) => ({ leaseId: `00000000-0000-4000-8000-${String(++leases).padStart(12, '0')}`, grantedBytes: BigInt(i.bytes), balanceBytes: 0n, outcome: 'granted' as const }),
+      report: async (r) => {
+        s.calls += 1;
+        if (s.down) throw new Error('ECONNREFUSED');
+        const key = `${r.gatewayId}/${r.seq}`;
+        if (applied.has(key)) return { applied: false, dropped: [] };
+        applied.set(key, structuredClone(r));
+        return { applied: true, dropped: [] };
+      },
+      releaseLeases: async () => ({ released: 0 }),
+    } satisfies Backend,
+    /** Bytes billed per lease over every report applied once. */
+    billed() {
+      const per = new Map<string, number>();
+      for (const r of applied.values()) for (const i of r.items) per.set(i.leaseId, (per.get(i.leaseId) ?? 0) + i.bytesUp + i.bytesDown);
+      return per;
+    },
+  };
+  return s;
+}
+
+const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+function meterWith(server: ReturnType<typeof fakeServer>, journal: UsageJournal) {
+  return new Meter({ ...DEFAULT_METER_OPTIONS, initialLeaseBytes: 100_000, minLeaseBytes: 100_000, journalBytes: 1000, gatewayId: 'gw-j', backend: server.backend, logger: silentLogger, journal });
+}
+
+describe('usage journal', () => {
+  it('a gateway that dies with reports unacknowledged bills every journaled byte once on its next start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const server = fakeServer();
+    const first = meterWith(server, UsageJournal.open(dir, 'gw-j', silentLogger));
+    const acc = first.account('acc-1', 'normal_proxy');
+    await acc.ensure(1);
+    acc.countSession();
+    acc.spend(3000, DOWN);
+    acc.spend(500, UP);
+    await first.flush(); // applied and acknowledged
+    acc.spend(4000, DOWN);
+    server.down = true;
+    await expect(first.flush()).rejects.toThrow(); // journaled, sent, never acknowledged
+    const unacknowledged = [...server.applied.keys()].length;
+    acc.spend(2500, DOWN); // past journalBytes: written at once, no report carries it
+    // kill -9 here: no close(), no final report.
+
+    server.down = false;
+    const journal = UsageJournal.open(dir, 'gw-j', silentLogger);
+    const { reports, unreported } = journal.outstanding();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.items).toEqual([expect.objectContaining({ bytesDown: 4000, bytesUp: 0 })]);
+    expect(unreported).toEqual([expect.objectContaining({ bytesDown: 2500, release: true })]);
+    await replayUsageJournal(journal, server.backend, silentLogger);
+    expect(server.applied.size).toBe(unacknowledged + 2);
+    expect(total(server.billed())).toBe(3000 + 500 + 4000 + 2500);
+
+    // Replayed again (the acknowledgements lost in another crash): the server ignores the repeats.
+    const again = UsageJournal.open(dir, 'gw-j', silentLogger);
+    expect(again.outstanding()).toEqual({ reports: [], unreported: [] });
+    // A new run numbers its reports above anything journaled.
+    const next = meterWith(server, again);
+    const acc2 = next.account('acc-1', 'normal_proxy');
+    await acc2.ensure(1);
+    acc2.spend(10, DOWN);
+    await next.flush();
+    const seqs = [...server.applied.values()].map((r) => r.seq);
+    expect(seqs.at(-1)).toBe(Math.max(...seqs));
+    expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it('a report that did reach the server before the crash is resent under its seq and counted once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const server = fakeServer();
+    const journal = UsageJournal.open(dir, 'gw-x', silentLogger);
+    journal.usage('lease-a', 0, 7000, 1);
+    const items = [{ leaseId: 'lease-a', bytesUp: 0, bytesDown: 7000, sessions: 1, release: false }];
+    await journal.report(42, items);
+    await server.backend.report({ gatewayId: 'gw-x', seq: 42, items }); // applied; the "a" line never written
+    server.down = true;
+    const later = UsageJournal.open(dir, 'gw-x', silentLogger);
+    const replay = replayUsageJournal(later, server.backend, silentLogger);
+    await new Promise((r) => setTimeout(r, 600));
+    expect(server.calls).toBeGreaterThan(1); // retried while the server is away
+    server.down = false;
+    await replay;
+    expect(total(server.billed())).toBe(7000);
+    expect(later.lastSeq).toBe(42);
+  });
+
+  it('skips a line torn by a crash and compacts to what is outstanding', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const j = UsageJournal.open(dir, 'gw-t', silentLogger);
+    for (let i = 0; i < 100; i++) j.usage(`lease-${i % 3}`, 1, 10, 0);
+    await j.report(7, [{ leaseId: 'lease-0', bytesUp: 34, bytesDown: 340, sessions: 0, release: false }]);
+    await j.report(8, [{ leaseId: 'lease-1', bytesUp: 33, bytesDown: 330, sessions: 0, release: false }]);
+    j.acknowledged(7);
+    await j.sync();
+    appendFileSync(j.path, '{"u":"lease-2","up":5,"d'); // the process died mid-append
+    const reopened = UsageJournal.open(dir, 'gw-t', silentLogger);
+    const state = reopened.outstanding();
+    expect(state.reports).toEqual([{ seq: 8, items: [expect.objectContaining({ leaseId: 'lease-1', bytesDown: 330 })] }]);
+    expect(state.unreported).toEqual([expect.objectContaining({ leaseId: 'lease-2', bytesUp: 33, bytesDown: 330 })]);
+    // Opening rewrote it with only that state; appends go on after a clean line end.
+    expect(readFileSync(reopened.path, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+    reopened.usage('lease-2', 1, 1, 0);
+    reopened.compact();
+    expect(UsageJournal.open(dir, 'gw-t', silentLogger).outstanding().unreported).toEqual([expect.objectContaining({ leaseId: 'lease-2', bytesUp: 34, bytesDown: 331 })]);
+  });
+
+  it('writes an account past journalBytes at once, and everything else within the journal interval', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const server = fakeServer();
+    const journal = UsageJournal.open(dir, 'gw-w', silentLogger);
+    const m = new Meter({ ...DEFAULT_METER_OPTIONS, journalBytes: 1024 * 1024, journalIntervalMs: 50, gatewayId: 'gw-w', backend: server.backend, logger: silentLogger, journal });
+    const fast = m.account('fast', 'normal_proxy');
+    const slow = m.account('slow', 'normal_proxy');
+    await fast.ensure(1);
+    await slow.ensure(1);
+    for (let i = 0; i < 48; i++) fast.spend(64 * 1024, DOWN); // 3 MiB
+    slow.spend(1000, DOWN);
+    const onDisk = () => total(readUsage(journal.path));
+    expect(onDisk()).toBe(3 * 1024 * 1024); // the slow account's 1000 bytes wait for the tick
+    m.start();
+    await new Promise((r) => setTimeout(r, 120));
+    expect(onDisk()).toBe(3 * 1024 * 1024 + 1000);
+    await m.close();
+  });
+});
+
+/** Usage per lease as the journal file holds it (reading it, not replaying it). */
+function readUsage(path: string): Map<string, number> {
+  const per = new Map<string, number>();
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.startsWith('{"u"')) continue;
+    const u = JSON.parse(line) as { u: string; up: number; dn: number };
+    per.set(u.u, (per.get(u.u) ?? 0) + u.up + u.dn);
+  }
+  return per;
+}
