@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api';
 import { createBackend, type Backend } from '../src/backend';
-import { balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startGateway, startTarget, userWithCredits, type ProxyUser } from './helpers';
-import { startTestServer, type TestServer } from '../../server/test/helpers';
+import { balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startGateway, startTarget, startTestServer, userWithCredits, type ProxyUser, type TestServer } from './helpers';
 
 const MiB = 1024 * 1024;
 let server: TestServer;

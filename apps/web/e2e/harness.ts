@@ -6,12 +6,13 @@ import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTRPCClient, httpLink } from '@trpc/client';
-import superjson from 'superjson';
-import type { AppRouter } from '@proxyhub/api';
-import { INTERNAL_KEY, STRONG_PASSWORD, linkToken, startTestServer, uniqueEmail, type TestServer } from '../../server/test/helpers';
+import { createServer, type ServerParts } from '@proxyhub/server';
+import { INTERNAL_KEY, STRONG_PASSWORD, internalClient, linkToken, testServerStarter, uniqueEmail, type TestServer as KitTestServer } from '@proxyhub/testing';
 
 export { INTERNAL_KEY, STRONG_PASSWORD, linkToken, uniqueEmail };
+
+type TestServer = KitTestServer<ServerParts>;
+const startTestServer = testServerStarter(createServer);
 
 export const WEB_DIST = fileURLToPath(new URL('../dist', import.meta.url));
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../test-results/screenshots', import.meta.url));
@@ -48,7 +49,7 @@ export interface E2E {
   /** Latest mailed link with a token for this address and path. */
   mailLink(email: string, path: '/verify-email' | '/reset-password'): Promise<string>;
   /** Internal-key tRPC client (what the shop bot uses). */
-  internal: ReturnType<typeof createTRPCClient<AppRouter>>;
+  internal: ReturnType<typeof internalClient>;
   close(): Promise<void>;
 }
 
@@ -65,9 +66,7 @@ export async function startE2E(): Promise<E2E> {
     contexts.push(ctx);
     return ctx;
   };
-  const internal = createTRPCClient<AppRouter>({
-    links: [httpLink({ url: `${server.url}/trpc`, transformer: superjson, headers: { authorization: `Bearer ${INTERNAL_KEY}` } })],
-  });
+  const internal = internalClient(server);
   return {
     server,
     browser,

@@ -1,0 +1,35 @@
+/**
+ * The shared test kit: what tests of every app use to start the real server, make users, read the
+ * mail outbox, talk HTTP and tRPC, check the ledger, and drive traffic through a proxy.
+ *
+ * Dependencies point one way: apps depend on packages, never the reverse. The kit is a package, so
+ * it does not import apps/server; an app's tests bind it to the server once,
+ *   export const startTestServer = testServerStarter(createServer); // createServer: @proxyhub/server
+ * (apps/server/test/helpers.ts, apps/gateway/test/helpers.ts, apps/web/e2e/harness.ts). The gateway
+ * itself (createGateway) stays in apps/gateway/test/helpers.ts for the same reason.
+ * packages/api's service tests sit below the kit (the kit uses @proxyhub/api), so they take their
+ * databases from `createTestDb` of @proxyhub/db/testing, which the kit uses too and re-exports.
+ */
+export { createTestDb } from '@proxyhub/db/testing';
+export { closeServer, listen, rawRequest, type RawResponse } from './net';
+export { startFakeGoogle, startSmtpSink, unsignedJwt, type FakeGoogle, type SmtpMessage } from './fakes';
+export { HttpClient, type HttpResult } from './http-client';
+export { addCredits, expectLedgerHolds, expectLedgerOk } from './ledger';
+export { linkToken, readOutbox, type Mail } from './mail';
+export { basic, curl, openFds, rawExchange, startTarget, type CurlResult, type TargetConnection } from './proxy-traffic';
+export { balances, hourlyUsage, userWithCredits, type ProxyUser } from './proxy-users';
+export { expireTokens, proxyAccountRows, sessionRows, tokenRows, userRow } from './rows';
+export {
+  INTERNAL_KEY,
+  RELAXED_LIMITS,
+  testServerStarter,
+  type ServerFactory,
+  type ServerFactoryOptions,
+  type ServerPartsLike,
+  type TestServer,
+  type TestServerInput,
+  type TestServerOptions,
+} from './server';
+export { median } from './stats';
+export { internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
+export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';

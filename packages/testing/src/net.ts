@@ -1,0 +1,56 @@
+import { request as httpRequest, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { Server as NetServer } from 'node:net';
+import type { TestServer } from './server';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  text: string;
+  json: unknown;
+}
+
+/** node:http request: lets a test send any Host header, raw bytes and odd content types. */
+export function rawRequest(
+  server: TestServer,
+  opts: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers ?? {}, setHost: !opts.headers?.host, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown = undefined;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+export function listen(server: HttpServer | NetServer): Promise<number> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : 0);
+    });
+  });
+}
+
+export function closeServer(server: HttpServer | NetServer): Promise<void> {
+  return new Promise((resolve) => {
+    if ('closeAllConnections' in server) server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}

@@ -1,0 +1,115 @@
+/** Traffic through a proxy under test: a loopback target that counts bytes, curl, raw TCP. */
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+export interface TargetConnection {
+  bytesRead: number;
+  bytesWritten: number;
+}
+
+/**
+ * A loopback HTTP target: GET /download?bytes=N sends N bytes, POST /upload counts the body,
+ * anything else says hello. Remembers the bytes of every closed connection, to compare exactly.
+ */
+export async function startTarget() {
+  const closed: TargetConnection[] = [];
+  const waiters: Array<() => void> = [];
+  const payload = Buffer.alloc(64 * 1024, 'x');
+  const server: HttpServer = createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://target');
+    if (url.pathname === '/download') {
+      let left = Number(url.searchParams.get('bytes') ?? '0');
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(left) });
+      const pump = () => {
+        while (left > 0) {
+          const n = Math.min(left, payload.length);
+          left -= n;
+          if (!res.write(n === payload.length ? payload : payload.subarray(0, n))) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+        res.end();
+      };
+      pump();
+      return;
+    }
+    if (url.pathname === '/upload') {
+      let n = 0;
+      req.on('data', (c: Buffer) => (n += c.length));
+      req.on('end', () => res.end(JSON.stringify({ received: n })));
+      return;
+    }
+    res.end('hello from target\n');
+  });
+  server.on('connection', (s: Socket) => {
+    s.on('close', () => {
+      closed.push({ bytesRead: s.bytesRead, bytesWritten: s.bytesWritten });
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    closed,
+    /** Resolves when at least n connections have closed. */
+    async closedCount(n: number) {
+      while (closed.length < n) await new Promise<void>((r) => waiters.push(r));
+      return closed;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+    server,
+  };
+}
+
+export interface CurlResult {
+  code: number;
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** curl as a child process (async: the server and gateway live in this process). */
+export function curl(args: string[]): Promise<CurlResult> {
+  return new Promise((resolve) => {
+    execFile('curl', ['-sS', '--max-time', '30', '-w', '\n%{http_code}', ...args], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const i = stdout.lastIndexOf('\n');
+      resolve({
+        code: err ? ((err as { code?: number }).code ?? 1) : 0,
+        status: Number(stdout.slice(i + 1)),
+        stdout: stdout.slice(0, i),
+        stderr,
+      });
+    });
+  });
+}
+
+/** A raw TCP client: sends bytes, collects everything until the gateway closes. */
+export function rawExchange(port: number, chunks: Buffer[], opts: { endAfter?: boolean } = {}): Promise<{ data: Buffer; closed: boolean }> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    const parts: Buffer[] = [];
+    s.on('connect', () => {
+      for (const c of chunks) s.write(c);
+      if (opts.endAfter) s.end();
+    });
+    s.on('data', (d: Buffer) => parts.push(d));
+    s.on('error', () => undefined);
+    s.on('close', () => resolve({ data: Buffer.concat(parts), closed: true }));
+  });
+}
+
+export function basic(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/** Open file descriptors of this process. */
+export async function openFds(): Promise<number> {
+  return (await readdir('/proc/self/fd')).length;
+}
