@@ -7,12 +7,11 @@ import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { appRouter, createContext, type ApiDeps, type AppRouter } from '@proxyhub/api';
-import { ADMIN_SESSION_COOKIE, USER_SESSION_COOKIE } from '@proxyhub/auth';
 import { DomainError } from '@proxyhub/core';
 import { csrfGuard } from './csrf';
 import { registerGoogleRoutes } from './google-routes';
 import { boundJsonNesting } from './json-nesting';
-import { requestLike } from './request-adapter';
+import { requestLike, responseLike } from './request-adapter';
 import { registerRoutes } from './rest';
 
 export interface BuildAppOptions {
@@ -100,7 +99,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     },
     hsts: deps.config.production,
   });
-  app.addHook('onRequest', csrfGuard({ publicUrl: deps.config.publicUrl, cookieNames: [USER_SESSION_COOKIE, ADMIN_SESSION_COOKIE] }));
+  app.addHook('onRequest', csrfGuard({ publicUrl: deps.config.publicUrl, cookieNames: [deps.sessions.user.cookieName, deps.sessions.admin.cookieName] }));
   boundJsonNesting(app);
 
   // Every client error reads the same: { success: false, error }. A 5xx is logged and kept vague.
@@ -129,7 +128,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req, res }) => createContext(deps, requestLike(req, res)),
+      createContext: ({ req, res }) => createContext(deps, requestLike(req), responseLike(res)),
       onError({ error, path, req }) {
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
       },

@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
-import { createCaller, createContext, GOOGLE_NOT_CONFIGURED, type ApiDeps } from '@proxyhub/api';
-import { requestLike } from './request-adapter';
+import { GOOGLE_NOT_CONFIGURED, type ApiDeps } from '@proxyhub/api';
+import { callerFor } from './request-adapter';
 
 const STATE_COOKIE = 'google_oauth_state';
 const VERIFIER_COOKIE = 'google_code_verifier';
@@ -19,7 +19,7 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: ApiDeps) {
 
   app.get('/auth/google', async (req, reply) => {
     if (!deps.config.google) return toLogin(reply, GOOGLE_NOT_CONFIGURED);
-    const caller = createCaller(await createContext(deps, requestLike(req, reply)));
+    const caller = await callerFor(deps, req, reply);
     const { url, state, codeVerifier } = await caller.auth.googleStart();
     reply.setCookie(STATE_COOKIE, state, cookieOpts).setCookie(VERIFIER_COOKIE, codeVerifier, cookieOpts);
     return reply.redirect(url);
@@ -32,7 +32,7 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: ApiDeps) {
     const { code, state, error } = req.query ?? {};
     if (error !== undefined || typeof code !== 'string' || typeof state !== 'string' || !code || !state) return toLogin(reply, 'Google sign-in was cancelled.');
     try {
-      const caller = createCaller(await createContext(deps, requestLike(req, reply)));
+      const caller = await callerFor(deps, req, reply);
       await caller.auth.googleCallback({ code, state, expectedState: req.cookies[STATE_COOKIE], codeVerifier: req.cookies[VERIFIER_COOKIE] });
       return reply.redirect('/dashboard');
     } catch (err) {

@@ -19,8 +19,8 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
   if (opts.periodic) {
     const { deps } = opts;
     const sweep = async () => {
-      await deps.sessions.user.deleteExpiredSessions();
-      await deps.sessions.admin.deleteExpiredSessions();
+      await deps.sessions.user.sweepExpired();
+      await deps.sessions.admin.sweepExpired();
     };
     timers.push(setInterval(() => void sweep().catch((err: unknown) => deps.logger.error({ err }, 'session sweep failed')), 60 * 60 * 1000).unref());
     // Leases of a gateway that crashed (no report for LEASE_TTL_MS) go back to their wallets.

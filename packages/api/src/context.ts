@@ -1,34 +1,28 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { safeEqual } from '@proxyhub/auth';
-import type { adminUsers} from '@proxyhub/db';
+import { safeEqual, type AdminAccount, type SessionCookie, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
 
-export interface CookieAttributes {
-  secure?: boolean;
-  path?: string;
-  domain?: string;
-  sameSite?: 'lax' | 'strict' | 'none';
-  httpOnly?: boolean;
-  maxAge?: number;
-  expires?: Date;
-}
-
-/** The little the API needs from an HTTP request; apps/server adapts Fastify to it. */
+/** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
 export interface RequestLike {
   ip: string;
   header(name: string): string | undefined;
   cookie(name: string): string | undefined;
-  setCookie(name: string, value: string, attributes: CookieAttributes): void;
 }
 
-export type UserRow = typeof users.$inferSelect;
-export type AdminRow = typeof adminUsers.$inferSelect;
+/** The little the API writes to the response: cookies. Procedures and middleware use it, services never. */
+export interface ResponseLike {
+  setCookie(cookie: SessionCookie): void;
+}
+
+export type UserRow = UserAccount;
+export type AdminRow = AdminAccount;
 
 export interface Context {
   deps: ApiDeps;
   db: ApiDeps['db'];
   req: RequestLike;
+  res: ResponseLike;
   user: UserRow | null;
   /** Set when the user came through the session cookie (not the API key). */
   sessionId: string | null;
@@ -51,8 +45,8 @@ function bearerToken(req: RequestLike): string | null {
 }
 
 /** Resolves who is calling: `Authorization: Bearer <apiKey or internal key>` alone, or else the user and admin session cookies. */
-export async function createContext(deps: ApiDeps, req: RequestLike): Promise<Context> {
-  const ctx: Context = { deps, db: deps.db, req, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false };
+export async function createContext(deps: ApiDeps, req: RequestLike, res: ResponseLike): Promise<Context> {
+  const ctx: Context = { deps, db: deps.db, req, res, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false };
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
   if (usesBearer(req.header('authorization'))) {
@@ -71,37 +65,45 @@ export async function createContext(deps: ApiDeps, req: RequestLike): Promise<Co
     return ctx;
   }
 
-  const sid = req.cookie(userSessions.sessionCookieName);
+  const sid = req.cookie(userSessions.cookieName);
   if (sid) {
-    const { session, user } = await userSessions.validateSession(sid);
-    if (session && user) {
-      const row = user as unknown as UserRow;
-      if (!row.disabledAt) {
-        ctx.user = row;
-        ctx.sessionId = session.id;
+    const check = await userSessions.validate(sid);
+    if (check.account) {
+      if (!check.account.disabledAt) {
+        ctx.user = check.account;
+        ctx.sessionId = check.sessionId;
       }
-      // Sliding expiry: lucia marks a session fresh when it extended it.
-      if (session.fresh) {
-        const c = userSessions.createSessionCookie(session.id);
-        req.setCookie(c.name, c.value, c.attributes);
-      }
+      if (check.refreshed) res.setCookie(check.refreshed);
     } else {
-      const c = userSessions.createBlankSessionCookie();
-      req.setCookie(c.name, c.value, c.attributes);
+      res.setCookie(userSessions.blankCookie());
     }
   }
 
-  const adminSid = req.cookie(adminSessions.sessionCookieName);
+  const adminSid = req.cookie(adminSessions.cookieName);
   if (adminSid) {
-    const { session, user } = await adminSessions.validateSession(adminSid);
-    if (session && user) {
-      ctx.admin = user as unknown as AdminRow;
-      ctx.adminSessionId = session.id;
-      if (session.fresh) {
-        const c = adminSessions.createSessionCookie(session.id);
-        req.setCookie(c.name, c.value, c.attributes);
-      }
+    const check = await adminSessions.validate(adminSid);
+    if (check.account) {
+      ctx.admin = check.account;
+      ctx.adminSessionId = check.sessionId;
+      if (check.refreshed) res.setCookie(check.refreshed);
     }
   }
   return ctx;
+}
+
+type SessionKind = 'user' | 'admin';
+
+/**
+ * Signs the caller in: a new session on the response's cookie, the one the request carried ended
+ * (rotation against fixation). Services say who signed in; procedures apply it with this.
+ */
+export async function startSession(ctx: Context, kind: SessionKind, accountId: string): Promise<void> {
+  const current = kind === 'user' ? ctx.sessionId : ctx.adminSessionId;
+  ctx.res.setCookie(await ctx.deps.sessions[kind].start(accountId, current));
+}
+
+/** Signs the caller out: the request's session ended and its cookie cleared. */
+export async function endSession(ctx: Context, kind: SessionKind): Promise<void> {
+  const current = kind === 'user' ? ctx.sessionId : ctx.adminSessionId;
+  ctx.res.setCookie(await ctx.deps.sessions[kind].end(current));
 }

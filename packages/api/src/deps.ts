@@ -1,4 +1,4 @@
-import { createSessionManagers, SecretBox, type SessionManagers } from '@proxyhub/auth';
+import { createSessions, SecretBox, type Sessions } from '@proxyhub/auth';
 import type { Db } from '@proxyhub/db';
 import type { ApiConfig } from './config';
 import type { Mailer } from './mail';
@@ -14,7 +14,8 @@ export interface Logger {
 export interface ApiDeps {
   db: Db;
   config: ApiConfig;
-  sessions: SessionManagers;
+  /** User and admin sign-in; `sessions.user.cookieName` names the cookie. */
+  sessions: Sessions;
   secrets: SecretBox;
   mailer: Mailer;
   rateLimiter: RateLimiter;
@@ -26,7 +27,7 @@ export interface ApiDeps {
 export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background'>): ApiDeps {
   return {
     ...input,
-    sessions: createSessionManagers(input.db, { secure: input.config.production }),
+    sessions: createSessions(input.db, { secure: input.config.production }),
     secrets: new SecretBox(input.config.appSecret),
     background: new Set(),
   };

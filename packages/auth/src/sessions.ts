@@ -1,8 +1,9 @@
 /**
- * Sessions (lucia v3, kept behind this module so it can be replaced in one place). The cookie holds
- * a random id; the database holds only its SHA-256, so a leaked table cannot be replayed.
- * Users and admins have separate cookies and tables. Cookies: HttpOnly, SameSite=Lax, Secure in
- * production, 30 days sliding.
+ * Sessions: start, validate, end, end all, and the cookie that carries them. Lucia v3 does the work
+ * and nothing outside this module sees it, so it can be replaced in one place. The cookie holds a
+ * random id; the database holds only its SHA-256, so a leaked table cannot be replayed. Users and
+ * admins have separate cookies and tables. Cookies: HttpOnly, SameSite=Lax, Secure in production,
+ * sliding (users 30 days, admins 1).
  */
 import { eq, getTableName, lte, sql } from 'drizzle-orm';
 import { Lucia, TimeSpan, type Adapter, type DatabaseSession, type DatabaseUser } from 'lucia';
@@ -70,21 +71,93 @@ class HashedSessionAdapter implements Adapter {
   }
 }
 
-export const USER_SESSION_COOKIE = 'session';
-export const ADMIN_SESSION_COOKIE = 'admin_session';
+export interface CookieAttributes {
+  secure?: boolean;
+  path?: string;
+  domain?: string;
+  sameSite?: 'lax' | 'strict' | 'none';
+  httpOnly?: boolean;
+  maxAge?: number;
+  expires?: Date;
+}
 
-export function createSessionManagers(db: Db, opts: { secure: boolean }) {
-  const make = (cookieName: string, table: SessionTable, userTable: UserTable, days: number) =>
-    new Lucia(new HashedSessionAdapter(db, table, userTable), {
-      sessionExpiresIn: new TimeSpan(days, 'd'),
-      sessionCookie: { name: cookieName, expires: true, attributes: { secure: opts.secure, sameSite: 'lax' } },
-      getUserAttributes: (attributes) => attributes,
-    });
+/** What the response must set: a session cookie, or a blank one that clears it. */
+export interface SessionCookie {
+  name: string;
+  value: string;
+  attributes: CookieAttributes;
+}
+
+export type UserAccount = typeof users.$inferSelect;
+export type AdminAccount = typeof adminUsers.$inferSelect;
+
+/** A session cookie checked: the account it signs in, or nothing when it names no live session. */
+export type SessionCheck<Account> =
+  | { account: Account; sessionId: string; /** The expiry slid forward: the cookie must be sent again. */ refreshed: SessionCookie | null }
+  | { account: null; sessionId: null; refreshed: null };
+
+/** One kind of sign-in (users or admins): its cookie, its table, its lifetime. */
+export class SessionStore<Account extends UserAccount | AdminAccount> {
+  constructor(private readonly lucia: Lucia) {}
+
+  get cookieName(): string {
+    return this.lucia.sessionCookieName;
+  }
+
+  /** A new session for the account. The one the browser carried before, if any, is ended (fixation). */
+  async start(accountId: string, replacing: string | null = null): Promise<SessionCookie> {
+    if (replacing) await this.lucia.invalidateSession(replacing);
+    const session = await this.lucia.createSession(accountId, {});
+    return plain(this.lucia.createSessionCookie(session.id));
+  }
+
+  async validate(sessionId: string): Promise<SessionCheck<Account>> {
+    const { session, user } = await this.lucia.validateSession(sessionId);
+    if (!session || !user) return { account: null, sessionId: null, refreshed: null };
+    // The adapter hands lucia the account's whole row as the user's attributes.
+    const account = user as unknown as Account;
+    // Sliding expiry: lucia marks a session fresh when it extended it.
+    return { account, sessionId: session.id, refreshed: session.fresh ? plain(this.lucia.createSessionCookie(session.id)) : null };
+  }
+
+  /** Ends one session; the returned blank cookie clears it from the browser. */
+  async end(sessionId: string | null): Promise<SessionCookie> {
+    if (sessionId) await this.lucia.invalidateSession(sessionId);
+    return this.blankCookie();
+  }
+
+  /** Ends every session of an account (a password reset signs out everywhere). */
+  async endAll(accountId: string): Promise<void> {
+    await this.lucia.invalidateUserSessions(accountId);
+  }
+
+  blankCookie(): SessionCookie {
+    return plain(this.lucia.createBlankSessionCookie());
+  }
+
+  /** Deletes expired rows (a periodic job; expired sessions are refused anyway). */
+  async sweepExpired(): Promise<void> {
+    await this.lucia.deleteExpiredSessions();
+  }
+}
+
+const plain = (c: { name: string; value: string; attributes: CookieAttributes }): SessionCookie => ({ name: c.name, value: c.value, attributes: c.attributes });
+
+function store<Account extends UserAccount | AdminAccount>(db: Db, cookieName: string, table: SessionTable, userTable: UserTable, days: number, secure: boolean) {
+  const lucia = new Lucia(new HashedSessionAdapter(db, table, userTable), {
+    sessionExpiresIn: new TimeSpan(days, 'd'),
+    sessionCookie: { name: cookieName, expires: true, attributes: { secure, sameSite: 'lax' } },
+    getUserAttributes: (attributes) => attributes,
+  });
+  return new SessionStore<Account>(lucia);
+}
+
+/** The two kinds of sign-in. Cookie names are the stores' own: callers read them from here. */
+export function createSessions(db: Db, opts: { secure: boolean }) {
   return {
-    user: make(USER_SESSION_COOKIE, sessions, users, 30),
+    user: store<UserAccount>(db, 'session', sessions, users, 30, opts.secure),
     // Admin sessions are shorter: the panel holds the keys to the money.
-    admin: make(ADMIN_SESSION_COOKIE, adminSessions, adminUsers, 1),
+    admin: store<AdminAccount>(db, 'admin_session', adminSessions, adminUsers, 1, opts.secure),
   };
 }
-export type SessionManagers = ReturnType<typeof createSessionManagers>;
-export type SessionManager = SessionManagers['user'];
+export type Sessions = ReturnType<typeof createSessions>;

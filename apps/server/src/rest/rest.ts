@@ -2,11 +2,11 @@ import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { createCaller, createContext, firstZodMessage, type ApiDeps } from '@proxyhub/api';
+import { firstZodMessage, type ApiDeps } from '@proxyhub/api';
 import { DomainError } from '@proxyhub/core';
-import { requestLike } from '../request-adapter';
+import { callerFor, type Caller } from '../request-adapter';
 
-export type Caller = ReturnType<typeof createCaller>;
+export type { Caller };
 
 /** A shim's answer when it needs a status other than 200. */
 export class RestResponse {
@@ -45,9 +45,9 @@ export function rest(
 ) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const ctx = await createContext(deps, requestLike(req, reply));
+      const caller = await callerFor(deps, req, reply);
       const input = req.method === 'GET' ? req.query : (req.body ?? {});
-      const result = await handler(createCaller(ctx), input, req);
+      const result = await handler(caller, input, req);
       if (result instanceof RestResponse) return reply.code(result.status).send(jsonSafe(result.body));
       return reply.send(jsonSafe(result));
     } catch (err) {

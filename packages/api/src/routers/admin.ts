@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput, DomainError } from '@proxyhub/core';
-import { adminLogin, adminLogout } from '../services/admin';
+import { endSession, startSession } from '../context';
+import { adminLogin } from '../services/admin';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
@@ -11,8 +12,15 @@ export const adminRouter = {
   login: publicProcedure
     .input(adminLoginInput)
     .use(signInLimited('adminLogin', (input: { username: string }) => input.username))
-    .mutation(({ ctx, input }) => adminLogin(ctx, input)),
-  logout: publicProcedure.mutation(({ ctx }) => adminLogout(ctx)),
+    .mutation(async ({ ctx, input }) => {
+      const { adminId, username } = await adminLogin(ctx.db, input);
+      await startSession(ctx, 'admin', adminId);
+      return { success: true as const, username };
+    }),
+  logout: publicProcedure.mutation(async ({ ctx }) => {
+    await endSession(ctx, 'admin');
+    return { success: true as const };
+  }),
   /** UNAUTHORIZED whenever there is no admin session, a user session or not: the panel shows its login. */
   me: publicProcedure.query(({ ctx }) => {
     if (!ctx.admin) throw new DomainError('UNAUTHORIZED', 'Admin login required');

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
 import { DomainError, forgotPasswordInput, loginInput, type LoginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
-import { forgotPassword, login, logout, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
+import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
+import { endSession, startSession } from '../context';
 import { limited, signInLimited } from '../limits';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
@@ -24,28 +25,32 @@ export const authRouter = {
   register: publicProcedure
     .input(registerInput)
     .use(limited((ctx) => [['register', ctx.req.ip]]))
-    .mutation(({ ctx, input }) => register(ctx, input)),
+    .mutation(({ ctx, input }) => register(ctx.deps, input)),
   login: publicProcedure
     .input(loginInput)
     .use(signInLimited('login', (input: LoginInput) => input.email))
-    .mutation(({ ctx, input }) => login(ctx, input)),
+    .mutation(async ({ ctx, input }) => {
+      const r = await login(ctx.deps, input);
+      if (r.status === 'ok') await startSession(ctx, 'user', r.user.id);
+      return r;
+    }),
   logout: publicProcedure.mutation(async ({ ctx }) => {
-    await logout(ctx);
+    await endSession(ctx, 'user');
     return { message: 'Logged out' };
   }),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
   resendVerification: publicProcedure
     .input(resendVerificationInput)
     .use(limited((ctx, input: { email: string }) => [['resend', ctx.req.ip], ['resendAccount', input.email]]))
-    .mutation(({ ctx, input }) => resendVerification(ctx, input.email)),
+    .mutation(({ ctx, input }) => resendVerification(ctx.deps, input.email)),
   forgotPassword: publicProcedure
     .input(forgotPasswordInput)
     .use(limited((ctx, input: { email: string }) => [['forgot', ctx.req.ip], ['forgotAccount', input.email]]))
-    .mutation(({ ctx, input }) => forgotPassword(ctx, input.email)),
+    .mutation(({ ctx, input }) => forgotPassword(ctx.deps, input.email)),
   resetPassword: publicProcedure
     .input(resetPasswordInput)
     .use(limited((ctx) => [['reset', ctx.req.ip]]))
-    .mutation(({ ctx, input }) => resetPassword(ctx, input)),
+    .mutation(({ ctx, input }) => resetPassword(ctx.deps, input)),
   /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
   googleStart: publicProcedure.query(({ ctx }) => {
     const g = google(ctx.deps);
@@ -67,6 +72,8 @@ export const authRouter = {
         ctx.deps.logger.warn({ err }, 'google token exchange failed');
         throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
       }
-      return signInWithGoogle(ctx, profile);
+      const signedIn = await signInWithGoogle(ctx.deps, profile);
+      await startSession(ctx, 'user', signedIn.userId);
+      return signedIn;
     }),
 } satisfies TRPCRouterRecord;

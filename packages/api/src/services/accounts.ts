@@ -1,7 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox } from '@proxyhub/auth';
+import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import type { UserRow } from '../context';
 
 /**
  * Creates a user with everything an account needs: an API key and the main proxy account
@@ -11,7 +10,7 @@ export async function createAccount(
   tx: DbOrTx,
   secrets: SecretBox,
   input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean },
-): Promise<UserRow> {
+): Promise<UserAccount> {
   const [user] = await tx
     .insert(users)
     .values({

@@ -2,13 +2,12 @@
  * Admin accounts: their own table, argon2id passwords, their own session cookie (admin_session).
  * Threats: password guessing (sign-in limits in `limits.ts`, keyed like the users' so that nobody
  * can lock the admin out; unknown usernames take as long as wrong passwords), session fixation (a
- * new session on every login).
+ * new session on every login, started by the procedure from what `adminLogin` returns).
  */
 import { eq } from 'drizzle-orm';
 import { hashPassword, verifyPassword } from '@proxyhub/auth';
 import { DomainError } from '@proxyhub/core';
 import { adminUsers, type DbOrTx } from '@proxyhub/db';
-import type { Context } from '../context';
 
 export const INVALID_ADMIN_LOGIN = 'Invalid credentials';
 
@@ -36,23 +35,10 @@ export async function adminExists(db: DbOrTx, username: string): Promise<boolean
   return !!row;
 }
 
-export async function adminLogin(ctx: Context, input: { username: string; password: string }): Promise<{ success: true; username: string }> {
-  const { deps } = ctx;
-  const [admin] = await deps.db.select().from(adminUsers).where(eq(adminUsers.username, input.username)).limit(1);
+/** Checks an admin's password; the caller starts an admin session for `adminId`. */
+export async function adminLogin(db: DbOrTx, input: { username: string; password: string }): Promise<{ adminId: string; username: string }> {
+  const [admin] = await db.select().from(adminUsers).where(eq(adminUsers.username, input.username)).limit(1);
   const ok = await verifyPassword(admin?.passwordHash, input.password);
   if (!admin || !ok) throw new DomainError('UNAUTHORIZED', INVALID_ADMIN_LOGIN);
-  const lucia = deps.sessions.admin;
-  if (ctx.adminSessionId) await lucia.invalidateSession(ctx.adminSessionId);
-  const session = await lucia.createSession(admin.id, {});
-  const cookie = lucia.createSessionCookie(session.id);
-  ctx.req.setCookie(cookie.name, cookie.value, cookie.attributes);
-  return { success: true, username: admin.username };
-}
-
-export async function adminLogout(ctx: Context): Promise<{ success: true }> {
-  const lucia = ctx.deps.sessions.admin;
-  if (ctx.adminSessionId) await lucia.invalidateSession(ctx.adminSessionId);
-  const blank = lucia.createBlankSessionCookie();
-  ctx.req.setCookie(blank.name, blank.value, blank.attributes);
-  return { success: true };
+  return { adminId: admin.id, username: admin.username };
 }

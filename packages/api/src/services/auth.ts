@@ -5,12 +5,12 @@
  * hash when there is no account), resend and forgot no database call; whatever depends on the
  * account happens after the answer), token replay (single-use hashed tokens), session fixation (a
  * new session on every login; a reset ends every session). Rate limits: `limits.ts`.
+ * Nothing here sees the request: a sign-in returns who signed in and the procedure starts the session.
  */
 import { and, eq, isNull } from 'drizzle-orm';
-import { hashPassword, verifyPassword, type GoogleProfile } from '@proxyhub/auth';
+import { hashPassword, verifyPassword, type GoogleProfile, type UserAccount } from '@proxyhub/auth';
 import { DomainError, EMAIL_VERIFICATION_TTL_MS, PASSWORD_RESET_TTL_MS, type LoginInput, type RegisterInput } from '@proxyhub/core';
 import { users } from '@proxyhub/db';
-import type { Context, UserRow } from '../context';
 import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
 import { createAccount, getUserView } from './accounts';
@@ -31,7 +31,7 @@ export const REGISTER_MESSAGE = 'Registration successful. Please check your emai
 export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
-async function sendVerification(deps: ApiDeps, user: Pick<UserRow, 'id' | 'email' | 'name'>) {
+async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email' | 'name'>) {
   const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
   await deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token)));
 }
@@ -47,8 +47,7 @@ async function findByEmail(deps: ApiDeps, email: string) {
   return row;
 }
 
-export async function register(ctx: Context, input: RegisterInput) {
-  const { deps } = ctx;
+export async function register(deps: ApiDeps, input: RegisterInput) {
   // The answer waits for the one step every registration takes, the hash; looking the address up,
   // creating the account and mailing happen after it, so a known email cannot answer differently.
   const passwordHash = await hashPassword(input.password);
@@ -63,7 +62,7 @@ async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwor
     else await deps.mailer.send(mailTemplates.alreadyRegistered(existing.email, link(deps, '/login')));
     return;
   }
-  let user: UserRow;
+  let user: UserAccount;
   try {
     user = await deps.db.transaction((tx) => createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false }));
   } catch (e) {
@@ -74,37 +73,19 @@ async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwor
   await sendVerification(deps, user);
 }
 
-async function startSession(ctx: Context, userId: string) {
-  const lucia = ctx.deps.sessions.user;
-  // Rotation: whatever session the browser carried before is ended.
-  if (ctx.sessionId) await lucia.invalidateSession(ctx.sessionId);
-  const session = await lucia.createSession(userId, {});
-  const cookie = lucia.createSessionCookie(session.id);
-  ctx.req.setCookie(cookie.name, cookie.value, cookie.attributes);
-  return session.id;
-}
-
 export type LoginResult = { status: 'ok'; user: Awaited<ReturnType<typeof getUserView>> } | { status: 'verification_required'; message: string };
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const VERIFY_FIRST = 'Please verify your email before signing in. Check your inbox for the verification link.';
 
-export async function login(ctx: Context, input: LoginInput): Promise<LoginResult> {
-  const { deps } = ctx;
+/** Checks a password sign-in; on `ok` the caller starts a session for `user.id`. */
+export async function login(deps: ApiDeps, input: LoginInput): Promise<LoginResult> {
   const user = await findByEmail(deps, input.email);
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new DomainError('UNAUTHORIZED', INVALID_LOGIN);
   if (user.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
   if (!user.emailVerifiedAt) return { status: 'verification_required', message: VERIFY_FIRST };
-  await startSession(ctx, user.id);
   return { status: 'ok', user: await getUserView(deps.db, deps.secrets, user.id) };
-}
-
-export async function logout(ctx: Context) {
-  const lucia = ctx.deps.sessions.user;
-  if (ctx.sessionId) await lucia.invalidateSession(ctx.sessionId);
-  const blank = lucia.createBlankSessionCookie();
-  ctx.req.setCookie(blank.name, blank.value, blank.attributes);
 }
 
 export type VerifyResult = { alreadyVerified: boolean; message: string };
@@ -122,8 +103,7 @@ export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyR
   });
 }
 
-export function resendVerification(ctx: Context, email: string) {
-  const { deps } = ctx;
+export function resendVerification(deps: ApiDeps, email: string) {
   afterAnswer(deps, email, 'verification mail', async () => {
     const user = await findByEmail(deps, email);
     if (user && !user.emailVerifiedAt && !user.disabledAt) await sendVerification(deps, user);
@@ -131,8 +111,7 @@ export function resendVerification(ctx: Context, email: string) {
   return { message: RESEND_MESSAGE };
 }
 
-export function forgotPassword(ctx: Context, email: string) {
-  const { deps } = ctx;
+export function forgotPassword(deps: ApiDeps, email: string) {
   afterAnswer(deps, email, 'reset mail', async () => {
     const user = await findByEmail(deps, email);
     if (!user || user.disabledAt) return;
@@ -144,8 +123,7 @@ export function forgotPassword(ctx: Context, email: string) {
 
 export const RESET_INVALID = 'This reset link is invalid or has expired. Please request a new password reset.';
 
-export async function resetPassword(ctx: Context, input: { token: string; password: string }) {
-  const { deps } = ctx;
+export async function resetPassword(deps: ApiDeps, input: { token: string; password: string }) {
   const passwordHash = await hashPassword(input.password);
   const user = await deps.db.transaction(async (tx) => {
     const r = await consumeToken(tx, input.token, 'password_reset');
@@ -158,7 +136,7 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
       .where(eq(users.id, r.userId));
     return u!;
   });
-  await deps.sessions.user.invalidateUserSessions(user.id);
+  await deps.sessions.user.endAll(user.id);
   inBackground(deps, 'password changed mail', () => deps.mailer.send(mailTemplates.passwordChanged(user.email, link(deps, '/login'))));
   return { message: 'Password reset successfully. You can now sign in with your new password.' };
 }
@@ -172,11 +150,10 @@ export const GOOGLE_UNVERIFIED = 'Your Google email address is not verified. Ver
  * Pre-hijacking: someone may have registered the address with a password and never verified it;
  * linking proves the address belongs to the Google user, so that unproven password is dropped.
  * A new account is only created for an address Google has verified, so nobody can park an
- * unverified Google account on someone else's email.
+ * unverified Google account on someone else's email. The caller starts a session for `userId`.
  */
-export async function signInWithGoogle(ctx: Context, profile: GoogleProfile) {
-  const { deps } = ctx;
-  let account: UserRow;
+export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile): Promise<{ userId: string }> {
+  let account: UserAccount;
   try {
     account = await deps.db.transaction(async (tx) => {
       const [bySub] = await tx.select().from(users).where(eq(users.googleSub, profile.sub)).limit(1);
@@ -204,6 +181,5 @@ export async function signInWithGoogle(ctx: Context, profile: GoogleProfile) {
     throw e;
   }
   if (account.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
-  await startSession(ctx, account.id);
   return { userId: account.id };
 }
