@@ -475,6 +475,8 @@ export class Meter {
     this.timer = null;
     if (this.journalTimer) clearInterval(this.journalTimer);
     this.journalTimer = null;
+    // The connections are closed: everything spent is on disk before the slow part (a forced exit may cut it short).
+    if (this.opts.journal) this.journalAll();
     await Promise.allSettled([...this.inflight]);
     let delivered = false;
     for (let attempt = 0; attempt < 3 && !delivered; attempt++) {
