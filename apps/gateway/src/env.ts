@@ -1,5 +1,6 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { devSecret, envBool as bool, envOptionalString as optionalString, parseEnv } from '@proxyhub/core/node';
 
@@ -39,6 +40,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
   if (env.GATEWAY_UPSTREAM_URL && !/^(http|socks5h?):$/.test(new URL(env.GATEWAY_UPSTREAM_URL).protocol)) {
     throw new Error('GATEWAY_UPSTREAM_URL must be an http:// or socks5:// URL');
   }
+  const stateDir = env.GATEWAY_STATE_DIR ? resolve(env.GATEWAY_STATE_DIR) : resolve(dataDir, 'gateway');
   return {
     production,
     port: env.GATEWAY_PORT,
@@ -47,12 +49,38 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     internalApiKey,
     upstreamUrl: env.GATEWAY_UPSTREAM_URL,
     allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
-    gatewayId: env.GATEWAY_ID ?? `${hostname()}:${env.GATEWAY_PORT}`,
+    gatewayId: env.GATEWAY_ID ?? defaultGatewayId(stateDir, env.GATEWAY_PORT),
     dataDir,
-    stateDir: env.GATEWAY_STATE_DIR ? resolve(env.GATEWAY_STATE_DIR) : resolve(dataDir, 'gateway'),
+    stateDir,
+    /** GATEWAY_ID was set (nothing to remember). */
+    gatewayIdChosen: env.GATEWAY_ID !== undefined,
     leaseSeconds: env.GATEWAY_LEASE_SECONDS,
     logLevel: env.LOG_LEVEL,
   };
+}
+
+/**
+ * The default gateway id is host name + port as first chosen, kept in the state directory
+ * (rememberGatewayId, at start) so a new host name (a re-created container) does not orphan the
+ * usage journal and the leases of the id it ran under. One file per port, so gateways on one
+ * machine sharing the directory stay apart.
+ */
+function defaultGatewayId(stateDir: string, port: number): string {
+  try {
+    const id = readFileSync(gatewayIdFile(stateDir, port), 'utf8').trim();
+    if (id) return id;
+  } catch {
+    // first start
+  }
+  return `${hostname()}:${port}`;
+}
+
+const gatewayIdFile = (stateDir: string, port: number) => join(stateDir, `gateway-id-${port}`);
+
+export function rememberGatewayId(env: GatewayEnv): void {
+  if (env.gatewayIdChosen) return;
+  mkdirSync(env.stateDir, { recursive: true });
+  writeFileSync(gatewayIdFile(env.stateDir, env.port), `${env.gatewayId}\n`, { flag: 'w' });
 }
 
 /** Node flags the relay process runs with (see main.ts). */

@@ -150,7 +150,9 @@ export class Relay implements MeteredConnection {
     void acc.ensure(n).then((r) => {
       if (this.closed || this.cutting || dst.destroyed) return;
       if (r === 'error') {
-        // The server is unreachable: the tunnel stays open, paused, until a lease comes through.
+        // The server is unreachable: the tunnel stays open, paused, until a lease comes through
+        // (waiting with data in hand is not idling: the idle sweeper leaves it alone).
+        this.lastIo = coarseClock.now;
         setTimeout(() => this.awaitLease(src, dst, dir, chunk, state), Math.max(50, acc.retryAt - Date.now())).unref();
         return;
       }

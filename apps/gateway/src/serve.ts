@@ -1,11 +1,12 @@
 import { createBackend } from './backend';
-import { loadEnv } from './env';
+import { loadEnv, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
 import { replayUsageJournal, UsageJournal } from './journal';
 import { createLogger } from './log';
 
 const env = loadEnv();
 const logger = createLogger(env.logLevel);
+rememberGatewayId(env);
 const backend = createBackend(env.serverUrl, env.internalApiKey);
 // Usage an earlier run could not deliver (a crash, or a server that was away) is billed before
 // this run takes traffic.

@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { devSecret } from '@proxyhub/core/node';
-import { loadEnv, tunedLaunch } from '../src/env';
+import { loadEnv, rememberGatewayId, tunedLaunch } from '../src/env';
 import { isPrivateAddress } from '../src/egress';
 
 describe('gateway environment', () => {
@@ -20,6 +20,20 @@ describe('gateway environment', () => {
     expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: '' })).toMatchObject({ stateDir: join(dir, 'gateway'), leaseSeconds: 10 });
     expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: join(dir, 'state'), GATEWAY_LEASE_SECONDS: '3' })).toMatchObject({ stateDir: join(dir, 'state'), leaseSeconds: 3 });
     expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_LEASE_SECONDS: '0' })).toThrow(/GATEWAY_LEASE_SECONDS/);
+  });
+
+  it('keeps its default id in the state directory, so a new host name finds the journal and leases of the old one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    const first = loadEnv({ GATEWAY_STATE_DIR: dir, GATEWAY_PORT: '3005' });
+    rememberGatewayId(first);
+    expect(first.gatewayId).toMatch(/:3005$/);
+    expect(readFileSync(join(dir, 'gateway-id-3005'), 'utf8')).toBe(`${first.gatewayId}\n`);
+    writeFileSync(join(dir, 'gateway-id-3001'), 'old-container:3001\n');
+    expect(loadEnv({ GATEWAY_STATE_DIR: dir }).gatewayId).toBe('old-container:3001');
+    const chosen = loadEnv({ GATEWAY_STATE_DIR: dir, GATEWAY_ID: 'gw-7', GATEWAY_PORT: '3007' });
+    rememberGatewayId(chosen);
+    expect(chosen.gatewayId).toBe('gw-7');
+    expect(existsSync(join(dir, 'gateway-id-3007'))).toBe(false);
   });
 
   it('reads an empty value copied from .env.example as unset', () => {
