@@ -140,7 +140,10 @@ export class UsageJournal {
   /** What an earlier run left: reports to resend as they are, then usage no report covered. */
   outstanding(): { reports: JournalReport[]; unreported: JournalItem[] } {
     const reports = [...this.pending].sort((x, y) => x[0] - y[0]).map(([seq, items]) => ({ seq, items }));
-    const unreported = [...this.unreported].map(([leaseId, [up, down, s]]) => ({ leaseId, bytesUp: up, bytesDown: down, sessions: s, release: true }));
+    // Never below zero (only a lost line could make it so; the server refuses negative usage).
+    const unreported = [...this.unreported]
+      .map(([leaseId, [up, down, s]]) => ({ leaseId, bytesUp: Math.max(up, 0), bytesDown: Math.max(down, 0), sessions: Math.max(s, 0), release: true }))
+      .filter((i) => i.bytesUp || i.bytesDown || i.sessions);
     return { reports, unreported };
   }
 
