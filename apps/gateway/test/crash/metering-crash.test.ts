@@ -25,7 +25,7 @@ describe('metering survives kill -9', () => {
     product = await startProduct({ GATEWAY_LEASE_SECONDS: '2' });
     target = await startPacedTarget();
     const u = await userWithGB(product, 1);
-    const bytes = 36 * MiB;
+    const bytes = 28 * MiB;
     const downloads = await Promise.all([
       download(product.gatewayPort, u, 'connect', target.port, bytes, RATE),
       download(product.gatewayPort, u, 'socks5', target.port, bytes, RATE),
