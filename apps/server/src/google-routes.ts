@@ -12,7 +12,7 @@ const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
  * Browser redirects for Google sign-in. State and PKCE verifier live in short-lived HttpOnly
  * cookies scoped to the callback; errors return to the login page with a readable message.
  */
-export function registerGoogleRoutes(app: FastifyInstance, deps: ApiDeps) {
+export async function googleSignIn(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
   const toLogin = (reply: FastifyReply, message: string) =>
     reply.redirect(`/login?error=${encodeURIComponent(message)}`);
   const cookieOpts = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.production, maxAge: 600 };

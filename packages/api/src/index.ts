@@ -4,7 +4,7 @@ export * from './deps';
 export * from './mail';
 export * from './rate-limit';
 export * from './root';
-export { firstZodMessage } from './trpc';
+export { firstZodMessage, trpcErrorFrom } from './trpc';
 export type { UserView } from './services/accounts';
 export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
 export { checkLedger, checkUserLedger, credit, type CreditInput, type Wallet } from './services/ledger';

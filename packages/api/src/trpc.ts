@@ -40,12 +40,14 @@ export const createCallerFactory = t.createCallerFactory;
 export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 
+/** A domain error as tRPC reports it (code, message, the domain error as cause). */
+export function trpcErrorFrom(err: DomainError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[err.code], message: err.message, cause: err });
+}
+
 const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE[cause.code], message: cause.message, cause });
-  }
+  if (!result.ok && result.error.cause instanceof DomainError) throw trpcErrorFrom(result.error.cause);
   return result;
 });
 

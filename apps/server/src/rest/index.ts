@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
-import { registerAdminRoutes } from './admin';
-import { registerAuthRoutes } from './auth';
-import { registerCredentialRoutes } from './credentials';
-import { registerCreditsRoutes } from './credits';
-import { registerLocationsRoutes } from './locations';
+import { adminRoutes } from './admin';
+import { authRoutes } from './auth';
+import { credentialRoutes } from './credentials';
+import { creditsRoutes } from './credits';
 import { registerGatewayRoutes } from './gateway';
+import { locationsRoutes } from './locations';
+import { registerRestRoutes, type RestRoute } from './rest';
 
-export function registerRoutes(app: FastifyInstance, deps: ApiDeps) {
-  registerAuthRoutes(app, deps);
-  registerCredentialRoutes(app, deps);
-  registerCreditsRoutes(app, deps);
-  registerAdminRoutes(app, deps);
-  registerLocationsRoutes(app, deps);
+/** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
+export const restRoutes: readonly RestRoute[] = [...authRoutes, ...credentialRoutes, ...creditsRoutes, ...adminRoutes, ...locationsRoutes];
+
+/** The spec's REST paths. */
+export async function rest(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
+  registerRestRoutes(app, deps, restRoutes);
   registerGatewayRoutes(app, deps);
 }

@@ -1,9 +1,13 @@
-import { TRPCError } from '@trpc/server';
-import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ZodError } from 'zod';
-import { firstZodMessage, type ApiDeps } from '@proxyhub/api';
-import { DomainError } from '@proxyhub/core';
+/**
+ * REST shims: the spec's paths over the same procedures as tRPC. A path is declared with the
+ * procedure's own input schema (what an OpenAPI document would describe) and where it carries it
+ * (JSON body, query string or path parameters). The shim does not validate: the procedure does,
+ * after its guards, so an anonymous call with a bad body is a 401 as over tRPC, not a 400.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ApiDeps } from '@proxyhub/api';
+import { errorAnswer, hasErrorAnswer } from '../error-answer';
 import { callerFor, type Caller } from '../request-adapter';
 
 export type { Caller };
@@ -16,16 +20,77 @@ export class RestResponse {
   ) {}
 }
 
-/** The spec's error body from a tRPC error: its message, or the first zod message word for word. */
-export function restError(err: TRPCError): { status: number; body: { success: false; error: string }; retryAfter?: number } {
-  const cause = err.cause;
-  const message = cause instanceof ZodError ? firstZodMessage(cause) : err.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : err.message;
-  const retry = cause instanceof DomainError ? cause.details?.retryAfterSeconds : undefined;
+export type InputSource = 'body' | 'query' | 'params';
+
+export interface RestRoute {
+  method: 'GET' | 'POST';
+  url: string;
+  /** The procedure's input schema and where the request carries it; null when the path takes none. */
+  input: { from: InputSource; schema: z.ZodType } | null;
+  /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
+  errorFields: Record<string, unknown>;
+  answer(caller: Caller, input: unknown): Promise<unknown>;
+}
+
+interface RouteSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  url: string;
+  /** The input schema, under where the request carries the input (one of the three). */
+  body?: S;
+  query?: S;
+  params?: S;
+  errorFields?: Record<string, unknown>;
+}
+
+const SOURCES: readonly InputSource[] = ['body', 'query', 'params'];
+
+/**
+ * Declares a path. The handler gets the input typed as the schema's input: the procedure it is
+ * passed to validates it with that same schema, so a caller-supplied value is only ever claimed
+ * to have that shape until then.
+ */
+export function restRoute<S extends z.ZodType>(spec: RouteSpec<S>, answer: (caller: Caller, input: z.input<S>) => Promise<unknown>): RestRoute {
+  const from = SOURCES.find((k) => spec[k]);
   return {
-    status: getHTTPStatusCodeFromError(err),
-    body: { success: false, error: message },
-    ...(typeof retry === 'number' ? { retryAfter: retry } : {}),
+    method: spec.method,
+    url: spec.url,
+    input: from ? { from, schema: spec[from]! } : null,
+    errorFields: spec.errorFields ?? {},
+    answer: (caller, input) => answer(caller, input as z.input<S>),
   };
+}
+
+/** The schema inside optional and nullable wrappers (`adminUsersInput` is an optional object). */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  return s;
+}
+
+function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
+  const s = unwrapped(schema);
+  return s instanceof z.ZodObject ? (s.shape as Record<string, z.ZodType>) : {};
+}
+
+/**
+ * Query strings and path parameters are text: the schema's fields are read from them, numbers as
+ * numbers so the schema judges them (an empty value is absent, anything else not a number is NaN
+ * and refused).
+ */
+function fromText(schema: z.ZodType, text: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(objectShape(schema))) {
+    const v = text[key];
+    if (v === undefined) continue;
+    input[key] = unwrapped(field) instanceof z.ZodNumber ? (v === '' ? undefined : Number(v)) : v;
+  }
+  return input;
+}
+
+function inputOf(route: RestRoute, req: FastifyRequest): unknown {
+  if (!route.input) return undefined;
+  if (route.input.from === 'body') return req.body ?? {};
+  return fromText(route.input.schema, (route.input.from === 'query' ? req.query : req.params) as Record<string, unknown>);
 }
 
 /** JSON bigint values become numbers: bytes stay exact below 2^53 (8 PiB). */
@@ -33,31 +98,23 @@ export function jsonSafe(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)));
 }
 
-/**
- * Wraps a REST shim: builds the same context and caller as tRPC, passes the body (or query), and
- * maps errors through the one mapper. Shims only translate field names.
- */
-export function rest(
-  deps: ApiDeps,
-  handler: (caller: Caller, input: unknown, req: FastifyRequest) => Promise<unknown>,
-  /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
-  errorFields: Record<string, unknown> = {},
-) {
+/** Builds the same context and caller as tRPC, runs the shim, and maps errors through the one mapper. */
+function handlerFor(deps: ApiDeps, route: RestRoute) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const caller = await callerFor(deps, req, reply);
-      const input = req.method === 'GET' ? req.query : (req.body ?? {});
-      const result = await handler(caller, input, req);
+      const result = await route.answer(await callerFor(deps, req, reply), inputOf(route, req));
       if (result instanceof RestResponse) return reply.code(result.status).send(jsonSafe(result.body));
       return reply.send(jsonSafe(result));
     } catch (err) {
-      if (err instanceof TRPCError) {
-        const { status, body, retryAfter } = restError(err);
-        if (status >= 500) req.log.error({ err: err.cause ?? err }, 'procedure failed');
-        if (retryAfter) reply.header('retry-after', String(retryAfter));
-        return reply.code(status).send({ ...body, ...errorFields });
-      }
-      throw err;
+      if (!hasErrorAnswer(err)) throw err;
+      const { status, body, retryAfter } = errorAnswer(err);
+      if (status >= 500) req.log.error({ err: err.cause ?? err }, 'procedure failed');
+      if (retryAfter) reply.header('retry-after', String(retryAfter));
+      return reply.code(status).send({ ...body, ...route.errorFields });
     }
   };
+}
+
+export function registerRestRoutes(app: FastifyInstance, deps: ApiDeps, routes: readonly RestRoute[]): void {
+  for (const route of routes) app.route({ method: route.method, url: route.url, handler: handlerFor(deps, route) });
 }

@@ -2,11 +2,10 @@
  * Payment provider webhooks. No cookies, no CSRF check (exempt): a delivery is trusted only after its
  * signature is verified and the payment is re-read from the provider (in the payments service).
  */
-import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { receivePaymentNotification, type ApiDeps, type NotificationResult, type ProviderName } from '@proxyhub/api';
 import { DomainError } from '@proxyhub/core';
-import { restError } from '../rest/rest';
+import { errorAnswer } from '../error-answer';
 
 /** Runs a provider notification and answers with the one error mapper's status and body. */
 export async function deliverNotification(
@@ -20,14 +19,15 @@ export async function deliverNotification(
     return { status: 200, body: { success: true, status: result.status, credited: result.credited }, result };
   } catch (err) {
     if (err instanceof DomainError) {
-      const { status, body: errorBody } = restError(new TRPCError({ code: err.code, message: err.message, cause: err }));
+      const { status, body: errorBody } = errorAnswer(err);
       return { status, body: errorBody };
     }
     throw err;
   }
 }
 
-export function registerPaymentWebhooks(app: FastifyInstance, deps: ApiDeps) {
+/** POST /webhooks/<provider>. */
+export async function paymentWebhooks(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
   const handler = (provider: ProviderName) => async (req: FastifyRequest, reply: FastifyReply) => {
     const header = (name: string) => {
       const v = req.headers[name.toLowerCase()];

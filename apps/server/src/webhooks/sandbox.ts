@@ -23,52 +23,51 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
     );
 }
 
-export function registerSandboxPage(app: FastifyInstance, deps: ApiDeps) {
-  void app.register(async (scope) => {
-    // Forms post urlencoded bodies; only this scope accepts them.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(body as string)));
-    });
+/** GET and POST /sandbox/pay/:id; an encapsulated plugin, so only it accepts form bodies. */
+export async function sandboxPage(scope: FastifyInstance, { deps }: { deps: ApiDeps }) {
+  // Forms post urlencoded bodies; only this scope accepts them.
+  scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
 
-    scope.get<{ Params: { id: string } }>('/sandbox/pay/:id', async (req, reply) => {
-      if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
-      const order = await sandboxOrder(deps.db, req.params.id);
-      if (!order) return page(reply, 404, 'Unknown payment', '<h1>Unknown payment</h1><p>This sandbox payment does not exist.</p>');
-      const action = `/sandbox/pay/${encodeURIComponent(order.id)}`;
-      const open = order.status !== 'finished' && order.status !== 'refunded';
-      return page(
-        reply,
-        200,
-        'Sandbox payment',
-        `<h1>Sandbox payment</h1>` +
-          `<p>${order.gbAmount} GB for <strong>$${centsToUsd(order.priceCents)}</strong></p>` +
-          `<p class="muted">Order ${escapeHtml(order.id)} &middot; status: <span data-testid="sandbox-status">${escapeHtml(order.status)}</span></p>` +
-          (open
-            ? `<form method="post" action="${action}"><input type="hidden" name="outcome" value="finished"><button class="pay" type="submit" data-testid="sandbox-pay">Pay</button></form>` +
-              `<form method="post" action="${action}"><input type="hidden" name="outcome" value="failed"><button class="fail" type="submit" data-testid="sandbox-fail">Fail</button></form>`
-            : `<p>This order is already ${escapeHtml(order.status)}.</p>`) +
-          `<p class="muted">Test mode: no real money moves. The click sends a signed webhook like a real provider would.</p>`,
-      );
-    });
+  scope.get<{ Params: { id: string } }>('/sandbox/pay/:id', async (req, reply) => {
+    if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
+    const order = await sandboxOrder(deps.db, req.params.id);
+    if (!order) return page(reply, 404, 'Unknown payment', '<h1>Unknown payment</h1><p>This sandbox payment does not exist.</p>');
+    const action = `/sandbox/pay/${encodeURIComponent(order.id)}`;
+    const open = order.status !== 'finished' && order.status !== 'refunded';
+    return page(
+      reply,
+      200,
+      'Sandbox payment',
+      `<h1>Sandbox payment</h1>` +
+        `<p>${order.gbAmount} GB for <strong>$${centsToUsd(order.priceCents)}</strong></p>` +
+        `<p class="muted">Order ${escapeHtml(order.id)} &middot; status: <span data-testid="sandbox-status">${escapeHtml(order.status)}</span></p>` +
+        (open
+          ? `<form method="post" action="${action}"><input type="hidden" name="outcome" value="finished"><button class="pay" type="submit" data-testid="sandbox-pay">Pay</button></form>` +
+            `<form method="post" action="${action}"><input type="hidden" name="outcome" value="failed"><button class="fail" type="submit" data-testid="sandbox-fail">Fail</button></form>`
+          : `<p>This order is already ${escapeHtml(order.status)}.</p>`) +
+        `<p class="muted">Test mode: no real money moves. The click sends a signed webhook like a real provider would.</p>`,
+    );
+  });
 
-    scope.post<{ Params: { id: string }; Body: { outcome?: unknown } | undefined }>('/sandbox/pay/:id', async (req, reply) => {
-      if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
-      const outcome = req.body?.outcome;
-      if (outcome !== 'finished' && outcome !== 'failed') return reply.code(400).send({ success: false, error: 'outcome must be finished or failed' });
-      const order = await sandboxOrder(deps.db, req.params.id);
-      if (!order) return reply.code(404).send({ success: false, error: 'Unknown order' });
-      const body = {
-        order_id: order.id,
-        payment_id: `sbx-${order.id}`,
-        payment_status: outcome as 'finished' | 'failed',
-        price_amount: order.priceCents / 100,
-        price_currency: 'usd' as const,
-      };
-      const signature = signSandboxNotification(deps.config.appSecret, body);
-      const r = await deliverNotification(deps, 'sandbox', body, (name) => (name.toLowerCase() === SANDBOX_SIGNATURE_HEADER ? signature : undefined));
-      if (!r.result) return reply.code(r.status).send(r.body);
-      const landed = r.result.status === 'finished' ? 'finished' : 'failed';
-      return reply.redirect(new URL(`/topup?payment=${landed}`, deps.config.publicUrl).toString(), 303);
-    });
+  scope.post<{ Params: { id: string }; Body: { outcome?: unknown } | undefined }>('/sandbox/pay/:id', async (req, reply) => {
+    if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
+    const outcome = req.body?.outcome;
+    if (outcome !== 'finished' && outcome !== 'failed') return reply.code(400).send({ success: false, error: 'outcome must be finished or failed' });
+    const order = await sandboxOrder(deps.db, req.params.id);
+    if (!order) return reply.code(404).send({ success: false, error: 'Unknown order' });
+    const body = {
+      order_id: order.id,
+      payment_id: `sbx-${order.id}`,
+      payment_status: outcome as 'finished' | 'failed',
+      price_amount: order.priceCents / 100,
+      price_currency: 'usd' as const,
+    };
+    const signature = signSandboxNotification(deps.config.appSecret, body);
+    const r = await deliverNotification(deps, 'sandbox', body, (name) => (name.toLowerCase() === SANDBOX_SIGNATURE_HEADER ? signature : undefined));
+    if (!r.result) return reply.code(r.status).send(r.body);
+    const landed = r.result.status === 'finished' ? 'finished' : 'failed';
+    return reply.redirect(new URL(`/topup?payment=${landed}`, deps.config.publicUrl).toString(), 303);
   });
 }

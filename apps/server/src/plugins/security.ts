@@ -1,0 +1,39 @@
+/**
+ * Cookies, security headers (CSP, HSTS in production) and the CSRF check (csrf.ts) for every route,
+ * hence without encapsulation.
+ */
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { csrfGuard } from '../csrf';
+
+export interface SecurityOptions {
+  production: boolean;
+  publicUrl: string;
+  /** Cookies that authenticate a request (the CSRF check guards requests that carry one). */
+  sessionCookieNames: string[];
+}
+
+export const security = fp(
+  async (app: FastifyInstance, opts: SecurityOptions) => {
+    await app.register(cookie);
+    await app.register(helmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: opts.production ? [] : null,
+        },
+      },
+      hsts: opts.production,
+    });
+    app.addHook('onRequest', csrfGuard({ publicUrl: opts.publicUrl, cookieNames: opts.sessionCookieNames }));
+  },
+  { name: 'security' },
+);
