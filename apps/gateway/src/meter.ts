@@ -11,6 +11,10 @@ import type { Backend } from './backend';
 import type { UsageJournal } from './journal';
 import type { Logger } from './log';
 
+/** How long shutdown waits for the final usage report: short when the journal keeps what it misses. */
+const FINAL_REPORT_JOURNALED_MS = 3000;
+const FINAL_REPORT_MS = 10_000;
+
 export interface MeterOptions {
   gatewayId: string;
   backend: Backend;
@@ -477,11 +481,16 @@ export class Meter {
     this.journalTimer = null;
     // The connections are closed: everything spent is on disk before the slow part (a forced exit may cut it short).
     if (this.opts.journal) this.journalAll();
-    await Promise.allSettled([...this.inflight]);
+    // A server that is going down too (the launcher died, taking both) may hold a call until its
+    // timeout: with the journal nothing depends on the final report, so shutdown stays short.
+    const deadline = Date.now() + (this.opts.journal ? FINAL_REPORT_JOURNALED_MS : FINAL_REPORT_MS);
+    const inTime = <T>(p: Promise<T>) =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('shutdown deadline')), Math.max(0, deadline - Date.now())).unref())]);
+    await inTime(Promise.allSettled([...this.inflight])).catch(() => undefined);
     let delivered = false;
-    for (let attempt = 0; attempt < 3 && !delivered; attempt++) {
+    for (let attempt = 0; attempt < 3 && !delivered && Date.now() < deadline; attempt++) {
       try {
-        await this.flush(true);
+        await inTime(this.flush(true));
         delivered = true;
       } catch {
         await new Promise((r) => setTimeout(r, 200));

@@ -232,7 +232,11 @@ describe('launcher (pnpm start)', () => {
 
     const killedAt = Date.now();
     process.kill(second.pid, 'SIGKILL');
-    await waitFor('the children to exit', () => [fresh.server, fresh.gateway, fresh.relay].every((pid) => !alive(pid)), 20_000);
+    const children = { server: fresh.server, gateway: fresh.gateway, relay: fresh.relay };
+    await waitFor('the children to exit', () => Object.values(children).every((pid) => !alive(pid)), 30_000).catch((e: Error) => {
+      const left = Object.entries(children).filter(([, pid]) => alive(pid)).map(([name]) => name);
+      throw new Error(`${e.message}: still running ${left.join(', ')}; launcher output:\n${second.output().slice(-4000)}`);
+    });
     console.log(`launcher killed: its children were gone after ${Date.now() - killedAt} ms`);
     expect(await portFree(port)).toBe(true);
     expect(await portFree(gatewayPort)).toBe(true);
