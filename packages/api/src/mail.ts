@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { escapeHtml } from '@proxyhub/core';
 
 export interface MailMessage {
   to: string;
@@ -43,7 +44,6 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
   };
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function linkMail(to: string, subject: string, intro: string, link: string, outro: string): MailMessage {
   return {

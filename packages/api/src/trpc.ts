@@ -37,7 +37,6 @@ const t = initTRPC.context<Context>().create({
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const mergeRouters = t.mergeRouters;
 export const middleware = t.middleware;
 
 /** A domain error as tRPC reports it (code, message, the domain error as cause). */
@@ -80,12 +79,6 @@ export const publicProcedure = t.procedure.use(domainErrors).use(rejectNul);
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   return next({ ctx: { ...ctx, user: ctx.user } });
-});
-
-/** Only a user signed in with the session cookie (not an API key): account-level changes. */
-export const sessionUserProcedure = userProcedure.use(({ ctx, next }) => {
-  if (!ctx.sessionId) throw new TRPCError({ code: 'FORBIDDEN', message: 'This action needs a signed-in session' });
-  return next({ ctx: { ...ctx, sessionId: ctx.sessionId } });
 });
 
 export const adminProcedure = publicProcedure.use(({ ctx, next }) => {

@@ -1,5 +1,6 @@
 export * from './constants';
 export * from './errors';
+export * from './html';
 export * from './proxy-list';
 export * from './proxy-username';
 export * from './schemas';

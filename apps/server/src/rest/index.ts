@@ -4,7 +4,6 @@ import { adminRoutes } from './admin';
 import { authRoutes } from './auth';
 import { credentialRoutes } from './credentials';
 import { creditsRoutes } from './credits';
-import { registerGatewayRoutes } from './gateway';
 import { locationsRoutes } from './locations';
 import { registerRestRoutes, type RestRoute } from './rest';
 
@@ -14,5 +13,4 @@ export const restRoutes: readonly RestRoute[] = [...authRoutes, ...credentialRou
 /** The spec's REST paths. */
 export async function rest(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
   registerRestRoutes(app, deps, restRoutes);
-  registerGatewayRoutes(app, deps);
 }

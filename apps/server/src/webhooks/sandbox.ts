@@ -5,10 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type ApiDeps } from '@proxyhub/api';
-import { centsToUsd } from '@proxyhub/core';
+import { centsToUsd, escapeHtml } from '@proxyhub/core';
 import { deliverNotification } from './payments';
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return reply

@@ -1,4 +1,0 @@
-import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from '@proxyhub/api';
-
-export function registerGatewayRoutes(_app: FastifyInstance, _deps: ApiDeps) {}
