@@ -9,6 +9,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, connect, isIP, type Socket } from 'node:net';
 import type { ProxyLocation } from '@proxyhub/core';
 import ipaddr from 'ipaddr.js';
+import { SocksClient } from 'socks';
 
 export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream';
 
@@ -253,16 +254,21 @@ export function fillTemplate(template: string, req: EgressRequest): string {
   return template.replace(/\{(country|state|city|session|minutes)\}/g, (_, k: string) => values[k]!);
 }
 
+/** A host without the brackets an IPv6 literal may be written in. */
+function bare(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
+
 function authority(host: string, port: number): string {
   return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 async function viaHttpUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const socket = await connectTo(up.hostname.replace(/^\[|\]$/g, ''), Number(up.port || 80), timeoutMs);
+  const socket = await connectTo(bare(up.hostname), Number(up.port || 80), timeoutMs);
   socket.setNoDelay(true);
   const user = fillTemplate(decodeURIComponent(up.username), req);
   const pass = decodeURIComponent(up.password);
-  const target = authority(req.host.replace(/^\[|\]$/g, ''), req.port);
+  const target = authority(bare(req.host), req.port);
   const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n` : '';
   socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
   const head = await readUntil(socket, (b) => {
@@ -277,44 +283,53 @@ async function viaHttpUpstream(up: URL, req: EgressRequest, timeoutMs: number): 
   return socket;
 }
 
+/**
+ * The socks client hands bytes that came with its final reply to 'data' listeners on the next turn
+ * of the event loop, and resumes the socket then: they are kept here instead and the socket stays
+ * paused, so the relay reads them first and under its own flow control.
+ */
+function heldForRelay(socket: Socket): Promise<Socket> {
+  return new Promise((resolve) => {
+    const early: Buffer[] = [];
+    const keep = (chunk: Buffer) => early.push(chunk);
+    socket.on('data', keep);
+    setImmediate(() => {
+      socket.off('data', keep);
+      socket.pause();
+      if (early.length && !socket.readableEnded) socket.unshift(early.length === 1 ? early[0]! : Buffer.concat(early));
+      resolve(socket);
+    });
+  });
+}
+
 async function viaSocksUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const socket = await connectTo(up.hostname.replace(/^\[|\]$/g, ''), Number(up.port || 1080), timeoutMs);
-  socket.setNoDelay(true);
-  const user = Buffer.from(fillTemplate(decodeURIComponent(up.username), req));
-  const pass = Buffer.from(decodeURIComponent(up.password));
-  const withAuth = user.length > 0;
-  socket.write(Buffer.from(withAuth ? [5, 1, 2] : [5, 1, 0]));
-  const choice = await readUntil(socket, (b) => (b.length >= 2 ? 2 : -1), timeoutMs);
-  if (choice[0] !== 5 || choice[1] !== (withAuth ? 2 : 0)) {
+  const host = bare(up.hostname);
+  const port = Number(up.port || 1080);
+  const userId = fillTemplate(decodeURIComponent(up.username), req);
+  const password = decodeURIComponent(up.password);
+  if (Buffer.byteLength(userId) > 255 || Buffer.byteLength(password) > 255) throw new EgressError('upstream', 'Upstream credentials too long');
+  // Our own connection (half-open allowed, no delay, our timeout); the client speaks SOCKS5 on it.
+  const socket = await connectTo(host, port, timeoutMs);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
     socket.destroy();
-    throw new EgressError('upstream', 'Upstream SOCKS proxy refused the authentication method');
-  }
-  if (withAuth) {
-    if (user.length > 255 || pass.length > 255) throw new EgressError('upstream', 'Upstream credentials too long');
-    socket.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]));
-    const st = await readUntil(socket, (b) => (b.length >= 2 ? 2 : -1), timeoutMs);
-    if (st[1] !== 0) {
-      socket.destroy();
-      throw new EgressError('upstream', 'Upstream SOCKS proxy refused the credentials');
-    }
-  }
-  const host = req.host.replace(/^\[|\]$/g, '');
-  const port = Buffer.from([req.port >> 8, req.port & 0xff]);
-  let addr: Buffer;
-  if (isIP(host) === 4) addr = Buffer.from([1, ...host.split('.').map(Number)]);
-  else {
-    const name = Buffer.from(host);
-    addr = Buffer.concat([Buffer.from([3, name.length]), name]);
-  }
-  socket.write(Buffer.concat([Buffer.from([5, 1, 0]), addr, port]));
-  await readUntil(socket, (b) => {
-    if (b.length < 5) return -1;
-    if (b[1] !== 0) throw new EgressError('upstream', `Upstream SOCKS proxy could not connect (reply ${b[1]})`);
-    const len = b[3] === 1 ? 4 : b[3] === 4 ? 16 : b[3] === 3 ? 1 + b[4]! : -1;
-    if (len < 0) throw new EgressError('upstream', 'Upstream SOCKS proxy sent a bad reply');
-    return b.length >= 4 + len + 2 ? 4 + len + 2 : -1;
   }, timeoutMs);
-  return socket;
+  try {
+    await SocksClient.createConnection({
+      proxy: { host, port, type: 5, ...(userId || password ? { userId, password } : {}) },
+      command: 'connect',
+      destination: { host: bare(req.host), port: req.port },
+      existing_socket: socket,
+    });
+  } catch (err) {
+    socket.destroy();
+    if (timedOut) throw new EgressError('timeout', 'Upstream proxy timed out');
+    throw new EgressError('upstream', `Upstream SOCKS proxy: ${(err as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return heldForRelay(socket);
 }
 
 export function createEgress(opts: EgressOptions): Egress {
@@ -323,8 +338,8 @@ export function createEgress(opts: EgressOptions): Egress {
     const socks = upstream.protocol.startsWith('socks');
     return async (req) => {
       // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
-      const bare = req.host.replace(/^\[|\]$/g, '');
-      if (!opts.allowPrivate && isIP(bare) && isPrivateAddress(bare)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
+      const host = bare(req.host);
+      if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
       return socks ? viaSocksUpstream(upstream, req, opts.connectTimeoutMs) : viaHttpUpstream(upstream, req, opts.connectTimeoutMs);
     };
   }

@@ -1,16 +1,65 @@
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate } from '../src/egress';
 import { StickySessions } from '../src/sessions';
-import { curl, expectLedgerHolds, hourlyUsage, startGateway, startStack, startTarget, userWithCredits, type Stack } from './helpers';
+import { basic, curl, expectLedgerHolds, hourlyUsage, startGateway, startStack, startTarget, userWithCredits, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
 let target: Awaited<ReturnType<typeof startTarget>>;
 let upstream: ProxyChainServer;
 const seen: Array<{ username: string; password: string; hostname: string; port: number }> = [];
+
+interface SocksRequest {
+  credentials: string;
+  atyp: number;
+  host: string;
+  port: number;
+}
+
+/**
+ * A minimal SOCKS5 upstream (username/password, CONNECT) that records each request as it arrived;
+ * `route` picks where it really connects (by default, where it was asked to).
+ */
+async function startSocksUpstream(route: (host: string, port: number) => { host: string; port: number } = (host, port) => ({ host, port }), banner?: Buffer) {
+  const requests: SocksRequest[] = [];
+  const server = createServer((s: Socket) => {
+    s.on('error', () => undefined);
+    let stage = 0;
+    let credentials = '';
+    s.on('data', function onData(d: Buffer) {
+      if (stage === 0) {
+        s.write(Buffer.from([5, 2]));
+        stage = 1;
+      } else if (stage === 1) {
+        const ulen = d[1]!;
+        credentials = `${d.toString('utf8', 2, 2 + ulen)}:${d.toString('utf8', 3 + ulen, 3 + ulen + d[2 + ulen]!)}`;
+        s.write(Buffer.from([1, 0]));
+        stage = 2;
+      } else {
+        s.off('data', onData);
+        const atyp = d[3]!;
+        const port = d.readUInt16BE(d.length - 2);
+        const host = atyp === 1 ? `${d[4]}.${d[5]}.${d[6]}.${d[7]}` : atyp === 4 ? ipaddr.fromByteArray([...d.subarray(4, 20)]).toString() : d.toString('latin1', 5, 5 + d[4]!);
+        requests.push({ credentials, atyp, host, port });
+        const reply = Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        // A target that speaks first, its bytes in the same segment as the reply.
+        if (banner) return void s.end(Buffer.concat([reply, banner]));
+        const t = connect(route(host, port), () => {
+          s.write(reply);
+          s.pipe(t).pipe(s);
+        });
+        t.on('error', () => s.destroy());
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { port: (server.address() as AddressInfo).port, requests, close: () => server.close() };
+}
 
 beforeAll(async () => {
   stack = await startStack();
@@ -76,43 +125,57 @@ describe('egress through an upstream proxy', () => {
   });
 
   it('speaks SOCKS5 to a socks5:// upstream, with the templated username', async () => {
-    // A minimal SOCKS5 upstream: username/password, CONNECT, records the credentials.
-    const creds: string[] = [];
-    const socksUp = createServer((s: Socket) => {
-      s.on('error', () => undefined);
-      let stage = 0;
-      s.on('data', function onData(d: Buffer) {
-        if (stage === 0) {
-          s.write(Buffer.from([5, 2]));
-          stage = 1;
-        } else if (stage === 1) {
-          const ulen = d[1]!;
-          creds.push(`${d.toString('utf8', 2, 2 + ulen)}:${d.toString('utf8', 3 + ulen, 3 + ulen + d[2 + ulen]!)}`);
-          s.write(Buffer.from([1, 0]));
-          stage = 2;
-        } else {
-          s.off('data', onData);
-          const port = d.readUInt16BE(d.length - 2);
-          const host = d[3] === 1 ? `${d[4]}.${d[5]}.${d[6]}.${d[7]}` : d.toString('latin1', 5, 5 + d[4]!);
-          const t = connect({ host, port }, () => {
-            s.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-            s.pipe(t).pipe(s);
-          });
-          t.on('error', () => s.destroy());
-        }
-      });
-    });
-    socksUp.listen(0, '127.0.0.1');
-    await once(socksUp, 'listening');
-    const gw = await startGateway(stack.server, {
-      upstreamUrl: `socks5://u-{country}-{session}:pw@127.0.0.1:${(socksUp.address() as AddressInfo).port}`,
-    });
+    const socksUp = await startSocksUpstream();
+    const gw = await startGateway(stack.server, { upstreamUrl: `socks5://u-{country}-{session}:pw@127.0.0.1:${socksUp.port}` });
     try {
       const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
       const r = await curl(['-p', '-x', `http://127.0.0.1:${(gw.server.address() as AddressInfo).port}`, '-U', `${u.username({ country: 'DE' }, 10, 'STICKY01')}:${u.proxyPassword}`, `${target.url}/hello`]);
       expect(r).toMatchObject({ status: 200, stdout: 'hello from target\n' });
-      expect(creds).toHaveLength(1);
-      expect(creds[0]).toMatch(new RegExp(`^u-DE-${u.proxyUserId}sticky01[0-9a-z]+:pw$`));
+      expect(socksUp.requests).toHaveLength(1);
+      expect(socksUp.requests[0]!.credentials).toMatch(new RegExp(`^u-DE-${u.proxyUserId}sticky01[0-9a-z]+:pw$`));
+      expect(socksUp.requests[0]).toMatchObject({ atyp: 1, host: '127.0.0.1', port: target.port });
+    } finally {
+      await gw.close();
+      socksUp.close();
+    }
+  });
+
+  it('sends an IPv6 literal target to a SOCKS5 upstream as an IPv6 address (ATYP 4), not as a name', async () => {
+    // The upstream stands in for the whole internet: whatever address it is asked for, it reaches our target.
+    const socksUp = await startSocksUpstream(() => ({ host: '127.0.0.1', port: target.port }));
+    const gw = await startGateway(stack.server, { upstreamUrl: `socks5://u-{country}:pw@127.0.0.1:${socksUp.port}` });
+    const port = (gw.server.address() as AddressInfo).port;
+    try {
+      const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
+      const viaConnect = await curl(['-g', '-p', '-x', `http://127.0.0.1:${port}`, '-U', `${u.username()}:${u.proxyPassword}`, `http://[2606:4700:4700::1111]:8443/hello`]);
+      expect(viaConnect).toMatchObject({ status: 200, stdout: 'hello from target\n' });
+      const viaSocks = await curl(['-g', '-x', `socks5://${u.username()}:${u.proxyPassword}@127.0.0.1:${port}`, `http://[2a00:1450:0:0:0:0:0:200e]:8080/hello`]);
+      expect(viaSocks).toMatchObject({ status: 200, stdout: 'hello from target\n' });
+      expect(socksUp.requests.map(({ atyp, host, port }) => ({ atyp, host, port }))).toEqual([
+        { atyp: 4, host: '2606:4700:4700::1111', port: 8443 },
+        { atyp: 4, host: '2a00:1450::200e', port: 8080 },
+      ]);
+    } finally {
+      await gw.close();
+      socksUp.close();
+    }
+  });
+
+  it('relays what a SOCKS5 upstream sends along with its reply', async () => {
+    const banner = Buffer.concat([Buffer.from('220 banner\r\n'), Buffer.alloc(100_000, 7)]);
+    const socksUp = await startSocksUpstream(undefined, banner);
+    const gw = await startGateway(stack.server, { upstreamUrl: `socks5://u:pw@127.0.0.1:${socksUp.port}` });
+    try {
+      const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
+      const s = connect({ host: '127.0.0.1', port: (gw.server.address() as AddressInfo).port });
+      s.write(`CONNECT 127.0.0.1:25 HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
+      const got: Buffer[] = [];
+      s.on('data', (d: Buffer) => got.push(d));
+      await once(s, 'close');
+      const all = Buffer.concat(got);
+      const head = all.indexOf('\r\n\r\n') + 4;
+      expect(all.subarray(0, head).toString('latin1')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(all.subarray(head).equals(banner)).toBe(true);
     } finally {
       await gw.close();
       socksUp.close();
