@@ -33,12 +33,15 @@ const isTenth = (v: number) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9;
 const LATEST_EXPIRY = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 export const EXPIRY_TOO_LATE_MESSAGE = 'Expiry must be before the year 10000';
 
+/** The admin form's credit rule, shared by codes and batches: at least 0.1 GB, in steps of 0.1. */
+export const creditsGbField = z
+  .number({ error: 'Credits (GB) must be a number' })
+  .min(0.1, 'Credits must be at least 0.1 GB')
+  .max(100_000, 'Credits must be at most 100000 GB')
+  .refine(isTenth, 'Credits must be in steps of 0.1 GB');
+
 export const createCodesInput = z.object({
-  creditsGB: z
-    .number({ error: 'Credits (GB) must be a number' })
-    .min(0.1, 'Credits must be at least 0.1 GB')
-    .max(100_000, 'Credits must be at most 100000 GB')
-    .refine((v) => isTenth(v), 'Credits must be in steps of 0.1 GB'),
+  creditsGB: creditsGbField,
   quantity: z
     .number({ error: 'Quantity must be a number' })
     .int('Quantity must be a whole number')
@@ -65,13 +68,6 @@ export const createCodesInput = z.object({
     }),
 });
 export type CreateCodesInput = z.input<typeof createCodesInput>;
-
-/** The admin form's credit rule, shared by codes and batches: at least 0.1 GB, in steps of 0.1. */
-export const creditsGbField = z
-  .number({ error: 'Credits (GB) must be a number' })
-  .min(0.1, 'Credits must be at least 0.1 GB')
-  .max(100_000, 'Credits must be at most 100000 GB')
-  .refine(isTenth, 'Credits must be in steps of 0.1 GB');
 
 export const BATCH_USAGE_TYPES = ['shop_proxy_regular', 'shop_proxy_admin'] as const;
 export const BATCH_MAX_ACCOUNTS = 1000;
