@@ -1,12 +1,34 @@
-import { adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput } from '@proxyhub/core';
+import { adminLoginInput, adminPaymentsInput, adminUsersInput, bytesToGbTruncated, createCodesInput } from '@proxyhub/core';
 import { restRoute, type Caller } from './rest';
+
+type UserRow = Awaited<ReturnType<Caller['admin']['users']>>['users'][number];
+type UsageStat = Awaited<ReturnType<Caller['admin']['globalUsage']>>['stats'][number];
+
+/** The spec's admin user row: GB truncated to two decimals where the procedure gives bytes. */
+const specUserRow = (u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  creditsGB: bytesToGbTruncated(u.remainingBytes),
+  totalUsageGB: bytesToGbTruncated(u.totalUsageBytes),
+  authType: u.authType,
+  emailVerified: u.emailVerified,
+  createdAt: u.createdAt,
+});
+
+const specUsageStat = (s: UsageStat) => ({
+  usage_type: s.usage_type,
+  total_gb: bytesToGbTruncated(s.total_bytes),
+  total_sessions: s.total_sessions,
+  last_updated: s.last_updated,
+});
 
 /** The largest page the users procedure serves. */
 const ALL_USERS_PAGE = 100;
 
 /** The spec's call takes no parameters and lists all users: every page is read (page/pageSize ask for one). */
 async function allUsers(caller: Caller, search: string | undefined) {
-  const users: Awaited<ReturnType<typeof caller.admin.users>>['users'] = [];
+  const users: UserRow[] = [];
   const seen = new Set<string>();
   for (let page = 1; ; page++) {
     const r = await caller.admin.users({ search, page, pageSize: ALL_USERS_PAGE });
@@ -32,12 +54,12 @@ export const adminRoutes = [
     const { search, page, pageSize } = input ?? {};
     if (page === undefined && pageSize === undefined) {
       const users = await allUsers(caller, search);
-      return { success: true, users, total: users.length };
+      return { success: true, users: users.map(specUserRow), total: users.length };
     }
     const r = await caller.admin.users({ search, page, pageSize: pageSize ?? ALL_USERS_PAGE });
-    return { success: true, users: r.users, total: r.total };
+    return { success: true, users: r.users.map(specUserRow), total: r.total };
   }),
-  restRoute({ method: 'GET', url: '/admin/usage/global' }, async (caller) => ({ success: true, ...(await caller.admin.globalUsage()) })),
+  restRoute({ method: 'GET', url: '/admin/usage/global' }, async (caller) => ({ success: true, stats: (await caller.admin.globalUsage()).stats.map(specUsageStat) })),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,
     ...(await caller.admin.payments({ page: input?.page, pageSize: input?.pageSize })),

@@ -5,7 +5,7 @@ import { restRoute } from './rest';
 export const creditsRoutes = [
   restRoute({ method: 'POST', url: '/auth/redeem-code', body: redeemCodeInput }, async (caller, input) => {
     const r = await caller.credits.redeem(input);
-    return { success: true, credits: bytesToMb(r.creditedBytes), message: r.message, newBalance: r.balance };
+    return { success: true, credits: bytesToMb(r.creditedBytes), message: r.message, newBalance: r.remainingBytes };
   }),
   restRoute({ method: 'POST', url: '/auth/process-batch', body: processBatchInput }, async (caller, input) => {
     const r = await caller.credits.processBatch(input);

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGbNumber } from '@proxyhub/core';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb } from '@proxyhub/core';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -187,17 +187,16 @@ const USAGE_LABELS: Record<string, string> = {
   shop_proxy_admin: 'Shop Proxies (Admin)',
 };
 
-const gb2 = formatGbNumber;
 const dateTime = (d: Date | null | undefined) => (d ? new Date(d).toLocaleString() : 'Never');
 
 function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin']['globalUsage'], unknown> }) {
   const stats = query.data?.stats;
   return (
     <section aria-label="Global usage" className="usage-grid">
-      {(stats ?? Object.keys(USAGE_LABELS).map((usage_type) => ({ usage_type, total_gb: null, total_sessions: null, last_updated: null }))).map((s) => (
+      {(stats ?? Object.keys(USAGE_LABELS).map((usage_type) => ({ usage_type, total_bytes: null, total_sessions: null, last_updated: null }))).map((s) => (
         <div className="stat" key={s.usage_type} data-testid={`usage-${s.usage_type}`}>
           <span className="stat-label">{USAGE_LABELS[s.usage_type] ?? s.usage_type}</span>
-          <span className="stat-value">{s.total_gb === null ? <span className="skeleton" /> : `${gb2(s.total_gb)} GB`}</span>
+          <span className="stat-value">{s.total_bytes === null ? <span className="skeleton" /> : `${formatGb(s.total_bytes)} GB`}</span>
           <span className="stat-foot">
             {s.total_sessions === null ? '\u00a0' : `${s.total_sessions.toLocaleString('en-US')} sessions · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
           </span>
@@ -378,10 +377,10 @@ function UsersTab({ query, search, page, onSearch, onPage }: {
                 </td>
                 <td data-label="Name">{u.name}</td>
                 <td data-label="Credits" className="num">
-                  {gb2(u.creditsGB)} GB
+                  {formatGb(u.remainingBytes)} GB
                 </td>
                 <td data-label="Usage" className="num">
-                  {gb2(u.totalUsageGB)} GB
+                  {formatGb(u.totalUsageBytes)} GB
                 </td>
                 <td data-label="Auth">
                   <span className={`badge ${u.authType === 'google' ? 'badge-blue' : 'badge-gray'}`}>{u.authType === 'google' ? 'Google' : 'Email'}</span>

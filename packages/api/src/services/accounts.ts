@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
+import { userRemaining } from './wallet';
 
 /**
  * Creates a user with everything an account needs: an API key and the main proxy account
@@ -63,7 +64,7 @@ export interface UserView {
   id: string;
   name: string;
   email: string;
-  /** Bytes remaining: the wallet plus what gateways hold leased and have not reported as used. */
+  /** Remaining, in bytes (the spec's name): the wallet plus what gateways hold in open leases. */
   credits: bigint;
   total_usage_bytes: bigint;
   proxyUserId: string;
@@ -74,24 +75,12 @@ export interface UserView {
   createdAt: Date;
 }
 
-/**
- * Bytes gateways hold in open leases on the user's accounts and have not reported as used: they
- * are still the user's, so Remaining Data is the wallet plus these (the ledger invariant's term).
- */
-export function remainingLeasedBytes() {
-  // Correlated on the outer `users` row; written qualified because drizzle leaves column names
-  // unqualified in single-table selects, where `id` would be ambiguous inside the subquery.
-  return sql<string>`(select coalesce(sum(gl.granted_bytes - gl.used_bytes), 0)::text
-    from gateway_leases gl join proxy_accounts pa on pa.id = gl.proxy_account_id
-    where pa.user_id = "users"."id" and gl.settled_at is null)`;
-}
-
 function userViewQuery(db: DbOrTx) {
   return db
     .select({
       user: users,
       account: proxyAccounts,
-      leasedBytes: remainingLeasedBytes(),
+      remaining: userRemaining(),
     })
     .from(users)
     .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), isNull(proxyAccounts.batchId)))
@@ -109,12 +98,12 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
   if (!query) userViewQueries.set(db, (query = userViewQuery(db)));
   const [row] = await query.execute({ userId });
   if (!row) throw new Error(`user ${userId} has no proxy account`);
-  const { user, account, leasedBytes } = row;
+  const { user, account, remaining } = row;
   return {
     id: user.id,
     name: user.name,
     email: user.email,
-    credits: user.creditsBytes + BigInt(leasedBytes),
+    credits: remaining,
     total_usage_bytes: user.totalUsageBytes,
     proxyUserId: account.proxyUserId,
     proxyPassword: secrets.decrypt(account.proxyPasswordEnc),

@@ -11,9 +11,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
-import { batches, creditEntries, gatewayLeases, proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { CODE_ALPHABET } from './codes';
-import { credit } from './ledger';
+import { batchLeasedBytes, credit, moveLeasedClaim, walletCredits, walletRemaining, type AccountWallet } from './wallet';
 
 /** `BT` + 18 symbols (~89 bits): handed to the buyer, so it must not be guessable. */
 export function newBatchCode(): string {
@@ -76,13 +76,14 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
     await credit(tx, { wallet: { batchId: batch.id }, bytes: -remaining, kind: 'batch_association', sourceKey: `batch-out:${batch.id}`, note: `to user ${input.userId}` });
     await credit(tx, { wallet: { userId: input.userId }, bytes: remaining, kind: 'batch_association', sourceKey: `batch-in:${batch.id}`, note: `from batch ${batch.batchCode}` });
   }
-  // Balance-neutral entries (the bytes sit in the lease, in neither balance): hence not credit().
-  if (inFlight > 0n) {
-    await tx.insert(creditEntries).values([
-      { batchId: batch.id, kind: 'batch_association', sourceKey: `batch-lease-out:${batch.id}`, amountBytes: -inFlight, note: 'open gateway leases move with the accounts' },
-      { userId: input.userId, kind: 'batch_association', sourceKey: `batch-lease-in:${batch.id}`, amountBytes: inFlight, note: 'open gateway leases move with the accounts' },
-    ]);
-  }
+  await moveLeasedClaim(tx, {
+    from: { batchId: batch.id },
+    to: { userId: input.userId },
+    bytes: inFlight,
+    kind: 'batch_association',
+    sourceKeys: { out: `batch-lease-out:${batch.id}`, in: `batch-lease-in:${batch.id}` },
+    note: 'open gateway leases move with the accounts',
+  });
   const moved = await tx
     .update(proxyAccounts)
     .set({ userId: input.userId })
@@ -95,30 +96,37 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
   };
 }
 
-/** Bytes gateways hold in open leases on the batch's accounts and have not reported as used. */
-async function batchLeasedBytes(tx: DbOrTx, batchId: string): Promise<bigint> {
-  const [leased] = await tx
-    .select({ v: sql<string>`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text` })
-    .from(gatewayLeases)
-    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
-    .where(and(eq(proxyAccounts.batchId, batchId), isNull(gatewayLeases.settledAt)));
-  return BigInt(leased?.v ?? '0');
+/**
+ * An associated batch's cap: what its accounts may still lease (the cap less what they used since
+ * association and what their open leases hold) and what those leases hold. With `lock` (lease
+ * reservations) the batch row is locked, so two reservations for its accounts (any gateway) cannot
+ * take the same room; lock the wallet first.
+ */
+async function batchCap(tx: DbOrTx, batchId: string, opts: { lock: boolean }): Promise<{ room: bigint; held: bigint }> {
+  const query = tx.select({ cap: batches.capBytes, used: batches.capUsedBytes }).from(batches).where(eq(batches.id, batchId));
+  const [b] = opts.lock ? await query.for('update') : await query;
+  const held = await batchLeasedBytes(tx, batchId);
+  if (!b || b.cap === null) return { room: 0n, held };
+  const room = b.cap - b.used - held;
+  return { room: room > 0n ? room : 0n, held };
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** What an account may lease of its wallet's `walletBytes`: all of it, or less under its batch's cap. */
+export async function spendableBytes(tx: DbOrTx, capBatchId: string | null, walletBytes: bigint, opts: { lock: boolean }): Promise<bigint> {
+  if (!capBatchId) return walletBytes;
+  return min((await batchCap(tx, capBatchId, opts)).room, walletBytes);
 }
 
 /**
- * What an account may spend of its wallet's `walletBytes`: all of it, or for an account of an
- * associated batch no more than the batch's cap less what its accounts used since association and
- * what their open leases hold. With `lock` (lease reservations) the batch row is locked, so two
- * reservations for its accounts (any gateway) cannot take the same room; lock the wallet first.
+ * What an account can still spend: its wallet's remaining, or under a batch cap what its batch's
+ * open leases hold plus what it may still lease (never more than the wallet's remaining).
  */
-export async function spendableBytes(tx: DbOrTx, capBatchId: string | null, walletBytes: bigint, opts: { lock: boolean }): Promise<bigint> {
-  if (!capBatchId) return walletBytes;
-  const query = tx.select({ cap: batches.capBytes, used: batches.capUsedBytes }).from(batches).where(eq(batches.id, capBatchId));
-  const [b] = opts.lock ? await query.for('update') : await query;
-  if (!b || b.cap === null) return 0n;
-  const room = b.cap - b.used - (await batchLeasedBytes(tx, capBatchId));
-  if (room <= 0n) return 0n;
-  return room < walletBytes ? room : walletBytes;
+export async function accountRemaining(db: DbOrTx, acc: AccountWallet): Promise<bigint> {
+  if (!acc.capBatchId) return walletRemaining(db, acc.wallet);
+  const cap = await batchCap(db, acc.capBatchId, { lock: false });
+  return cap.held + min(cap.room, await walletCredits(db, acc.wallet, { lock: false }));
 }
 
 /** Counts reported usage of associated batches' accounts against their caps (bytes per batch id). */

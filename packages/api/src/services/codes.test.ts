@@ -31,7 +31,7 @@ describe('redeeming a code', () => {
     const [code] = await mint(1.5);
     const { userId } = await userWithAccount(database.db);
     const r = await redeem(userId, `  ${code!.code.toLowerCase()} `);
-    expect(r).toMatchObject({ creditedBytes: gbToBytes(1.5), balance: gbToBytes(1.5), message: 'Successfully redeemed 1536 MB' });
+    expect(r).toMatchObject({ creditedBytes: gbToBytes(1.5), remainingBytes: gbToBytes(1.5), message: 'Successfully redeemed 1536 MB' });
     expect(await userWallet(database.db, userId)).toEqual({ credits: gbToBytes(1.5), usage: 0n });
     const [row] = await database.db.select().from(topupCodes).where(eq(topupCodes.code, code!.code));
     expect(row).toMatchObject({ redeemedBy: userId });
@@ -48,7 +48,7 @@ describe('redeeming a code', () => {
     const codes = await mint(0.5, 3);
     const { userId } = await userWithAccount(database.db);
     const balances = [];
-    for (const c of codes) balances.push((await redeem(userId, c.code)).balance);
+    for (const c of codes) balances.push((await redeem(userId, c.code)).remainingBytes);
     expect(balances).toEqual([1n, 2n, 3n].map((n) => n * gbToBytes(0.5)));
   });
 

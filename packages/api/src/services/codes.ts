@@ -6,8 +6,8 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { randomString } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes } from '@proxyhub/core';
-import { topupCodes, users, type DbOrTx } from '@proxyhub/db';
-import { credit } from './ledger';
+import { topupCodes, type DbOrTx } from '@proxyhub/db';
+import { credit, walletRemaining } from './wallet';
 
 /** Uppercase, no look-alikes (0 O 1 I L): 31 symbols, ~4.95 bits each. */
 export const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -58,7 +58,8 @@ export const CODE_USED = 'This code has already been redeemed.';
 
 export interface RedeemResult {
   creditedBytes: bigint;
-  balance: bigint;
+  /** The user's remaining after the credit (wallet plus open leases), in bytes. */
+  remainingBytes: bigint;
   message: string;
 }
 
@@ -76,12 +77,7 @@ export async function redeemCode(tx: DbOrTx, input: { userId: string; code: stri
     if (row.redeemedAt) throw new DomainError('CONFLICT', CODE_USED);
     throw new DomainError('BAD_REQUEST', CODE_EXPIRED);
   }
-  const balance = await credit(tx, { wallet: { userId: input.userId }, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` });
-  if (balance === null) throw new DomainError('CONFLICT', CODE_USED);
-  return { creditedBytes: claimed.creditsBytes, balance, message: `Successfully redeemed ${bytesToMb(claimed.creditsBytes)} MB` };
-}
-
-export async function userBalance(db: DbOrTx, userId: string): Promise<bigint> {
-  const [u] = await db.select({ c: users.creditsBytes }).from(users).where(eq(users.id, userId));
-  return u?.c ?? 0n;
+  const wallet = { userId: input.userId };
+  if ((await credit(tx, { wallet, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` })) === null) throw new DomainError('CONFLICT', CODE_USED);
+  return { creditedBytes: claimed.creditsBytes, remainingBytes: await walletRemaining(tx, wallet), message: `Successfully redeemed ${bytesToMb(claimed.creditsBytes)} MB` };
 }

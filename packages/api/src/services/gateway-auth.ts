@@ -7,13 +7,13 @@
 import { eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import type { GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
-import { batches, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { sql } from 'drizzle-orm';
-import { spendableBytes } from './batches';
+import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { accountRemaining } from './batches';
 import { isKnownLocation } from './locations';
-import { accountWalletColumns, toAccountWallet, walletBalance } from './wallets';
+import { selectAccountWallets, toAccountWallet } from './wallet';
 
 export type GatewayAccountResult =
+  /** `creditsBytes`: what the account can still spend (its wallet's remaining, or less under a batch cap). */
   | { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint }
   | { ok: false; reason: 'bad_credentials' | 'disabled'; message: string };
 
@@ -27,13 +27,7 @@ const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invali
 
 export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
   const locationKnown = input.location ? isKnownLocation(input.location) : null;
-  const [row] = await db
-    .select({ ...accountWalletColumns, passwordEnc: proxyAccounts.proxyPasswordEnc })
-    .from(proxyAccounts)
-    .leftJoin(batches, eq(batches.id, proxyAccounts.batchId))
-    .leftJoin(users, eq(users.id, sql`coalesce(${proxyAccounts.userId}, ${batches.associatedUserId})`))
-    .where(eq(proxyAccounts.proxyUserId, input.proxyUserId))
-    .limit(1);
+  const [row] = await selectAccountWallets(db, { passwordEnc: proxyAccounts.proxyPasswordEnc }).where(eq(proxyAccounts.proxyUserId, input.proxyUserId)).limit(1);
   if (!row) return { account: BAD_CREDENTIALS, locationKnown };
   let password: string;
   try {
@@ -44,6 +38,5 @@ export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, inpu
   if (!safeEqual(password, input.password)) return { account: BAD_CREDENTIALS, locationKnown };
   const acc = toAccountWallet(row);
   if (acc.disabled) return { account: { ok: false, reason: 'disabled', message: 'This proxy account is disabled' }, locationKnown };
-  const creditsBytes = await spendableBytes(db, acc.capBatchId, await walletBalance(db, acc.wallet), { lock: false });
-  return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes }, locationKnown };
+  return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes: await accountRemaining(db, acc) }, locationKnown };
 }

@@ -10,10 +10,10 @@
  */
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
-import { batches, gatewayLeases, gatewayReports, proxyAccounts, users, type Db, type DbOrTx } from '@proxyhub/db';
+import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { countBatchUsage, spendableBytes } from './batches';
 import { addHourlyUsage, type HourlyUsageDelta } from './usage';
-import { accountWalletColumns, adjustWallet, findAccountWallet, lockWallet, toAccountWallet, walletKey, type WalletRef } from './wallets';
+import { adjustWallet, findAccountWallet, selectAccountWallets, toAccountWallet, walletCredits, walletKey, type Wallet } from './wallet';
 
 /** A lease of a gateway that has not reported for this long is settled by the reconciliation job. */
 export const LEASE_TTL_MS = 2 * 60_000;
@@ -29,7 +29,10 @@ export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
 export interface LeaseGrant {
   leaseId: string | null;
   grantedBytes: bigint;
-  /** What the account may still spend after the grant: the wallet, or less under a batch cap. */
+  /**
+   * What the account may still lease after the grant: the wallet's credits, or less under a batch
+   * cap (the bytes in open leases, this one included, are not in it).
+   */
   balanceBytes: bigint;
   outcome: LeaseOutcome;
 }
@@ -38,7 +41,7 @@ export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, 
   const acc = await findAccountWallet(tx, input.proxyAccountId);
   if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
   if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
-  const credits = await spendableBytes(tx, acc.capBatchId, (await lockWallet(tx, acc.wallet)) ?? 0n, { lock: true });
+  const credits = await spendableBytes(tx, acc.capBatchId, await walletCredits(tx, acc.wallet, { lock: true }), { lock: true });
   let granted = BigInt(input.bytes);
   if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
   if (granted > credits) granted = credits;
@@ -58,26 +61,22 @@ export interface ReportResult {
   dropped: string[];
 }
 
+/** Leases with the wallets their accounts spend, locked for the rest of the transaction. */
 function leaseRows(tx: DbOrTx, where: SQL | undefined) {
-  return tx
-    .select({
-      id: gatewayLeases.id,
-      grantedBytes: gatewayLeases.grantedBytes,
-      usedBytes: gatewayLeases.usedBytes,
-      settledAt: gatewayLeases.settledAt,
-      ...accountWalletColumns,
-    })
-    .from(gatewayLeases)
-    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
-    .leftJoin(batches, eq(batches.id, proxyAccounts.batchId))
-    .leftJoin(users, eq(users.id, sql`coalesce(${proxyAccounts.userId}, ${batches.associatedUserId})`))
+  return selectAccountWallets(tx, {
+    id: gatewayLeases.id,
+    grantedBytes: gatewayLeases.grantedBytes,
+    usedBytes: gatewayLeases.usedBytes,
+    settledAt: gatewayLeases.settledAt,
+  })
+    .innerJoin(gatewayLeases, eq(gatewayLeases.proxyAccountId, proxyAccounts.id))
     .where(where)
     .for('update', { of: gatewayLeases });
 }
 
 class WalletDeltas {
-  private readonly map = new Map<string, { wallet: WalletRef; credits: bigint; usage: bigint }>();
-  add(wallet: WalletRef, credits: bigint, usage: bigint) {
+  private readonly map = new Map<string, { wallet: Wallet; credits: bigint; usage: bigint }>();
+  add(wallet: Wallet, credits: bigint, usage: bigint) {
     const k = walletKey(wallet);
     const cur = this.map.get(k) ?? { wallet, credits: 0n, usage: 0n };
     cur.credits += credits;
@@ -128,7 +127,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
       // from the wallet as far as it goes, so the ledger invariant holds.
       let extra = wanted - fromLease;
       if (extra > 0n) {
-        const credits = (await lockWallet(tx, acc.wallet)) ?? 0n;
+        const credits = await walletCredits(tx, acc.wallet, { lock: true });
         if (extra > credits) extra = credits;
         await adjustWallet(tx, acc.wallet, { credits: -extra, usage: 0n });
       }

@@ -10,7 +10,7 @@ import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhu
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import type { ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
-import { credit } from './ledger';
+import { credit, walletCredits } from './wallet';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -158,8 +158,7 @@ async function applyStatus(
   }
   if (next === 'refunded' && creditedAt) {
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
-    const [u] = await tx.select({ c: users.creditsBytes }).from(users).where(eq(users.id, order.userId)).for('update');
-    const available = u?.c ?? 0n;
+    const available = await walletCredits(tx, { userId: order.userId }, { lock: true });
     const amount = available < order.creditsBytes ? available : order.creditsBytes;
     await credit(tx, {
       wallet: { userId: order.userId },

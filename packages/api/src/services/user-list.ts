@@ -1,15 +1,16 @@
 import { count, desc, ilike, or } from 'drizzle-orm';
-import { bytesToGbTruncated, type UsageType } from '@proxyhub/core';
+import type { UsageType } from '@proxyhub/core';
 import { users, type DbOrTx } from '@proxyhub/db';
-import { remainingLeasedBytes } from './accounts';
 import { usageByType } from './usage';
+import { userRemaining } from './wallet';
 
 export interface AdminUserRow {
   id: string;
   email: string;
   name: string;
-  creditsGB: number;
-  totalUsageGB: number;
+  /** In bytes, as everywhere: the web formats them, the REST path gives the spec's GB. */
+  remainingBytes: bigint;
+  totalUsageBytes: bigint;
   authType: 'google' | 'email';
   emailVerified: boolean;
   createdAt: Date;
@@ -28,7 +29,7 @@ export async function listUsers(
   const q = input.search?.trim();
   const where = q ? or(ilike(users.email, `%${likeEscape(q)}%`), ilike(users.name, `%${likeEscape(q)}%`)) : undefined;
   const rows = await db
-    .select({ u: users, leasedBytes: remainingLeasedBytes() })
+    .select({ u: users, remaining: userRemaining() })
     .from(users)
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
@@ -36,12 +37,12 @@ export async function listUsers(
     .offset((page - 1) * pageSize);
   const [total] = await db.select({ n: count() }).from(users).where(where);
   return {
-    users: rows.map(({ u, leasedBytes }) => ({
+    users: rows.map(({ u, remaining }) => ({
       id: u.id,
       email: u.email,
       name: u.name,
-      creditsGB: bytesToGbTruncated(u.creditsBytes + BigInt(leasedBytes)),
-      totalUsageGB: bytesToGbTruncated(u.totalUsageBytes),
+      remainingBytes: remaining,
+      totalUsageBytes: u.totalUsageBytes,
       authType: u.passwordHash === null && u.googleSub ? 'google' : 'email',
       emailVerified: u.emailVerifiedAt !== null,
       createdAt: u.createdAt,
@@ -52,7 +53,7 @@ export async function listUsers(
 
 export interface UsageStat {
   usage_type: UsageType;
-  total_gb: number;
+  total_bytes: bigint;
   total_sessions: number;
   last_updated: Date | null;
 }
@@ -63,7 +64,7 @@ export async function globalUsage(db: DbOrTx): Promise<{ stats: UsageStat[] }> {
   return {
     stats: rows.map((r) => ({
       usage_type: r.usageType,
-      total_gb: bytesToGbTruncated(r.totalBytes),
+      total_bytes: r.totalBytes,
       total_sessions: r.totalSessions,
       last_updated: r.lastUpdated,
     })),

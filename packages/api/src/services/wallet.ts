@@ -1,0 +1,233 @@
+/**
+ * The wallet: the one place that knows whose credits an account spends, writes the credit ledger,
+ * sums what gateways hold in open leases and says what a user has left.
+ *
+ * A wallet is a user's (users.credits_bytes), or, for the accounts of a batch not yet associated
+ * with a user, the batch's own allowance (batches.credits_bytes). Every change of a balance that is
+ * not usage is an append-only ledger entry written in the same transaction; `sourceKey` is unique,
+ * so a repeat of the same source (a code, a payment, a batch) cannot credit twice even under
+ * concurrent calls. Bytes a gateway leased are in no balance until reported or returned, so:
+ *   sum(credit_entries) = credits_bytes + open leases (granted - used) + total_usage_bytes
+ * per wallet and in total (DESIGN.md; `ledger.ts` checks it).
+ *
+ * Remaining, the one number every reader shows (session, admin list, redeem answer, gateway
+ * check): the wallet's credits plus the bytes held in open leases on the accounts spending it. Those
+ * bytes are still the user's: what a gateway does not use goes back to the wallet.
+ */
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder, type SelectedFields } from 'drizzle-orm/pg-core';
+import { DomainError, type UsageType } from '@proxyhub/core';
+import { batches, creditEntries, gatewayLeases, proxyAccounts, users, type CREDIT_KINDS, type DbOrTx } from '@proxyhub/db';
+
+export type Wallet = { userId: string } | { batchId: string };
+export type CreditKind = (typeof CREDIT_KINDS)[number];
+
+export function walletKey(w: Wallet): string {
+  return 'userId' in w ? `user:${w.userId}` : `batch:${w.batchId}`;
+}
+
+function walletRow(w: Wallet) {
+  return 'userId' in w ? { table: users, id: w.userId } : { table: batches, id: w.batchId };
+}
+
+// --- Whose wallet an account spends -------------------------------------------------------------
+
+export interface AccountWallet {
+  proxyAccountId: string;
+  usageType: UsageType;
+  wallet: Wallet;
+  /** The account, its owner or its batch is disabled. */
+  disabled: boolean;
+  /** The associated batch whose cap bounds this account's spending (batches.cap_bytes), if any. */
+  capBatchId: string | null;
+}
+
+const accountWalletColumns = {
+  proxyAccountId: proxyAccounts.id,
+  usageType: proxyAccounts.usageType,
+  accountUserId: proxyAccounts.userId,
+  batchId: proxyAccounts.batchId,
+  batchUserId: batches.associatedUserId,
+  accountDisabledAt: proxyAccounts.disabledAt,
+  userDisabledAt: users.disabledAt,
+};
+
+export interface AccountWalletRow {
+  proxyAccountId: string;
+  usageType: UsageType;
+  accountUserId: string | null;
+  batchId: string | null;
+  batchUserId: string | null;
+  accountDisabledAt: Date | null;
+  userDisabledAt: Date | null;
+}
+
+/**
+ * Proxy accounts joined to their batch and to the user whose credits they spend, selecting what
+ * `toAccountWallet` reads plus `extra` columns (of these tables, or of a table the caller joins).
+ */
+export function selectAccountWallets<T extends SelectedFields>(db: DbOrTx, extra: T) {
+  return db
+    .select({ ...accountWalletColumns, ...extra })
+    .from(proxyAccounts)
+    .leftJoin(batches, eq(batches.id, proxyAccounts.batchId))
+    .leftJoin(users, eq(users.id, sql`coalesce(${proxyAccounts.userId}, ${batches.associatedUserId})`));
+}
+
+/** A batch's allowance is the wallet until the batch is associated; then the owner's wallet is. */
+export function toAccountWallet(r: AccountWalletRow): AccountWallet {
+  const userId = r.accountUserId ?? r.batchUserId;
+  const wallet: Wallet = r.batchId && !r.batchUserId ? { batchId: r.batchId } : userId ? { userId } : { batchId: r.batchId! };
+  return {
+    proxyAccountId: r.proxyAccountId,
+    usageType: r.usageType,
+    wallet,
+    disabled: r.accountDisabledAt !== null || r.userDisabledAt !== null,
+    capBatchId: r.batchId && r.batchUserId ? r.batchId : null,
+  };
+}
+
+export async function findAccountWallet(db: DbOrTx, proxyAccountId: string): Promise<AccountWallet | null> {
+  const [row] = await selectAccountWallets(db, {}).where(eq(proxyAccounts.id, proxyAccountId)).limit(1);
+  return row ? toAccountWallet(row) : null;
+}
+
+// --- Balances and the ledger --------------------------------------------------------------------
+
+/** The wallet's credits, not counting open leases (0 for an unknown wallet); `lock` holds its row for the rest of the transaction. */
+export async function walletCredits(tx: DbOrTx, w: Wallet, opts: { lock: boolean }): Promise<bigint> {
+  const { table, id } = walletRow(w);
+  const query = tx.select({ credits: table.creditsBytes }).from(table).where(eq(table.id, id));
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row?.credits ?? 0n;
+}
+
+/** Moves a wallet by lease traffic (bytes into or back from leases, usage): no ledger entry, in the caller's transaction. */
+export async function adjustWallet(tx: DbOrTx, w: Wallet, delta: { credits: bigint; usage: bigint }): Promise<void> {
+  if (delta.credits === 0n && delta.usage === 0n) return;
+  const { table, id } = walletRow(w);
+  await tx
+    .update(table)
+    .set({ creditsBytes: sql`${table.creditsBytes} + ${delta.credits}`, totalUsageBytes: sql`${table.totalUsageBytes} + ${delta.usage}` })
+    .where(eq(table.id, id));
+}
+
+export interface CreditInput {
+  wallet: Wallet;
+  /** Positive credits, negative debits (reversals, moves out of a batch). */
+  bytes: bigint;
+  kind: CreditKind;
+  /** Unique per source: `code:<id>`, `payment:<id>`, ... */
+  sourceKey: string;
+  note?: string;
+}
+
+async function insertEntry(tx: DbOrTx, input: CreditInput): Promise<boolean> {
+  const inserted = await tx
+    .insert(creditEntries)
+    .values({
+      userId: 'userId' in input.wallet ? input.wallet.userId : null,
+      batchId: 'batchId' in input.wallet ? input.wallet.batchId : null,
+      kind: input.kind,
+      sourceKey: input.sourceKey,
+      amountBytes: input.bytes,
+      note: input.note ?? null,
+    })
+    .onConflictDoNothing({ target: creditEntries.sourceKey })
+    .returning({ id: creditEntries.id });
+  return inserted.length > 0;
+}
+
+/**
+ * Writes the ledger entry and moves the wallet's credits. Returns the new credits, or null when this
+ * source was already credited (the unique source key refused the entry; nothing changed).
+ * Must run inside a transaction. A debit that would take the credits below zero is refused.
+ */
+export async function credit(tx: DbOrTx, input: CreditInput): Promise<bigint | null> {
+  if (!(await insertEntry(tx, input))) return null;
+  const { table, id } = walletRow(input.wallet);
+  const [row] = await tx
+    .update(table)
+    .set({ creditsBytes: sql`${table.creditsBytes} + ${input.bytes}` })
+    .where(and(eq(table.id, id), sql`${table.creditsBytes} + ${input.bytes} >= 0`))
+    .returning({ credits: table.creditsBytes });
+  if (!row) throw new DomainError('CONFLICT', 'The balance is too low for this change');
+  return row.credits;
+}
+
+/**
+ * Moves the claim on bytes held in open leases from one wallet to another (a batch's accounts
+ * joining a user): two entries, and no balance moves, since the bytes sit in the leases.
+ */
+export async function moveLeasedClaim(
+  tx: DbOrTx,
+  input: { from: Wallet; to: Wallet; bytes: bigint; kind: CreditKind; sourceKeys: { out: string; in: string }; note: string },
+): Promise<void> {
+  if (input.bytes <= 0n) return;
+  const { from, to, bytes, kind, note } = input;
+  await insertEntry(tx, { wallet: from, bytes: -bytes, kind, sourceKey: input.sourceKeys.out, note });
+  await insertEntry(tx, { wallet: to, bytes, kind, sourceKey: input.sourceKeys.in, note });
+}
+
+// --- Open leases and remaining ------------------------------------------------------------------
+
+const qb = new QueryBuilder();
+
+/** Sum of granted - used over open leases on the accounts `accounts` selects: a scalar subquery (numeric). */
+function leaseSum(accounts?: SQL): SQL {
+  const sum = qb
+    .select({ v: sql`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)` })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
+    .where(and(isNull(gatewayLeases.settledAt), accounts));
+  return sql`(${sum})`;
+}
+
+/** Bytes as Postgres sums them (numeric): read as text, exact at any size. */
+const asBytes = (expr: SQL) => sql`(${expr})::text`.mapWith(BigInt);
+
+/**
+ * Bytes gateways hold in open leases (granted, not yet reported as used) on the accounts `accounts`
+ * selects (a condition on proxy_accounts, which may refer to the outer query's row), or on all.
+ */
+export function openLeaseBytes(accounts?: SQL): SQL<bigint> {
+  return asBytes(leaseSum(accounts));
+}
+
+/** The accounts spending a user's wallet (their own and those of batches they associated). */
+const usersAccounts = () => eq(proxyAccounts.userId, users.id);
+/** The accounts of a batch: spending its allowance before association, its buyer's within the cap after. */
+const batchAccounts = () => eq(proxyAccounts.batchId, batches.id);
+
+/** Remaining: the wallet's credits plus what open leases hold on the accounts spending it. */
+const remaining = (credits: typeof users.creditsBytes | typeof batches.creditsBytes, accounts: SQL | undefined) =>
+  asBytes(sql`${credits} + ${leaseSum(accounts)}`);
+
+/** Remaining of the user on the outer query's `users` row, in bytes. */
+export function userRemaining(): SQL<bigint> {
+  return remaining(users.creditsBytes, usersAccounts());
+}
+
+/** Remaining of a wallet, in bytes (0 for an unknown one). */
+export async function walletRemaining(db: DbOrTx, w: Wallet): Promise<bigint> {
+  const row =
+    'userId' in w
+      ? await db.select({ v: userRemaining() }).from(users).where(eq(users.id, w.userId))
+      : await db
+          .select({ v: remaining(batches.creditsBytes, and(batchAccounts(), isNull(proxyAccounts.userId))) })
+          .from(batches)
+          .where(eq(batches.id, w.batchId));
+  return row[0]?.v ?? 0n;
+}
+
+/** Bytes held in open leases on the accounts of a batch (associated or not). */
+export async function batchLeasedBytes(db: DbOrTx, batchId: string): Promise<bigint> {
+  const [row] = await db.select({ v: openLeaseBytes(batchAccounts()) }).from(batches).where(eq(batches.id, batchId));
+  return row?.v ?? 0n;
+}
+
+/** Bytes held in open leases on a user's accounts. */
+export async function userLeasedBytes(db: DbOrTx, userId: string): Promise<bigint> {
+  const [row] = await db.select({ v: openLeaseBytes(usersAccounts()) }).from(users).where(eq(users.id, userId));
+  return row?.v ?? 0n;
+}
