@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToGbTruncated, bytesToMb, formatGb, formatGbNumber, gbToBytes, orderPriceCents, tenthsOfGbToBytes } from './units';
+import { BYTES_PER_GB } from './constants';
+import { bytesToGbTruncated, bytesToMb, formatGb, gbToBytes, orderPriceCents, tenthsOfGbToBytes } from './units';
 
 describe('units', () => {
   it('converts tenths of a GB to bytes as DESIGN.md reads it', () => {
@@ -14,11 +15,14 @@ describe('units', () => {
     expect(formatGb(1610612736n)).toBe('1.50');
     expect(formatGb(0n)).toBe('0.00');
   });
-  it('formats GB figures the server sent without float noise, still truncating', () => {
-    for (const gb of [0.29, 0.57, 1.13, 2.01, 9.95, 0.1, 1.5, 0, 3.5]) expect(formatGbNumber(gb)).toBe(gb.toFixed(2));
-    expect(formatGbNumber(bytesToGbTruncated(311385130n))).toBe('0.29');
-    expect(formatGbNumber(0.999)).toBe('0.99');
-    expect(formatGbNumber(12345.67)).toBe('12345.67');
+  it('formats bytes as GB exactly, truncating at the hundredth (no float noise: the server sends bytes)', () => {
+    for (const hundredths of [29n, 57n, 113n, 201n, 995n, 10n, 150n, 350n, 1234567n]) {
+      const bytes = (hundredths * BYTES_PER_GB + 99n) / 100n;
+      expect(formatGb(bytes)).toBe((Number(hundredths) / 100).toFixed(2));
+      expect(formatGb(bytes - 1n)).toBe((Number(hundredths - 1n) / 100).toFixed(2));
+    }
+    expect(formatGb(311385130n)).toBe('0.29');
+    expect(bytesToGbTruncated(311385130n)).toBe(0.29);
   });
   it('reports MB', () => {
     expect(bytesToMb(1610612736n)).toBe(1536);

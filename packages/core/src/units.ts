@@ -11,14 +11,14 @@ export function gbToBytes(gb: number): bigint {
   return tenthsOfGbToBytes(Math.round(gb * 10));
 }
 
-/** Bytes to GB truncated (not rounded) to 2 decimals, as the spec shows balances. */
+/** Bytes to GB truncated (not rounded) to 2 decimals: the spec's GB fields of REST answers. */
 export function bytesToGbTruncated(bytes: bigint | number): number {
   const b = BigInt(bytes);
   const hundredths = (b * 100n) / BYTES_PER_GB;
   return Number(hundredths) / 100;
 }
 
-/** Display string with exactly 2 decimals, truncated. */
+/** Bytes as GB for display, exactly 2 decimals, truncated: how the web shows every balance and usage. */
 export function formatGb(bytes: bigint | number): string {
   const b = BigInt(bytes);
   const neg = b < 0n;
@@ -26,15 +26,6 @@ export function formatGb(bytes: bigint | number): string {
   const hundredths = (abs * 100n) / BYTES_PER_GB;
   const s = `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
   return neg ? `-${s}` : s;
-}
-
-/**
- * A GB figure the server already truncated (admin rows, usage stats) as a 2-decimal string, still
- * truncating, without float noise: 0.29 * 100 is 28.999999999999996, so a plain trunc shows 0.28.
- */
-export function formatGbNumber(gb: number): string {
-  const hundredths = Math.trunc(Math.round(gb * 100 * 1e6) / 1e6);
-  return (hundredths / 100).toFixed(2);
 }
 
 /** Whole MB (1 MB = 1048576 bytes), rounded to the nearest MB, for the redemption message. */
