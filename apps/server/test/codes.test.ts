@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BYTES_PER_GB } from '@proxyhub/core';
+import { BYTES_PER_GB, bytesToGbTruncated, gbToBytes } from '@proxyhub/core';
 import { topupCodes } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
-import { RELAXED_LIMITS, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { addCredits, RELAXED_LIMITS, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 type Code = { code: string; creditsGB: number; creditsMB: number; creditsBytes: number; expiresAt: string | null };
 
@@ -93,6 +93,27 @@ describe('redeeming codes', () => {
     expect(again).toMatchObject({ status: 409, body: { success: false, error: 'This code has already been redeemed.' } });
     const other = await signedInUser(server);
     expect((await other.client.post('/auth/redeem-code', { code: c!.code })).status).toBe(409);
+  });
+
+  it('answers the same remaining as the session and the admin list while a gateway holds a lease', async () => {
+    const { client, email, user } = await signedInUser(server);
+    await addCredits(server, user.id, BYTES_PER_GB);
+    const gateway = internalClient(server).gateway;
+    const { account } = await gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
+    if (!account.ok) throw new Error(account.message);
+    const lease = await gateway.reserveLease.mutate({ gatewayId: 'gw-remaining', proxyAccountId: account.proxyAccountId, bytes: 100 * 1024 * 1024 });
+    expect(lease.grantedBytes).toBe(100n * 1024n * 1024n);
+
+    const [c] = await mint({ creditsGB: 1.5, quantity: 1, expiresAt: null });
+    const remaining = BYTES_PER_GB + gbToBytes(1.5);
+    const r = await client.post<{ newBalance: number }>('/auth/redeem-code', { code: c!.code });
+    expect(r.body.newBalance).toBe(Number(remaining));
+    expect((await client.get<{ user: { credits: number } }>('/auth/user')).body.user.credits).toBe(Number(remaining));
+    const listed = await admin.get<{ users: Array<{ email: string; creditsGB: number }> }>(`/admin/users?search=${encodeURIComponent(email)}`);
+    expect(listed.body.users).toMatchObject([{ email, creditsGB: bytesToGbTruncated(remaining) }]);
+    const typed = await internalClient(server).admin.users.query({ search: email });
+    expect(typed.users[0]!.remainingBytes).toBe(remaining);
+    await gateway.releaseLeases.mutate({ gatewayId: 'gw-remaining' });
   });
 
   it('explains unknown, expired and empty codes, and needs a user', async () => {

@@ -152,8 +152,7 @@ async function applyStatus(
   let creditedAt = order.creditedAt;
   let credited = false;
   if (next === 'finished' && !creditedAt) {
-    const balance = await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` });
-    credited = balance !== null;
+    credited = (await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` })) !== null;
     creditedAt = new Date();
   }
   if (next === 'refunded' && creditedAt) {
