@@ -5,6 +5,7 @@
  * refreshed before they expire; when a refresh says no (password changed, account disabled), the
  * connections that used them are closed.
  */
+import { LRUCache } from 'lru-cache';
 import { locationString, type ProxyLocation } from '@proxyhub/core';
 import type { AccountAnswer, Backend } from './backend';
 import type { Logger } from './log';
@@ -19,10 +20,11 @@ export interface AuthCacheOptions {
 
 export const DEFAULT_AUTH_CACHE_OPTIONS: AuthCacheOptions = { ttlMs: 5000, negativeTtlMs: 2000, maxEntries: 100_000 };
 const LOCATION_TTL_MS = 10 * 60_000;
+/** Locations are named by clients (in the username), known or not: bounded too. */
+const MAX_LOCATIONS = 10_000;
 
 interface Entry {
   answer: AccountAnswer;
-  at: number;
   refreshing: boolean;
 }
 
@@ -36,30 +38,36 @@ export function credKeyOf(proxyUserId: string, password: string): string {
 }
 
 export class AuthCache {
-  private readonly creds = new Map<string, Entry>();
-  private readonly locations = new Map<string, { known: boolean; at: number }>();
+  private readonly creds: LRUCache<string, Entry>;
+  private readonly locations = new LRUCache<string, boolean>({ max: MAX_LOCATIONS, ttl: LOCATION_TTL_MS });
   private readonly inflight = new Map<string, Promise<AuthAnswer>>();
 
   constructor(
     private readonly backend: Backend,
     private readonly opts: AuthCacheOptions,
     private readonly logger: Logger,
-    /** Called when a refresh turns a good answer bad. */
+    /** Called when a refresh of credentials that were good says no. */
     private readonly onRevoked: (credKey: string, answer: AccountAnswer) => void,
-  ) {}
+  ) {
+    // Each entry gets its own time to live (good and bad answers differ); expired ones are never served.
+    this.creds = new LRUCache<string, Entry>({ max: opts.maxEntries, ttl: opts.ttlMs });
+  }
 
   /** Cached when fresh; otherwise one server call shared by concurrent callers. */
   check(proxyUserId: string, password: string, location: ProxyLocation): AuthAnswer | Promise<AuthAnswer> {
     const key = credKeyOf(proxyUserId, password);
     const loc = locationString(location);
-    const now = Date.now();
     const e = this.creds.get(key);
-    const l = this.locations.get(loc);
-    if (e && l && now - l.at < LOCATION_TTL_MS && now - e.at < (e.answer.ok ? this.opts.ttlMs : this.opts.negativeTtlMs)) {
-      if (e.answer.ok && now - e.at > this.opts.ttlMs / 2) this.refresh(key);
-      return { account: e.answer, locationKnown: l.known };
+    const known = this.locations.get(loc);
+    if (e && known !== undefined) {
+      if (e.answer.ok && this.halfExpired(key)) this.refresh(key);
+      return { account: e.answer, locationKnown: known };
     }
     return this.fetch(key, proxyUserId, password, location, loc);
+  }
+
+  private halfExpired(key: string): boolean {
+    return this.creds.getRemainingTTL(key) < this.opts.ttlMs / 2;
   }
 
   private fetch(key: string, proxyUserId: string, password: string, location: ProxyLocation, loc: string): Promise<AuthAnswer> {
@@ -68,10 +76,9 @@ export class AuthCache {
     if (!p) {
       p = (async () => {
         const r = await this.backend.authorize({ proxyUserId, password, location });
-        const now = Date.now();
-        this.store(key, r.account, now);
+        this.store(key, r.account);
         const known = r.locationKnown ?? false;
-        this.locations.set(loc, { known, at: now });
+        this.locations.set(loc, known);
         return { account: r.account, locationKnown: known };
       })().finally(() => this.inflight.delete(flightKey));
       this.inflight.set(flightKey, p);
@@ -79,27 +86,26 @@ export class AuthCache {
     return p;
   }
 
-  private store(key: string, answer: AccountAnswer, at: number): void {
-    const prev = this.creds.get(key);
-    this.creds.delete(key);
-    if (this.creds.size >= this.opts.maxEntries) {
-      const oldest = this.creds.keys().next();
-      if (!oldest.done) this.creds.delete(oldest.value);
-    }
-    this.creds.set(key, { answer, at, refreshing: false });
-    if (prev?.answer.ok && !answer.ok) this.onRevoked(key, answer);
+  private store(key: string, answer: AccountAnswer): void {
+    this.creds.set(key, { answer, refreshing: false }, { ttl: answer.ok ? this.opts.ttlMs : this.opts.negativeTtlMs });
   }
 
-  /** Re-asks the server in the background (entries in use, before they expire). */
+  /**
+   * Re-asks the server in the background. Only credentials that were good are refreshed (served
+   * from the cache, or in use by open connections), so a refusal now revokes them.
+   */
   refresh(key: string): void {
-    const e = this.creds.get(key);
+    const e = this.creds.peek(key);
     if (e?.refreshing) return;
     if (e) e.refreshing = true;
     const i = key.indexOf('\0');
     const proxyUserId = key.slice(0, i);
     const password = key.slice(i + 1);
     this.backend.authorize({ proxyUserId, password }).then(
-      (r) => this.store(key, r.account, Date.now()),
+      (r) => {
+        this.store(key, r.account);
+        if (!r.account.ok) this.onRevoked(key, r.account);
+      },
       (err: unknown) => {
         if (e) e.refreshing = false;
         this.logger.warn({ err }, 'credential refresh failed');
@@ -107,12 +113,8 @@ export class AuthCache {
     );
   }
 
-  /** Refreshes the entries of open connections that are past half their lifetime. */
+  /** Refreshes the entries of open connections that are past half their lifetime (or gone). */
   refreshInUse(keys: Iterable<string>): void {
-    const now = Date.now();
-    for (const key of keys) {
-      const e = this.creds.get(key);
-      if (!e || now - e.at > this.opts.ttlMs / 2) this.refresh(key);
-    }
+    for (const key of keys) if (this.halfExpired(key)) this.refresh(key);
   }
 }

@@ -1,31 +1,22 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
+import type { GatewayAuthorizeInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
 import { createNodeFetch } from './http-fetch';
-import type { GatewayAuthorizeInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput, UsageType } from '@proxyhub/core';
+
+/** The server's answers, as its router declares them. */
+type GatewayAnswers = inferRouterOutputs<AppRouter>['gateway'];
+export type AuthorizeAnswer = GatewayAnswers['authorize'];
+export type AccountAnswer = AuthorizeAnswer['account'];
+export type LeaseAnswer = GatewayAnswers['reserveLease'];
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
   authorize(input: GatewayAuthorizeInput): Promise<AuthorizeAnswer>;
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
-  report(input: GatewayReportInput): Promise<{ applied: boolean; dropped: string[] }>;
-  releaseLeases(input: GatewayReleaseLeasesInput): Promise<{ released: number }>;
-}
-
-export type AccountAnswer =
-  | { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint }
-  | { ok: false; reason: 'bad_credentials' | 'disabled'; message: string };
-
-export interface AuthorizeAnswer {
-  account: AccountAnswer;
-  locationKnown: boolean | null;
-}
-
-export interface LeaseAnswer {
-  leaseId: string | null;
-  grantedBytes: bigint;
-  balanceBytes: bigint;
-  outcome: 'granted' | 'empty' | 'disabled' | 'unknown_account';
+  report(input: GatewayReportInput): Promise<GatewayAnswers['report']>;
+  releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
 }
 
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */

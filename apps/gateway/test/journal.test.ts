@@ -28,7 +28,7 @@ function fakeServer() {
         applied.set(key, structuredClone(r));
         return { applied: true, dropped: [] };
       },
-      releaseLeases: async () => ({ released: 0 }),
+      releaseLeases: async () => ({ released: 0, returnedBytes: 0n }),
     } satisfies Backend,
     /** Bytes billed per lease over every report applied once. */
     billed() {

@@ -25,7 +25,7 @@ function fakeBackend(opts: { failReports?: number; grant?: (bytes: number) => nu
       }
       return { applied: true, dropped: [] };
     },
-    releaseLeases: async () => ({ released: 0 }),
+    releaseLeases: async () => ({ released: 0, returnedBytes: 0n }),
   };
   return { backend, reports };
 }
