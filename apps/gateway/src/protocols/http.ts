@@ -1,8 +1,11 @@
 /**
- * Parsers for the two handshakes the gateway speaks, on untrusted bytes: every length is checked
- * before it is read, and anything malformed is a refusal, never an exception that escapes.
+ * HTTP proxying: CONNECT tunnels and absolute-URI forwarding, credentials in Proxy-Authorization
+ * (Basic). Parses untrusted bytes: every length is checked before it is read, and anything
+ * malformed is a refusal, never an exception that escapes.
  */
 import { isIP } from 'node:net';
+import { refusal, type Accepted, type Credentials, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
+import { validHost, validPort, type HostPort } from './host';
 
 export const MAX_HEAD_BYTES = 16 * 1024;
 
@@ -16,28 +19,23 @@ export interface HttpHead {
   length: number;
 }
 
-export type HeadResult = { ok: true; head: HttpHead } | { ok: false; status: number; message: string } | null;
-
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Parses a request head when the buffer holds a whole one; null while more bytes are needed. */
-export function parseHttpHead(buf: Buffer): HeadResult {
+export function parseHttpHead(buf: Buffer): { ok: true; head: HttpHead } | Refusal | null {
   const end = buf.indexOf('\r\n\r\n');
-  if (end < 0) {
-    if (buf.length > MAX_HEAD_BYTES) return { ok: false, status: 431, message: 'Request header too large' };
-    return null;
-  }
-  if (end > MAX_HEAD_BYTES) return { ok: false, status: 431, message: 'Request header too large' };
+  if (end < 0) return buf.length > MAX_HEAD_BYTES ? refusal('too_large', 'Request header too large') : null;
+  if (end > MAX_HEAD_BYTES) return refusal('too_large', 'Request header too large');
   const lines = buf.toString('latin1', 0, end).split('\r\n');
   const m = /^([A-Z]+) (\S+) (HTTP\/1\.[01])$/.exec(lines[0]!);
-  if (!m) return { ok: false, status: 400, message: 'Malformed request line' };
+  if (!m) return refusal('bad_request', 'Malformed request line');
   const headers: Array<[string, string]> = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const c = line.indexOf(':');
-    if (c <= 0) return { ok: false, status: 400, message: 'Malformed header line' };
+    if (c <= 0) return refusal('bad_request', 'Malformed header line');
     const name = line.slice(0, c);
-    if (!TOKEN_RE.test(name)) return { ok: false, status: 400, message: 'Malformed header name' };
+    if (!TOKEN_RE.test(name)) return refusal('bad_request', 'Malformed header name');
     headers.push([name, line.slice(c + 1).trim()]);
   }
   return { ok: true, head: { method: m[1]!, target: m[2]!, version: m[3]!, headers, length: end + 4 } };
@@ -50,7 +48,7 @@ export function header(head: HttpHead, name: string): string | undefined {
 }
 
 /** `Proxy-Authorization: Basic base64(user:pass)`; null when missing or not Basic. */
-export function parseBasic(value: string | undefined): { username: string; password: string } | null {
+export function parseBasic(value: string | undefined): Credentials | null {
   if (!value) return null;
   const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(value);
   if (!m) return null;
@@ -58,23 +56,6 @@ export function parseBasic(value: string | undefined): { username: string; passw
   const i = decoded.indexOf(':');
   if (i < 0) return null;
   return { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
-}
-
-export interface HostPort {
-  host: string;
-  port: number;
-}
-
-function validPort(p: string): number | null {
-  if (!/^\d{1,5}$/.test(p)) return null;
-  const n = Number(p);
-  return n >= 1 && n <= 65535 ? n : null;
-}
-
-const HOSTNAME_RE = /^[A-Za-z0-9]([A-Za-z0-9-]{0,62})?(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,62})?)*\.?$/;
-
-export function validHost(host: string): boolean {
-  return host.length > 0 && host.length <= 253 && (isIP(host) !== 0 || HOSTNAME_RE.test(host));
 }
 
 /** CONNECT's authority form: `host:port` or `[v6]:port`. */
@@ -168,73 +149,35 @@ export function httpResponse(status: number, message: string): Buffer {
 
 export const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
 
-// SOCKS5 (RFC 1928) and its username/password subnegotiation (RFC 1929).
-export const SOCKS = {
-  NO_ACCEPTABLE: Buffer.from([5, 0xff]),
-  USERPASS: Buffer.from([5, 2]),
-  AUTH_OK: Buffer.from([1, 0]),
-  AUTH_FAIL: Buffer.from([1, 1]),
-  REP: { OK: 0, GENERAL: 1, NOT_ALLOWED: 2, NET_UNREACHABLE: 3, HOST_UNREACHABLE: 4, REFUSED: 5, TTL_EXPIRED: 6, CMD_UNSUPPORTED: 7, ATYP_UNSUPPORTED: 8 },
-} as const;
+type Request = { ok: true; target: HostPort; forward: { path: string; authority: string; bodyLength: number } | null } | Refusal;
 
-export function socksReply(rep: number): Buffer {
-  return Buffer.from([5, rep, 0, 1, 0, 0, 0, 0, 0, 0]);
-}
-
-export type SocksGreeting = { methods: number[]; length: number } | { error: string } | null;
-
-export function parseSocksGreeting(b: Buffer): SocksGreeting {
-  if (b.length < 2) return null;
-  if (b[0] !== 5) return { error: 'not SOCKS5' };
-  const n = b[1]!;
-  if (n === 0) return { error: 'no authentication methods' };
-  if (b.length < 2 + n) return null;
-  return { methods: [...b.subarray(2, 2 + n)], length: 2 + n };
-}
-
-export type SocksAuth = { username: string; password: string; length: number } | { error: string } | null;
-
-export function parseSocksAuth(b: Buffer): SocksAuth {
-  if (b.length < 2) return null;
-  if (b[0] !== 1) return { error: 'bad subnegotiation version' };
-  const ulen = b[1]!;
-  if (b.length < 2 + ulen + 1) return null;
-  const plen = b[2 + ulen]!;
-  const total = 3 + ulen + plen;
-  if (b.length < total) return null;
-  return { username: b.toString('utf8', 2, 2 + ulen), password: b.toString('utf8', 3 + ulen, total), length: total };
-}
-
-export type SocksRequest = (HostPort & { length: number }) | { error: string; rep: number } | null;
-
-export function parseSocksRequest(b: Buffer): SocksRequest {
-  if (b.length < 4) return null;
-  if (b[0] !== 5) return { error: 'bad request version', rep: SOCKS.REP.GENERAL };
-  if (b[1] !== 1) return { error: 'only CONNECT is supported', rep: SOCKS.REP.CMD_UNSUPPORTED };
-  const atyp = b[3];
-  let host: string;
-  let off: number;
-  if (atyp === 1) {
-    if (b.length < 10) return null;
-    host = `${b[4]}.${b[5]}.${b[6]}.${b[7]}`;
-    off = 8;
-  } else if (atyp === 3) {
-    if (b.length < 5) return null;
-    const len = b[4]!;
-    if (b.length < 5 + len + 2) return null;
-    host = b.toString('latin1', 5, 5 + len);
-    off = 5 + len;
-    if (!validHost(host)) return { error: 'invalid host name', rep: SOCKS.REP.HOST_UNREACHABLE };
-  } else if (atyp === 4) {
-    if (b.length < 22) return null;
-    const parts: string[] = [];
-    for (let i = 0; i < 8; i++) parts.push(b.readUInt16BE(4 + i * 2).toString(16));
-    host = parts.join(':');
-    off = 20;
-  } else {
-    return { error: 'unsupported address type', rep: SOCKS.REP.ATYP_UNSUPPORTED };
+/** Where the request goes: a CONNECT authority, or the origin of an absolute URI and its body length. */
+function requestOf(head: HttpHead): Request {
+  if (head.method === 'CONNECT') {
+    const target = parseAuthority(head.target);
+    return target ? { ok: true, target, forward: null } : refusal('bad_target', 'Malformed CONNECT target: expected host:port');
   }
-  const port = b.readUInt16BE(off);
-  if (port === 0) return { error: 'port 0', rep: SOCKS.REP.NOT_ALLOWED };
-  return { host, port, length: off + 2 };
+  const uri = parseAbsoluteUri(head.target);
+  if (!uri) return refusal('bad_target', 'This is a proxy: send CONNECT or an absolute http:// URI');
+  const bodyLength = requestBodyLength(head);
+  if (bodyLength === null) return refusal('bad_request', 'Malformed Content-Length');
+  return { ok: true, target: { host: uri.host, port: uri.port }, forward: { path: uri.path, authority: uri.authority, bodyLength } };
+}
+
+/** One request head, then the login; the tunnel or the forwarded request follows. */
+export async function httpHandshake<S extends { ok: true }>(reader: HandshakeReader, login: Login<S>): Promise<HandshakeResult<S>> {
+  const parsed = await reader.read(parseHttpHead);
+  if (!parsed?.ok) return parsed;
+  const { head } = parsed;
+  reader.skip(head.length);
+  const request = requestOf(head);
+  if (!request.ok) return request;
+  const credentials = parseBasic(header(head, 'proxy-authorization'));
+  if (!credentials) return refusal('missing', 'Proxy authentication required: send your proxy username and password');
+  const session = await login(credentials);
+  if (!session.ok) return session;
+  const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK };
+  if (!request.forward) return accepted;
+  const { path, authority, bodyLength } = request.forward;
+  return { ...accepted, established: null, forward: { head: originRequestHead(head, path, authority), bodyLength } };
 }

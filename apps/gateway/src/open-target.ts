@@ -1,0 +1,56 @@
+/**
+ * A tunnel's far end, after its login: a byte lease first (nothing is relayed unpaid), then the
+ * target through the egress, with the sticky session the username asked for.
+ */
+import type { Socket } from 'node:net';
+import type { Session } from './authenticator';
+import { EgressError, type Egress, type TargetSocket } from './egress';
+import type { MeteredConnection } from './meter';
+import { refusal, type Refusal } from './protocols/handshake';
+import type { HostPort } from './protocols/host';
+import { StickySessions } from './sessions';
+
+export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
+
+export type OpenTarget = (session: Session, target: HostPort, client: Socket) => Promise<{ ok: true; socket: TargetSocket } | Refusal | null>;
+
+/** Opens targets through `egress`; null when the client went away meanwhile. */
+export function targetOpener(egress: Egress): OpenTarget {
+  const sticky = new StickySessions();
+  return async (session, target, client) => {
+    const { account: acc, parts } = session;
+    // Counted as a connection of the account from here, so an idle release cannot pull its leases.
+    const pending: MeteredConnection = { credKey: session.credKey, close: () => client.destroy() };
+    acc.conns.add(pending);
+    try {
+      if (acc.available <= 0) {
+        const r = await acc.ensure(1);
+        if (r === 'empty') return refusal('empty', BALANCE_EMPTY_MESSAGE);
+        if (r === 'disabled') return refusal('disabled', 'This proxy account is disabled');
+        if (r === 'error') return refusal('unavailable', 'Proxy metering is temporarily unavailable, try again');
+      }
+      if (client.destroyed) return null;
+      let socket: TargetSocket;
+      try {
+        socket = await egress({
+          host: target.host,
+          port: target.port,
+          location: parts.location,
+          session: sticky.get(parts.proxyUserId, parts.token, parts.durationMinutes),
+          durationMinutes: parts.durationMinutes,
+        });
+      } catch (err) {
+        if (err instanceof EgressError) return refusal(err.kind, err.message);
+        throw err;
+      }
+      if (client.destroyed) {
+        socket.destroy();
+        return null;
+      }
+      acc.countSession();
+      return { ok: true, socket };
+    } finally {
+      acc.conns.delete(pending);
+    }
+  };
+}
