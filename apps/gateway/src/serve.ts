@@ -1,3 +1,4 @@
+import { stopOnSignals } from '@proxyhub/core/node';
 import { createBackend } from './backend';
 import { loadEnv, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
@@ -27,22 +28,4 @@ logger.info(
   'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
 );
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: returning unused leases');
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
-    gateway.close(5000).then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(() => gateway.close(5000), { forceAfterMs: 15_000, logger, message: 'shutting down: returning unused leases' });

@@ -1,4 +1,4 @@
-import { exitWithParent } from '@proxyhub/core/node';
+import { exitWithParent, stopOnSignals } from '@proxyhub/core/node';
 import { createDb } from '@proxyhub/db';
 import { defaultWebDistDir } from './app';
 import { apiConfigFromEnv } from './config';
@@ -24,22 +24,4 @@ const server = await createServer({
 await server.app.listen({ host: env.HOST, port: env.PORT });
 server.logger.info({ url: env.publicUrl, database: database.driver, payments: env.PAYMENT_PROVIDER }, 'ProxyHub server ready');
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    server.close().then(
-      () => {
-        clearTimeout(force);
-        process.exit(0);
-      },
-      (err: unknown) => {
-        server.logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}
+stopOnSignals(() => server.close(), { forceAfterMs: 10_000, logger: server.logger, message: 'shutting down' });

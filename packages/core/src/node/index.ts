@@ -1,3 +1,4 @@
 export * from './dev-secrets';
 export * from './env';
 export * from './parent-watch';
+export * from './shutdown';

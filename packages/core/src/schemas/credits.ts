@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_MAX_LENGTH, CODE_MAX_QUANTITY, MAX_ORDER_GB, MIN_ORDER_GB } from '../constants';
+import { CODE_MAX_LENGTH, CODE_MAX_QUANTITY, MAX_ORDER_GB, MIN_ORDER_GB, type UsageType } from '../constants';
 import { requiredText } from './fields';
 
 export const MIN_ORDER_MESSAGE = 'Minimum order is 12GB ($10)';
@@ -69,7 +69,7 @@ export const createCodesInput = z.object({
 });
 export type CreateCodesInput = z.input<typeof createCodesInput>;
 
-export const BATCH_USAGE_TYPES = ['shop_proxy_regular', 'shop_proxy_admin'] as const;
+export const BATCH_USAGE_TYPES = ['shop_proxy_regular', 'shop_proxy_admin'] as const satisfies readonly UsageType[];
 export const BATCH_MAX_ACCOUNTS = 1000;
 
 export const createBatchInput = z.object({

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
+import { USAGE_TYPES } from '@proxyhub/core';
 import { bigint, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
-export const USAGE_TYPE_VALUES = ['normal_proxy', 'shop_proxy_regular', 'shop_proxy_admin'] as const;
 
 /** Batches of proxy accounts sold by internal tools; their allowance is a wallet until associated. */
 export const batches = pgTable(
@@ -12,7 +12,7 @@ export const batches = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** The id handed to the buyer. */
     batchCode: text('batch_code').notNull(),
-    usageType: text('usage_type', { enum: USAGE_TYPE_VALUES }).notNull(),
+    usageType: text('usage_type', { enum: USAGE_TYPES }).notNull(),
     creditsBytes: bytes('credits_bytes'),
     totalUsageBytes: bytes('total_usage_bytes'),
     createdAt: createdAt(),
@@ -39,7 +39,7 @@ export const proxyAccounts = pgTable(
     proxyPasswordEnc: text('proxy_password_enc').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     batchId: uuid('batch_id').references(() => batches.id),
-    usageType: text('usage_type', { enum: USAGE_TYPE_VALUES }).notNull().default('normal_proxy'),
+    usageType: text('usage_type', { enum: USAGE_TYPES }).notNull().default('normal_proxy'),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
   },
@@ -87,7 +87,7 @@ export const usageHourly = pgTable(
       .notNull()
       .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
     hour: ts('hour').notNull(),
-    usageType: text('usage_type', { enum: USAGE_TYPE_VALUES }).notNull(),
+    usageType: text('usage_type', { enum: USAGE_TYPES }).notNull(),
     bytesUp: bytes('bytes_up'),
     bytesDown: bytes('bytes_down'),
     sessions: integer('sessions').notNull().default(0),
