@@ -1,14 +1,33 @@
-// Shared flat config: typescript-eslint's recommended rules, plus the few the house cares about.
+// Shared flat config: typescript-eslint's recommended rules, the few the house cares about, and
+// type-aware rules for the bugs types can see (a promise nobody awaits, a value printed as
+// "[object Object]", a switch that forgets a case).
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/drizzle/**', '**/node_modules/**', '**/.data/**'] },
+  { ignores: ['**/dist/**', '**/drizzle/**', '**/node_modules/**', '**/.data/**', '**/test-results/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+    },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    // Tool configs sit outside the packages' TypeScript projects.
+    ignores: ['**/*.config.ts'],
+    // Each package lints from its own folder, where its tsconfig.json is.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: process.cwd() } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/no-base-to-string': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
     },
   },
 );

@@ -53,7 +53,7 @@ describe('credential cache', () => {
     const cache = new AuthCache(server.backend, { ttlMs: 10_000, negativeTtlMs: 10_000, maxEntries: 2 }, silentLogger, () => undefined);
     await cache.check('u1', 'pw', US);
     await cache.check('u2', 'pw', US);
-    cache.check('u1', 'pw', US); // u1 used again: u2 is the oldest now
+    void cache.check('u1', 'pw', US); // u1 used again: u2 is the oldest now
     await cache.check('u3', 'pw', US);
     expect(server.calls).toBe(3);
     expect(cache.check('u1', 'pw', US)).not.toBeInstanceOf(Promise);

@@ -93,7 +93,7 @@ describe('credentials', () => {
       destination: { host: '127.0.0.1', port: target.port },
     }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
-    expect(String(err)).toMatch(/Authentication failed/i);
+    expect((err as Error).message).toMatch(/Authentication failed/i);
   });
 
   it('refuses malformed usernames, unknown locations and durations outside 1 minute to 7 days, saying why', async () => {
@@ -170,7 +170,7 @@ describe('credit', () => {
       command: 'connect',
       destination: { host: '127.0.0.1', port: target.port },
     }).catch((e: Error) => e);
-    expect(String(socks)).toMatch(/NotAllowed/);
+    expect((socks as Error).message).toMatch(/NotAllowed/);
 
     await stack.gateway.flush();
     // Every byte of the balance was spent and counted; nothing beyond it.

@@ -233,7 +233,7 @@ describe('hostile and broken clients', () => {
         command: 'connect',
         destination: { host: 'localhost', port: target.port },
       }).catch((e: Error) => e);
-      expect(String(socks)).toMatch(/NotAllowed/);
+      expect((socks as Error).message).toMatch(/NotAllowed/);
     } finally {
       await strict.close();
     }

@@ -46,7 +46,7 @@ export function boundJsonNesting(app: FastifyInstance): void {
       done(tooDeepError(), undefined);
       return;
     }
-    parseJson(req, body as string, done);
+    void parseJson(req, body as string, done);
   });
   app.addHook('preValidation', async (req) => {
     if (typeof req.body === 'string' && nestsDeeperThan(req.body)) throw tooDeepError();

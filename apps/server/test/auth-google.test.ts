@@ -108,7 +108,7 @@ describe('Google sign-in against a fake provider on loopback', () => {
 
     const me = await client.get<{ user: Record<string, unknown> }>('/auth/user');
     expect(me.status).toBe(200);
-    const email = (p.email as string).toLowerCase();
+    const email = (p.email).toLowerCase();
     expect(me.body.user).toMatchObject({ email, name: 'Gina Google', authType: 'google', emailVerified: true });
     expect(me.body.user.proxyUserId).toMatch(/^[a-z0-9]+$/);
     const [row] = await userRow(server, email);
@@ -185,7 +185,7 @@ describe('Google sign-in against a fake provider on loopback', () => {
     expect(r.location.pathname).toBe('/login');
     expect(r.error).toMatch(/not verified/);
     expect(r.client.cookies.has('session')).toBe(false);
-    expect(await userRow(server, p.email as string)).toHaveLength(0);
+    expect(await userRow(server, p.email)).toHaveLength(0);
   });
 
   it('links an existing email account only when Google says the email is verified', async () => {

@@ -49,7 +49,7 @@ describe('register: validation', () => {
 
   it.each(cases)('tRPC: %s', async (_what, patch, message) => {
     const trpc = trpcFor(server, server.client());
-    const err = await trpc.auth.register.mutate({ ...valid(), ...patch } as never).catch((e: unknown) => e);
+    const err = await trpc.auth.register.mutate({ ...valid(), ...patch }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TRPCClientError);
     expect((err as TRPCClientError<never>).message).toBe(message);
     expect((err as TRPCClientError<never>).data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });

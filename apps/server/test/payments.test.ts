@@ -35,9 +35,9 @@ describe('sandbox provider', () => {
     const page = await client.get(path, { accept: 'text/html' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    expect(String(page.body)).toContain('data-testid="sandbox-pay"');
-    expect(String(page.body)).toContain('data-testid="sandbox-fail"');
-    expect(String(page.body)).not.toMatch(/<script/i);
+    expect(page.body).toContain('data-testid="sandbox-pay"');
+    expect(page.body).toContain('data-testid="sandbox-fail"');
+    expect(page.body).not.toMatch(/<script/i);
 
     // The browser posts the form with its session cookie and an Origin header.
     const paid = await form(client, path, 'finished');

@@ -123,11 +123,11 @@ describe('proxy generator', () => {
     const state = page.getByLabel('State');
     await expect.poll(() => state.isEnabled()).toBe(true);
     const stateCode = await state.locator('option').nth(1).getAttribute('value');
-    await state.selectOption(stateCode!);
+    await state.selectOption(stateCode);
     const city = page.getByLabel('City');
     await expect.poll(() => city.isEnabled()).toBe(true);
     const cityCode = await city.locator('option').nth(1).getAttribute('value');
-    await city.selectOption(cityCode!);
+    await city.selectOption(cityCode);
     await page.getByLabel('Session Duration').selectOption('1440');
     await page.getByLabel('Number of Proxies').fill('5');
     await page.getByRole('button', { name: 'Generate Proxies' }).click();
@@ -172,7 +172,7 @@ describe('proxy generator', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .txt' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^proxies-US-10000\.txt$/);
-    const file = readFileSync((await download.path())!, 'utf8');
+    const file = readFileSync((await download.path()), 'utf8');
     expect(file.trimEnd().split('\n')).toHaveLength(10_000);
     expect(file.trimEnd()).toBe(await output().inputValue());
   });

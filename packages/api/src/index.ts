@@ -14,4 +14,4 @@ export { usageByType, userUsageTotals, type UsageByType } from './services/usage
 export { isKnownLocation, loadLocations } from './services/locations';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
-export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName } from './payments';
+export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';

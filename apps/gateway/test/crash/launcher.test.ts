@@ -129,8 +129,8 @@ describe('launcher (pnpm start)', () => {
     };
     const proc = spawn(process.execPath, ['apps/server/scripts/start-all.mjs'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
     const l = { proc, pid: proc.pid!, output: () => out };
     started.push(l);
     return l;

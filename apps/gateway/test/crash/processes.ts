@@ -46,7 +46,7 @@ export class ProductProcess {
     this.child = child;
     let ready!: () => void;
     const isReady = new Promise<void>((r) => (ready = r));
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
       stream.on('data', (text: string) => {
         this.output += text;

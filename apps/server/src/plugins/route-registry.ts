@@ -48,7 +48,7 @@ export const routeRegistry = fp(
         p.then(done, done);
         return p;
       };
-      r.handler = tracked as unknown as typeof r.handler;
+      r.handler = tracked;
     });
   },
   { name: 'route-registry' },

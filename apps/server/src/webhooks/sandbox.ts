@@ -4,7 +4,7 @@
  * notification through the same code path as a provider's webhook, then returns to /topup.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type ApiDeps } from '@proxyhub/api';
+import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type ApiDeps, type SandboxNotification } from '@proxyhub/api';
 import { centsToUsd, escapeHtml } from '@proxyhub/core';
 import { deliverNotification } from './payments';
 
@@ -56,12 +56,12 @@ export async function sandboxPage(scope: FastifyInstance, { deps }: { deps: ApiD
     if (outcome !== 'finished' && outcome !== 'failed') return reply.code(400).send({ success: false, error: 'outcome must be finished or failed' });
     const order = await sandboxOrder(deps.db, req.params.id);
     if (!order) return reply.code(404).send({ success: false, error: 'Unknown order' });
-    const body = {
+    const body: SandboxNotification = {
       order_id: order.id,
       payment_id: `sbx-${order.id}`,
-      payment_status: outcome as 'finished' | 'failed',
+      payment_status: outcome,
       price_amount: order.priceCents / 100,
-      price_currency: 'usd' as const,
+      price_currency: 'usd',
     };
     const signature = signSandboxNotification(deps.config.appSecret, body);
     const r = await deliverNotification(deps, 'sandbox', body, (name) => (name.toLowerCase() === SANDBOX_SIGNATURE_HEADER ? signature : undefined));

@@ -20,7 +20,7 @@ export function ResetPasswordPage() {
 
   useEffect(() => {
     if (!done) return;
-    const t = setTimeout(() => navigate('/login', { replace: true }), RESET_REDIRECT_MS);
+    const t = setTimeout(() => void navigate('/login', { replace: true }), RESET_REDIRECT_MS);
     return () => clearTimeout(t);
   }, [done, navigate]);
 

@@ -143,7 +143,7 @@ async function applyStatus(
   // Row lock: concurrent deliveries of the same order apply one after another.
   const [order] = await tx.select().from(payments).where(eq(payments.id, input.paymentId)).for('update');
   if (!order) throw new DomainError('NOT_FOUND', UNKNOWN_ORDER);
-  await tx.insert(paymentEvents).values({ paymentId: order.id, status: input.status, source: input.source, payload: input.payload as object });
+  await tx.insert(paymentEvents).values({ paymentId: order.id, status: input.status, source: input.source, payload: input.payload });
   const current = order.status;
   if (!isStatus(input.status) || RANK[input.status] <= RANK[current]) {
     return { paymentId: order.id, status: current, credited: false };
