@@ -167,7 +167,9 @@ const openers = {
   direct: (t) => tcp(t),
   connect: (proxyPort, user, pass) => async (t) => {
     const s = await tcp(proxyPort);
-    s.write(`CONNECT 127.0.0.1:${t} HTTP/1.1\r\nHost: 127.0.0.1:${t}\r\nProxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n\r\n`);
+    s.write(
+      `CONNECT 127.0.0.1:${t} HTTP/1.1\r\nHost: 127.0.0.1:${t}\r\nProxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n\r\n`,
+    );
     const head = await readHead(s);
     if (!/^HTTP\/1\.[01] 200/.test(head)) throw new Error(`CONNECT refused: ${head.split('\r\n')[0]}`);
     return s;
@@ -306,14 +308,21 @@ async function main() {
   });
   await fetch(`${base}/auth/verify-email?token=${token}`);
   const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'Bench12345' }) });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const { user } = await login.json();
   const codes = await fetch(`${base}/admin/codes/create`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
     body: JSON.stringify({ creditsGB: 100000, quantity: 1, expiresAt: null }),
   }).then((r) => r.json());
-  const redeemed = await fetch(`${base}/auth/redeem-code`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ code: codes.codes[0].code }) });
+  const redeemed = await fetch(`${base}/auth/redeem-code`, {
+    method: 'POST',
+    headers: { ...json, cookie },
+    body: JSON.stringify({ code: codes.codes[0].code }),
+  });
   if (!redeemed.ok) throw new Error(`redeem failed: ${await redeemed.text()}`);
   const username = `${user.proxyUserId}_US_60_BENCH001`;
   const password = user.proxyPassword;
@@ -327,13 +336,20 @@ async function main() {
     await exited;
   };
   const startGateway = async () => {
-    const proc = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], { env, stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'] });
+    const proc = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], {
+      env,
+      stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'],
+    });
     children.push(proc);
     await waitFor('gateway', () => canConnect(gwPort));
     return { proc, pid: relayPid(proc.pid) };
   };
   const startChain = async () => {
-    const proc = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], { env: tuned, execArgv: [...tunedFlags, ...profile], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const proc = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], {
+      env: tuned,
+      execArgv: [...tunedFlags, ...profile],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     children.push(proc);
     await new Promise((r) => proc.once('message', r));
     return { proc, pid: proc.pid };

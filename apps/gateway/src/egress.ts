@@ -160,7 +160,13 @@ export type TargetSocket = Socket & { readSink?: ReadSink };
 
 function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSink): Promise<TargetSocket> {
   return new Promise((resolve, reject) => {
-    const socket: TargetSocket = connect({ host, port, allowHalfOpen: true, noDelay: true, ...(sink ? { onread: { buffer: sink.buffer, callback: sink.callback } } : {}) });
+    const socket: TargetSocket = connect({
+      host,
+      port,
+      allowHalfOpen: true,
+      noDelay: true,
+      ...(sink ? { onread: { buffer: sink.buffer, callback: sink.callback } } : {}),
+    });
     if (sink) socket.readSink = sink;
     const timer = setTimeout(() => {
       socket.destroy();
@@ -271,10 +277,14 @@ async function viaHttpUpstream(up: URL, req: EgressRequest, timeoutMs: number): 
   const target = authority(bare(req.host), req.port);
   const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n` : '';
   socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
-  const head = await readUntil(socket, (b) => {
-    const i = b.indexOf('\r\n\r\n');
-    return i < 0 ? -1 : i + 4;
-  }, timeoutMs);
+  const head = await readUntil(
+    socket,
+    (b) => {
+      const i = b.indexOf('\r\n\r\n');
+      return i < 0 ? -1 : i + 4;
+    },
+    timeoutMs,
+  );
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'));
   if (!status || status[1] !== '200') {
     socket.destroy();

@@ -78,7 +78,9 @@ export class Gateway {
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
     this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
     this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
-    this.openTarget = targetOpener(createEgress({ allowPrivate: opts.allowPrivate ?? false, upstreamUrl: opts.upstreamUrl, connectTimeoutMs: opts.connectTimeoutMs ?? 10_000 }));
+    this.openTarget = targetOpener(
+      createEgress({ allowPrivate: opts.allowPrivate ?? false, upstreamUrl: opts.upstreamUrl, connectTimeoutMs: opts.connectTimeoutMs ?? 10_000 }),
+    );
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000);

@@ -23,16 +23,20 @@ export function createNodeFetch(timeoutMs = 15_000) {
       const url = new URL(String(input));
       const secure = url.protocol === 'https:';
       const headers = Array.isArray(init?.headers) ? Object.fromEntries(init.headers) : (init?.headers ?? {});
-      const req = (secure ? httpsRequest : httpRequest)(url, { method: init?.method ?? 'GET', headers, agent: secure ? https : http }, (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
-          resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown });
-        });
-      });
+      const req = (secure ? httpsRequest : httpRequest)(
+        url,
+        { method: init?.method ?? 'GET', headers, agent: secure ? https : http },
+        (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            resolve({ ok: status >= 200 && status < 300, status, json: async () => JSON.parse(text) as unknown });
+          });
+        },
+      );
       req.on('error', reject);
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`server call timed out after ${timeoutMs} ms`)));
       const body = init?.body;

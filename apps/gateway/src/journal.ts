@@ -31,7 +31,11 @@ export interface JournalReport {
 }
 
 type Usage = [up: number, down: number, sessions: number];
-type Line = { g: string; q: number } | { u: string; up: number; dn: number; s: number } | { r: number; i: Array<[string, number, number, number, 0 | 1]> } | { a: number };
+type Line =
+  | { g: string; q: number }
+  | { u: string; up: number; dn: number; s: number }
+  | { r: number; i: Array<[string, number, number, number, 0 | 1]> }
+  | { a: number };
 
 /** Rewritten with only the outstanding state once it is this long. */
 const COMPACT_AT_BYTES = 4 * 1024 * 1024;

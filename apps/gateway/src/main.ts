@@ -16,7 +16,10 @@ import { tuneMallocForRelaying } from './malloc-tuning';
 exitWithParent();
 const launch = tunedLaunch();
 if (launch) {
-  const child = spawn(process.execPath, [...launch.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], { env: launch.env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, [...launch.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], {
+    env: launch.env,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {

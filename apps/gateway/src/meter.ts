@@ -223,7 +223,8 @@ export class Account {
       // The server is unreachable: tunnels wait (relay.ts) and ask again after a backoff.
       this.failures += 1;
       this.retryAt = Date.now() + Math.min(RETRY_MIN_MS * 2 ** (this.failures - 1), RETRY_MAX_MS);
-      if (this.failures === 1 || this.failures % 30 === 0) opts.logger.warn({ err, account: this.id, failures: this.failures }, 'lease reservation failed; retrying');
+      if (this.failures === 1 || this.failures % 30 === 0)
+        opts.logger.warn({ err, account: this.id, failures: this.failures }, 'lease reservation failed; retrying');
       return 'error';
     }
   }
@@ -485,7 +486,10 @@ export class Meter {
     // timeout: with the journal nothing depends on the final report, so shutdown stays short.
     const deadline = Date.now() + (this.opts.journal ? FINAL_REPORT_JOURNALED_MS : FINAL_REPORT_MS);
     const inTime = <T>(p: Promise<T>) =>
-      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('shutdown deadline')), Math.max(0, deadline - Date.now())).unref())]);
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('shutdown deadline')), Math.max(0, deadline - Date.now())).unref()),
+      ]);
     await inTime(Promise.allSettled([...this.inflight])).catch(() => undefined);
     let delivered = false;
     for (let attempt = 0; attempt < 3 && !delivered && Date.now() < deadline; attempt++) {

@@ -24,7 +24,15 @@ const gateway = createGateway({
 });
 const addr = await gateway.listen(env.port, env.host);
 logger.info(
-  { port: addr.port, host: env.host, server: env.serverUrl, gatewayId: env.gatewayId, egress: env.upstreamUrl ? 'upstream' : 'direct', allowPrivate: env.allowPrivate, journal: journal.path },
+  {
+    port: addr.port,
+    host: env.host,
+    server: env.serverUrl,
+    gatewayId: env.gatewayId,
+    egress: env.upstreamUrl ? 'upstream' : 'direct',
+    allowPrivate: env.allowPrivate,
+    journal: journal.path,
+  },
   'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
 );
 

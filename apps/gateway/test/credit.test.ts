@@ -127,7 +127,8 @@ describe('credentials', () => {
     const openClosed = closed(open.socket);
     await stack.server.database.db
       .update(proxyAccounts)
-      .set({ proxyPasswordEnc: stack.server.deps.secrets.encrypt('NewPassword123') }).where(eq(proxyAccounts.userId, u.userId));
+      .set({ proxyPasswordEnc: stack.server.deps.secrets.encrypt('NewPassword123') })
+      .where(eq(proxyAccounts.userId, u.userId));
     await openClosed; // the credentials refresh closes the tunnel that used the old password
     const old = await curl(['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, `${target.url}/hello`]);
     expect(old.status).toBe(407);

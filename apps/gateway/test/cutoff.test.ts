@@ -63,7 +63,9 @@ describe('cut-off at zero balance', () => {
       let stalled: Socket;
       if (way === 'http') {
         stalled = connect({ host: '127.0.0.1', port: stack.port });
-        stalled.write(`GET ${target.url}/download?bytes=${64 * MiB} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\nConnection: close\r\n\r\n`);
+        stalled.write(
+          `GET ${target.url}/download?bytes=${64 * MiB} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\nConnection: close\r\n\r\n`,
+        );
       } else {
         stalled = await open[way](u);
         stalled.write(`GET /download?bytes=${64 * MiB} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`);

@@ -31,7 +31,18 @@ describe('direct egress address checks', () => {
   });
 
   it('refuses unique-local, link-local and local-use NAT64 IPv6 ranges', () => {
-    for (const a of ['fc00::1', 'fd12:3456::1', 'fdff:ffff::1', 'fe80::1', 'fe80::1%eth0', 'febf::1', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::8.8.8.8', '::', '::1']) {
+    for (const a of [
+      'fc00::1',
+      'fd12:3456::1',
+      'fdff:ffff::1',
+      'fe80::1',
+      'fe80::1%eth0',
+      'febf::1',
+      '64:ff9b:1::a00:1',
+      '64:ff9b:1:ffff::8.8.8.8',
+      '::',
+      '::1',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
   });

@@ -18,7 +18,10 @@ describe('gateway environment', () => {
   it('keeps the usage journal under DATA_DIR/gateway unless GATEWAY_STATE_DIR says where; leases of 10 s of traffic unless told', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
     expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: '' })).toMatchObject({ stateDir: join(dir, 'gateway'), leaseSeconds: 10 });
-    expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: join(dir, 'state'), GATEWAY_LEASE_SECONDS: '3' })).toMatchObject({ stateDir: join(dir, 'state'), leaseSeconds: 3 });
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_STATE_DIR: join(dir, 'state'), GATEWAY_LEASE_SECONDS: '3' })).toMatchObject({
+      stateDir: join(dir, 'state'),
+      leaseSeconds: 3,
+    });
     expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_LEASE_SECONDS: '0' })).toThrow(/GATEWAY_LEASE_SECONDS/);
   });
 
@@ -59,7 +62,20 @@ describe('gateway environment', () => {
   });
 
   it('classifies private, loopback, link-local and metadata addresses', () => {
-    for (const a of ['127.0.0.1', '10.0.0.8', '172.20.1.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '224.0.0.1']) {
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '172.20.1.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00:ec2::254',
+      '::ffff:10.0.0.1',
+      '224.0.0.1',
+    ]) {
       expect(isPrivateAddress(a), a).toBe(true);
     }
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);

@@ -19,7 +19,12 @@ function fakeServer() {
     applied,
     backend: {
       authorize: () => Promise.reject(new Error('unused')),
-      reserveLease: async (i) => ({ leaseId: `00000000-0000-4000-8000-${String(++leases).padStart(12, '0')}`, grantedBytes: BigInt(i.bytes), balanceBytes: 0n, outcome: 'granted' as const }),
+      reserveLease: async (i) => ({
+        leaseId: `00000000-0000-4000-8000-${String(++leases).padStart(12, '0')}`,
+        grantedBytes: BigInt(i.bytes),
+        balanceBytes: 0n,
+        outcome: 'granted' as const,
+      }),
       report: async (r) => {
         s.calls += 1;
         if (s.down) throw new Error('ECONNREFUSED');
@@ -43,7 +48,16 @@ function fakeServer() {
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 function meterWith(server: ReturnType<typeof fakeServer>, journal: UsageJournal) {
-  return new Meter({ ...DEFAULT_METER_OPTIONS, initialLeaseBytes: 100_000, minLeaseBytes: 100_000, journalBytes: 1000, gatewayId: 'gw-j', backend: server.backend, logger: silentLogger, journal });
+  return new Meter({
+    ...DEFAULT_METER_OPTIONS,
+    initialLeaseBytes: 100_000,
+    minLeaseBytes: 100_000,
+    journalBytes: 1000,
+    gatewayId: 'gw-j',
+    backend: server.backend,
+    logger: silentLogger,
+    journal,
+  });
 }
 
 describe('usage journal', () => {
@@ -124,14 +138,24 @@ describe('usage journal', () => {
     expect(readFileSync(reopened.path, 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
     reopened.usage('lease-2', 1, 1, 0);
     reopened.compact();
-    expect(UsageJournal.open(dir, 'gw-t', silentLogger).outstanding().unreported).toEqual([expect.objectContaining({ leaseId: 'lease-2', bytesUp: 34, bytesDown: 331 })]);
+    expect(UsageJournal.open(dir, 'gw-t', silentLogger).outstanding().unreported).toEqual([
+      expect.objectContaining({ leaseId: 'lease-2', bytesUp: 34, bytesDown: 331 }),
+    ]);
   });
 
   it('writes an account past journalBytes at once, and everything else within the journal interval', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
     const server = fakeServer();
     const journal = UsageJournal.open(dir, 'gw-w', silentLogger);
-    const m = new Meter({ ...DEFAULT_METER_OPTIONS, journalBytes: 1024 * 1024, journalIntervalMs: 50, gatewayId: 'gw-w', backend: server.backend, logger: silentLogger, journal });
+    const m = new Meter({
+      ...DEFAULT_METER_OPTIONS,
+      journalBytes: 1024 * 1024,
+      journalIntervalMs: 50,
+      gatewayId: 'gw-w',
+      backend: server.backend,
+      logger: silentLogger,
+      journal,
+    });
     const fast = m.account('fast', 'normal_proxy');
     const slow = m.account('slow', 'normal_proxy');
     await fast.ensure(1);

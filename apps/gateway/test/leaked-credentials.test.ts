@@ -85,12 +85,22 @@ describe('a batch associated by a buyer', () => {
     expect(after.usage).toBeGreaterThanOrEqual(BigInt(received));
     expect(after.usage).toBeLessThanOrEqual(BATCH_BYTES);
     expect(after.credits).toBeGreaterThanOrEqual(GiB);
-    console.log(`batch account: ${received} bytes received, ${after.usage} billed of the batch's ${BATCH_BYTES}; buyer's balance fell by ${GiB + BATCH_BYTES - after.credits}`);
+    console.log(
+      `batch account: ${received} bytes received, ${after.usage} billed of the batch's ${BATCH_BYTES}; buyer's balance fell by ${GiB + BATCH_BYTES - after.credits}`,
+    );
     const [row] = await stack.server.database.db.select().from(batches).where(eq(batches.batchCode, batch.batchId));
     expect(row!.capUsedBytes).toBe(after.usage);
 
     // The buyer's own account still has its whole gigabyte.
-    const main = await curl(['-o', '/dev/null', '-x', stack.proxyUrl, '-U', `${buyer.username()}:${buyer.proxyPassword}`, `${target.url}/download?bytes=${5 * 1024 * 1024}`]);
+    const main = await curl([
+      '-o',
+      '/dev/null',
+      '-x',
+      stack.proxyUrl,
+      '-U',
+      `${buyer.username()}:${buyer.proxyPassword}`,
+      `${target.url}/download?bytes=${5 * 1024 * 1024}`,
+    ]);
     expect(main.status).toBe(200);
     await stack.gateway.flush();
     expect((await balances(buyer)).usage).toBeGreaterThanOrEqual(after.usage + 5n * 1024n * 1024n);

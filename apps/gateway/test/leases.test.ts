@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api';
 import { createBackend, type Backend } from '../src/backend';
-import { balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startGateway, startTarget, startTestServer, userWithCredits, type ProxyUser, type TestServer } from './helpers';
+import {
+  balances,
+  curl,
+  expectLedgerHolds,
+  hourlyUsage,
+  INTERNAL_KEY,
+  startGateway,
+  startTarget,
+  startTestServer,
+  userWithCredits,
+  type ProxyUser,
+  type TestServer,
+} from './helpers';
 
 const MiB = 1024 * 1024;
 let server: TestServer;
@@ -111,7 +123,15 @@ describe('gateway.* procedures (internal key)', () => {
     try {
       const u = await userWithCredits(server, 100n * BigInt(MiB));
       const port = (gw.server.address() as { port: number }).port;
-      const r = await curl(['-x', `http://127.0.0.1:${port}`, '-U', `${u.username()}:${u.proxyPassword}`, '-o', '/dev/null', `${target.url}/download?bytes=${MiB}`]);
+      const r = await curl([
+        '-x',
+        `http://127.0.0.1:${port}`,
+        '-U',
+        `${u.username()}:${u.proxyPassword}`,
+        '-o',
+        '/dev/null',
+        `${target.url}/download?bytes=${MiB}`,
+      ]);
       expect(r.status).toBe(200);
       expect(gw.stats().heldBytes).toBeGreaterThan(0);
       await gw.close();

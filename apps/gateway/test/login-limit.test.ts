@@ -134,7 +134,9 @@ describe('gateway login limits (real server, real sockets)', () => {
       const statuses = await inBatches(1000, 25, (i) => connectStatus(port, targetAuthority, basic(u.username(), `wrong-${i}`)));
       const seconds = (Date.now() - t0) / 1000;
       const count = (s: number) => statuses.filter((x) => x === s).length;
-      console.log(`1,000 wrong passwords in ${seconds.toFixed(2)} s: ${count(407)} answered 407, ${count(429)} answered 429; ${calls.length} authorize calls to the server (${(calls.length / seconds).toFixed(1)} per second over the burst; at most 50 a minute per address)`);
+      console.log(
+        `1,000 wrong passwords in ${seconds.toFixed(2)} s: ${count(407)} answered 407, ${count(429)} answered 429; ${calls.length} authorize calls to the server (${(calls.length / seconds).toFixed(1)} per second over the burst; at most 50 a minute per address)`,
+      );
       expect(count(407) + count(429)).toBe(1000);
       expect(count(407)).toBeLessThanOrEqual(50);
       expect(calls.length).toBeLessThanOrEqual(50);
@@ -146,7 +148,11 @@ describe('gateway login limits (real server, real sockets)', () => {
       const forward = await new Promise<string>((resolve) => {
         const s = connect({ host: '127.0.0.1', port });
         let data = '';
-        s.on('connect', () => s.write(`GET http://${targetAuthority}/hello HTTP/1.1\r\nHost: ${targetAuthority}\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`));
+        s.on('connect', () =>
+          s.write(
+            `GET http://${targetAuthority}/hello HTTP/1.1\r\nHost: ${targetAuthority}\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`,
+          ),
+        );
         s.on('data', (d: Buffer) => (data += d.toString('latin1')));
         s.on('close', () => resolve(data));
       });

@@ -106,7 +106,16 @@ describe('proxying through the gateway', () => {
     const before = (await admin.get<Stats>('/admin/usage/global')).body.stats.find((s) => s.usage_type === 'normal_proxy')!;
     const u = await userWithCredits(stack.server, 200n * BigInt(MiB));
     for (let i = 0; i < 3; i++) {
-      const r = await curl(['-p', '-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, '-o', '/dev/null', `${target.url}/download?bytes=${50 * MiB}`]);
+      const r = await curl([
+        '-p',
+        '-x',
+        stack.proxyUrl,
+        '-U',
+        `${u.username()}:${u.proxyPassword}`,
+        '-o',
+        '/dev/null',
+        `${target.url}/download?bytes=${50 * MiB}`,
+      ]);
       expect(r.status).toBe(200);
     }
     await stack.gateway.flush();

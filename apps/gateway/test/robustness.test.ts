@@ -4,7 +4,18 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { SocksClient } from 'socks';
 import { loadLocations } from '@proxyhub/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, curl, openFds as openProcessFds, rawExchange, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import {
+  basic,
+  curl,
+  openFds as openProcessFds,
+  rawExchange,
+  startGateway,
+  startStack,
+  startTarget,
+  userWithCredits,
+  type ProxyUser,
+  type Stack,
+} from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
@@ -79,7 +90,8 @@ describe('hostile and broken clients', () => {
   });
 
   it('refuses malformed SOCKS5 handshakes with the protocol answer or a close', async () => {
-    const auth = (name: string, pass: string) => Buffer.concat([Buffer.from([1, name.length]), Buffer.from(name), Buffer.from([pass.length]), Buffer.from(pass)]);
+    const auth = (name: string, pass: string) =>
+      Buffer.concat([Buffer.from([1, name.length]), Buffer.from(name), Buffer.from([pass.length]), Buffer.from(pass)]);
     const name = u.username();
     const req = (cmd: number, atyp: number, addr: number[]) => Buffer.from([5, cmd, 0, atyp, ...addr, target.port >> 8, target.port & 0xff]);
     // No methods at all; only "no authentication": answered 0xFF (no acceptable method).

@@ -43,7 +43,12 @@ async function startSocksUpstream(route: (host: string, port: number) => { host:
         s.off('data', onData);
         const atyp = d[3]!;
         const port = d.readUInt16BE(d.length - 2);
-        const host = atyp === 1 ? `${d[4]}.${d[5]}.${d[6]}.${d[7]}` : atyp === 4 ? ipaddr.fromByteArray([...d.subarray(4, 20)]).toString() : d.toString('latin1', 5, 5 + d[4]!);
+        const host =
+          atyp === 1
+            ? `${d[4]}.${d[5]}.${d[6]}.${d[7]}`
+            : atyp === 4
+              ? ipaddr.fromByteArray([...d.subarray(4, 20)]).toString()
+              : d.toString('latin1', 5, 5 + d[4]!);
         requests.push({ credentials, atyp, host, port });
         const reply = Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
         // A target that speaks first, its bytes in the same segment as the reply.
@@ -129,7 +134,14 @@ describe('egress through an upstream proxy', () => {
     const gw = await startGateway(stack.server, { upstreamUrl: `socks5://u-{country}-{session}:pw@127.0.0.1:${socksUp.port}` });
     try {
       const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
-      const r = await curl(['-p', '-x', `http://127.0.0.1:${(gw.server.address() as AddressInfo).port}`, '-U', `${u.username({ country: 'DE' }, 10, 'STICKY01')}:${u.proxyPassword}`, `${target.url}/hello`]);
+      const r = await curl([
+        '-p',
+        '-x',
+        `http://127.0.0.1:${(gw.server.address() as AddressInfo).port}`,
+        '-U',
+        `${u.username({ country: 'DE' }, 10, 'STICKY01')}:${u.proxyPassword}`,
+        `${target.url}/hello`,
+      ]);
       expect(r).toMatchObject({ status: 200, stdout: 'hello from target\n' });
       expect(socksUp.requests).toHaveLength(1);
       expect(socksUp.requests[0]!.credentials).toMatch(new RegExp(`^u-DE-${u.proxyUserId}sticky01[0-9a-z]+:pw$`));
@@ -147,9 +159,22 @@ describe('egress through an upstream proxy', () => {
     const port = (gw.server.address() as AddressInfo).port;
     try {
       const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
-      const viaConnect = await curl(['-g', '-p', '-x', `http://127.0.0.1:${port}`, '-U', `${u.username()}:${u.proxyPassword}`, `http://[2606:4700:4700::1111]:8443/hello`]);
+      const viaConnect = await curl([
+        '-g',
+        '-p',
+        '-x',
+        `http://127.0.0.1:${port}`,
+        '-U',
+        `${u.username()}:${u.proxyPassword}`,
+        `http://[2606:4700:4700::1111]:8443/hello`,
+      ]);
       expect(viaConnect).toMatchObject({ status: 200, stdout: 'hello from target\n' });
-      const viaSocks = await curl(['-g', '-x', `socks5://${u.username()}:${u.proxyPassword}@127.0.0.1:${port}`, `http://[2a00:1450:0:0:0:0:0:200e]:8080/hello`]);
+      const viaSocks = await curl([
+        '-g',
+        '-x',
+        `socks5://${u.username()}:${u.proxyPassword}@127.0.0.1:${port}`,
+        `http://[2a00:1450:0:0:0:0:0:200e]:8080/hello`,
+      ]);
       expect(viaSocks).toMatchObject({ status: 200, stdout: 'hello from target\n' });
       expect(socksUp.requests.map(({ atyp, host, port }) => ({ atyp, host, port }))).toEqual([
         { atyp: 4, host: '2606:4700:4700::1111', port: 8443 },

@@ -132,7 +132,9 @@ try {
     if (res.status !== 200) throw new Error(`${r.name}: expected 200, got ${res.status} ${await res.text()}`);
   }
 
-  console.log(`\nautocannon: ${CONNECTIONS} connections, ${DURATION} s per row, server ${mainJs.replace(process.cwd() + '/', '')} (database: ${env.DATABASE_URL ? 'postgresql' : 'pglite'})\n`);
+  console.log(
+    `\nautocannon: ${CONNECTIONS} connections, ${DURATION} s per row, server ${mainJs.replace(process.cwd() + '/', '')} (database: ${env.DATABASE_URL ? 'postgresql' : 'pglite'})\n`,
+  );
   const results = [];
   for (const r of rows) {
     const result = await autocannon({ url: base + r.path, connections: CONNECTIONS, duration: DURATION, headers: r.headers });

@@ -13,8 +13,7 @@ const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
  * cookies scoped to the callback; errors return to the login page with a readable message.
  */
 export async function googleSignIn(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
-  const toLogin = (reply: FastifyReply, message: string) =>
-    reply.redirect(`/login?error=${encodeURIComponent(message)}`);
+  const toLogin = (reply: FastifyReply, message: string) => reply.redirect(`/login?error=${encodeURIComponent(message)}`);
   const cookieOpts = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.production, maxAge: 600 };
 
   app.get('/auth/google', async (req, reply) => {

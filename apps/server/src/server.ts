@@ -37,7 +37,11 @@ export interface CreateServerOptions {
 
 /** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
 export async function createServer(opts: CreateServerOptions): Promise<ServerParts> {
-  const { logger, mailLogger } = createServerLoggers({ level: opts.logLevel ?? 'info', production: opts.config.production, ...(opts.logDestination ? { destination: opts.logDestination } : {}) });
+  const { logger, mailLogger } = createServerLoggers({
+    level: opts.logLevel ?? 'info',
+    production: opts.config.production,
+    ...(opts.logDestination ? { destination: opts.logDestination } : {}),
+  });
   const redis = opts.redisUrl ? new Redis(opts.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : undefined;
   // ioredis reconnects by itself; without a listener every failed attempt is an unhandled 'error'.
   let redisDown = false;
@@ -64,7 +68,12 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
   const deps = createApiDeps({
     db: opts.database.db,
     config: opts.config,
-    mailer: createMailer({ smtpUrl: opts.smtpUrl, from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>', outboxDir: join(opts.config.dataDir, 'mail'), logger: mailLogger }),
+    mailer: createMailer({
+      smtpUrl: opts.smtpUrl,
+      from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>',
+      outboxDir: join(opts.config.dataDir, 'mail'),
+      logger: mailLogger,
+    }),
     rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });

@@ -193,7 +193,9 @@ describe('admin views', () => {
       { proxyAccountId: mine!.id, hour: new Date('2026-01-01T11:00:00Z'), usageType: 'normal_proxy', bytesUp: 0n, bytesDown: 536870912n, sessions: 3 },
       { proxyAccountId: shop!.id, hour, usageType: 'shop_proxy_admin', bytesUp: 10n, bytesDown: 107374182n, sessions: 1 },
     ]);
-    const r = await admin.get<{ stats: Array<{ usage_type: string; total_gb: number; total_sessions: number; last_updated: string | null }> }>('/admin/usage/global');
+    const r = await admin.get<{ stats: Array<{ usage_type: string; total_gb: number; total_sessions: number; last_updated: string | null }> }>(
+      '/admin/usage/global',
+    );
     expect(r.body.stats[0]).toMatchObject({ usage_type: 'normal_proxy', total_gb: 3.5, total_sessions: 10, last_updated: expect.any(String) });
     expect(r.body.stats[1]).toMatchObject({ usage_type: 'shop_proxy_regular', total_gb: 0, total_sessions: 0, last_updated: null });
     expect(r.body.stats[2]).toMatchObject({ usage_type: 'shop_proxy_admin', total_gb: 0.1, total_sessions: 1 });

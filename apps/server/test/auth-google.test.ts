@@ -28,7 +28,12 @@ describe('Google sign-in against a fake provider on loopback', () => {
   beforeAll(async () => {
     google = await startFakeGoogle();
     server = await startTestServer({
-      google: { clientId: 'test-client-id', clientSecret: 'test-client-secret', authorizationEndpoint: google.authorizationEndpoint, tokenEndpoint: google.tokenEndpoint },
+      google: {
+        clientId: 'test-client-id',
+        clientSecret: 'test-client-secret',
+        authorizationEndpoint: google.authorizationEndpoint,
+        tokenEndpoint: google.tokenEndpoint,
+      },
     });
   });
   afterAll(async () => {
@@ -108,7 +113,7 @@ describe('Google sign-in against a fake provider on loopback', () => {
 
     const me = await client.get<{ user: Record<string, unknown> }>('/auth/user');
     expect(me.status).toBe(200);
-    const email = (p.email).toLowerCase();
+    const email = p.email.toLowerCase();
     expect(me.body.user).toMatchObject({ email, name: 'Gina Google', authType: 'google', emailVerified: true });
     expect(me.body.user.proxyUserId).toMatch(/^[a-z0-9]+$/);
     const [row] = await userRow(server, email);

@@ -76,9 +76,17 @@ describe('login (REST)', () => {
   it('validates with the spec messages', async () => {
     const c = server.client();
     expect((await c.post('/auth/login', { password: 'x' })).body).toEqual({ success: false, error: 'Email is required', requiresVerification: false });
-    expect((await c.post('/auth/login', { email: 'bad', password: 'x' })).body).toEqual({ success: false, error: 'Please enter a valid email address', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'bad', password: 'x' })).body).toEqual({
+      success: false,
+      error: 'Please enter a valid email address',
+      requiresVerification: false,
+    });
     expect((await c.post('/auth/login', { email: 'a@b.co' })).body).toEqual({ success: false, error: 'Password is required', requiresVerification: false });
-    expect((await c.post('/auth/login', { email: 'a@b.co', password: '' })).body).toEqual({ success: false, error: 'Password is required', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'a@b.co', password: '' })).body).toEqual({
+      success: false,
+      error: 'Password is required',
+      requiresVerification: false,
+    });
   });
 
   it('sets an HttpOnly, SameSite=Lax, 30-day session cookie (not Secure in development)', async () => {
@@ -181,7 +189,10 @@ describe('login (REST)', () => {
 
   it('refuses an expired session', async () => {
     const { client, user } = await signedInUser(server);
-    await server.deps.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    await server.deps.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
     expect((await client.get('/auth/user')).status).toBe(401);
   });
 });
@@ -195,7 +206,10 @@ describe('login in production', () => {
 
   it('marks the session cookie Secure', async () => {
     const { client } = await signedInUser(prod);
-    const again = await client.post('/auth/login', { email: (await client.get<{ user: { email: string } }>('/auth/user')).body.user.email, password: STRONG_PASSWORD });
+    const again = await client.post('/auth/login', {
+      email: (await client.get<{ user: { email: string } }>('/auth/user')).body.user.email,
+      password: STRONG_PASSWORD,
+    });
     expect(sessionCookieHeader(again.headers)).toMatch(/;\s*Secure/i);
   });
 });

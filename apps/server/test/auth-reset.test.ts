@@ -19,7 +19,10 @@ async function requestReset(email: string) {
   await server.settle();
   // Mail goes out after the response, so a verification mail from the registration just before
   // can land in the same millisecond: pick the newest reset mail, not the newest mail.
-  const mail = server.mails(email).filter((m) => m.subject === 'Reset your password').at(-1);
+  const mail = server
+    .mails(email)
+    .filter((m) => m.subject === 'Reset your password')
+    .at(-1);
   expect(mail).toBeDefined();
   return linkToken(mail!);
 }
@@ -41,7 +44,10 @@ describe('forgot password', () => {
 
   it('validates the email with the spec messages', async () => {
     expect((await server.client().post('/auth/forgot-password', { email: '' })).body).toEqual({ success: false, error: 'Email is required' });
-    expect((await server.client().post('/auth/forgot-password', { email: 'x@y' })).body).toEqual({ success: false, error: 'Please enter a valid email address' });
+    expect((await server.client().post('/auth/forgot-password', { email: 'x@y' })).body).toEqual({
+      success: false,
+      error: 'Please enter a valid email address',
+    });
   });
 
   it('builds the link from PUBLIC_URL, stores only its hash, valid for 1 hour', async () => {
@@ -139,7 +145,9 @@ describe('reset password', () => {
   it('two concurrent uses of one link: exactly one wins', async () => {
     const { email } = await signedInUser(server);
     const token = await requestReset(email);
-    const results = await Promise.all(['Racer0001A', 'Racer0002B', 'Racer0003C'].map((password) => server.client().post('/auth/reset-password', { token, password })));
+    const results = await Promise.all(
+      ['Racer0001A', 'Racer0002B', 'Racer0003C'].map((password) => server.client().post('/auth/reset-password', { token, password })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(2);
   });

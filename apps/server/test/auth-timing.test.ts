@@ -96,23 +96,40 @@ async function measure(what: string, path: string, body: (email: string) => unkn
   const accuracy = bestThresholdAccuracy(samples);
   const k = median(samples.filter((s) => s.known).map((s) => s.ms));
   const u = median(samples.filter((s) => !s.known).map((s) => s.ms));
-  console.log(`[timing] ${what} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: median known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms; best threshold right ${(accuracy * 100).toFixed(1)} % of ${samples.length}`);
+  console.log(
+    `[timing] ${what} on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}: median known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms; best threshold right ${(accuracy * 100).toFixed(1)} % of ${samples.length}`,
+  );
   return accuracy;
 }
 
 describe('same time for known and unknown emails', () => {
   it('register', async () => {
-    const accuracy = await measure('register', '/auth/register', (email) => ({ email, password: STRONG_PASSWORD, name: 'Timing Probe' }), () => uniqueEmail('new'));
+    const accuracy = await measure(
+      'register',
+      '/auth/register',
+      (email) => ({ email, password: STRONG_PASSWORD, name: 'Timing Probe' }),
+      () => uniqueEmail('new'),
+    );
     expect(accuracy).toBeLessThanOrEqual(MAX_ACCURACY);
   }, 600_000);
 
   it('login with a wrong password', async () => {
-    const accuracy = await measure('login', '/auth/login', (email) => ({ email, password: 'Wrong12345' }), () => uniqueEmail('nobody'));
+    const accuracy = await measure(
+      'login',
+      '/auth/login',
+      (email) => ({ email, password: 'Wrong12345' }),
+      () => uniqueEmail('nobody'),
+    );
     expect(accuracy).toBeLessThanOrEqual(MAX_ACCURACY);
   }, 600_000);
 
   it('forgot-password', async () => {
-    const accuracy = await measure('forgot-password', '/auth/forgot-password', (email) => ({ email }), () => uniqueEmail('nobody'));
+    const accuracy = await measure(
+      'forgot-password',
+      '/auth/forgot-password',
+      (email) => ({ email }),
+      () => uniqueEmail('nobody'),
+    );
     expect(accuracy).toBeLessThanOrEqual(MAX_ACCURACY);
   }, 600_000);
 });

@@ -103,7 +103,10 @@ describe('verify email (REST)', () => {
 
   it('resend validates the email with the spec messages', async () => {
     expect((await server.client().post('/auth/resend-verification', {})).body).toEqual({ success: false, error: 'Email is required' });
-    expect((await server.client().post('/auth/resend-verification', { email: 'nope' })).body).toEqual({ success: false, error: 'Please enter a valid email address' });
+    expect((await server.client().post('/auth/resend-verification', { email: 'nope' })).body).toEqual({
+      success: false,
+      error: 'Please enter a valid email address',
+    });
   });
 
   it('a verification token is not a reset token', async () => {

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => expectLedgerOk(server));
 
-const balance = async (client: { get: (p: string) => Promise<{ body: unknown }> }) => ((await client.get('/auth/user')).body as { user: { credits: number } }).user.credits;
+const balance = async (client: { get: (p: string) => Promise<{ body: unknown }> }) =>
+  ((await client.get('/auth/user')).body as { user: { credits: number } }).user.credits;
 
 describe('creating batches (internal tools)', () => {
   it('creates accounts with an allowance of their own under a batch id', async () => {
@@ -79,16 +80,25 @@ describe('associating a batch (POST /auth/process-batch)', () => {
     const me = (await client.get('/auth/user')).body as { user: { proxyUserId: string } };
     expect(me.user.proxyUserId).toBe(user.proxyUserId);
 
-    expect(await client.post('/auth/process-batch', { batchId })).toMatchObject({ status: 409, body: { error: 'This batch is already associated with your account.' } });
+    expect(await client.post('/auth/process-batch', { batchId })).toMatchObject({
+      status: 409,
+      body: { error: 'This batch is already associated with your account.' },
+    });
     const other = await signedInUser(server);
-    expect(await other.client.post('/auth/process-batch', { batchId })).toMatchObject({ status: 409, body: { error: 'This batch has already been associated with an account.' } });
+    expect(await other.client.post('/auth/process-batch', { batchId })).toMatchObject({
+      status: 409,
+      body: { error: 'This batch has already been associated with an account.' },
+    });
     expect(await balance(client)).toBe(1610612736);
     expect(await balance(other.client)).toBe(0);
   });
 
   it('explains unknown and empty batch ids, and needs a user', async () => {
     const { client } = await signedInUser(server);
-    expect(await client.post('/auth/process-batch', { batchId: 'BTNOSUCHBATCH' })).toMatchObject({ status: 404, body: { error: 'Batch not found. Please check the batch ID.' } });
+    expect(await client.post('/auth/process-batch', { batchId: 'BTNOSUCHBATCH' })).toMatchObject({
+      status: 404,
+      body: { error: 'Batch not found. Please check the batch ID.' },
+    });
     expect(await client.post('/auth/process-batch', { batchId: '  ' })).toMatchObject({ status: 400, body: { error: 'Please enter a batch ID' } });
     expect(await client.post('/auth/process-batch', {})).toMatchObject({ status: 400, body: { error: 'Please enter a batch ID' } });
     expect((await client.post('/auth/process-batch', { batchId: 42 })).status).toBe(400);
@@ -115,14 +125,22 @@ describe('associating a batch (POST /auth/process-batch)', () => {
     // The gateway leases from the batch wallet and reports some use before the buyer associates it.
     const lease = await internal.gateway.reserveLease.mutate({ gatewayId: 'gw-batch-test', proxyAccountId: acc!.id, bytes: 100 * MB });
     expect(lease.grantedBytes).toBe(BigInt(100 * MB));
-    await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }] });
+    await internal.gateway.report.mutate({
+      gatewayId: 'gw-batch-test',
+      seq: 1,
+      items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }],
+    });
     const { client, user } = await signedInUser(server);
     expect((await client.post('/auth/process-batch', { batchId })).status).toBe(200);
     // Remaining Data: the allowance less what was used; the open lease's unused part is still theirs.
     expect(await balance(client)).toBe(1073741824 - 10 * MB);
     expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
     // After association the rest of the lease is used and returned on the user's side.
-    await internal.gateway.report.mutate({ gatewayId: 'gw-batch-test', seq: 2, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 20 * MB, sessions: 1, release: true }] });
+    await internal.gateway.report.mutate({
+      gatewayId: 'gw-batch-test',
+      seq: 2,
+      items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 20 * MB, sessions: 1, release: true }],
+    });
     expect(await balance(client)).toBe(1073741824 - 30 * MB);
     expect((await checkUserLedger(server.deps.db, user.id)).ok).toBe(true);
     const [b] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, batchId));
@@ -139,9 +157,15 @@ describe('after association a batch spends only what it brought', () => {
     const internal = internalClient(server);
     const made = await internal.credits.createBatch.mutate({ accounts: opts.accounts, creditsGB: opts.creditsGB, usageType: 'shop_proxy_regular' });
     const { client, user } = await signedInUser(server);
-    await server.deps.db.transaction((tx) => credit(tx, { wallet: { userId: user.id }, bytes: opts.walletBytes, kind: 'admin_adjustment', sourceKey: `test:${randomUUID()}` }));
-    const accountId = async (proxyUserId: string) => (await server.deps.db.select().from(proxyAccounts).where(eq(proxyAccounts.proxyUserId, proxyUserId)))[0]!.id;
-    const [main] = await server.deps.db.select().from(proxyAccounts).where(and(eq(proxyAccounts.userId, user.id), isNull(proxyAccounts.batchId)));
+    await server.deps.db.transaction((tx) =>
+      credit(tx, { wallet: { userId: user.id }, bytes: opts.walletBytes, kind: 'admin_adjustment', sourceKey: `test:${randomUUID()}` }),
+    );
+    const accountId = async (proxyUserId: string) =>
+      (await server.deps.db.select().from(proxyAccounts).where(eq(proxyAccounts.proxyUserId, proxyUserId)))[0]!.id;
+    const [main] = await server.deps.db
+      .select()
+      .from(proxyAccounts)
+      .where(and(eq(proxyAccounts.userId, user.id), isNull(proxyAccounts.batchId)));
     return { internal, made, client, user, mainId: main!.id, batchAccountIds: await Promise.all(made.accounts.map((a) => accountId(a.proxyUserId))) };
   }
   const lease = (internal: ReturnType<typeof internalClient>, proxyAccountId: string, bytes: number) =>
@@ -162,7 +186,11 @@ describe('after association a batch spends only what it brought', () => {
     expect(await lease(internal, mainId, 1024 * MB)).toMatchObject({ outcome: 'granted', grantedBytes: GiB });
 
     // 30 MB used and the rest returned: the batch accounts may lease the 0.1 GB less those 30 MB.
-    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: first.leaseId!, bytesUp: MB, bytesDown: 29 * MB, sessions: 1, release: true }] });
+    await internal.gateway.report.mutate({
+      gatewayId: 'gw-cap-test',
+      seq: ++seq,
+      items: [{ leaseId: first.leaseId!, bytesUp: MB, bytesDown: 29 * MB, sessions: 1, release: true }],
+    });
     const [row] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
     expect(row).toMatchObject({ capBytes: GB01, capUsedBytes: BigInt(30 * MB) });
     expect(await lease(internal, b, 1024 * MB)).toMatchObject({ outcome: 'granted', grantedBytes: GB01 - BigInt(30 * MB) });
@@ -181,14 +209,22 @@ describe('after association a batch spends only what it brought', () => {
     const { internal, made, client, batchAccountIds } = await buyerWithBatch({ accounts: 1, creditsGB: 1, walletBytes: 5n * GiB });
     const [acc] = batchAccountIds as [string];
     const before = await lease(internal, acc, 100 * MB);
-    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }] });
+    await internal.gateway.report.mutate({
+      gatewayId: 'gw-cap-test',
+      seq: ++seq,
+      items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 10 * MB, sessions: 1, release: false }],
+    });
     expect((await client.post('/auth/process-batch', { batchId: made.batchId })).status).toBe(200);
     const [row] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
     expect(row).toMatchObject({ capBytes: GiB - BigInt(10 * MB), capUsedBytes: 0n });
     // The open lease holds 90 MB of the cap: 924 MB more can be leased, not a byte of the other 5 GiB.
     expect(await lease(internal, acc, 2048 * MB)).toMatchObject({ grantedBytes: BigInt(924 * MB) });
     // Its use after association counts against the cap; its unused rest frees room again.
-    await internal.gateway.report.mutate({ gatewayId: 'gw-cap-test', seq: ++seq, items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 40 * MB, sessions: 1, release: true }] });
+    await internal.gateway.report.mutate({
+      gatewayId: 'gw-cap-test',
+      seq: ++seq,
+      items: [{ leaseId: before.leaseId!, bytesUp: 0, bytesDown: 40 * MB, sessions: 1, release: true }],
+    });
     const [after] = await server.deps.db.select().from(batches).where(eq(batches.batchCode, made.batchId));
     expect(after!.capUsedBytes).toBe(BigInt(40 * MB));
     expect(await lease(internal, acc, 2048 * MB)).toMatchObject({ grantedBytes: BigInt(50 * MB) });

@@ -33,10 +33,20 @@ describe('Authorization: Bearer replaces cookies', () => {
     const before = await countCodes();
     for (const authorization of JUNK_BEARERS) {
       const headers = { cookie: admin.cookieHeader(), authorization, origin: EVIL, 'content-type': 'application/json' };
-      const viaRest = await rawRequest(server, { method: 'POST', path: '/admin/codes/create', headers, body: JSON.stringify({ creditsGB: 100, quantity: 100 }) });
+      const viaRest = await rawRequest(server, {
+        method: 'POST',
+        path: '/admin/codes/create',
+        headers,
+        body: JSON.stringify({ creditsGB: 100, quantity: 100 }),
+      });
       expect({ authorization, status: viaRest.status }).toEqual({ authorization, status: 401 });
       expect(viaRest.json).toMatchObject({ success: false, error: expect.any(String) });
-      const viaTrpc = await rawRequest(server, { method: 'POST', path: '/trpc/admin.createCodes', headers, body: JSON.stringify({ json: { creditsGB: 100, quantity: 100 } }) });
+      const viaTrpc = await rawRequest(server, {
+        method: 'POST',
+        path: '/trpc/admin.createCodes',
+        headers,
+        body: JSON.stringify({ json: { creditsGB: 100, quantity: 100 } }),
+      });
       expect({ authorization, status: viaTrpc.status }).toEqual({ authorization, status: 401 });
       // Reading is refused too: the cookie is not consulted at all.
       const read = await rawRequest(server, { method: 'GET', path: '/admin/users', headers: { cookie: admin.cookieHeader(), authorization } });
@@ -62,7 +72,12 @@ describe('Authorization: Bearer replaces cookies', () => {
     const headers = { authorization: `Bearer ${user.apiKey}` };
     const me = await rawRequest(server, { method: 'GET', path: '/auth/user', headers });
     expect(me).toMatchObject({ status: 200, json: { success: true, user: { id: user.id } } });
-    const redeem = await rawRequest(server, { method: 'POST', path: '/auth/redeem-code', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const redeem = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/redeem-code',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(redeem).toMatchObject({ status: 200, json: { success: true, credits: 1024 } });
     const trpc = await rawRequest(server, { method: 'GET', path: '/trpc/auth.me', headers });
     expect(trpc.status).toBe(200);
@@ -76,7 +91,12 @@ describe('Authorization: Bearer replaces cookies', () => {
     const headers = { cookie: a.client.cookieHeader(), authorization: `Bearer ${b.user.apiKey}`, origin: EVIL };
     const me = await rawRequest(server, { method: 'GET', path: '/auth/user', headers });
     expect(me).toMatchObject({ status: 200, json: { user: { id: b.user.id, email: b.email } } });
-    const redeem = await rawRequest(server, { method: 'POST', path: '/auth/redeem-code', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const redeem = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/redeem-code',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect(redeem.status).toBe(200);
     const credits = async (client: HttpClient) => (await client.get<{ user: { credits: number } }>('/auth/user')).body.user.credits;
     const keyed = server.client({ origin: null });
@@ -86,7 +106,12 @@ describe('Authorization: Bearer replaces cookies', () => {
     const redeemed = (await server.deps.db.select().from(topupCodes)).find((c) => c.code === code)!;
     expect(redeemed.redeemedBy).toBe(b.user.id);
     // A change through the key changes B's account, never A's.
-    const rotate = await rawRequest(server, { method: 'POST', path: '/auth/rotate-api-key', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+    const rotate = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/rotate-api-key',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(rotate.status).toBe(200);
     const apiKey = async (client: HttpClient) => (await client.get<{ user: { apiKey: string } }>('/auth/user')).body.user.apiKey;
     expect(await apiKey(a.client)).toBe(a.user.apiKey);

@@ -123,7 +123,10 @@ describe('redeeming codes', () => {
       body: { error: 'Invalid code. Please check the code and try again.' },
     });
     const [c] = await mint({ creditsGB: 1, quantity: 1, expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    await server.deps.db.update(topupCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(topupCodes.code, c!.code));
+    await server.deps.db
+      .update(topupCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(topupCodes.code, c!.code));
     expect(await client.post('/auth/redeem-code', { code: c!.code })).toMatchObject({ status: 400, body: { error: 'This code has expired.' } });
     expect(await client.post('/auth/redeem-code', { code: '   ' })).toMatchObject({ status: 400, body: { error: 'Please enter a code' } });
     expect(await client.post('/auth/redeem-code', {})).toMatchObject({ status: 400, body: { error: 'Please enter a code' } });

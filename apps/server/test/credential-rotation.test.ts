@@ -94,10 +94,18 @@ describe('the password-reset notice', () => {
     const { email } = await signedInUser(server);
     expect((await server.client().post('/auth/forgot-password', { email })).status).toBe(200);
     await server.settle();
-    const token = linkToken(server.mails(email).filter((m) => m.subject === 'Reset your password').at(-1)!);
+    const token = linkToken(
+      server
+        .mails(email)
+        .filter((m) => m.subject === 'Reset your password')
+        .at(-1)!,
+    );
     expect((await server.client().post('/auth/reset-password', { token, password: 'Another123' })).status).toBe(200);
     await server.settle();
-    const notice = server.mails(email).filter((m) => m.subject === 'Your password was changed').at(-1)!;
+    const notice = server
+      .mails(email)
+      .filter((m) => m.subject === 'Your password was changed')
+      .at(-1)!;
     for (const part of [notice.text, notice.html]) {
       expect(part).toContain('Settings');
       expect(part).toContain('POST /auth/rotate-api-key');

@@ -44,7 +44,12 @@ describe('CSRF on cookie-authenticated mutations', () => {
 
   it('accepts the same request with the right Origin, or Sec-Fetch-Site: same-origin', async () => {
     const a = await victim();
-    const res = await rawRequest(server, { method: 'POST', path: '/auth/logout', headers: { 'content-type': 'application/json', origin: server.config.publicUrl, cookie: a.cookie }, body: '{}' });
+    const res = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/logout',
+      headers: { 'content-type': 'application/json', origin: server.config.publicUrl, cookie: a.cookie },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     expect(await a.stillSignedIn()).toBe(false);
 
@@ -63,7 +68,9 @@ describe('CSRF on cookie-authenticated mutations', () => {
     const v = await victim();
     const foreign = new HttpClient(server.url, FOREIGN);
     for (const [k, val] of v.client.cookies) foreign.cookies.set(k, val);
-    const err = (await trpcFor(server, foreign).auth.logout.mutate().catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
+    const err = (await trpcFor(server, foreign)
+      .auth.logout.mutate()
+      .catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
     expect(err).toBeInstanceOf(TRPCClientError);
     expect((err.meta?.response as Response | undefined)?.status).toBe(403);
     expect(await v.stillSignedIn()).toBe(true);
@@ -111,7 +118,12 @@ describe('login CSRF (no cookie yet)', () => {
 
   it('anonymous calls without Origin (scripts, curl) still work', async () => {
     const { email } = await signedInUser(server);
-    const res = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: STRONG_PASSWORD }) });
+    const res = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/login',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: STRONG_PASSWORD }),
+    });
     expect(res.status).toBe(200);
   });
 });

@@ -35,7 +35,9 @@ describe('loadEnv in production', () => {
 
   it('refuses the sandbox payment provider and nowpayments without its keys', () => {
     expect(() => loadEnv({ ...PRODUCTION_OK, PAYMENT_PROVIDER: 'sandbox', DATA_DIR: tempDir() })).toThrowError(/sandbox provider is disabled in production/);
-    expect(() => loadEnv({ ...PRODUCTION_OK, NOWPAYMENTS_IPN_SECRET: undefined, DATA_DIR: tempDir() })).toThrowError(/NOWPAYMENTS_API_KEY and NOWPAYMENTS_IPN_SECRET/);
+    expect(() => loadEnv({ ...PRODUCTION_OK, NOWPAYMENTS_IPN_SECRET: undefined, DATA_DIR: tempDir() })).toThrowError(
+      /NOWPAYMENTS_API_KEY and NOWPAYMENTS_IPN_SECRET/,
+    );
   });
 
   it('starts with everything set, and generates no secret of its own', () => {
@@ -82,7 +84,9 @@ describe('loadEnv in development', () => {
   it('turns Google on only with both id and secret, with optional endpoints for tests', () => {
     const base = { DATA_DIR: tempDir() };
     expect(apiConfigFromEnv(loadEnv({ ...base, GOOGLE_CLIENT_ID: 'id' })).google).toBeNull();
-    expect(apiConfigFromEnv(loadEnv({ ...base, GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token' })).google).toEqual({
+    expect(
+      apiConfigFromEnv(loadEnv({ ...base, GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's', GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/token' })).google,
+    ).toEqual({
       clientId: 'id',
       clientSecret: 's',
       tokenEndpoint: 'http://127.0.0.1:9/token',

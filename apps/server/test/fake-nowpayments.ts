@@ -81,7 +81,14 @@ export class FakeNowPayments {
 
   /** An IPN body as NOWPayments sends it, and its signature. */
   ipn(p: FakePayment, overrides: Partial<FakePayment> = {}, secret = NP_IPN_SECRET) {
-    const body = { ...p, ...overrides, updated_at: Date.now(), outcome_amount: 10.5, outcome_currency: 'usdttrc20', fee: { currency: 'btc', depositFee: 0, withdrawalFee: 0, serviceFee: 0 } };
+    const body = {
+      ...p,
+      ...overrides,
+      updated_at: Date.now(),
+      outcome_amount: 10.5,
+      outcome_currency: 'usdttrc20',
+      fee: { currency: 'btc', depositFee: 0, withdrawalFee: 0, serviceFee: 0 },
+    };
     return { body, sig: signBody(secret, body) };
   }
 }

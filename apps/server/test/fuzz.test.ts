@@ -29,11 +29,60 @@ const IDENTITIES: Identity[] = [
 ];
 
 const FIELD_NAMES = [
-  'email', 'password', 'name', 'token', 'code', 'batchId', 'gbAmount', 'priceUsd', 'creditsGB', 'quantity', 'expiresAt',
-  'username', 'accounts', 'usageType', 'search', 'page', 'pageSize', 'country', 'state', 'city', 'paymentId', 'status',
-  'gatewayId', 'sequence', 'proxyUserId', 'bytes', 'leaseBytes', 'reports', 'leases', 'id',
+  'email',
+  'password',
+  'name',
+  'token',
+  'code',
+  'batchId',
+  'gbAmount',
+  'priceUsd',
+  'creditsGB',
+  'quantity',
+  'expiresAt',
+  'username',
+  'accounts',
+  'usageType',
+  'search',
+  'page',
+  'pageSize',
+  'country',
+  'state',
+  'city',
+  'paymentId',
+  'status',
+  'gatewayId',
+  'sequence',
+  'proxyUserId',
+  'bytes',
+  'leaseBytes',
+  'reports',
+  'leases',
+  'id',
 ];
-const WEIRD_VALUES: unknown[] = [null, [], [1, 'a', null], {}, { $gt: '' }, -1, 0, 1.5, 1e308, -1e308, true, '', ' ', 'A'.repeat(20_000), '\u0000\u202e\ud83d', '../../etc/passwd', "' OR 1=1 --", '<script>alert(1)</script>', '9'.repeat(400), 'NaN', '2026-13-45T99:99:99Z'];
+const WEIRD_VALUES: unknown[] = [
+  null,
+  [],
+  [1, 'a', null],
+  {},
+  { $gt: '' },
+  -1,
+  0,
+  1.5,
+  1e308,
+  -1e308,
+  true,
+  '',
+  ' ',
+  'A'.repeat(20_000),
+  '\u0000\u202e\ud83d',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  '9'.repeat(400),
+  'NaN',
+  '2026-13-45T99:99:99Z',
+];
 
 function deep(n: number): unknown {
   let v: unknown = 'bottom';
@@ -179,34 +228,56 @@ const uniqueRoutes = [...new Map(routes.map((r) => [`${r.method} ${r.url}`, r]))
 describe('fuzz: every REST route', () => {
   it('found the routes of the spec', () => {
     const names = uniqueRoutes.map((r) => `${r.method} ${r.url}`);
-    for (const r of ['GET /auth/user', 'POST /auth/register', 'POST /auth/login', 'GET /auth/verify-email', 'POST /auth/reset-password', 'GET /health', 'GET /auth/google']) {
+    for (const r of [
+      'GET /auth/user',
+      'POST /auth/register',
+      'POST /auth/login',
+      'GET /auth/verify-email',
+      'POST /auth/reset-password',
+      'GET /health',
+      'GET /auth/google',
+    ]) {
       expect(names).toContain(r);
     }
   });
 
-  it.each(uniqueRoutes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s: no 5xx, every 4xx has an error', async (_name, route) => {
-    const requests: Parameters<typeof sweep>[0] = [];
-    for (const path of concretePaths(route.url)) {
-      for (const identity of IDENTITIES) {
-        if (identity.name === 'user cookie' && NOT_FUZZED.has(route.url)) continue;
-        for (const qs of QUERY_STRINGS) requests.push({ method: route.method, path: path + qs, headers: identity.headers, label: `${identity.name} query` });
-        if (route.method !== 'GET') {
-          for (const p of BODY_PAYLOADS) {
-            const headers = { ...identity.headers, ...(p.contentType ? { 'content-type': p.contentType } : {}) };
-            requests.push({ method: route.method, path, headers, ...(p.body !== undefined ? { body: p.body } : {}), label: `${identity.name} ${p.what}` });
+  it.each(uniqueRoutes.map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: no 5xx, every 4xx has an error',
+    async (_name, route) => {
+      const requests: Parameters<typeof sweep>[0] = [];
+      for (const path of concretePaths(route.url)) {
+        for (const identity of IDENTITIES) {
+          if (identity.name === 'user cookie' && NOT_FUZZED.has(route.url)) continue;
+          for (const qs of QUERY_STRINGS) requests.push({ method: route.method, path: path + qs, headers: identity.headers, label: `${identity.name} query` });
+          if (route.method !== 'GET') {
+            for (const p of BODY_PAYLOADS) {
+              const headers = { ...identity.headers, ...(p.contentType ? { 'content-type': p.contentType } : {}) };
+              requests.push({ method: route.method, path, headers, ...(p.body !== undefined ? { body: p.body } : {}), label: `${identity.name} ${p.what}` });
+            }
           }
         }
       }
-    }
-    const problems = await sweep(requests);
-    expect(problems).toEqual([]);
-  }, FUZZ_TIMEOUT_MS);
+      const problems = await sweep(requests);
+      expect(problems).toEqual([]);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it('answers an oversized body with 413 and a clear error', async () => {
-    const res = await rawRequest(server, { method: 'POST', path: '/auth/register', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a'.repeat(100 * 1024) }) });
+    const res = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/register',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a'.repeat(100 * 1024) }),
+    });
     expect(res.status).toBe(413);
     expect(res.json).toEqual({ success: false, error: 'Request body is too large' });
-    const trpc = await rawRequest(server, { method: 'POST', path: '/trpc/auth.register', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ json: { email: 'a'.repeat(100 * 1024) } }) });
+    const trpc = await rawRequest(server, {
+      method: 'POST',
+      path: '/trpc/auth.register',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ json: { email: 'a'.repeat(100 * 1024) } }),
+    });
     expect(trpc.status).toBe(413);
   });
 
@@ -264,27 +335,46 @@ describe('fuzz: every tRPC procedure', () => {
     expect(procedures.map(([p]) => p)).toEqual(expect.arrayContaining(['auth.me', 'auth.register', 'auth.login', 'auth.resetPassword', 'gateway.endpoint']));
   });
 
-  it.each(procedures.map(([path, p]) => [path, p._def.type] as const))('%s (%s): bad input gets a 4xx with a message', async (path, type) => {
-    const requests: Parameters<typeof sweep>[0] = [];
-    for (const identity of IDENTITIES) {
-      if (identity.name === 'user cookie' && path.endsWith('.logout')) continue;
-      const headers = { ...identity.headers, 'content-type': 'application/json' };
-      if (type === 'mutation') {
-        for (const input of TRPC_INPUTS) requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body: JSON.stringify({ json: input }), label: identity.name });
-        for (const body of RAW_TRPC_BODIES) requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body, label: `${identity.name} raw ${body.slice(0, 30)}` });
-        for (const body of RAW_TRPC_BODIES.slice(0, 6)) requests.push({ method: 'POST', path: `/trpc/${path}?batch=1`, headers, body, label: `${identity.name} batch raw` });
-        requests.push({ method: 'POST', path: `/trpc/${path}?batch=1`, headers, body: JSON.stringify({ 0: { json: null }, 1: { json: [] } }), label: `${identity.name} batch` });
-        requests.push({ method: 'GET', path: `/trpc/${path}`, headers, label: `${identity.name} mutation by GET` });
-      } else {
-        for (const input of TRPC_INPUTS) requests.push({ method: 'GET', path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, headers, label: identity.name });
-        for (const qs of QUERY_STRINGS) requests.push({ method: 'GET', path: `/trpc/${path}${qs}`, headers, label: `${identity.name} query string` });
-        requests.push({ method: 'GET', path: `/trpc/${path},${path}?batch=1&input=${encodeURIComponent('{"0":{"json":null},"1":"x"}')}`, headers, label: `${identity.name} batch` });
-        requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body: '{}', label: `${identity.name} query by POST` });
+  it.each(procedures.map(([path, p]) => [path, p._def.type] as const))(
+    '%s (%s): bad input gets a 4xx with a message',
+    async (path, type) => {
+      const requests: Parameters<typeof sweep>[0] = [];
+      for (const identity of IDENTITIES) {
+        if (identity.name === 'user cookie' && path.endsWith('.logout')) continue;
+        const headers = { ...identity.headers, 'content-type': 'application/json' };
+        if (type === 'mutation') {
+          for (const input of TRPC_INPUTS)
+            requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body: JSON.stringify({ json: input }), label: identity.name });
+          for (const body of RAW_TRPC_BODIES)
+            requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body, label: `${identity.name} raw ${body.slice(0, 30)}` });
+          for (const body of RAW_TRPC_BODIES.slice(0, 6))
+            requests.push({ method: 'POST', path: `/trpc/${path}?batch=1`, headers, body, label: `${identity.name} batch raw` });
+          requests.push({
+            method: 'POST',
+            path: `/trpc/${path}?batch=1`,
+            headers,
+            body: JSON.stringify({ 0: { json: null }, 1: { json: [] } }),
+            label: `${identity.name} batch`,
+          });
+          requests.push({ method: 'GET', path: `/trpc/${path}`, headers, label: `${identity.name} mutation by GET` });
+        } else {
+          for (const input of TRPC_INPUTS)
+            requests.push({ method: 'GET', path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, headers, label: identity.name });
+          for (const qs of QUERY_STRINGS) requests.push({ method: 'GET', path: `/trpc/${path}${qs}`, headers, label: `${identity.name} query string` });
+          requests.push({
+            method: 'GET',
+            path: `/trpc/${path},${path}?batch=1&input=${encodeURIComponent('{"0":{"json":null},"1":"x"}')}`,
+            headers,
+            label: `${identity.name} batch`,
+          });
+          requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body: '{}', label: `${identity.name} query by POST` });
+        }
       }
-    }
-    const problems = await sweep(requests);
-    expect(problems).toEqual([]);
-  }, FUZZ_TIMEOUT_MS);
+      const problems = await sweep(requests);
+      expect(problems).toEqual([]);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it('unknown procedures and oversized batches are refused cleanly', async () => {
     const problems = await sweep(
@@ -298,7 +388,11 @@ describe('fuzz: every tRPC procedure', () => {
       ].map((path) => ({ method: 'GET', path, headers: {}, label: 'path' })),
     );
     expect(problems).toEqual([]);
-    const big = await rawRequest(server, { method: 'GET', path: `/trpc/${Array.from({ length: 60 }, () => 'gateway.endpoint').join(',')}?batch=1&input=%7B%7D`, headers: {} });
+    const big = await rawRequest(server, {
+      method: 'GET',
+      path: `/trpc/${Array.from({ length: 60 }, () => 'gateway.endpoint').join(',')}?batch=1&input=%7B%7D`,
+      headers: {},
+    });
     expect(big.status).toBe(400);
   });
 });
@@ -318,7 +412,12 @@ describe('fuzz: nesting and dates out of range', () => {
         const res = await rawRequest(server, { method: 'POST', path, headers, body });
         expect({ path, sig, status: res.status, json: res.json }).toEqual({ path, sig, status: 400, json: TOO_DEEP });
         // Deep inside an object too: the bound counts objects and arrays alike.
-        const wrapped = await rawRequest(server, { method: 'POST', path, headers, body: `{"order_id":"x","payment_status":"finished","x":${deepArray(20_000)}}` });
+        const wrapped = await rawRequest(server, {
+          method: 'POST',
+          path,
+          headers,
+          body: `{"order_id":"x","payment_status":"finished","x":${deepArray(20_000)}}`,
+        });
         expect(wrapped.status).toBe(400);
       }
     }
@@ -332,7 +431,12 @@ describe('fuzz: nesting and dates out of range', () => {
       expect({ path, status: res.status, json: res.json }).toEqual({ path, status: 400, json: TOO_DEEP });
     }
     // Brackets inside strings do not count; 64 levels are fine.
-    const ok = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: json, body: JSON.stringify({ email: '['.repeat(5000), password: 'x' }) });
+    const ok = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/login',
+      headers: json,
+      body: JSON.stringify({ email: '['.repeat(5000), password: 'x' }),
+    });
     expect(ok.status).toBe(400);
     expect((ok.json as { error: string }).error).not.toMatch(/nested/);
     const atBound = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: json, body: `{"a":${deepArray(63)}}` });
@@ -349,16 +453,25 @@ describe('fuzz: nesting and dates out of range', () => {
     const before = (await server.deps.db.select().from(topupCodes)).length;
     for (const expiresAt of ['+275760-09-13T00:00:00.000Z', '+010000-01-01T00:00:00.000Z']) {
       const res = await admin.post('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt });
-      expect({ expiresAt, res: { status: res.status, body: res.body } }).toEqual({ expiresAt, res: { status: 400, body: { success: false, error: 'Expiry must be before the year 10000' } } });
+      expect({ expiresAt, res: { status: res.status, body: res.body } }).toEqual({
+        expiresAt,
+        res: { status: 400, body: { success: false, error: 'Expiry must be before the year 10000' } },
+      });
     }
     const trpc = sessionClient(server, admin);
-    const err = (await trpc.admin.createCodes.mutate({ creditsGB: 1, quantity: 1, expiresAt: new Date(8.64e15) }).catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
+    const err = (await trpc.admin.createCodes
+      .mutate({ creditsGB: 1, quantity: 1, expiresAt: new Date(8.64e15) })
+      .catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
     expect(err).toBeInstanceOf(TRPCClientError);
     expect(err.message).toBe('Expiry must be before the year 10000');
     expect(err.data?.httpStatus).toBe(400);
     expect((await server.deps.db.select().from(topupCodes)).length).toBe(before);
     // The last moment of the year 9999 is stored and read back as it was sent.
-    const last = await admin.post<{ codes: { expiresAt: string }[] }>('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt: '9999-12-31T23:59:59.999Z' });
+    const last = await admin.post<{ codes: { expiresAt: string }[] }>('/admin/codes/create', {
+      creditsGB: 1,
+      quantity: 1,
+      expiresAt: '9999-12-31T23:59:59.999Z',
+    });
     expect(last.status).toBe(200);
     expect(new Date(last.body.codes[0]!.expiresAt).toISOString()).toBe('9999-12-31T23:59:59.999Z');
     await expectLedgerOk(server);

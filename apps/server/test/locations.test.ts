@@ -38,13 +38,23 @@ describe('locations', () => {
     const cities = await anon.get<{ cities: City[] }>('/api/locations/countries/US/states/CA/cities');
     expect(cities.status).toBe(200);
     expect(cities.body.cities).toHaveLength(ca!.cities);
-    expect(cities.body.cities).toEqual(expect.arrayContaining([{ code: 'LOSANGELES', name: 'Los Angeles' }, { code: 'SANFRANCISCO', name: 'San Francisco' }]));
+    expect(cities.body.cities).toEqual(
+      expect.arrayContaining([
+        { code: 'LOSANGELES', name: 'Los Angeles' },
+        { code: 'SANFRANCISCO', name: 'San Francisco' },
+      ]),
+    );
     const codes = cities.body.cities.map((c) => c.code);
     expect(new Set(codes).size).toBe(codes.length);
     expect(codes.every((c) => LOCATION_CODE_RE.test(c))).toBe(true);
     // Diacritics fold into the code; the name keeps them.
     const bavaria = await anon.get<{ cities: City[] }>('/api/locations/countries/DE/states/BY/cities');
-    expect(bavaria.body.cities).toEqual(expect.arrayContaining([{ code: 'MUNICH', name: 'Munich' }, { code: 'MUNSTER', name: 'Münster' }]));
+    expect(bavaria.body.cities).toEqual(
+      expect.arrayContaining([
+        { code: 'MUNICH', name: 'Munich' },
+        { code: 'MUNSTER', name: 'Münster' },
+      ]),
+    );
   });
 
   it('answers 404 for unknown countries and states', async () => {
@@ -67,7 +77,9 @@ describe('locations', () => {
     expect(isKnownLocation({ country: 'XX' })).toBe(false);
     expect(isKnownLocation({ country: 'us' })).toBe(false);
     expect(isKnownLocation({ country: 'US', state: 'C-A' })).toBe(false);
-    const parsed = parseProxyUsername(buildProxyUsername({ proxyUserId: 'abc123def4', location: { country: 'DE', state: 'BY', city: 'MUNSTER' }, durationMinutes: 60 }));
+    const parsed = parseProxyUsername(
+      buildProxyUsername({ proxyUserId: 'abc123def4', location: { country: 'DE', state: 'BY', city: 'MUNSTER' }, durationMinutes: 60 }),
+    );
     expect(parsed.ok && isKnownLocation(parsed.value.location)).toBe(true);
   });
 

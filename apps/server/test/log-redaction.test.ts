@@ -28,7 +28,12 @@ describe('request logs redact tokens', () => {
     server = await startTestServer({
       logDestination: log,
       logLevel: 'trace',
-      google: { clientId: 'test-client-id', clientSecret: 'test-client-secret', authorizationEndpoint: google.authorizationEndpoint, tokenEndpoint: google.tokenEndpoint },
+      google: {
+        clientId: 'test-client-id',
+        clientSecret: 'test-client-secret',
+        authorizationEndpoint: google.authorizationEndpoint,
+        tokenEndpoint: google.tokenEndpoint,
+      },
     });
   });
   afterAll(async () => {
@@ -88,7 +93,15 @@ describe('request logs redact tokens', () => {
     expect(written).toMatch(/"url":"\/verify-email\?token=\[REDACTED\]"/);
     expect(written).toMatch(/"url":"\/auth\/google\/callback\?code=\[REDACTED\]&state=\[REDACTED\]"/);
     // Every one of those requests was logged: the check below is not passing on silence.
-    for (const path of ['/verify-email', '/api/auth/verify-email', '/auth/verify-email', '/trpc/auth.verifyEmail', '/reset-password', '/auth/reset-password', '/auth/google/callback']) {
+    for (const path of [
+      '/verify-email',
+      '/api/auth/verify-email',
+      '/auth/verify-email',
+      '/trpc/auth.verifyEmail',
+      '/reset-password',
+      '/auth/reset-password',
+      '/auth/google/callback',
+    ]) {
       expect(written).toContain(`"url":"${path}?`);
     }
     for (const token of [verifyToken, resetToken, ...guesses, ...codes, ...states]) expect(written).not.toContain(token);
@@ -104,10 +117,16 @@ describe('redaction helpers', () => {
   });
 
   it('scrubSecrets catches URLs and form bodies quoted anywhere in a line', () => {
-    const line = JSON.stringify({ msg: 'Route GET:/reset-password?token=abc-123 not found', err: { message: 'body grant_type=authorization_code&code=xyz&redirect_uri=http://h/cb' } });
+    const line = JSON.stringify({
+      msg: 'Route GET:/reset-password?token=abc-123 not found',
+      err: { message: 'body grant_type=authorization_code&code=xyz&redirect_uri=http://h/cb' },
+    });
     const out = scrubSecrets(line);
     expect(out).not.toMatch(/abc-123|xyz/);
-    expect(JSON.parse(out)).toEqual({ msg: 'Route GET:/reset-password?token=[REDACTED] not found', err: { message: 'body grant_type=authorization_code&code=[REDACTED]&redirect_uri=http://h/cb' } });
+    expect(JSON.parse(out)).toEqual({
+      msg: 'Route GET:/reset-password?token=[REDACTED] not found',
+      err: { message: 'body grant_type=authorization_code&code=[REDACTED]&redirect_uri=http://h/cb' },
+    });
     expect(scrubSecrets('{"msg":"code=7"}')).toBe('{"msg":"code=[REDACTED]"}');
     expect(scrubSecrets('{"msg":"barcode=7 zipcode"}')).toBe('{"msg":"barcode=7 zipcode"}');
   });

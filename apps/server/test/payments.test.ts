@@ -53,7 +53,14 @@ describe('sandbox provider', () => {
 
     const list = await sessionClient(server, client).credits.payments.query();
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ provider: 'sandbox', gbAmount: 12, priceCents: 1080, creditsBytes: 12n * BigInt(GB), status: 'finished', creditedAt: expect.any(Date) });
+    expect(list[0]).toMatchObject({
+      provider: 'sandbox',
+      gbAmount: 12,
+      priceCents: 1080,
+      creditsBytes: 12n * BigInt(GB),
+      status: 'finished',
+      creditedAt: expect.any(Date),
+    });
     expect(list[0]!.events.map((e) => e.status)).toEqual(['waiting', 'finished', 'finished', 'failed']);
   });
 
@@ -104,7 +111,9 @@ describe('sandbox provider', () => {
     const changed = await anon.post('/webhooks/sandbox', cheap, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(server.config.appSecret, cheap) });
     expect(changed).toMatchObject({ status: 400, body: { error: 'The payment amount does not match the order' } });
     const other = { ...body, order_id: '00000000-0000-4000-8000-000000000000' };
-    expect((await anon.post('/webhooks/sandbox', other, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(server.config.appSecret, other) })).status).toBe(404);
+    expect((await anon.post('/webhooks/sandbox', other, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(server.config.appSecret, other) })).status).toBe(
+      404,
+    );
     expect(await balance(client)).toBe(0);
     expect(await server.deps.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, id))).toHaveLength(1);
     // The genuine signed delivery goes through the same path.
@@ -187,7 +196,10 @@ describe('NOWPayments provider (fake server on loopback)', () => {
     expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(results.filter((r) => r.body.credited === true)).toHaveLength(1);
     expect(await balance(o.client)).toBe(12 * GB);
-    const entries = await server.deps.db.select().from(creditEntries).where(eq(creditEntries.sourceKey, `payment:${o.orderId}`));
+    const entries = await server.deps.db
+      .select()
+      .from(creditEntries)
+      .where(eq(creditEntries.sourceKey, `payment:${o.orderId}`));
     expect(entries).toHaveLength(1);
     const [row] = await server.deps.db.select().from(payments).where(eq(payments.id, o.orderId));
     expect(row).toMatchObject({ status: 'finished', providerPaymentId: String(p.payment_id) });
@@ -198,7 +210,14 @@ describe('NOWPayments provider (fake server on loopback)', () => {
     const p = np.pay(o.orderId, 10.8, 'finished');
     const { body, sig } = np.ipn(p);
     expect(await ipn(body)).toMatchObject({ status: 401, body: { error: 'Invalid signature' } });
-    expect((await ipn(body, sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))).status).toBe(401);
+    expect(
+      (
+        await ipn(
+          body,
+          sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')),
+        )
+      ).status,
+    ).toBe(401);
     expect((await ipn(body, np.ipn(p, {}, 'wrong-secret').sig)).status).toBe(401);
     // Signed over other content than what arrives.
     expect((await ipn({ ...body, price_amount: 0.5 }, sig)).status).toBe(401);
@@ -259,7 +278,10 @@ describe('NOWPayments provider (fake server on loopback)', () => {
     expect(await ipn(refund.body, refund.sig)).toMatchObject({ status: 200, body: { status: 'refunded' } });
     expect(await ipn(refund.body, refund.sig)).toMatchObject({ status: 200, body: { status: 'refunded' } });
     expect(await balance(o.client)).toBe(0);
-    const reversal = await server.deps.db.select().from(creditEntries).where(eq(creditEntries.sourceKey, `payment-reversal:${o.orderId}`));
+    const reversal = await server.deps.db
+      .select()
+      .from(creditEntries)
+      .where(eq(creditEntries.sourceKey, `payment-reversal:${o.orderId}`));
     expect(reversal).toHaveLength(1);
     expect(reversal[0]).toMatchObject({ kind: 'reversal', amountBytes: -12n * BigInt(GB) });
   });

@@ -95,7 +95,8 @@ function scenarios(getServer: () => TestServer) {
 
   it('register: per IP; the limited call creates nothing', async () => {
     const c = client();
-    for (let i = 0; i < 2; i++) expect((await c.post('/auth/register', { email: uniqueEmail('reglimit'), password: STRONG_PASSWORD, name: 'Rate Limited' })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await c.post('/auth/register', { email: uniqueEmail('reglimit'), password: STRONG_PASSWORD, name: 'Rate Limited' })).status).toBe(200);
     const email = uniqueEmail('reglimit');
     expectLimited(await c.post('/auth/register', { email, password: STRONG_PASSWORD, name: 'Rate Limited' }));
     await getServer().settle();
@@ -157,7 +158,9 @@ function scenarios(getServer: () => TestServer) {
     });
     const trpc = trpcFor(getServer(), spy, { batch: false });
     for (let i = 0; i < 2; i++) await trpc.auth.register.mutate({ email: uniqueEmail('t'), password: STRONG_PASSWORD, name: 'Trpc Limit' });
-    const err = (await trpc.auth.register.mutate({ email: uniqueEmail('t'), password: STRONG_PASSWORD, name: 'Trpc Limit' }).catch((e: unknown) => e)) as TRPCClientError<never>;
+    const err = (await trpc.auth.register
+      .mutate({ email: uniqueEmail('t'), password: STRONG_PASSWORD, name: 'Trpc Limit' })
+      .catch((e: unknown) => e)) as TRPCClientError<never>;
     expect(err).toBeInstanceOf(TRPCClientError);
     expect(err.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
     expect(err.message).toMatch(/^Too many attempts/);
@@ -220,7 +223,8 @@ describe('rate limits when Redis is unreachable', () => {
     const server = await startTestServer({ rateLimits: TIGHT, redisUrl: 'redis://127.0.0.1:1', redisKeyPrefix: 'unreachable' });
     try {
       const c = server.client();
-      for (let i = 0; i < 2; i++) expect((await c.post('/auth/register', { email: uniqueEmail('down'), password: STRONG_PASSWORD, name: 'Redis Down' })).status).toBe(200);
+      for (let i = 0; i < 2; i++)
+        expect((await c.post('/auth/register', { email: uniqueEmail('down'), password: STRONG_PASSWORD, name: 'Redis Down' })).status).toBe(200);
       expectLimited(await c.post('/auth/register', { email: uniqueEmail('down'), password: STRONG_PASSWORD, name: 'Redis Down' }));
     } finally {
       await server.close();

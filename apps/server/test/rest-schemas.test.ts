@@ -20,7 +20,10 @@ function openApiPaths() {
 describe('REST schemas', () => {
   it('every path turns into a JSON Schema description of its input', () => {
     const paths = openApiPaths();
-    expect(paths['/auth/register']?.post).toMatchObject({ in: 'body', schema: { type: 'object', required: expect.arrayContaining(['email', 'password', 'name']) } });
+    expect(paths['/auth/register']?.post).toMatchObject({
+      in: 'body',
+      schema: { type: 'object', required: expect.arrayContaining(['email', 'password', 'name']) },
+    });
     expect(paths['/admin/users']?.get).toMatchObject({ in: 'query', schema: { properties: { page: { type: 'integer' }, search: { type: 'string' } } } });
     expect(paths['/admin/codes/create']?.post?.schema.properties).toHaveProperty('expiresAt');
     expect(paths['/auth/user']?.get).toBeNull();

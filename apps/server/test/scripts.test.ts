@@ -18,7 +18,15 @@ const tsx = join(serverDir, 'node_modules/.bin/tsx');
 /** The scripts' environment: only what they need, never the test run's DATABASE_URL. */
 function scriptEnv(extra: Record<string, string>) {
   // Empty values count as unset and keep a developer's .env (loaded by the scripts) from filling them in.
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'development', LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '', ...extra };
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    ...extra,
+  };
 }
 
 describe('pnpm admin:create', () => {
@@ -62,7 +70,9 @@ describe('create-codes (typed internal client)', () => {
       stderr: expect.stringContaining('Refused: Credits must be at least 0.1 GB'),
     });
     const wrongKey = scriptEnv({ DATA_DIR: server.dataDir, PUBLIC_URL: server.url, INTERNAL_API_KEY: 'not-the-key' });
-    await expect(run(tsx, ['src/scripts/create-codes.ts'], { cwd: serverDir, env: wrongKey })).rejects.toMatchObject({ stderr: expect.stringContaining('Refused') });
+    await expect(run(tsx, ['src/scripts/create-codes.ts'], { cwd: serverDir, env: wrongKey })).rejects.toMatchObject({
+      stderr: expect.stringContaining('Refused'),
+    });
     await expectLedgerOk(server);
   });
 });

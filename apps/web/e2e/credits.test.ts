@@ -80,7 +80,10 @@ describe('admin panel', () => {
     await screenshots(admin, 'admin-codes');
 
     await admin.getByRole('button', { name: `Copy code ${codes[1]}` }).click();
-    await admin.getByRole('button', { name: `Copy code ${codes[1]}` }).filter({ hasText: 'Copied!' }).waitFor();
+    await admin
+      .getByRole('button', { name: `Copy code ${codes[1]}` })
+      .filter({ hasText: 'Copied!' })
+      .waitFor();
     expect(await clipboard(admin)).toBe(codes[1]);
     await admin.getByRole('button', { name: 'Copy all codes' }).click();
     await expect.poll(() => clipboard(admin)).toBe(codes.join('\n'));

@@ -35,7 +35,16 @@ async function freePort(): Promise<number> {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -78,7 +87,10 @@ export async function startE2E(): Promise<E2E> {
     },
     async mailLink(email, path) {
       await server.settle();
-      const mail = server.mails(email).filter((m) => m.text.includes(path)).at(-1);
+      const mail = server
+        .mails(email)
+        .filter((m) => m.text.includes(path))
+        .at(-1);
       if (!mail) throw new Error(`no ${path} mail for ${email}`);
       return `${path}?token=${linkToken(mail)}`;
     },

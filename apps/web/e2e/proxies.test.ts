@@ -68,7 +68,10 @@ describe('proxy generator', () => {
     expect(await page.getByLabel('Session Duration').inputValue()).toBe('60');
     expect(await page.getByLabel('Number of Proxies').inputValue()).toBe('10');
     expect(await page.getByLabel('Format').inputValue()).toBe('host:port:user:pass');
-    const durations = await page.getByLabel('Session Duration').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const durations = await page
+      .getByLabel('Session Duration')
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     expect(durations).toEqual(['5', '10', '45', '60', '90', '1440', '4320', '10080']);
     const formats = await page.getByLabel('Format').locator('option').allInnerTexts();
     expect(formats).toEqual(PROXY_FORMATS.map((f) => f.label));
@@ -153,10 +156,13 @@ describe('proxy generator', () => {
     console.log(`10,000 proxies: ${measured} ms generate+render in the page, ${elapsed} ms click-to-visible`);
     expect(elapsed).toBeLessThan(5000);
     // The page stays responsive: a frame comes promptly after the list is shown.
-    const frameMs = await page.evaluate(() => new Promise<number>((r) => {
-      const t = performance.now();
-      requestAnimationFrame(() => r(performance.now() - t));
-    }));
+    const frameMs = await page.evaluate(
+      () =>
+        new Promise<number>((r) => {
+          const t = performance.now();
+          requestAnimationFrame(() => r(performance.now() - t));
+        }),
+    );
     expect(frameMs).toBeLessThan(1000);
     for (const f of PROXY_FORMATS) {
       await selectFormat(f.id);
@@ -172,7 +178,7 @@ describe('proxy generator', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .txt' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^proxies-US-10000\.txt$/);
-    const file = readFileSync((await download.path()), 'utf8');
+    const file = readFileSync(await download.path(), 'utf8');
     expect(file.trimEnd().split('\n')).toHaveLength(10_000);
     expect(file.trimEnd()).toBe(await output().inputValue());
   });

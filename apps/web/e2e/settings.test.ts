@@ -16,7 +16,8 @@ afterAll(async () => {
 
 /** What the server says about the signed-in user (through the page's own cookie). */
 const sessionUser = () => page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: { apiKey: string; proxyPassword: string } }).user);
-const statusWithKey = (key: string) => page.evaluate(async (k) => (await fetch('/auth/user', { headers: { authorization: `Bearer ${k}` }, credentials: 'omit' })).status, key);
+const statusWithKey = (key: string) =>
+  page.evaluate(async (k) => (await fetch('/auth/user', { headers: { authorization: `Bearer ${k}` }, credentials: 'omit' })).status, key);
 
 describe('settings: rotating leaked credentials', () => {
   it('each credential is replaced only after confirmation, and the new value is shown', async () => {

@@ -44,7 +44,9 @@ export function signInLimited<I>(form: 'login' | 'adminLogin', account: (input: 
   return middleware(async ({ ctx, input, next }) => {
     const limiter = ctx.deps.rateLimiter;
     const ceiling = ctx.deps.config.rateLimits[names.account];
-    const acct = account(input as I).trim().toLowerCase();
+    const acct = account(input as I)
+      .trim()
+      .toLowerCase();
     const ip = ctx.req.ip;
     // An address never contains a space, so this key cannot be shared by two (account, address) pairs.
     const pair = `${ip} ${acct}`;

@@ -44,7 +44,6 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
   };
 }
 
-
 function linkMail(to: string, subject: string, intro: string, link: string, outro: string): MailMessage {
   return {
     to,
@@ -56,11 +55,29 @@ function linkMail(to: string, subject: string, intro: string, link: string, outr
 
 export const mailTemplates = {
   verifyEmail: (to: string, name: string, link: string) =>
-    linkMail(to, 'Verify your email', `Hi ${name}, confirm your email address to start using ProxyHub:`, link, 'This link expires in 24 hours. If you did not sign up, ignore this email.'),
+    linkMail(
+      to,
+      'Verify your email',
+      `Hi ${name}, confirm your email address to start using ProxyHub:`,
+      link,
+      'This link expires in 24 hours. If you did not sign up, ignore this email.',
+    ),
   alreadyRegistered: (to: string, link: string) =>
-    linkMail(to, 'Sign-in attempt', 'Someone tried to create a ProxyHub account with this email, which already has one. You can sign in here:', link, 'If this was not you, you can ignore this email.'),
+    linkMail(
+      to,
+      'Sign-in attempt',
+      'Someone tried to create a ProxyHub account with this email, which already has one. You can sign in here:',
+      link,
+      'If this was not you, you can ignore this email.',
+    ),
   resetPassword: (to: string, link: string) =>
-    linkMail(to, 'Reset your password', 'We received a request to reset your ProxyHub password. Choose a new one here:', link, 'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.'),
+    linkMail(
+      to,
+      'Reset your password',
+      'We received a request to reset your ProxyHub password. Choose a new one here:',
+      link,
+      'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.',
+    ),
   passwordChanged: (to: string, link: string) =>
     linkMail(
       to,

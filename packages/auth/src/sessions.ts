@@ -55,7 +55,10 @@ class HashedSessionAdapter implements Adapter {
   }
 
   async updateSessionExpiration(sessionId: string, expiresAt: Date): Promise<void> {
-    await this.db.update(this.sessionTable).set({ expiresAt }).where(eq(this.sessionTable.id, sha256Hex(sessionId)));
+    await this.db
+      .update(this.sessionTable)
+      .set({ expiresAt })
+      .where(eq(this.sessionTable.id, sha256Hex(sessionId)));
   }
 
   async deleteSession(sessionId: string): Promise<void> {
@@ -143,7 +146,14 @@ export class SessionStore<Account extends UserAccount | AdminAccount> {
 
 const plain = (c: { name: string; value: string; attributes: CookieAttributes }): SessionCookie => ({ name: c.name, value: c.value, attributes: c.attributes });
 
-function store<Account extends UserAccount | AdminAccount>(db: Db, cookieName: string, table: SessionTable, userTable: UserTable, days: number, secure: boolean) {
+function store<Account extends UserAccount | AdminAccount>(
+  db: Db,
+  cookieName: string,
+  table: SessionTable,
+  userTable: UserTable,
+  days: number,
+  secure: boolean,
+) {
   const lucia = new Lucia(new HashedSessionAdapter(db, table, userTable), {
     sessionExpiresIn: new TimeSpan(days, 'd'),
     sessionCookie: { name: cookieName, expires: true, attributes: { secure, sameSite: 'lax' } },

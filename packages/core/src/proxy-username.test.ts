@@ -5,23 +5,45 @@ import { buildProxyUsername, parseProxyUsername, randomSessionToken } from './pr
 
 describe('proxy usernames', () => {
   it('parses every built username back to what was built', () => {
-    const locations = [{ country: 'US' }, { country: 'US', state: 'CA' }, { country: 'US', state: 'CA', city: 'LOSANGELES' }, { country: 'GB', state: 'ENG', city: 'LONDON' }];
+    const locations = [
+      { country: 'US' },
+      { country: 'US', state: 'CA' },
+      { country: 'US', state: 'CA', city: 'LOSANGELES' },
+      { country: 'GB', state: 'ENG', city: 'LONDON' },
+    ];
     for (const location of locations) {
       for (const durationMinutes of [...DURATION_OPTIONS_MINUTES, 1]) {
         const token = randomSessionToken();
         const username = buildProxyUsername({ proxyUserId: 'abc123xyz', location, durationMinutes, token });
         const parsed = parseProxyUsername(username);
-        expect(parsed).toEqual({ ok: true, value: { proxyUserId: 'abc123xyz', location: { state: undefined, city: undefined, ...location }, durationMinutes, token } });
+        expect(parsed).toEqual({
+          ok: true,
+          value: { proxyUserId: 'abc123xyz', location: { state: undefined, city: undefined, ...location }, durationMinutes, token },
+        });
       }
     }
   });
 
   it('builds the spec shape', () => {
-    expect(buildProxyUsername({ proxyUserId: 'abc123xyz', location: { country: 'US', state: 'NY' }, durationMinutes: 60, token: 'ABCDEFGH' })).toBe('abc123xyz_US-NY_60_ABCDEFGH');
+    expect(buildProxyUsername({ proxyUserId: 'abc123xyz', location: { country: 'US', state: 'NY' }, durationMinutes: 60, token: 'ABCDEFGH' })).toBe(
+      'abc123xyz_US-NY_60_ABCDEFGH',
+    );
   });
 
   it('refuses malformed usernames with a reason', () => {
-    for (const bad of ['', 'abc', 'abc123xyz_US_60', 'ABC123XYZ_US_60_ABCDEFGH', 'abc123xyz_us_60_ABCDEFGH', 'abc123xyz_US_0_ABCDEFGH', 'abc123xyz_US_10081_ABCDEFGH', 'abc123xyz_US_60_abcdefgh', 'abc123xyz_US-CA-LA-X_60_ABCDEFGH', 'abc123xyz_US_1.5_ABCDEFGH', 'x'.repeat(200)]) {
+    for (const bad of [
+      '',
+      'abc',
+      'abc123xyz_US_60',
+      'ABC123XYZ_US_60_ABCDEFGH',
+      'abc123xyz_us_60_ABCDEFGH',
+      'abc123xyz_US_0_ABCDEFGH',
+      'abc123xyz_US_10081_ABCDEFGH',
+      'abc123xyz_US_60_abcdefgh',
+      'abc123xyz_US-CA-LA-X_60_ABCDEFGH',
+      'abc123xyz_US_1.5_ABCDEFGH',
+      'x'.repeat(200),
+    ]) {
       const r = parseProxyUsername(bad);
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.reason.length).toBeGreaterThan(0);
@@ -45,7 +67,14 @@ describe('proxy list formats', () => {
     expect(lines).toEqual(['localhost:3001:u:p', 'localhost:3001@u:p', 'u:p:localhost:3001', 'u:p@localhost:3001']);
   });
   it('generates 10,000 distinct proxies', () => {
-    const list = generateProxies({ proxyUserId: 'abc123xyz', proxyPassword: 'Pw123', location: { country: 'US' }, durationMinutes: 60, count: 10000, endpoint: { host: 'localhost', port: 3001 } });
+    const list = generateProxies({
+      proxyUserId: 'abc123xyz',
+      proxyPassword: 'Pw123',
+      location: { country: 'US' },
+      durationMinutes: 60,
+      count: 10000,
+      endpoint: { host: 'localhost', port: 3001 },
+    });
     expect(list).toHaveLength(10000);
     expect(new Set(list.map((p) => p.username)).size).toBe(10000);
     expect(list[0]!.formats.httpHostPort).toMatch(/^localhost:3001:abc123xyz_US_60_[A-Z0-9]{8}:Pw123$/);

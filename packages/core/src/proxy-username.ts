@@ -22,9 +22,7 @@ export interface ProxyUsernameParts {
   token: string;
 }
 
-export type ParseResult =
-  | { ok: true; value: ProxyUsernameParts }
-  | { ok: false; reason: string };
+export type ParseResult = { ok: true; value: ProxyUsernameParts } | { ok: false; reason: string };
 
 /** Location string joined by hyphens: `US`, `US-CA`, `US-CA-LOSANGELES`. */
 export function locationString(loc: ProxyLocation): string {

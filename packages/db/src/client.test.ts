@@ -13,9 +13,7 @@ describe('createDb', () => {
         .returning();
       const [back] = await database.db.select().from(users).where(eq(users.id, u!.id));
       expect(back!.creditsBytes).toBe(9_007_199_254_740_993n);
-      await expect(
-        database.db.update(users).set({ creditsBytes: -1n }).where(eq(users.id, u!.id)),
-      ).rejects.toThrow();
+      await expect(database.db.update(users).set({ creditsBytes: -1n }).where(eq(users.id, u!.id))).rejects.toThrow();
     } finally {
       await database.close();
     }

@@ -13,7 +13,8 @@ export async function expectLedgerOk(server: TestServer) {
 export async function expectLedgerHolds(server: TestServer, userId: string) {
   const all = await checkLedger(server.database.db);
   const mine = await checkUserLedger(server.database.db, userId);
-  if (!all.ok || !mine.ok) throw new Error(`ledger invariant broken: ${JSON.stringify({ all, mine }, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`);
+  if (!all.ok || !mine.ok)
+    throw new Error(`ledger invariant broken: ${JSON.stringify({ all, mine }, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`);
   return mine;
 }
 

@@ -23,7 +23,8 @@ export async function userWithCredits(server: TestServer, bytes: bigint): Promis
     client,
     proxyUserId: user.proxyUserId,
     proxyPassword: user.proxyPassword,
-    username: (location = { country: 'US' }, minutes = 60, token) => buildProxyUsername({ proxyUserId: user.proxyUserId, location, durationMinutes: minutes, token }),
+    username: (location = { country: 'US' }, minutes = 60, token) =>
+      buildProxyUsername({ proxyUserId: user.proxyUserId, location, durationMinutes: minutes, token }),
   };
 }
 

@@ -23,5 +23,8 @@ export async function tokenRows(server: TestServer, userId: string) {
 
 /** No API moves time: expiry tests age the token row directly. */
 export async function expireTokens(server: TestServer, userId: string) {
-  await server.deps.db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(oneTimeTokens.userId, userId));
+  await server.deps.db
+    .update(oneTimeTokens)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(oneTimeTokens.userId, userId));
 }

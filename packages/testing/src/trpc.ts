@@ -29,6 +29,6 @@ export const sessionClient = (server: TestServer, http: HttpClient) => trpcClien
 
 /** A typed tRPC client that shares the HttpClient's cookie jar, Origin and bearer key. */
 export function trpcFor(server: TestServer, client: HttpClient, opts: { batch?: boolean } = {}) {
-  const link = (opts.batch ?? true ? httpBatchLink : httpLink)({ url: `${server.url}/trpc`, transformer: superjson, fetch: client.fetch });
+  const link = ((opts.batch ?? true) ? httpBatchLink : httpLink)({ url: `${server.url}/trpc`, transformer: superjson, fetch: client.fetch });
   return createTRPCClient<AppRouter>({ links: [link] });
 }

@@ -24,7 +24,10 @@ export async function signedInUser(server: TestServer, name = 'Test User', opts:
   const token = linkToken(server.mails(email).at(-1)!);
   const verify = await client.get(`/auth/verify-email?token=${token}`);
   if (verify.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verify.body)}`);
-  const login = await client.post<{ user: { id: string; apiKey: string; proxyUserId: string; proxyPassword: string } }>('/auth/login', { email, password: STRONG_PASSWORD });
+  const login = await client.post<{ user: { id: string; apiKey: string; proxyUserId: string; proxyPassword: string } }>('/auth/login', {
+    email,
+    password: STRONG_PASSWORD,
+  });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   return { client, email, user: login.body.user };
 }

@@ -139,10 +139,14 @@ describe('launcher (pnpm start)', () => {
   async function ready(l: Launcher) {
     await waitFor('the server', () => serverAnswers(port), 60_000);
     await waitFor('the gateway', () => gatewayAnswers(gatewayPort), 60_000);
-    return waitFor('the process tree', () => {
-      const t = tree(l.pid);
-      return t.server && t.gateway && t.relay ? (t as { server: number; gateway: number; relay: number }) : null;
-    }, 10_000);
+    return waitFor(
+      'the process tree',
+      () => {
+        const t = tree(l.pid);
+        return t.server && t.gateway && t.relay ? (t as { server: number; gateway: number; relay: number }) : null;
+      },
+      10_000,
+    );
   }
 
   beforeAll(async () => {
@@ -180,10 +184,14 @@ describe('launcher (pnpm start)', () => {
     })();
     const killedAt = Date.now();
     process.kill(pids.relay, 'SIGKILL');
-    const back = await waitFor('a new relay', async () => {
-      const t = tree(first.pid);
-      return t.relay && t.relay !== pids.relay && (await gatewayAnswers(gatewayPort)) ? t : null;
-    }, 15_000);
+    const back = await waitFor(
+      'a new relay',
+      async () => {
+        const t = tree(first.pid);
+        return t.relay && t.relay !== pids.relay && (await gatewayAnswers(gatewayPort)) ? t : null;
+      },
+      15_000,
+    );
     const restartMs = Date.now() - killedAt;
     polling = false;
     await poller;
@@ -199,10 +207,14 @@ describe('launcher (pnpm start)', () => {
 
   it('restarts a server killed with -9 and leaves the gateway running', async () => {
     process.kill(pids.server, 'SIGKILL');
-    const back = await waitFor('a new server', async () => {
-      const t = tree(first.pid);
-      return t.server && t.server !== pids.server && (await serverAnswers(port)) ? t : null;
-    }, 30_000);
+    const back = await waitFor(
+      'a new server',
+      async () => {
+        const t = tree(first.pid);
+        return t.server && t.server !== pids.server && (await serverAnswers(port)) ? t : null;
+      },
+      30_000,
+    );
     expect(back.gateway).toBe(pids.gateway);
     expect(back.relay).toBe(pids.relay);
     expect(await gatewayAnswers(gatewayPort)).toBe(true);
@@ -211,10 +223,14 @@ describe('launcher (pnpm start)', () => {
 
   it('does not leave the relay behind when the gateway process is killed with -9', async () => {
     process.kill(pids.gateway, 'SIGKILL');
-    const back = await waitFor('a new gateway', async () => {
-      const t = tree(first.pid);
-      return t.relay && t.gateway !== pids.gateway && (await gatewayAnswers(gatewayPort)) ? t : null;
-    }, 30_000);
+    const back = await waitFor(
+      'a new gateway',
+      async () => {
+        const t = tree(first.pid);
+        return t.relay && t.gateway !== pids.gateway && (await gatewayAnswers(gatewayPort)) ? t : null;
+      },
+      30_000,
+    );
     expect(alive(pids.relay)).toBe(false);
     expect(back.server).toBe(pids.server);
     pids = back as typeof pids;
@@ -234,7 +250,9 @@ describe('launcher (pnpm start)', () => {
     process.kill(second.pid, 'SIGKILL');
     const children = { server: fresh.server, gateway: fresh.gateway, relay: fresh.relay };
     await waitFor('the children to exit', () => Object.values(children).every((pid) => !alive(pid)), 30_000).catch((e: Error) => {
-      const left = Object.entries(children).filter(([, pid]) => alive(pid)).map(([name]) => name);
+      const left = Object.entries(children)
+        .filter(([, pid]) => alive(pid))
+        .map(([name]) => name);
       throw new Error(`${e.message}: still running ${left.join(', ')}; launcher output:\n${second.output().slice(-4000)}`);
     });
     console.log(`launcher killed: its children were gone after ${Date.now() - killedAt} ms`);

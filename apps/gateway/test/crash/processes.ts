@@ -106,7 +106,14 @@ export async function startProduct(gatewayEnv: Record<string, string> = {}): Pro
   const server = new ProductProcess(
     'server',
     'apps/server/dist/main.js',
-    { ...base, HOST: '127.0.0.1', PORT: String(serverPort), PUBLIC_URL: serverUrl, APP_SECRET: 'crash-test-app-secret-0123456789abcdef', ADMIN_PASSWORD: 'CrashTest123' },
+    {
+      ...base,
+      HOST: '127.0.0.1',
+      PORT: String(serverPort),
+      PUBLIC_URL: serverUrl,
+      APP_SECRET: 'crash-test-app-secret-0123456789abcdef',
+      ADMIN_PASSWORD: 'CrashTest123',
+    },
     'ProxyHub server ready',
   );
   const gateway = new ProductProcess(
@@ -258,7 +265,14 @@ export interface Download {
 }
 
 /** Opens a tunnel through the gateway (CONNECT or SOCKS5) and downloads `bytes` at `rate`. */
-export async function download(gatewayPort: number, u: RemoteUser, protocol: Download['protocol'], targetPort: number, bytes: number, rate: number): Promise<Download> {
+export async function download(
+  gatewayPort: number,
+  u: RemoteUser,
+  protocol: Download['protocol'],
+  targetPort: number,
+  bytes: number,
+  rate: number,
+): Promise<Download> {
   let socket: Socket;
   if (protocol === 'socks5') {
     const r = await SocksClient.createConnection({

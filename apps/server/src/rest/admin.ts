@@ -49,7 +49,10 @@ export const adminRoutes = [
   }),
   restRoute({ method: 'POST', url: '/auth/admin/logout' }, async (caller) => caller.admin.logout()),
   restRoute({ method: 'GET', url: '/auth/admin/me' }, async (caller) => ({ success: true, ...(await caller.admin.me()) })),
-  restRoute({ method: 'POST', url: '/admin/codes/create', body: createCodesInput }, async (caller, input) => ({ success: true, ...(await caller.admin.createCodes(input)) })),
+  restRoute({ method: 'POST', url: '/admin/codes/create', body: createCodesInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.admin.createCodes(input)),
+  })),
   restRoute({ method: 'GET', url: '/admin/users', query: adminUsersInput }, async (caller, input) => {
     const { search, page, pageSize } = input ?? {};
     if (page === undefined && pageSize === undefined) {
@@ -59,7 +62,10 @@ export const adminRoutes = [
     const r = await caller.admin.users({ search, page, pageSize: pageSize ?? ALL_USERS_PAGE });
     return { success: true, users: r.users.map(specUserRow), total: r.total };
   }),
-  restRoute({ method: 'GET', url: '/admin/usage/global' }, async (caller) => ({ success: true, stats: (await caller.admin.globalUsage()).stats.map(specUsageStat) })),
+  restRoute({ method: 'GET', url: '/admin/usage/global' }, async (caller) => ({
+    success: true,
+    stats: (await caller.admin.globalUsage()).stats.map(specUsageStat),
+  })),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,
     ...(await caller.admin.payments({ page: input?.page, pageSize: input?.pageSize })),

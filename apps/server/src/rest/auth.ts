@@ -5,7 +5,10 @@ import { RestResponse, restRoute } from './rest';
 export const authRoutes = [
   restRoute({ method: 'GET', url: '/auth/user' }, async (caller) => ({ success: true, user: await caller.auth.me() })),
   restRoute({ method: 'POST', url: '/auth/logout' }, async (caller) => ({ success: true, ...(await caller.auth.logout()) })),
-  restRoute({ method: 'POST', url: '/auth/register', body: registerInput }, async (caller, input) => ({ success: true, ...(await caller.auth.register(input)) })),
+  restRoute({ method: 'POST', url: '/auth/register', body: registerInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.auth.register(input)),
+  })),
   restRoute({ method: 'POST', url: '/auth/login', body: loginInput, errorFields: { requiresVerification: false } }, async (caller, input) => {
     const r = await caller.auth.login(input);
     if (r.status === 'verification_required') return new RestResponse(403, { success: false, requiresVerification: true, error: r.message });
@@ -19,6 +22,12 @@ export const authRoutes = [
     success: true,
     ...(await caller.auth.resendVerification(input)),
   })),
-  restRoute({ method: 'POST', url: '/auth/forgot-password', body: forgotPasswordInput }, async (caller, input) => ({ success: true, ...(await caller.auth.forgotPassword(input)) })),
-  restRoute({ method: 'POST', url: '/auth/reset-password', body: resetPasswordInput }, async (caller, input) => ({ success: true, ...(await caller.auth.resetPassword(input)) })),
+  restRoute({ method: 'POST', url: '/auth/forgot-password', body: forgotPasswordInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.auth.forgotPassword(input)),
+  })),
+  restRoute({ method: 'POST', url: '/auth/reset-password', body: resetPasswordInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.auth.resetPassword(input)),
+  })),
 ];

@@ -69,7 +69,7 @@ function unwrapped(schema: z.ZodType): z.ZodType {
 
 function objectShape(schema: z.ZodType): Record<string, z.ZodType> {
   const s = unwrapped(schema);
-  return s instanceof z.ZodObject ? (s.shape) : {};
+  return s instanceof z.ZodObject ? s.shape : {};
 }
 
 /**

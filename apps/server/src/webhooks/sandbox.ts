@@ -8,7 +8,6 @@ import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type A
 import { centsToUsd, escapeHtml } from '@proxyhub/core';
 import { deliverNotification } from './payments';
 
-
 function page(reply: FastifyReply, status: number, title: string, body: string) {
   return reply
     .code(status)

@@ -7,7 +7,11 @@ export function Spinner({ label }: { label?: string }) {
   return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} aria-hidden={label ? undefined : true} />;
 }
 
-type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { loading?: boolean; variant?: 'primary' | 'secondary' | 'ghost' | 'danger' | 'link'; block?: boolean };
+type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+  loading?: boolean;
+  variant?: 'primary' | 'secondary' | 'ghost' | 'danger' | 'link';
+  block?: boolean;
+};
 
 export function Button({ loading, variant = 'primary', block, className, children, disabled, type = 'button', ...rest }: ButtonProps) {
   const cls = ['btn', `btn-${variant}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
@@ -91,7 +95,15 @@ export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success'
 }
 
 /** Copy with a "Copied!" state for the spec's 2 seconds. */
-export function CopyButton({ text, label = 'Copy', copiedLabel = 'Copied!', variant = 'secondary', className, ariaLabel, disabled }: {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  copiedLabel = 'Copied!',
+  variant = 'secondary',
+  className,
+  ariaLabel,
+  disabled,
+}: {
   text: string | (() => string);
   label?: string;
   copiedLabel?: string;
@@ -136,7 +148,19 @@ export function Brand({ to = '/' }: { to?: string }) {
   );
 }
 
-export function Card({ title, description, children, actions, className }: { title?: ReactNode; description?: ReactNode; children?: ReactNode; actions?: ReactNode; className?: string }) {
+export function Card({
+  title,
+  description,
+  children,
+  actions,
+  className,
+}: {
+  title?: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={`card${className ? ` ${className}` : ''}`}>
       {(title || actions) && (

@@ -2,7 +2,9 @@ export type FieldErrors<K extends string = string> = Partial<Record<K, string>>;
 
 /** The part of a zod schema the forms use (the schemas come from core; the web app does not import zod itself). */
 interface Schema<T> {
-  safeParse(values: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+  safeParse(
+    values: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
 
 /** Runs a core schema (the server's own) and keeps the first message per field, word for word. */

@@ -81,8 +81,23 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
       <p className="auth-subtitle">Sign in with your administrator account.</p>
       {formError && <Alert kind="error">{formError}</Alert>}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Admin login">
-        <Field label="Username" name="username" autoComplete="username" value={values.username} error={errors.username} onChange={(e) => change('username', e.target.value)} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" value={values.password} error={errors.password} onChange={(e) => change('password', e.target.value)} />
+        <Field
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={values.username}
+          error={errors.username}
+          onChange={(e) => change('username', e.target.value)}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={values.password}
+          error={errors.password}
+          onChange={(e) => change('password', e.target.value)}
+        />
         <Button type="submit" block loading={login.isPending}>
           Sign In
         </Button>
@@ -101,7 +116,10 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const logout = trpc.admin.logout.useMutation();
-  const users = trpc.admin.users.useQuery({ search: search.trim() || undefined, page, pageSize: 25 }, { enabled: me.isSuccess, placeholderData: (prev) => prev });
+  const users = trpc.admin.users.useQuery(
+    { search: search.trim() || undefined, page, pageSize: 25 },
+    { enabled: me.isSuccess, placeholderData: (prev) => prev },
+  );
   const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: me.isSuccess });
 
   // The server decides: an expired or missing admin session sends the page back to the login.
@@ -151,10 +169,26 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
         <h1 className="admin-title">Admin Panel</h1>
         <GlobalUsage query={usage} />
         <div className="tabs" role="tablist" aria-label="Admin sections">
-          <button type="button" role="tab" id="tab-codes" aria-controls="panel-codes" aria-selected={tab === 'codes'} className={`tab${tab === 'codes' ? ' active' : ''}`} onClick={() => setTab('codes')}>
+          <button
+            type="button"
+            role="tab"
+            id="tab-codes"
+            aria-controls="panel-codes"
+            aria-selected={tab === 'codes'}
+            className={`tab${tab === 'codes' ? ' active' : ''}`}
+            onClick={() => setTab('codes')}
+          >
             Generate Codes
           </button>
-          <button type="button" role="tab" id="tab-users" aria-controls="panel-users" aria-selected={tab === 'users'} className={`tab${tab === 'users' ? ' active' : ''}`} onClick={() => setTab('users')}>
+          <button
+            type="button"
+            role="tab"
+            id="tab-users"
+            aria-controls="panel-users"
+            aria-selected={tab === 'users'}
+            className={`tab${tab === 'users' ? ' active' : ''}`}
+            onClick={() => setTab('users')}
+          >
             Users ({total ?? '…'})
           </button>
         </div>
@@ -198,7 +232,9 @@ function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin
           <span className="stat-label">{USAGE_LABELS[s.usage_type] ?? s.usage_type}</span>
           <span className="stat-value">{s.total_bytes === null ? <span className="skeleton" /> : `${formatGb(s.total_bytes)} GB`}</span>
           <span className="stat-foot">
-            {s.total_sessions === null ? '\u00a0' : `${s.total_sessions.toLocaleString('en-US')} sessions · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
+            {s.total_sessions === null
+              ? '\u00a0'
+              : `${s.total_sessions.toLocaleString('en-US')} sessions · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
           </span>
         </div>
       ))}
@@ -273,7 +309,15 @@ function GenerateCodes({ codes, onCodes, onExpired }: { codes: Code[]; onCodes: 
               onChange={(e) => change('quantity', e.target.value)}
             />
           </div>
-          <Field label="Expires At (optional)" name="expiresAt" type="datetime-local" value={values.expiresAt} error={errors.expiresAt} hint="Leave empty for codes that never expire." onChange={(e) => change('expiresAt', e.target.value)} />
+          <Field
+            label="Expires At (optional)"
+            name="expiresAt"
+            type="datetime-local"
+            value={values.expiresAt}
+            error={errors.expiresAt}
+            hint="Leave empty for codes that never expire."
+            onChange={(e) => change('expiresAt', e.target.value)}
+          />
           {formError && <Alert kind="error">{formError}</Alert>}
           <Button type="submit" block loading={create.isPending}>
             Generate Codes
@@ -307,7 +351,13 @@ function GenerateCodes({ codes, onCodes, onExpired }: { codes: Code[]; onCodes: 
   );
 }
 
-function UsersTab({ query, search, page, onSearch, onPage }: {
+function UsersTab({
+  query,
+  search,
+  page,
+  onSearch,
+  onPage,
+}: {
   query: UseTRPCQueryResult<RouterOutputs['admin']['users'], unknown>;
   search: string;
   page: number;
@@ -385,7 +435,9 @@ function UsersTab({ query, search, page, onSearch, onPage }: {
                 <td data-label="Auth">
                   <span className={`badge ${u.authType === 'google' ? 'badge-blue' : 'badge-gray'}`}>{u.authType === 'google' ? 'Google' : 'Email'}</span>
                 </td>
-                <td data-label="Verified">{u.emailVerified ? <span className="badge badge-green">Verified</span> : <span className="badge badge-amber">Pending</span>}</td>
+                <td data-label="Verified">
+                  {u.emailVerified ? <span className="badge badge-green">Verified</span> : <span className="badge badge-amber">Pending</span>}
+                </td>
                 <td data-label="Created">{new Date(u.createdAt).toLocaleDateString()}</td>
               </tr>
             ))}

@@ -57,7 +57,19 @@ function SecretRow({ id, label, value, copyLabel }: { id: string; label: string;
 }
 
 /** A button that replaces a leaked credential, after the user confirms what will stop working. */
-function RotateCredential({ name, warning, done, rotate, pending }: { name: string; warning: string; done: string; rotate: () => Promise<void>; pending: boolean }) {
+function RotateCredential({
+  name,
+  warning,
+  done,
+  rotate,
+  pending,
+}: {
+  name: string;
+  warning: string;
+  done: string;
+  rotate: () => Promise<void>;
+  pending: boolean;
+}) {
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   async function onConfirm() {

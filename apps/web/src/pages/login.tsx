@@ -90,9 +90,27 @@ export function LoginPage() {
       )}
       <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
         {creating && (
-          <Field label="Full Name" name="name" autoComplete="name" value={values.name} error={errors.name} onChange={(e) => change('name', e.target.value)} placeholder="Jane Doe" />
+          <Field
+            label="Full Name"
+            name="name"
+            autoComplete="name"
+            value={values.name}
+            error={errors.name}
+            onChange={(e) => change('name', e.target.value)}
+            placeholder="Jane Doe"
+          />
         )}
-        <Field label="Email" name="email" type="email" autoComplete="email" inputMode="email" value={values.email} error={errors.email} onChange={(e) => change('email', e.target.value)} placeholder="you@example.com" />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          value={values.email}
+          error={errors.email}
+          onChange={(e) => change('email', e.target.value)}
+          placeholder="you@example.com"
+        />
         <Field
           label="Password"
           name="password"

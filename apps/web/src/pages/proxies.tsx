@@ -227,13 +227,19 @@ export function ProxiesPage() {
         title="Proxy List"
         description={
           <span data-testid="generated-count" aria-live="polite">
-            {generated ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.location}` : 'No proxies generated yet'}
+            {generated
+              ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.location}`
+              : 'No proxies generated yet'}
           </span>
         }
         actions={
           <>
             <CopyButton text={() => text} label="Copy All" disabled={!generated} ariaLabel="Copy all proxies" />
-            <Button variant="secondary" disabled={!generated} onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${text}\n`)}>
+            <Button
+              variant="secondary"
+              disabled={!generated}
+              onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${text}\n`)}
+            >
               Download .txt
             </Button>
           </>

@@ -6,7 +6,8 @@ import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
 
-type State = { status: 'loading' } | { status: 'success'; message: string } | { status: 'already-verified'; message: string } | { status: 'error'; message: string };
+type State =
+  { status: 'loading' } | { status: 'success'; message: string } | { status: 'already-verified'; message: string } | { status: 'error'; message: string };
 
 export function VerifyEmailPage() {
   const [params] = useSearchParams();

@@ -26,7 +26,9 @@ export function sortKeysDeep(value: unknown, depth = 0): unknown {
 }
 
 export function signBody(secret: string, body: unknown): string {
-  return createHmac('sha512', secret).update(JSON.stringify(sortKeysDeep(body))).digest('hex');
+  return createHmac('sha512', secret)
+    .update(JSON.stringify(sortKeysDeep(body)))
+    .digest('hex');
 }
 
 export function verifySignature(secret: string, body: unknown, signature: string | undefined): boolean {

@@ -1,7 +1,16 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
-import { DomainError, forgotPasswordInput, loginInput, type LoginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
+import {
+  DomainError,
+  forgotPasswordInput,
+  loginInput,
+  type LoginInput,
+  registerInput,
+  resendVerificationInput,
+  resetPasswordInput,
+  verifyEmailInput,
+} from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
 import { endSession, startSession } from '../context';
@@ -41,11 +50,21 @@ export const authRouter = {
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
   resendVerification: publicProcedure
     .input(resendVerificationInput)
-    .use(limited((ctx, input: { email: string }) => [['resend', ctx.req.ip], ['resendAccount', input.email]]))
+    .use(
+      limited((ctx, input: { email: string }) => [
+        ['resend', ctx.req.ip],
+        ['resendAccount', input.email],
+      ]),
+    )
     .mutation(({ ctx, input }) => resendVerification(ctx.deps, input.email)),
   forgotPassword: publicProcedure
     .input(forgotPasswordInput)
-    .use(limited((ctx, input: { email: string }) => [['forgot', ctx.req.ip], ['forgotAccount', input.email]]))
+    .use(
+      limited((ctx, input: { email: string }) => [
+        ['forgot', ctx.req.ip],
+        ['forgotAccount', input.email],
+      ]),
+    )
     .mutation(({ ctx, input }) => forgotPassword(ctx.deps, input.email)),
   resetPassword: publicProcedure
     .input(resetPasswordInput)
@@ -58,7 +77,14 @@ export const authRouter = {
     return g.start();
   }),
   googleCallback: publicProcedure
-    .input(z.object({ code: z.string().min(1).max(2048), state: z.string().min(1).max(256), expectedState: z.string().max(256).optional(), codeVerifier: z.string().max(256).optional() }))
+    .input(
+      z.object({
+        code: z.string().min(1).max(2048),
+        state: z.string().min(1).max(256),
+        expectedState: z.string().max(256).optional(),
+        codeVerifier: z.string().max(256).optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const g = google(ctx.deps);
       if (!g) throw new DomainError('NOT_FOUND', GOOGLE_NOT_CONFIGURED);

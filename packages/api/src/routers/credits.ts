@@ -11,7 +11,15 @@ export const creditsRouter = {
   redeem: userProcedure
     .input(redeemCodeInput)
     // Only failed guesses count: a buyer redeeming many real codes in a row is not brute force.
-    .use(limited((ctx) => [['redeem', ctx.req.ip], ['redeemUser', ctx.user!.id]], { failuresOnly: true }))
+    .use(
+      limited(
+        (ctx) => [
+          ['redeem', ctx.req.ip],
+          ['redeemUser', ctx.user!.id],
+        ],
+        { failuresOnly: true },
+      ),
+    )
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }))),
   createCryptoPayment: userProcedure
     .input(cryptoPaymentInput)
@@ -20,7 +28,12 @@ export const creditsRouter = {
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: userProcedure
     .input(processBatchInput)
-    .use(limited((ctx) => [['batch', `ip:${ctx.req.ip}`], ['batch', `user:${ctx.user!.id}`]]))
+    .use(
+      limited((ctx) => [
+        ['batch', `ip:${ctx.req.ip}`],
+        ['batch', `user:${ctx.user!.id}`],
+      ]),
+    )
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }))),
   createBatch: adminOrInternalProcedure
     .input(createBatchInput)

@@ -16,9 +16,7 @@ export const gatewayRouter = {
   })),
 
   /** Checks proxy credentials (and a location) for the gateway, which caches the answer briefly. */
-  authorize: internalProcedure
-    .input(gatewayAuthorizeInput)
-    .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
+  authorize: internalProcedure.input(gatewayAuthorizeInput).mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
 
   /** Moves up to `bytes` from the account's wallet into a lease held by the gateway. */
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),

@@ -17,7 +17,11 @@ export async function upsertAdmin(db: DbOrTx, input: { username: string; passwor
   if (!username) throw new DomainError('BAD_REQUEST', 'Username is required');
   if (input.password.length < 8) throw new DomainError('BAD_REQUEST', 'Admin password must be at least 8 characters');
   const passwordHash = await hashPassword(input.password);
-  const [existing] = await db.select({ id: adminUsers.id, passwordHash: adminUsers.passwordHash }).from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
+  const [existing] = await db
+    .select({ id: adminUsers.id, passwordHash: adminUsers.passwordHash })
+    .from(adminUsers)
+    .where(eq(adminUsers.username, username))
+    .limit(1);
   if (existing) {
     // Only rewrite the hash when the password changed, so a restart does not churn the row.
     if (!(await verifyPassword(existing.passwordHash, input.password))) {
@@ -25,7 +29,11 @@ export async function upsertAdmin(db: DbOrTx, input: { username: string; passwor
     }
     return { id: existing.id, created: false };
   }
-  const [row] = await db.insert(adminUsers).values({ username, passwordHash }).onConflictDoNothing({ target: adminUsers.username }).returning({ id: adminUsers.id });
+  const [row] = await db
+    .insert(adminUsers)
+    .values({ username, passwordHash })
+    .onConflictDoNothing({ target: adminUsers.username })
+    .returning({ id: adminUsers.id });
   if (!row) return upsertAdmin(db, input);
   return { id: row.id, created: true };
 }

@@ -98,7 +98,10 @@ export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyR
     const [user] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, r.userId));
     if (user?.verifiedAt) return { alreadyVerified: true, message: 'Your email is already verified.' };
     if (r.status === 'used') throw new DomainError('BAD_REQUEST', 'This verification link has already been used. Please request a new one.');
-    await tx.update(users).set({ emailVerifiedAt: new Date() }).where(and(eq(users.id, r.userId), isNull(users.emailVerifiedAt)));
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: new Date() })
+      .where(and(eq(users.id, r.userId), isNull(users.emailVerifiedAt)));
     return { alreadyVerified: false, message: 'Email verified successfully. You can now sign in.' };
   });
 }
@@ -127,7 +130,8 @@ export async function resetPassword(deps: ApiDeps, input: { token: string; passw
   const passwordHash = await hashPassword(input.password);
   const user = await deps.db.transaction(async (tx) => {
     const r = await consumeToken(tx, input.token, 'password_reset');
-    if (r.status !== 'ok') throw new DomainError('BAD_REQUEST', r.status === 'used' ? 'This reset link has already been used. Please request a new password reset.' : RESET_INVALID);
+    if (r.status !== 'ok')
+      throw new DomainError('BAD_REQUEST', r.status === 'used' ? 'This reset link has already been used. Please request a new password reset.' : RESET_INVALID);
     // Following the mailed link proves the address, so it counts as verified too.
     const [u] = await tx.select().from(users).where(eq(users.id, r.userId));
     await tx

@@ -24,7 +24,9 @@ const reserve = (gatewayId: string, proxyAccountId: string, bytes: bigint) =>
   database.db.transaction((tx) => reserveLease(tx, { gatewayId, proxyAccountId, bytes: Number(bytes) }));
 let seq = 0;
 const report = (gatewayId: string, leaseId: string, bytes: bigint, release = false) =>
-  database.db.transaction((tx) => applyGatewayReport(tx, { gatewayId, seq: ++seq, items: [{ leaseId, bytesUp: 0, bytesDown: Number(bytes), sessions: 1, release }] }));
+  database.db.transaction((tx) =>
+    applyGatewayReport(tx, { gatewayId, seq: ++seq, items: [{ leaseId, bytesUp: 0, bytesDown: Number(bytes), sessions: 1, release }] }),
+  );
 
 describe('creating a batch', () => {
   it('gives its accounts an allowance of their own, through the ledger', async () => {
@@ -32,7 +34,9 @@ describe('creating a batch', () => {
     expect(made.accounts).toHaveLength(3);
     expect(accountIds).toHaveLength(3);
     expect(batch).toMatchObject({ creditsBytes: gbToBytes(0.5), associatedUserId: null, capBytes: null });
-    expect(await database.db.select().from(creditEntries).where(eq(creditEntries.batchId, batch.id))).toMatchObject([{ kind: 'batch', amountBytes: gbToBytes(0.5) }]);
+    expect(await database.db.select().from(creditEntries).where(eq(creditEntries.batchId, batch.id))).toMatchObject([
+      { kind: 'batch', amountBytes: gbToBytes(0.5) },
+    ]);
     // Before association the accounts spend the batch's allowance.
     const grant = await reserve('gw-batch', accountIds[0]!, GiB);
     expect(grant).toMatchObject({ outcome: 'granted', grantedBytes: gbToBytes(0.5) });

@@ -73,8 +73,20 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
     .returning({ id: batches.id });
   if (!claimed) throw new DomainError('CONFLICT', BATCH_TAKEN);
   if (remaining > 0n) {
-    await credit(tx, { wallet: { batchId: batch.id }, bytes: -remaining, kind: 'batch_association', sourceKey: `batch-out:${batch.id}`, note: `to user ${input.userId}` });
-    await credit(tx, { wallet: { userId: input.userId }, bytes: remaining, kind: 'batch_association', sourceKey: `batch-in:${batch.id}`, note: `from batch ${batch.batchCode}` });
+    await credit(tx, {
+      wallet: { batchId: batch.id },
+      bytes: -remaining,
+      kind: 'batch_association',
+      sourceKey: `batch-out:${batch.id}`,
+      note: `to user ${input.userId}`,
+    });
+    await credit(tx, {
+      wallet: { userId: input.userId },
+      bytes: remaining,
+      kind: 'batch_association',
+      sourceKey: `batch-in:${batch.id}`,
+      note: `from batch ${batch.batchCode}`,
+    });
   }
   await moveLeasedClaim(tx, {
     from: { batchId: batch.id },

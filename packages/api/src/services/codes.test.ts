@@ -22,7 +22,12 @@ describe('creating codes', () => {
       expect(c.code).toMatch(new RegExp(`^[${CODE_ALPHABET}]{${CODE_LENGTH}}$`));
       expect(c).toMatchObject({ creditsGB: 0.1, creditsBytes: gbToBytes(0.1), expiresAt: null });
     }
-    expect(await database.db.select().from(creditEntries).where(sql`${creditEntries.sourceKey} like 'code:%'`)).toHaveLength(0);
+    expect(
+      await database.db
+        .select()
+        .from(creditEntries)
+        .where(sql`${creditEntries.sourceKey} like 'code:%'`),
+    ).toHaveLength(0);
   });
 });
 
@@ -35,7 +40,12 @@ describe('redeeming a code', () => {
     expect(await userWallet(database.db, userId)).toEqual({ credits: gbToBytes(1.5), usage: 0n });
     const [row] = await database.db.select().from(topupCodes).where(eq(topupCodes.code, code!.code));
     expect(row).toMatchObject({ redeemedBy: userId });
-    expect(await database.db.select().from(creditEntries).where(eq(creditEntries.sourceKey, `code:${row!.id}`))).toMatchObject([{ userId, kind: 'code', amountBytes: gbToBytes(1.5) }]);
+    expect(
+      await database.db
+        .select()
+        .from(creditEntries)
+        .where(eq(creditEntries.sourceKey, `code:${row!.id}`)),
+    ).toMatchObject([{ userId, kind: 'code', amountBytes: gbToBytes(1.5) }]);
 
     await expect(redeem(userId, code!.code)).rejects.toMatchObject({ code: 'CONFLICT', message: CODE_USED });
     const other = await userWithAccount(database.db);

@@ -78,6 +78,11 @@ export async function redeemCode(tx: DbOrTx, input: { userId: string; code: stri
     throw new DomainError('BAD_REQUEST', CODE_EXPIRED);
   }
   const wallet = { userId: input.userId };
-  if ((await credit(tx, { wallet, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` })) === null) throw new DomainError('CONFLICT', CODE_USED);
-  return { creditedBytes: claimed.creditsBytes, remainingBytes: await walletRemaining(tx, wallet), message: `Successfully redeemed ${bytesToMb(claimed.creditsBytes)} MB` };
+  if ((await credit(tx, { wallet, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` })) === null)
+    throw new DomainError('CONFLICT', CODE_USED);
+  return {
+    creditedBytes: claimed.creditsBytes,
+    remainingBytes: await walletRemaining(tx, wallet),
+    message: `Successfully redeemed ${bytesToMb(claimed.creditsBytes)} MB`,
+  };
 }

@@ -14,8 +14,7 @@ import { selectAccountWallets, toAccountWallet } from './wallet';
 
 export type GatewayAccountResult =
   /** `creditsBytes`: what the account can still spend (its wallet's remaining, or less under a batch cap). */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint }
-  | { ok: false; reason: 'bad_credentials' | 'disabled'; message: string };
+  { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint } | { ok: false; reason: 'bad_credentials' | 'disabled'; message: string };
 
 export interface GatewayAuthorization {
   account: GatewayAccountResult;
@@ -27,7 +26,9 @@ const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invali
 
 export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
   const locationKnown = input.location ? isKnownLocation(input.location) : null;
-  const [row] = await selectAccountWallets(db, { passwordEnc: proxyAccounts.proxyPasswordEnc }).where(eq(proxyAccounts.proxyUserId, input.proxyUserId)).limit(1);
+  const [row] = await selectAccountWallets(db, { passwordEnc: proxyAccounts.proxyPasswordEnc })
+    .where(eq(proxyAccounts.proxyUserId, input.proxyUserId))
+    .limit(1);
   if (!row) return { account: BAD_CREDENTIALS, locationKnown };
   let password: string;
   try {

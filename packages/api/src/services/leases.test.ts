@@ -32,7 +32,13 @@ describe('reserving a lease', () => {
     const grant = await reserve(gw, u.proxyAccountId, 30n * MiB);
     expect(grant).toMatchObject({ outcome: 'granted', grantedBytes: 30n * MiB, balanceBytes: 70n * MiB });
     expect(await userWallet(database.db, u.userId)).toEqual({ credits: 70n * MiB, usage: 0n });
-    expect(await leaseRow(grant.leaseId!)).toMatchObject({ gatewayId: gw, proxyAccountId: u.proxyAccountId, grantedBytes: 30n * MiB, usedBytes: 0n, settledAt: null });
+    expect(await leaseRow(grant.leaseId!)).toMatchObject({
+      gatewayId: gw,
+      proxyAccountId: u.proxyAccountId,
+      grantedBytes: 30n * MiB,
+      usedBytes: 0n,
+      settledAt: null,
+    });
     await expectLedgerOk(database.db, u.userId);
   });
 
@@ -40,7 +46,10 @@ describe('reserving a lease', () => {
     const small = await userWithAccount(database.db, 10n * MiB);
     expect(await reserve(gateway(), small.proxyAccountId, 50n * MiB)).toMatchObject({ outcome: 'granted', grantedBytes: 10n * MiB, balanceBytes: 0n });
     const rich = await userWithAccount(database.db, MAX_LEASE_BYTES * 3n);
-    expect(await reserve(gateway(), rich.proxyAccountId, MAX_LEASE_BYTES * 2n)).toMatchObject({ grantedBytes: MAX_LEASE_BYTES, balanceBytes: MAX_LEASE_BYTES * 2n });
+    expect(await reserve(gateway(), rich.proxyAccountId, MAX_LEASE_BYTES * 2n)).toMatchObject({
+      grantedBytes: MAX_LEASE_BYTES,
+      balanceBytes: MAX_LEASE_BYTES * 2n,
+    });
   });
 
   it('grants nothing from an empty wallet, to an unknown account or a disabled one', async () => {
@@ -152,7 +161,10 @@ describe('settling leases', () => {
     const gw = gateway();
     const a = await reserve(gw, u.proxyAccountId, MiB);
     const b = await reserve(gw, u.proxyAccountId, MiB);
-    await database.db.update(gatewayLeases).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(gatewayLeases.gatewayId, gw));
+    await database.db
+      .update(gatewayLeases)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(gatewayLeases.gatewayId, gw));
     await database.db.transaction((tx) => applyGatewayReport(tx, { gatewayId: gw, seq: ++seq, items: [] }));
     expect(await reconcileExpiredLeases(database.db)).toMatchObject({ released: 0 });
     expect([await leaseRow(a.leaseId!), await leaseRow(b.leaseId!)]).toMatchObject([{ settledAt: null }, { settledAt: null }]);

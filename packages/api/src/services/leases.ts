@@ -194,7 +194,12 @@ export async function releaseLeases(tx: DbOrTx, input: ReleaseInput): Promise<{ 
   await tx
     .update(gatewayLeases)
     .set({ settledAt: sql`now()` })
-    .where(inArray(gatewayLeases.id, rows.map((r) => r.id)));
+    .where(
+      inArray(
+        gatewayLeases.id,
+        rows.map((r) => r.id),
+      ),
+    );
   await wallets.apply(tx);
   return { released: rows.length, returnedBytes };
 }

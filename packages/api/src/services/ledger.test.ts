@@ -57,8 +57,13 @@ describe('credit', () => {
   });
 
   it('credits a batch wallet the same way', async () => {
-    const [batch] = await database.db.insert(batches).values({ batchCode: `BT${randomUUID().slice(0, 8)}`, usageType: 'shop_proxy_regular' }).returning();
-    expect(await database.db.transaction((tx) => credit(tx, { wallet: { batchId: batch!.id }, bytes: 7n * MiB, kind: 'batch', sourceKey: `batch:${batch!.id}` }))).toBe(7n * MiB);
+    const [batch] = await database.db
+      .insert(batches)
+      .values({ batchCode: `BT${randomUUID().slice(0, 8)}`, usageType: 'shop_proxy_regular' })
+      .returning();
+    expect(
+      await database.db.transaction((tx) => credit(tx, { wallet: { batchId: batch!.id }, bytes: 7n * MiB, kind: 'batch', sourceKey: `batch:${batch!.id}` })),
+    ).toBe(7n * MiB);
     const [row] = await database.db.select().from(batches).where(eq(batches.id, batch!.id));
     expect(row!.creditsBytes).toBe(7n * MiB);
   });
@@ -69,10 +74,16 @@ describe('the invariant check', () => {
     const { userId } = await userWithAccount(database.db, GiB);
     await addCredits(database.db, userId, MiB);
     expect((await checkUserLedger(database.db, userId)).ok).toBe(true);
-    await database.db.update(users).set({ creditsBytes: sql`${users.creditsBytes} + 1` }).where(eq(users.id, userId));
+    await database.db
+      .update(users)
+      .set({ creditsBytes: sql`${users.creditsBytes} + 1` })
+      .where(eq(users.id, userId));
     expect(await checkUserLedger(database.db, userId)).toMatchObject({ entries: GiB + MiB, credits: GiB + MiB + 1n, ok: false });
     expect((await checkLedger(database.db)).ok).toBe(false);
     // Put it back, so the check after this test holds.
-    await database.db.update(users).set({ creditsBytes: sql`${users.creditsBytes} - 1` }).where(eq(users.id, userId));
+    await database.db
+      .update(users)
+      .set({ creditsBytes: sql`${users.creditsBytes} - 1` })
+      .where(eq(users.id, userId));
   });
 });

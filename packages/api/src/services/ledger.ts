@@ -32,7 +32,10 @@ export async function checkLedger(db: DbOrTx): Promise<LedgerCheck> {
 
 /** The invariant for one user's wallet (accounts owned by the user, leases on them). */
 export async function checkUserLedger(db: DbOrTx, userId: string): Promise<LedgerCheck> {
-  const [e] = await db.select({ v: sum(sql`${creditEntries.amountBytes}`) }).from(creditEntries).where(eq(creditEntries.userId, userId));
+  const [e] = await db
+    .select({ v: sum(sql`${creditEntries.amountBytes}`) })
+    .from(creditEntries)
+    .where(eq(creditEntries.userId, userId));
   const [u] = await db.select({ c: users.creditsBytes, t: users.totalUsageBytes }).from(users).where(eq(users.id, userId));
   return check(BigInt(e!.v), u?.c ?? 0n, await userLeasedBytes(db, userId), u?.t ?? 0n);
 }

@@ -18,16 +18,16 @@ export async function issueToken(tx: DbOrTx, input: { userId: string; purpose: T
   return token;
 }
 
-export type ConsumeResult =
-  | { status: 'ok'; userId: string }
-  | { status: 'used'; userId: string }
-  | { status: 'expired' }
-  | { status: 'unknown' };
+export type ConsumeResult = { status: 'ok'; userId: string } | { status: 'used'; userId: string } | { status: 'expired' } | { status: 'unknown' };
 
 /** Marks the token used exactly once: the conditional UPDATE decides under concurrency. */
 export async function consumeToken(tx: DbOrTx, token: string, purpose: TokenPurpose): Promise<ConsumeResult> {
   const hash = sha256Hex(token);
-  const [row] = await tx.select().from(oneTimeTokens).where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.purpose, purpose))).limit(1);
+  const [row] = await tx
+    .select()
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.tokenHash, hash), eq(oneTimeTokens.purpose, purpose)))
+    .limit(1);
   if (!row) return { status: 'unknown' };
   if (row.usedAt) return { status: 'used', userId: row.userId };
   if (row.expiresAt.getTime() <= Date.now()) return { status: 'expired' };

@@ -53,7 +53,14 @@ export async function createCryptoPayment(deps: ApiDeps, input: { userId: string
   const payment = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(payments)
-      .values({ userId: input.userId, provider: provider.name, gbAmount: input.gbAmount, priceCents, creditsBytes: BigInt(input.gbAmount) * BYTES_PER_GB, status: 'waiting' })
+      .values({
+        userId: input.userId,
+        provider: provider.name,
+        gbAmount: input.gbAmount,
+        priceCents,
+        creditsBytes: BigInt(input.gbAmount) * BYTES_PER_GB,
+        status: 'waiting',
+      })
       .returning();
     await tx.insert(paymentEvents).values({ paymentId: row!.id, status: 'waiting', source: 'created' });
     return row!;
@@ -132,7 +139,9 @@ export async function receivePaymentNotification(
     }
   }
 
-  return deps.db.transaction((tx) => applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }));
+  return deps.db.transaction((tx) =>
+    applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }),
+  );
 }
 
 /** Records the delivery and moves the order forward; credits on `finished` once, reverses on `refunded`. */
@@ -191,10 +200,12 @@ async function withEvents<T extends { id: string }>(db: DbOrTx, rows: T[]): Prom
   const events = await db
     .select({ paymentId: paymentEvents.paymentId, status: paymentEvents.status, source: paymentEvents.source, createdAt: paymentEvents.createdAt })
     .from(paymentEvents)
-    .where(inArray(
-      paymentEvents.paymentId,
-      rows.map((r) => r.id),
-    ))
+    .where(
+      inArray(
+        paymentEvents.paymentId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(paymentEvents.createdAt, paymentEvents.id);
   const byPayment = new Map<string, PaymentView['events']>();
   for (const e of events) {
@@ -218,7 +229,12 @@ const paymentColumns = {
 
 /** The user's own orders, newest first, each with its status history. */
 export async function listUserPayments(db: DbOrTx, userId: string): Promise<PaymentView[]> {
-  const rows = await db.select(paymentColumns).from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(200);
+  const rows = await db
+    .select(paymentColumns)
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(200);
   return withEvents(db, rows);
 }
 
@@ -246,4 +262,3 @@ export async function sandboxOrder(db: DbOrTx, paymentId: string) {
     .limit(1);
   return row ?? null;
 }
-

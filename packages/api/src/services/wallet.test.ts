@@ -52,7 +52,9 @@ describe('remaining: one number for every reader', () => {
     expect(lease.grantedBytes).toBe(100n * MiB);
     expect(await readers(u)).toEqual(everywhere(GiB));
 
-    const [code] = await database.db.transaction((tx) => createCodes(tx, { creditsGB: 0.5, quantity: 1, expiresAt: null, createdByAdminId: null, createdBy: 'test' }));
+    const [code] = await database.db.transaction((tx) =>
+      createCodes(tx, { creditsGB: 0.5, quantity: 1, expiresAt: null, createdByAdminId: null, createdBy: 'test' }),
+    );
     const redeemed = await database.db.transaction((tx) => redeemCode(tx, { userId: u.userId, code: code!.code }));
     expect(redeemed.remainingBytes).toBe(GiB + gbToBytes(0.5));
     expect(await readers(u)).toEqual(everywhere(GiB + gbToBytes(0.5)));

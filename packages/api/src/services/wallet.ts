@@ -222,12 +222,18 @@ export async function walletRemaining(db: DbOrTx, w: Wallet): Promise<bigint> {
 
 /** Bytes held in open leases on the accounts of a batch (associated or not). */
 export async function batchLeasedBytes(db: DbOrTx, batchId: string): Promise<bigint> {
-  const [row] = await db.select({ v: openLeaseBytes(batchAccounts()) }).from(batches).where(eq(batches.id, batchId));
+  const [row] = await db
+    .select({ v: openLeaseBytes(batchAccounts()) })
+    .from(batches)
+    .where(eq(batches.id, batchId));
   return row?.v ?? 0n;
 }
 
 /** Bytes held in open leases on a user's accounts. */
 export async function userLeasedBytes(db: DbOrTx, userId: string): Promise<bigint> {
-  const [row] = await db.select({ v: openLeaseBytes(usersAccounts()) }).from(users).where(eq(users.id, userId));
+  const [row] = await db
+    .select({ v: openLeaseBytes(usersAccounts()) })
+    .from(users)
+    .where(eq(users.id, userId));
   return row?.v ?? 0n;
 }

@@ -38,7 +38,9 @@ describe('spec validation messages', () => {
     expect(createCodesInput.safeParse({ creditsGB: 0.35, quantity: 1, expiresAt: null }).success).toBe(false);
     expect(firstMessage(createCodesInput.safeParse({ creditsGB: 1, quantity: 1, expiresAt: '2000-01-01T00:00' }))).toBe('Expiry must be in the future');
     // The largest date JavaScript has, as a string and as a Date (superjson), is out of range.
-    expect(firstMessage(createCodesInput.safeParse({ creditsGB: 1, quantity: 1, expiresAt: '+275760-09-13T00:00:00.000Z' }))).toBe('Expiry must be before the year 10000');
+    expect(firstMessage(createCodesInput.safeParse({ creditsGB: 1, quantity: 1, expiresAt: '+275760-09-13T00:00:00.000Z' }))).toBe(
+      'Expiry must be before the year 10000',
+    );
     expect(firstMessage(createCodesInput.safeParse({ creditsGB: 1, quantity: 1, expiresAt: new Date(8.64e15) }))).toBe('Expiry must be before the year 10000');
     expect(createCodesInput.safeParse({ creditsGB: 1, quantity: 1, expiresAt: '9999-12-31T23:59:59.999Z' }).success).toBe(true);
   });

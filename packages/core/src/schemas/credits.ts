@@ -83,7 +83,11 @@ export const createBatchInput = z.object({
 });
 export type CreateBatchInput = z.input<typeof createBatchInput>;
 
-const pageField = z.number({ error: 'Page must be a number' }).int('Page must be a whole number').min(1, 'Page must be at least 1').max(1_000_000, 'Page is too large');
+const pageField = z
+  .number({ error: 'Page must be a number' })
+  .int('Page must be a whole number')
+  .min(1, 'Page must be at least 1')
+  .max(1_000_000, 'Page is too large');
 const pageSizeField = z
   .number({ error: 'Page size must be a number' })
   .int('Page size must be a whole number')

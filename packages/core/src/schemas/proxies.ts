@@ -8,9 +8,7 @@ export const generateProxiesForm = z.object({
   country: code,
   state: code.optional(),
   city: code.optional(),
-  durationMinutes: z
-    .number()
-    .refine((v) => (DURATION_OPTIONS_MINUTES as readonly number[]).includes(v), 'Choose one of the listed durations'),
+  durationMinutes: z.number().refine((v) => (DURATION_OPTIONS_MINUTES as readonly number[]).includes(v), 'Choose one of the listed durations'),
   count: z
     .number({ error: 'Count is required' })
     .int('Count must be a whole number')

@@ -21,17 +21,7 @@ export const topupCodes = pgTable(
   (t) => [uniqueIndex('topup_codes_code_key').on(t.code)],
 );
 
-export const PAYMENT_STATUSES = [
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-] as const;
+export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
 
 export const payments = pgTable(
   'payments',

@@ -4,7 +4,6 @@ import { bigint, check, index, integer, pgTable, primaryKey, text, uniqueIndex, 
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
-
 /** Batches of proxy accounts sold by internal tools; their allowance is a wallet until associated. */
 export const batches = pgTable(
   'batches',
