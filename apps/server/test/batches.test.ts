@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkUserLedger, credit } from '@proxyhub/api';
 import { batches, proxyAccounts } from '@proxyhub/db';
@@ -165,7 +165,7 @@ describe('after association a batch spends only what it brought', () => {
     const [main] = await server.deps.db
       .select()
       .from(proxyAccounts)
-      .where(and(eq(proxyAccounts.userId, user.id), isNull(proxyAccounts.batchId)));
+      .where(and(eq(proxyAccounts.userId, user.id), eq(proxyAccounts.kind, 'main')));
     return { internal, made, client, user, mainId: main!.id, batchAccountIds: await Promise.all(made.accounts.map((a) => accountId(a.proxyUserId))) };
   }
   const lease = (internal: ReturnType<typeof internalClient>, proxyAccountId: string, bytes: number) =>

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { userRemaining } from './wallet';
@@ -24,6 +24,8 @@ export async function createAccount(
     })
     .returning();
   await tx.insert(proxyAccounts).values({
+    kind: 'main',
+    name: 'Main',
     proxyUserId: newProxyUserId(),
     proxyPasswordEnc: secrets.encrypt(newProxyPassword()),
     userId: user!.id,
@@ -56,7 +58,7 @@ export async function rotateProxyPassword(tx: DbOrTx, secrets: SecretBox, userId
   await tx
     .update(proxyAccounts)
     .set({ proxyPasswordEnc: secrets.encrypt(proxyPassword) })
-    .where(and(eq(proxyAccounts.userId, userId), isNull(proxyAccounts.batchId)));
+    .where(and(eq(proxyAccounts.userId, userId), eq(proxyAccounts.kind, 'main')));
   return { proxyPassword };
 }
 
@@ -83,7 +85,7 @@ function userViewQuery(db: DbOrTx) {
       remaining: userRemaining(),
     })
     .from(users)
-    .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), isNull(proxyAccounts.batchId)))
+    .innerJoin(proxyAccounts, and(eq(proxyAccounts.userId, users.id), eq(proxyAccounts.kind, 'main')))
     .where(eq(users.id, sql.placeholder('userId')))
     .orderBy(proxyAccounts.createdAt)
     .limit(1)

@@ -35,6 +35,8 @@ export async function createBatch(
   const accounts = Array.from({ length: input.accounts }, () => ({ proxyUserId: newProxyUserId(), proxyPassword: newProxyPassword() }));
   await tx.insert(proxyAccounts).values(
     accounts.map((a) => ({
+      kind: 'batch' as const,
+      name: batch!.batchCode,
       proxyUserId: a.proxyUserId,
       proxyPasswordEnc: secrets.encrypt(a.proxyPassword),
       userId: null,

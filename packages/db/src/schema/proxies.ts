@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { USAGE_TYPES } from '@proxyhub/core';
-import { bigint, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, cidr, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
@@ -28,22 +28,38 @@ export const batches = pgTable(
   (t) => [uniqueIndex('batches_batch_code_key').on(t.batchCode), check('batches_credits_nonnegative', sql`${t.creditsBytes} >= 0`)],
 );
 
-/** What the gateway authenticates: one per user (normal_proxy) plus those that came in batches. */
+export const PROXY_ACCOUNT_KINDS = ['main', 'batch', 'sub'] as const;
+export type ProxyAccountKind = (typeof PROXY_ACCOUNT_KINDS)[number];
+
+/**
+ * What the gateway authenticates: the user's main account (one per user), the accounts that came
+ * in batches, and sub-accounts the user made (each with an optional cap of its own).
+ */
 export const proxyAccounts = pgTable(
   'proxy_accounts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind', { enum: PROXY_ACCOUNT_KINDS }).notNull().default('main'),
+    /** Shown to the owner; the main account is "Main", a batch's accounts carry the batch code. */
+    name: text('name').notNull().default(''),
     proxyUserId: text('proxy_user_id').notNull(),
     /** AES-256-GCM ciphertext: shown to the owner, compared by the server for the gateway. */
     proxyPasswordEnc: text('proxy_password_enc').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     batchId: uuid('batch_id').references(() => batches.id),
     usageType: text('usage_type', { enum: USAGE_TYPES }).notNull().default('normal_proxy'),
+    /** A sub-account's own limit: its used_bytes never pass it (null: only the wallet limits it). */
+    capBytes: bigint('cap_bytes', { mode: 'bigint' }),
+    /** Everything this account has used (reported usage), counted against cap_bytes. */
+    usedBytes: bytes('used_bytes'),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
   },
   (t) => [
     uniqueIndex('proxy_accounts_proxy_user_id_key').on(t.proxyUserId),
+    uniqueIndex('proxy_accounts_one_main_key')
+      .on(t.userId)
+      .where(sql`${t.kind} = 'main'`),
     index('proxy_accounts_user_idx').on(t.userId),
     index('proxy_accounts_batch_idx').on(t.batchId),
   ],
@@ -93,4 +109,25 @@ export const usageHourly = pgTable(
     updatedAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.proxyAccountId, t.hour, t.usageType] }), index('usage_hourly_type_idx').on(t.usageType, t.hour)],
+);
+
+/**
+ * Source addresses a user's proxy credentials may be used from (IPv4/IPv6 address or CIDR range).
+ * An empty list means anywhere. `passwordless` mirrors the user's setting per row, so the gateway's
+ * lookup of a connection without credentials is one indexed query on `network`.
+ */
+export const ipAllowlistEntries = pgTable(
+  'ip_allowlist_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** As the user wrote it (trimmed). */
+    entry: text('entry').notNull(),
+    network: cidr('network').notNull(),
+    passwordless: boolean('passwordless').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ip_allowlist_entries_user_idx').on(t.userId), index('ip_allowlist_entries_network_idx').using('gist', t.network.op('inet_ops'))],
 );

@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
+
+export const BALANCE_ALERT_STATES = ['armed', 'low', 'out'] as const;
+
+/** TOTP second factor: the secret (AES-256-GCM) is set at setup and in force once enabled. */
+const twoFactorColumns = () => ({
+  totpSecretEnc: text('totp_secret_enc'),
+  totpEnabledAt: ts('totp_enabled_at'),
+  /** The last 30 s time step a code was accepted for: a code is accepted once. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+});
 
 export const users = pgTable(
   'users',
@@ -19,6 +29,13 @@ export const users = pgTable(
     apiKeyEnc: text('api_key_enc').notNull(),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
+    /** The user's IP allow-list also admits connections without credentials from listed addresses. */
+    allowlistPasswordless: boolean('allowlist_passwordless').notNull().default(false),
+    /** Low-balance alert threshold (null: no alerts). */
+    lowBalanceBytes: bigint('low_balance_bytes', { mode: 'bigint' }),
+    /** Which balance mail was sent last, so each crossing mails once: armed, low or out. */
+    balanceAlertState: text('balance_alert_state', { enum: BALANCE_ALERT_STATES }).notNull().default('armed'),
+    ...twoFactorColumns(),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
@@ -68,8 +85,40 @@ export const adminUsers = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
     createdAt: createdAt(),
+    ...twoFactorColumns(),
   },
   (t) => [uniqueIndex('admin_users_username_key').on(t.username)],
+);
+
+/** Single-use recovery codes of a user or an admin (SHA-256 of the code). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id').references(() => adminUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId), index('recovery_codes_admin_idx').on(t.adminId)],
+);
+
+/**
+ * A sign-in waiting for its second factor: the password was right, no session yet. `id` is SHA-256
+ * of the short-lived cookie's value; `attempts` bounds the codes tried on it.
+ */
+export const pendingLogins = pgTable(
+  'pending_logins',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id').references(() => adminUsers.id, { onDelete: 'cascade' }),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('pending_logins_expires_idx').on(t.expiresAt)],
 );
 
 export const adminSessions = pgTable(
