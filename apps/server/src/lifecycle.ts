@@ -1,4 +1,4 @@
-import { loadLocations, reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
+import { checkBalanceAlerts, loadLocations, reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -29,6 +29,10 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       if (r.released) deps.logger.info({ leases: r.released, returnedBytes: String(r.returnedBytes) }, 'expired gateway leases settled');
     };
     timers.push(setInterval(() => void reconcile().catch((err: unknown) => deps.logger.error({ err }, 'lease reconciliation failed')), 30 * 1000).unref());
+    // Safety net for balance changes no request checked (payments, reconciled leases): at most one
+    // mail per crossing still holds, the state moves by conditional UPDATE.
+    const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);
+    timers.push(setInterval(() => void alerts().catch((err: unknown) => deps.logger.error({ err }, 'balance alert sweep failed')), 10 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -12,6 +12,7 @@ export { credit, type CreditInput, type Wallet } from './services/wallet';
 export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';
+export { checkBalanceAlerts } from './services/balance-alerts';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';

@@ -89,4 +89,12 @@ export const mailTemplates = {
         '(Rotate API Key, Rotate Proxy Password), or call POST /auth/rotate-api-key and POST /auth/rotate-proxy-password. ' +
         'The old API key stops working at once, the old proxy password within 10 seconds.',
     ),
+  lowBalance: (to: string, remainingGb: string, thresholdGb: string): MailMessage => {
+    const text = `Your ProxyHub Remaining Data is ${remainingGb} GB, below your alert threshold of ${thresholdGb} GB. Top up to keep your proxies running.`;
+    return { to, subject: `Low balance: ${remainingGb} GB left`, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };
+  },
+  outOfData: (to: string): MailMessage => {
+    const text = 'Your ProxyHub Remaining Data reached 0 GB: your proxies stop until you top up.';
+    return { to, subject: 'Out of data', text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };
+  },
 };

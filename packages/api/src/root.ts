@@ -1,4 +1,5 @@
 import { adminRouter } from './routers/admin';
+import { alertsRouter } from './routers/alerts';
 import { authRouter } from './routers/auth';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
@@ -11,6 +12,7 @@ export const appRouter = router({
   admin: adminRouter,
   locations: locationsRouter,
   gateway: gatewayRouter,
+  alerts: alertsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
 import { adminRoutes } from './admin';
+import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { credentialRoutes } from './credentials';
 import { creditsRoutes } from './credits';
@@ -8,7 +9,7 @@ import { locationsRoutes } from './locations';
 import { registerRestRoutes, type RestRoute } from './rest';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
-export const restRoutes: readonly RestRoute[] = [...authRoutes, ...credentialRoutes, ...creditsRoutes, ...adminRoutes, ...locationsRoutes];
+export const restRoutes: readonly RestRoute[] = [...authRoutes, ...credentialRoutes, ...creditsRoutes, ...adminRoutes, ...locationsRoutes, ...alertsRoutes];
 
 /** The spec's REST paths. */
 export async function rest(app: FastifyInstance, { deps }: { deps: ApiDeps }) {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { processBatchInput } from '@proxyhub/core';
+import { AlertSettings } from '../components/alert-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
@@ -40,6 +41,7 @@ export function ApiSettingsPage() {
         />
       </Card>
       <AssociateBatch />
+      <AlertSettings />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { createBatchInput, cryptoPaymentInput, processBatchInput, redeemCodeInput } from '@proxyhub/core';
+import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createBatch, processBatch } from '../services/batches';
 import { redeemCode } from '../services/codes';
 import { createCryptoPayment, listUserPayments } from '../services/payments';
@@ -20,7 +21,11 @@ export const creditsRouter = {
         { failuresOnly: true },
       ),
     )
-    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }))),
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
+      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger); // a top-up re-arms the alerts
+      return result;
+    }),
   createCryptoPayment: userProcedure
     .input(cryptoPaymentInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
@@ -34,7 +39,11 @@ export const creditsRouter = {
         ['batch', `user:${ctx.user!.id}`],
       ]),
     )
-    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }))),
+    .mutation(async ({ ctx, input }) => {
+      const result = await ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }));
+      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger);
+      return result;
+    }),
   createBatch: adminOrInternalProcedure
     .input(createBatchInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createBatch(tx, ctx.deps.secrets, input))),

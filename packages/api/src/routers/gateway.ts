@@ -1,5 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { gatewayAuthorizeInput, gatewayReleaseLeasesInput, gatewayReportInput, gatewayReserveLeaseInput, LOCAL_GATEWAY_HOST } from '@proxyhub/core';
+import { inBackground } from '../deps';
+import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount } from '../services/gateway-auth';
 import { applyGatewayReport, releaseLeases, reserveLease } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
@@ -22,7 +24,16 @@ export const gatewayRouter = {
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
-  report: internalProcedure.input(gatewayReportInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => applyGatewayReport(tx, input))),
+  report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
+    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input));
+    // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
+    // was applied): low-balance mails for the users whose wallets this report spent.
+    if (result.applied) {
+      const leaseIds = input.items.map((i) => i.leaseId);
+      inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
+    }
+    return result;
+  }),
 
   /** Returns what the gateway's leases did not use (graceful shutdown, restart after a crash). */
   releaseLeases: internalProcedure

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { signUpAndLogIn, startE2E, type E2E } from './harness';
+
+let e2e: E2E;
+let page: Page;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  page = await e2e.newPage();
+  await signUpAndLogIn(e2e, page, 'Alert Tester');
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const serverThreshold = () => page.evaluate(async () => ((await (await fetch('/api/alerts')).json()) as { lowBalanceGB: number | null }).lowBalanceGB);
+
+describe('settings: low-balance alert', () => {
+  it('sets, shows after reload, refuses a bad amount and turns off', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    const field = page.getByLabel('Alert below (GB)');
+    await field.waitFor();
+    expect(await field.inputValue()).toBe('');
+
+    await field.fill('0.001');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('Low balance threshold has at most two decimals').waitFor();
+    expect(await serverThreshold()).toBeNull();
+
+    await field.fill('0.01');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('We will email you below 0.01 GB and at 0 GB.').waitFor();
+    expect(await serverThreshold()).toBe(0.01);
+    await page.reload();
+    await page.getByLabel('Alert below (GB)').waitFor();
+    await expect.poll(() => page.getByLabel('Alert below (GB)').inputValue()).toBe('0.01');
+
+    await page.getByLabel('Alert below (GB)').fill('');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('Low-balance alerts are off.').waitFor();
+    expect(await serverThreshold()).toBeNull();
+  });
+});
