@@ -3,8 +3,10 @@
  * and when it reaches zero, exactly once per crossing however many gateways report at once; a
  * top-up re-arms them.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_GB } from '@proxyhub/core';
+import { users } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -109,5 +111,28 @@ describe('/api/alerts', () => {
     expect(await mails('Out of data')).toBe(1);
     await gateway.releaseLeases.mutate({ gatewayId: 'gw-b-0' });
     for (let i = 1; i < second.length; i++) await gateway.releaseLeases.mutate({ gatewayId: `gw-b-${i}` });
+  });
+
+  it('a crypto payment re-arms the alert as soon as it is credited; the next fall mails again', async () => {
+    const { client, email, user } = await signedInUser(server);
+    const state = async () => {
+      await server.settle();
+      const [row] = await server.deps.db.select({ s: users.balanceAlertState }).from(users).where(eq(users.id, user.id));
+      return row!.s;
+    };
+    // No data and a threshold: the save's check reports Out of data once.
+    expect((await client.request('PUT', '/api/alerts', { lowBalanceGB: 5 })).status).toBe(200);
+    expect(await state()).toBe('out');
+    expect(server.mails(email).filter((m) => m.subject.startsWith('Out of data'))).toHaveLength(1);
+
+    const created = await client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8 });
+    expect(created.status).toBe(200);
+    const paid = await client.request('POST', new URL(created.body.invoiceUrl).pathname, 'outcome=finished', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(paid.status).toBe(303);
+    // Re-armed by the payment itself, not by the 10 s sweep; no mail for a rise.
+    expect(await state()).toBe('armed');
+    expect(server.mails(email).filter((m) => /^(Low balance|Out of data)/.test(m.subject))).toHaveLength(1);
   });
 });

@@ -8,8 +8,9 @@
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
-import type { ApiDeps } from '../deps';
+import { inBackground, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
+import { checkBalanceAlerts } from './balance-alerts';
 import { credit, walletCredits } from './wallet';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -139,9 +140,13 @@ export async function receivePaymentNotification(
     }
   }
 
-  return deps.db.transaction((tx) =>
+  const result = await deps.db.transaction((tx) =>
     applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }),
   );
+  // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
+  // once (not at the next sweep), a refund may cross below the threshold and mail.
+  inBackground(deps, 'balance alerts', () => checkBalanceAlerts(deps.db, deps.mailer, [order.userId], deps.logger));
+  return result;
 }
 
 /** Records the delivery and moves the order forward; credits on `finished` once, reverses on `refunded`. */
