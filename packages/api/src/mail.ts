@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { escapeHtml } from '@proxyhub/core';
@@ -37,7 +37,10 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
       // Names sort in the order the messages were written, also within one millisecond.
       sequence += 1;
       const file = join(opts.outboxDir, `${createdAt.replace(/[:.]/g, '-')}-${String(sequence).padStart(9, '0')}-${randomBytes(4).toString('hex')}.json`);
-      await writeFile(file, JSON.stringify({ to: m.to, subject: m.subject, text: m.text, html: m.html, createdAt }, null, 2));
+      // Written aside and renamed into place: whoever reads the outbox (another process, a test)
+      // never sees a half-written message.
+      await writeFile(`${file}.part`, JSON.stringify({ to: m.to, subject: m.subject, text: m.text, html: m.html, createdAt }, null, 2));
+      await rename(`${file}.part`, file);
       const link = /https?:\/\/\S+/.exec(m.text)?.[0];
       opts.logger.info({ to: m.to, subject: m.subject, link, file }, 'mail written to outbox');
     },

@@ -15,7 +15,9 @@ export function readOutbox(dataDir: string, to: string): Mail[] {
   const dir = join(dataDir, 'mail');
   let files: string[] = [];
   try {
-    files = readdirSync(dir).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json')) // a .part file is still being written
+      .sort();
   } catch {
     return [];
   }

@@ -191,7 +191,9 @@ async function waitForMail(dataDir: string, to: string): Promise<Mail> {
   for (let i = 0; i < 200; i++) {
     let files: string[] = [];
     try {
-      files = readdirSync(dir).sort();
+      files = readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
     } catch {
       // not written yet
     }
