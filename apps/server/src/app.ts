@@ -2,12 +2,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
 import { googleSignIn } from './google-routes';
+import { apiDocs } from './plugins/api-docs';
 import { jsonEdge } from './plugins/json-edge';
 import { routeRegistry } from './plugins/route-registry';
 import { security } from './plugins/security';
 import { trpc } from './plugins/trpc';
 import { webApp } from './plugins/web';
-import { rest } from './rest';
+import { rest, restRoutes } from './rest';
 import { paymentWebhooks } from './webhooks/payments';
 import { sandboxPage } from './webhooks/sandbox';
 
@@ -50,6 +51,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.get('/health', async () => ({ status: 'ok' }));
   await app.register(trpc, { deps });
   await app.register(rest, { deps });
+  await app.register(apiDocs, { deps, routes: restRoutes });
   await app.register(paymentWebhooks, { deps });
   await app.register(sandboxPage, { deps });
   await app.register(googleSignIn, { deps });

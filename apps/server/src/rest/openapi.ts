@@ -1,0 +1,106 @@
+/**
+ * The OpenAPI 3.1 document of the REST paths, generated from the same zod schemas the procedures
+ * validate with (3.1 is JSON Schema 2020-12, which zod writes directly), so it cannot drift from
+ * what the server accepts. Answers are described by their error shape only: the procedures' outputs
+ * are typed for tRPC callers, not declared as schemas.
+ */
+import { z } from 'zod';
+import type { RestRoute } from './rest';
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[] };
+
+/** Paths served outside the REST shims that callers still use over plain HTTP. */
+export interface ExtraPath {
+  method: 'GET' | 'POST';
+  url: string;
+  summary: string;
+  security?: 'none';
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  properties: { success: { const: false }, error: { type: 'string', description: 'What went wrong, for a person.' } },
+  required: ['success', 'error'],
+} as const;
+
+const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  return rest;
+}
+
+/** `/a/:id/b` is `/a/{id}/b` in OpenAPI. */
+export const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+const tagOf = (url: string) => url.split('/')[1] ?? 'api';
+const operationIdOf = (method: string, url: string) =>
+  method.toLowerCase() +
+  url
+    .split(/[/:{}\-_]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
+function operationFor(route: RestRoute) {
+  const op: Record<string, unknown> = {
+    operationId: operationIdOf(route.method, route.url),
+    tags: [tagOf(route.url)],
+    responses: {
+      '200': { description: 'Success: `{ success: true, ... }` or the resource asked for.' },
+      '400': errorAnswer('The input is not valid; `error` names the field.'),
+      '401': errorAnswer('Not signed in, or the API key is not valid.'),
+      '429': errorAnswer('Too many requests; see the Retry-After header.'),
+    },
+  };
+  if (!route.input) return op;
+  const schema = jsonSchemaOf(route.input.schema);
+  if (route.input.from === 'body') {
+    op.requestBody = { required: true, content: { 'application/json': { schema } } };
+    return op;
+  }
+  const required = new Set(schema.required ?? []);
+  op.parameters = Object.entries(schema.properties ?? {}).map(([name, s]) => ({
+    name,
+    in: route.input!.from === 'params' ? 'path' : 'query',
+    required: route.input!.from === 'params' || required.has(name),
+    schema: s,
+  }));
+  return op;
+}
+
+export function openApiDocument(routes: readonly RestRoute[], extra: readonly ExtraPath[], opts: { serverUrl: string; sessionCookieName: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) (paths[openApiPath(r.url)] ??= {})[r.method.toLowerCase()] = operationFor(r);
+  for (const e of extra) {
+    (paths[openApiPath(e.url)] ??= {})[e.method.toLowerCase()] = {
+      operationId: operationIdOf(e.method, e.url),
+      tags: [tagOf(e.url)],
+      summary: e.summary,
+      ...(e.security === 'none' ? { security: [] } : {}),
+      responses: { default: { description: 'See the summary.' } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'ProxyHub API',
+      version: '1.0.0',
+      description: [
+        'Every path answers JSON. Sign in with the session cookie the web app uses, or call from your own code with the',
+        'API key shown under Settings → API key: send it as `Authorization: Bearer <API key>`.',
+        'Byte counts in the newer paths are decimal strings, because they exceed 2^53 over time.',
+      ].join(' '),
+    },
+    servers: [{ url: opts.serverUrl }],
+    security: [{ apiKey: [] }, { session: [] }, {}],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Your API key (Settings → API key).' },
+        session: { type: 'apiKey', in: 'cookie', name: opts.sessionCookieName, description: 'The web app’s session cookie.' },
+      },
+      schemas: { Error: ERROR_SCHEMA },
+    },
+    paths,
+  };
+}
