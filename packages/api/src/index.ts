@@ -13,6 +13,7 @@ export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';
 export { checkBalanceAlerts } from './services/balance-alerts';
+export type { BillingEntry, BillingPage, Receipt } from './services/billing';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';

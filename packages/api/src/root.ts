@@ -1,6 +1,7 @@
 import { adminRouter } from './routers/admin';
 import { alertsRouter } from './routers/alerts';
 import { authRouter } from './routers/auth';
+import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { locationsRouter } from './routers/locations';
@@ -13,6 +14,7 @@ export const appRouter = router({
   locations: locationsRouter,
   gateway: gatewayRouter,
   alerts: alertsRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,13 +3,22 @@ import type { ApiDeps } from '@proxyhub/api';
 import { adminRoutes } from './admin';
 import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
+import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { registerRestRoutes, type RestRoute } from './rest';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
-export const restRoutes: readonly RestRoute[] = [...authRoutes, ...credentialRoutes, ...creditsRoutes, ...adminRoutes, ...locationsRoutes, ...alertsRoutes];
+export const restRoutes: readonly RestRoute[] = [
+  ...authRoutes,
+  ...credentialRoutes,
+  ...creditsRoutes,
+  ...adminRoutes,
+  ...locationsRoutes,
+  ...alertsRoutes,
+  ...billingRoutes,
+];
 
 /** The spec's REST paths. */
 export async function rest(app: FastifyInstance, { deps }: { deps: ApiDeps }) {

@@ -17,6 +17,8 @@ export class RestResponse {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** Set for a text answer (CSV, a printable page): the body is sent as it is. */
+    readonly contentType?: string,
   ) {}
 }
 
@@ -103,7 +105,10 @@ function handlerFor(deps: ApiDeps, route: RestRoute) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
       const result = await route.answer(await callerFor(deps, req, reply), inputOf(route, req));
-      if (result instanceof RestResponse) return reply.code(result.status).send(jsonSafe(result.body));
+      if (result instanceof RestResponse) {
+        if (result.contentType) return reply.code(result.status).type(result.contentType).send(result.body);
+        return reply.code(result.status).send(jsonSafe(result.body));
+      }
       return reply.send(jsonSafe(result));
     } catch (err) {
       if (!hasErrorAnswer(err)) throw err;

@@ -5,3 +5,4 @@ export * from './gateway';
 export * from './proxies';
 export * from './alerts';
 export * from './two-factor';
+export * from './billing';

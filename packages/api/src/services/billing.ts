@@ -1,0 +1,210 @@
+/**
+ * The user's billing history: every ledger entry of their wallet (codes, batches, adjustments,
+ * refunds) and every crypto order they placed, paid or not, newest first. A paid order is shown
+ * once, as the order (its ledger entry is the same money). Pages are keyed by (time, id) with the
+ * database's microseconds, so an entry is never skipped or repeated between pages.
+ */
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type OrderStep } from '@proxyhub/core';
+import { batches, creditEntries, paymentEvents, payments, topupCodes, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+
+export interface BillingEntry {
+  id: string;
+  createdAt: string;
+  kind: BillingKind;
+  /** Signed, as a decimal string. */
+  bytes: string;
+  description: string;
+  reference: string | null;
+  /** Crypto orders only. */
+  history?: { status: OrderStep; at: string }[];
+}
+
+export interface BillingPage {
+  entries: BillingEntry[];
+  nextCursor: string | null;
+}
+
+interface Row {
+  id: string;
+  /** created_at to the microsecond, UTC, fixed width: sorts as text and round-trips exactly. */
+  at: string;
+  createdAt: Date;
+}
+
+const exactTime = (col: AnyPgColumn) => sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const BAD_CURSOR = 'cursor is not valid';
+
+function decodeCursor(cursor: string | undefined): { at: string; id: string } | null {
+  if (!cursor) return null;
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!at || !id || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(at) || !/^[0-9a-f-]{36}$/.test(id)) throw new DomainError('BAD_REQUEST', BAD_CURSOR);
+  return { at, id };
+}
+const encodeCursor = (r: Row) => Buffer.from(`${r.at}|${r.id}`).toString('base64url');
+
+/** Newest first: later time, then larger id (as the database orders uuids). */
+const newerFirst = (a: Row, b: Row) => (a.at === b.at ? (a.id < b.id ? 1 : -1) : a.at < b.at ? 1 : -1);
+
+const STEP_OF: Record<(typeof PAYMENT_STATUSES)[number], OrderStep> = {
+  waiting: 'waiting',
+  confirming: 'confirming',
+  confirmed: 'confirming',
+  sending: 'confirming',
+  partially_paid: 'confirming',
+  finished: 'paid',
+  failed: 'failed',
+  refunded: 'refunded',
+  expired: 'expired',
+};
+const stepOf = (status: string): OrderStep | null => STEP_OF[status as keyof typeof STEP_OF] ?? null;
+
+export async function listBilling(db: DbOrTx, userId: string, input: { limit?: number | undefined; cursor?: string | undefined }): Promise<BillingPage> {
+  const limit = input.limit ?? BILLING_PAGE_DEFAULT;
+  const cursor = decodeCursor(input.cursor);
+  const before = (at: AnyPgColumn, id: AnyPgColumn) => (cursor ? sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : undefined);
+
+  // Each side is read up to one page past the cursor, then merged: both use the user's index.
+  const [ledger, orders] = await Promise.all([
+    db
+      .select({
+        id: creditEntries.id,
+        at: exactTime(creditEntries.createdAt),
+        createdAt: creditEntries.createdAt,
+        kind: creditEntries.kind,
+        bytes: creditEntries.amountBytes,
+        sourceKey: creditEntries.sourceKey,
+        note: creditEntries.note,
+      })
+      .from(creditEntries)
+      .where(and(eq(creditEntries.userId, userId), ne(creditEntries.kind, 'payment'), before(creditEntries.createdAt, creditEntries.id)))
+      .orderBy(desc(creditEntries.createdAt), desc(creditEntries.id))
+      .limit(limit + 1),
+    db
+      .select({
+        id: payments.id,
+        at: exactTime(payments.createdAt),
+        createdAt: payments.createdAt,
+        gbAmount: payments.gbAmount,
+        priceCents: payments.priceCents,
+        creditsBytes: payments.creditsBytes,
+        creditedAt: payments.creditedAt,
+      })
+      .from(payments)
+      .where(and(eq(payments.userId, userId), before(payments.createdAt, payments.id)))
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(limit + 1),
+  ]);
+
+  type Tagged = Row & ({ from: 'ledger'; row: (typeof ledger)[number] } | { from: 'order'; row: (typeof orders)[number] });
+  const merged: Tagged[] = [
+    ...ledger.map((row) => ({ id: row.id, at: row.at, createdAt: row.createdAt, from: 'ledger' as const, row })),
+    ...orders.map((row) => ({ id: row.id, at: row.at, createdAt: row.createdAt, from: 'order' as const, row })),
+  ].sort(newerFirst);
+  const page = merged.slice(0, limit);
+  const nextCursor = merged.length > limit ? encodeCursor(page.at(-1)!) : null;
+
+  // Names for references, one query per kind of source.
+  const idsAfter = (prefixes: string[]) =>
+    page.flatMap((e) => {
+      if (e.from !== 'ledger') return [];
+      const [prefix, id] = e.row.sourceKey.split(/:(.*)/s);
+      return prefixes.includes(prefix!) && id ? [id] : [];
+    });
+  const codeIds = idsAfter(['code']);
+  const batchIds = idsAfter(['batch-in', 'batch-lease-in']);
+  const orderIds = page.flatMap((e) => (e.from === 'order' ? [e.id] : []));
+  const [codes, batchCodes, events] = await Promise.all([
+    codeIds.length ? db.select({ id: topupCodes.id, code: topupCodes.code }).from(topupCodes).where(inArray(topupCodes.id, codeIds)) : [],
+    batchIds.length ? db.select({ id: batches.id, code: batches.batchCode }).from(batches).where(inArray(batches.id, batchIds)) : [],
+    orderIds.length
+      ? db
+          .select({ paymentId: paymentEvents.paymentId, status: paymentEvents.status, at: paymentEvents.createdAt })
+          .from(paymentEvents)
+          .where(inArray(paymentEvents.paymentId, orderIds))
+          .orderBy(paymentEvents.createdAt, paymentEvents.id)
+      : [],
+  ]);
+  const codeById = new Map(codes.map((c) => [c.id, c.code]));
+  const batchById = new Map(batchCodes.map((b) => [b.id, b.code]));
+
+  const entries = page.map((e): BillingEntry => {
+    const base = { id: e.id, createdAt: e.createdAt.toISOString() };
+    if (e.from === 'order') {
+      const o = e.row;
+      const history: { status: OrderStep; at: string }[] = [{ status: 'created', at: o.createdAt.toISOString() }];
+      for (const ev of events) {
+        if (ev.paymentId !== o.id) continue;
+        const step = stepOf(ev.status);
+        // Deliveries repeat (providers retry); a step is shown once, when first reached.
+        if (step && !history.some((h) => h.status === step)) history.push({ status: step, at: ev.at.toISOString() });
+      }
+      return {
+        ...base,
+        kind: 'crypto',
+        bytes: (o.creditedAt ? o.creditsBytes : 0n).toString(),
+        description: `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
+        reference: o.id,
+        history,
+      };
+    }
+    const r = e.row;
+    const [prefix, sourceId = ''] = r.sourceKey.split(/:(.*)/s);
+    const bytes = r.bytes.toString();
+    switch (r.kind) {
+      case 'code': {
+        const code = codeById.get(sourceId) ?? null;
+        return { ...base, kind: 'code', bytes, description: `Top-up code ${code ?? ''}`.trim(), reference: code };
+      }
+      case 'batch':
+      case 'batch_association': {
+        const code = batchById.get(sourceId) ?? null;
+        const what = prefix === 'batch-lease-in' ? 'open leases moved with its accounts' : 'associated';
+        return { ...base, kind: 'batch', bytes, description: `Batch ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
+      }
+      case 'admin_adjustment':
+        return { ...base, kind: 'adjustment', bytes, description: r.note ? `Adjustment: ${r.note}` : 'Adjustment by an administrator', reference: null };
+      case 'reversal':
+      case 'payment':
+        if (prefix === 'payment-reversal') return { ...base, kind: 'refund', bytes, description: 'Crypto payment refunded', reference: sourceId };
+        return { ...base, kind: 'reversal', bytes, description: r.note ? `Reversal: ${r.note}` : 'Reversal', reference: null };
+    }
+  });
+  return { entries, nextCursor };
+}
+
+export interface Receipt {
+  paymentId: string;
+  paidAt: string;
+  amountUsd: string;
+  gb: number;
+  bytesCredited: string;
+  gbCredited: string;
+  provider: string;
+  providerPaymentId: string | null;
+}
+
+export const NO_RECEIPT = 'No receipt: this order does not exist or was not paid';
+
+/** The receipt of one of the user's paid orders; anything else (another user's, unpaid) is not found. */
+export async function paymentReceipt(db: DbOrTx, userId: string, paymentId: string): Promise<Receipt> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentId)) throw new DomainError('NOT_FOUND', NO_RECEIPT);
+  const [o] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+    .limit(1);
+  if (!o?.creditedAt) throw new DomainError('NOT_FOUND', NO_RECEIPT);
+  return {
+    paymentId: o.id,
+    paidAt: o.creditedAt.toISOString(),
+    amountUsd: centsToUsd(o.priceCents),
+    gb: o.gbAmount,
+    bytesCredited: o.creditsBytes.toString(),
+    gbCredited: formatGb(o.creditsBytes),
+    provider: o.provider,
+    providerPaymentId: o.providerPaymentId,
+  };
+}

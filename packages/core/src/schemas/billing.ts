@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export const BILLING_PAGE_DEFAULT = 50;
+export const BILLING_PAGE_MAX = 500;
+
+/** One page of the user's billing history, newest first; `cursor` is the previous page's nextCursor. */
+export const billingListInput = z
+  .object({
+    limit: z
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(BILLING_PAGE_MAX, `limit must be at most ${BILLING_PAGE_MAX}`)
+      .optional(),
+    cursor: z.string().max(200, 'cursor is not valid').optional(),
+    /** REST only: `csv` answers text/csv instead of JSON. */
+    format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+  })
+  .optional();
+export type BillingListInput = z.infer<typeof billingListInput>;
+
+export const receiptInput = z.object({ paymentId: z.string().max(100) });
+
+export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal'] as const;
+export type BillingKind = (typeof BILLING_KINDS)[number];
+
+/** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */
+export const ORDER_STEPS = ['created', 'waiting', 'confirming', 'paid', 'failed', 'expired', 'refunded'] as const;
+export type OrderStep = (typeof ORDER_STEPS)[number];
