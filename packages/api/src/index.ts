@@ -14,6 +14,7 @@ export { usageByType, userUsageTotals, type UsageByType } from './services/usage
 export { isKnownLocation, loadLocations } from './services/locations';
 export { checkBalanceAlerts } from './services/balance-alerts';
 export type { BillingEntry, BillingPage, Receipt } from './services/billing';
+export type { UsageHistory, UsagePoint } from './services/usage-history';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';

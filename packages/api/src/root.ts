@@ -5,6 +5,7 @@ import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { locationsRouter } from './routers/locations';
+import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -15,6 +16,7 @@ export const appRouter = router({
   gateway: gatewayRouter,
   alerts: alertsRouter,
   billing: billingRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,6 +32,10 @@ export const PROXY_NOTICE_MS = 3000;
 export const COPIED_MS = 2000;
 
 export const USAGE_TYPES = ['normal_proxy', 'shop_proxy_regular', 'shop_proxy_admin'] as const;
+
+/** How traffic came into the gateway: plain HTTP requests, HTTP CONNECT tunnels, SOCKS5; '' unknown (older rows). */
+export const USAGE_PROTOCOLS = ['http', 'connect', 'socks5', ''] as const;
+export type UsageProtocol = (typeof USAGE_PROTOCOLS)[number];
 export type UsageType = (typeof USAGE_TYPES)[number];
 
 /** Endpoint used when the page is served from localhost (spec section 9). */

@@ -8,6 +8,7 @@ import { credentialRoutes } from './credentials';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { usageRoutes } from './usage';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -18,6 +19,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...locationsRoutes,
   ...alertsRoutes,
   ...billingRoutes,
+  ...usageRoutes,
 ];
 
 /** The spec's REST paths. */

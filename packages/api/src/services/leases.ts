@@ -12,7 +12,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { countBatchUsage, spendableBytes } from './batches';
-import { addHourlyUsage, type HourlyUsageDelta } from './usage';
+import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import { adjustWallet, findAccountWallet, selectAccountWallets, toAccountWallet, walletCredits, walletKey, type Wallet } from './wallet';
 
 /** A lease of a gateway that has not reported for this long is settled by the reconciliation job. */
@@ -97,13 +97,14 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
     .returning({ seq: gatewayReports.seq });
   if (!fresh) return { applied: false, dropped: [] };
 
-  const merged = new Map<string, { up: bigint; down: bigint; sessions: number; release: boolean }>();
+  const merged = new Map<string, { up: bigint; down: bigint; sessions: number; release: boolean; parts: UsageSplit[] }>();
   for (const i of input.items) {
-    const m = merged.get(i.leaseId) ?? { up: 0n, down: 0n, sessions: 0, release: false };
+    const m = merged.get(i.leaseId) ?? { up: 0n, down: 0n, sessions: 0, release: false, parts: [] };
     m.up += BigInt(i.bytesUp);
     m.down += BigInt(i.bytesDown);
     m.sessions += i.sessions;
     m.release ||= i.release;
+    for (const p of i.parts ?? []) m.parts.push({ ...p, bytesUp: BigInt(p.bytesUp), bytesDown: BigInt(p.bytesDown) });
     merged.set(i.leaseId, m);
   }
   const dropped: string[] = [];
@@ -148,11 +149,14 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
       }
       wallets.add(acc.wallet, returned, counted);
       if (acc.capBatchId) batchUsage.set(acc.capBatchId, (batchUsage.get(acc.capBatchId) ?? 0n) + counted);
-      const h = hourly.get(acc.proxyAccountId) ?? { proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
-      h.bytesUp += up;
-      h.bytesDown += counted - up;
-      h.sessions += m.sessions;
-      hourly.set(acc.proxyAccountId, h);
+      for (const part of splitUsage(m.parts, up, counted - up, m.sessions)) {
+        const key = [acc.proxyAccountId, part.protocol, part.country, part.state, part.city].join('\0');
+        const h = hourly.get(key) ?? { ...part, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
+        h.bytesUp += part.bytesUp;
+        h.bytesDown += part.bytesDown;
+        h.sessions += part.sessions;
+        hourly.set(key, h);
+      }
     }
   }
   await wallets.apply(tx);

@@ -1,8 +1,16 @@
 import { eq, sql } from 'drizzle-orm';
-import { USAGE_TYPES, type UsageType } from '@proxyhub/core';
-import { proxyAccounts, usageHourly, type DbOrTx } from '@proxyhub/db';
+import { USAGE_TYPES, type UsageProtocol, type UsageType } from '@proxyhub/core';
+import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
 
-export interface HourlyUsageDelta {
+/** Where traffic went and how it came in; '' is unknown. */
+export interface UsageDimensions {
+  protocol: UsageProtocol;
+  country: string;
+  state: string;
+  city: string;
+}
+
+export interface HourlyUsageDelta extends UsageDimensions {
   proxyAccountId: string;
   usageType: UsageType;
   bytesUp: bigint;
@@ -10,28 +18,84 @@ export interface HourlyUsageDelta {
   sessions: number;
 }
 
-/** Adds to the current hour's row of each account (one upsert per account), in the caller's transaction. */
+export const UNKNOWN_DIMENSIONS: UsageDimensions = { protocol: '', country: '', state: '', city: '' };
+
+export interface UsageSplit extends UsageDimensions {
+  bytesUp: bigint;
+  bytesDown: bigint;
+  sessions: number;
+}
+
+/**
+ * Splits what was counted (up, down, sessions: possibly less than reported, when a wallet ran dry)
+ * over the parts the gateway reported, in their order, so the parts add up exactly to what was
+ * counted; whatever the parts do not cover is unknown.
+ */
+export function splitUsage(parts: readonly UsageSplit[], up: bigint, down: bigint, sessions: number): UsageSplit[] {
+  const out: UsageSplit[] = [];
+  let leftUp = up;
+  let leftDown = down;
+  let leftSessions = sessions;
+  for (const p of parts) {
+    const u = p.bytesUp < leftUp ? p.bytesUp : leftUp;
+    const d = p.bytesDown < leftDown ? p.bytesDown : leftDown;
+    const s = Math.min(p.sessions, leftSessions);
+    leftUp -= u;
+    leftDown -= d;
+    leftSessions -= s;
+    if (u || d || s) out.push({ ...p, bytesUp: u, bytesDown: d, sessions: s });
+  }
+  if (leftUp || leftDown || leftSessions) out.push({ ...UNKNOWN_DIMENSIONS, bytesUp: leftUp, bytesDown: leftDown, sessions: leftSessions });
+  return out;
+}
+
+/**
+ * Adds to the current hour's and the current UTC day's row of each account and dimensions, in the
+ * caller's transaction (one upsert per table), so both always agree.
+ */
 export async function addHourlyUsage(tx: DbOrTx, deltas: HourlyUsageDelta[]): Promise<void> {
   const rows = deltas.filter((d) => d.bytesUp > 0n || d.bytesDown > 0n || d.sessions > 0);
   if (!rows.length) return;
+  const values = rows.map((d) => ({
+    proxyAccountId: d.proxyAccountId,
+    usageType: d.usageType,
+    protocol: d.protocol,
+    country: d.country,
+    state: d.state,
+    city: d.city,
+    bytesUp: d.bytesUp,
+    bytesDown: d.bytesDown,
+    sessions: d.sessions,
+  }));
   await tx
     .insert(usageHourly)
-    .values(
-      rows.map((d) => ({
-        proxyAccountId: d.proxyAccountId,
-        hour: sql`date_trunc('hour', now())`,
-        usageType: d.usageType,
-        bytesUp: d.bytesUp,
-        bytesDown: d.bytesDown,
-        sessions: d.sessions,
-      })),
-    )
+    .values(values.map((v) => ({ ...v, hour: sql`date_trunc('hour', now(), 'UTC')` })))
     .onConflictDoUpdate({
-      target: [usageHourly.proxyAccountId, usageHourly.hour, usageHourly.usageType],
+      target: [
+        usageHourly.proxyAccountId,
+        usageHourly.hour,
+        usageHourly.usageType,
+        usageHourly.country,
+        usageHourly.state,
+        usageHourly.city,
+        usageHourly.protocol,
+      ],
       set: {
         bytesUp: sql`${usageHourly.bytesUp} + excluded.bytes_up`,
         bytesDown: sql`${usageHourly.bytesDown} + excluded.bytes_down`,
         sessions: sql`${usageHourly.sessions} + excluded.sessions`,
+        updatedAt: sql`now()`,
+      },
+    });
+  await tx
+    .insert(usageDaily)
+    .values(values.map((v) => ({ ...v, day: sql`date_trunc('day', now(), 'UTC')` })))
+    .onConflictDoUpdate({
+      target: [usageDaily.proxyAccountId, usageDaily.day, usageDaily.usageType, usageDaily.country, usageDaily.state, usageDaily.city, usageDaily.protocol],
+      set: {
+        bytesUp: sql`${usageDaily.bytesUp} + excluded.bytes_up`,
+        bytesDown: sql`${usageDaily.bytesDown} + excluded.bytes_down`,
+        sessions: sql`${usageDaily.sessions} + excluded.sessions`,
         updatedAt: sql`now()`,
       },
     });

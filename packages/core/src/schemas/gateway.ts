@@ -24,11 +24,28 @@ export const gatewayReserveLeaseInput = z.object({
   bytes: byteCount.min(1),
 });
 
+const sessionCount = z.number().int().min(0).max(1_000_000_000);
+
+/**
+ * Part of a lease's usage by where it went (the username's location) and how it came in. Analytics
+ * only: the item's totals are what is billed; parts that do not add up to them are recorded as unknown.
+ */
+export const gatewayUsagePart = z.object({
+  protocol: z.enum(['http', 'connect', 'socks5']),
+  country: z.union([code, z.literal('')]),
+  state: z.union([code, z.literal('')]),
+  city: z.union([code, z.literal('')]),
+  bytesUp: byteCount,
+  bytesDown: byteCount,
+  sessions: sessionCount,
+});
+
 export const gatewayReportItem = z.object({
   leaseId: z.uuid(),
   bytesUp: byteCount,
   bytesDown: byteCount,
-  sessions: z.number().int().min(0).max(1_000_000_000),
+  sessions: sessionCount,
+  parts: z.array(gatewayUsagePart).max(10_000).optional(),
   /** Settle the lease after this usage: the rest goes back to the wallet. */
   release: z.boolean().default(false),
 });
@@ -50,4 +67,5 @@ export type GatewayAuthorizeInput = z.infer<typeof gatewayAuthorizeInput>;
 export type GatewayReserveLeaseInput = z.infer<typeof gatewayReserveLeaseInput>;
 export type GatewayReportInput = z.infer<typeof gatewayReportInput>;
 export type GatewayReportItem = z.infer<typeof gatewayReportItem>;
+export type GatewayUsagePart = z.infer<typeof gatewayUsagePart>;
 export type GatewayReleaseLeasesInput = z.infer<typeof gatewayReleaseLeasesInput>;

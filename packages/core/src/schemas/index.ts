@@ -6,3 +6,4 @@ export * from './proxies';
 export * from './alerts';
 export * from './two-factor';
 export * from './billing';
+export * from './usage';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { USAGE_TYPES } from '@proxyhub/core';
+import { USAGE_PROTOCOLS, USAGE_TYPES } from '@proxyhub/core';
 import { bigint, boolean, check, cidr, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
@@ -103,12 +103,48 @@ export const usageHourly = pgTable(
       .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
     hour: ts('hour').notNull(),
     usageType: text('usage_type', { enum: USAGE_TYPES }).notNull(),
+    /**
+     * Where the traffic went, as the proxy username asked (ISO country code, state and city names)
+     * and how it came in; '' when unknown (rows from before these were recorded, password-less
+     * connections without a location). '' rather than null: they are part of the key.
+     */
+    country: text('country').notNull().default(''),
+    state: text('state').notNull().default(''),
+    city: text('city').notNull().default(''),
+    protocol: text('protocol', { enum: USAGE_PROTOCOLS }).notNull().default(''),
     bytesUp: bytes('bytes_up'),
     bytesDown: bytes('bytes_down'),
     sessions: integer('sessions').notNull().default(0),
     updatedAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.proxyAccountId, t.hour, t.usageType] }), index('usage_hourly_type_idx').on(t.usageType, t.hour)],
+  (t) => [
+    primaryKey({ name: 'usage_hourly_pk', columns: [t.proxyAccountId, t.hour, t.usageType, t.country, t.state, t.city, t.protocol] }),
+    index('usage_hourly_type_idx').on(t.usageType, t.hour),
+  ],
+);
+
+/**
+ * The same usage per UTC day, kept beside the hourly rows in the same transaction: a year of daily
+ * usage reads 365 rows per account and key instead of 8760.
+ */
+export const usageDaily = pgTable(
+  'usage_daily',
+  {
+    proxyAccountId: uuid('proxy_account_id')
+      .notNull()
+      .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
+    day: ts('day').notNull(),
+    usageType: text('usage_type', { enum: USAGE_TYPES }).notNull(),
+    country: text('country').notNull().default(''),
+    state: text('state').notNull().default(''),
+    city: text('city').notNull().default(''),
+    protocol: text('protocol', { enum: USAGE_PROTOCOLS }).notNull().default(''),
+    bytesUp: bytes('bytes_up'),
+    bytesDown: bytes('bytes_down'),
+    sessions: integer('sessions').notNull().default(0),
+    updatedAt: createdAt(),
+  },
+  (t) => [primaryKey({ name: 'usage_daily_pk', columns: [t.proxyAccountId, t.day, t.usageType, t.country, t.state, t.city, t.protocol] })],
 );
 
 /**
