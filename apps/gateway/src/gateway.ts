@@ -56,6 +56,7 @@ const ignore = () => undefined;
 interface Opened {
   accepted: Accepted<Session>;
   target: Socket;
+  protocol: ProtocolName;
 }
 
 export class Gateway {
@@ -155,7 +156,7 @@ export class Gateway {
           if (!opened) return;
           relaying = true;
           clearTimeout(deadline);
-          this.tunnels.start(socket, opened.target, opened.accepted);
+          this.tunnels.start(socket, opened.target, opened.accepted, opened.protocol);
         },
         (err: unknown) => {
           this.logger.error({ err }, 'proxy handshake failed');
@@ -175,7 +176,7 @@ export class Gateway {
     if (!opened) return null;
     if (!opened.ok) return this.refuse(socket, protocol, opened);
     if (accepted.established) socket.write(accepted.established);
-    return { accepted, target: opened.socket };
+    return { accepted, target: opened.socket, protocol };
   }
 
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal): null {

@@ -4,7 +4,8 @@
  *
  *   {"g":gatewayId,"q":lastSeq}                    first line (written at creation and compaction)
  *   {"u":leaseId,"up":n,"dn":n,"s":n}               usage spent from a lease since its previous line
- *   {"r":seq,"i":[[leaseId,up,down,sessions,release],...]}   a report, synced before it is sent
+ *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
+ *                                                 (parts: [[protocol,country,state,city,up,down,sessions],...])
  *   {"a":seq}                                       the server applied that report
  *
  * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
@@ -14,6 +15,7 @@
  */
 import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
 import type { Logger } from './log';
 
@@ -23,7 +25,11 @@ export interface JournalItem {
   bytesDown: number;
   sessions: number;
   release: boolean;
+  /** Where and how (usage-parts.ts); usage journaled outside a report is replayed without it. */
+  parts?: GatewayUsagePart[];
 }
+
+type PartTuple = [GatewayUsagePart['protocol'], string, string, string, number, number, number];
 
 export interface JournalReport {
   seq: number;
@@ -34,7 +40,7 @@ type Usage = [up: number, down: number, sessions: number];
 type Line =
   | { g: string; q: number }
   | { u: string; up: number; dn: number; s: number }
-  | { r: number; i: Array<[string, number, number, number, 0 | 1]> }
+  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]> }
   | { a: number };
 
 /** Rewritten with only the outstanding state once it is this long. */
@@ -93,7 +99,21 @@ export class UsageJournal {
   private apply(line: Line): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
     else if ('r' in line) {
-      const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release]) => ({ leaseId, bytesUp, bytesDown, sessions, release: release === 1 }));
+      const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
+        const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
+        if (parts?.length) {
+          item.parts = parts.map(([protocol, country, state, city, up, down, s]) => ({
+            protocol,
+            country,
+            state,
+            city,
+            bytesUp: up,
+            bytesDown: down,
+            sessions: s,
+          }));
+        }
+        return item;
+      });
       this.covered(items);
       this.pending.set(line.r, items);
       if (line.r > this.lastSeq) this.lastSeq = line.r;
@@ -245,7 +265,14 @@ export class UsageJournal {
 }
 
 function reportLine(seq: number, items: JournalItem[]): string {
-  return JSON.stringify({ r: seq, i: items.map((i) => [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0]) });
+  return JSON.stringify({
+    r: seq,
+    i: items.map((i) => {
+      const base = [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0];
+      if (!i.parts?.length) return base;
+      return [...base, i.parts.map((p): PartTuple => [p.protocol, p.country, p.state, p.city, p.bytesUp, p.bytesDown, p.sessions])];
+    }),
+  });
 }
 
 /** A rename is durable once its directory is synced. */

@@ -8,8 +8,9 @@
  */
 import type { UsageType } from '@proxyhub/core';
 import type { Backend } from './backend';
-import type { UsageJournal } from './journal';
+import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
+import { acknowledgeParts, partOf, reportedParts, snapshotParts, type Parts, type PartsSnapshot, type UsageTag } from './usage-parts';
 
 /** How long shutdown waits for the final usage report: short when the journal keeps what it misses. */
 const FINAL_REPORT_JOURNALED_MS = 3000;
@@ -68,10 +69,18 @@ export class Lease {
   jUp = 0;
   jDown = 0;
   jSessions = 0;
+  /** The unreported counts by where and how (see usage-parts.ts); null until a tagged spend. */
+  parts: Parts | null = null;
   constructor(
     readonly id: string,
     readonly granted: number,
   ) {}
+}
+
+function addToParts(lease: Lease, tag: UsageTag, dir: number, n: number): void {
+  const p = partOf((lease.parts ??= new Map()), tag);
+  if (dir === UP) p.up += n;
+  else p.down += n;
 }
 
 /** Something the meter can close when its account runs dry or is revoked. */
@@ -114,8 +123,8 @@ export class Account {
     this.leaseSize = meter.opts.initialLeaseBytes;
   }
 
-  /** Spends n bytes the caller checked are available (available >= n). */
-  spend(n: number, dir: number): void {
+  /** Spends n bytes the caller checked are available (available >= n); `tag` says where they went. */
+  spend(n: number, dir: number, tag?: UsageTag): void {
     this.available -= n;
     this.spentTotal += n;
     let lease = this.leases[0]!;
@@ -124,6 +133,7 @@ export class Account {
       lease.used += n;
       if (dir === UP) lease.up += n;
       else lease.down += n;
+      if (tag) addToParts(lease, tag, dir, n);
     } else {
       // Crosses into the next lease(s): the used-up one is retired and reported with release.
       while (n > 0) {
@@ -133,6 +143,7 @@ export class Account {
         lease.used += take;
         if (dir === UP) lease.up += take;
         else lease.down += take;
+        if (tag) addToParts(lease, tag, dir, take);
         n -= take;
         if (lease.used === lease.granted) this.meter.retire(this.leases.shift()!);
       }
@@ -149,10 +160,12 @@ export class Account {
   }
 
   /** One session is one authenticated connection (counted on the lease it starts on). */
-  countSession(): void {
+  countSession(tag?: UsageTag): void {
     const lease = this.leases[0];
-    if (lease) lease.sessions += 1;
-    else this.meter.orphanSessions(this);
+    if (lease) {
+      lease.sessions += 1;
+      if (tag) partOf((lease.parts ??= new Map()), tag).sessions += 1;
+    } else this.meter.orphanSessions(this);
     this.lastActivity = Date.now();
   }
 
@@ -245,9 +258,16 @@ export class Account {
 
 interface PendingReport {
   seq: number;
-  items: Array<{ leaseId: string; bytesUp: number; bytesDown: number; sessions: number; release: boolean }>;
-  snapshot: Array<[Lease, number, number, number]>;
+  items: JournalItem[];
+  snapshot: Array<[Lease, number, number, number, PartsSnapshot]>;
   retired: Lease[];
+}
+
+function reportItem(l: Lease, release: boolean, parts: PartsSnapshot): JournalItem {
+  const item: JournalItem = { leaseId: l.id, bytesUp: l.up, bytesDown: l.down, sessions: l.sessions, release };
+  const reported = reportedParts(parts);
+  if (reported) item.parts = reported;
+  return item;
 }
 
 function journalLease(journal: UsageJournal, l: Lease): void {
@@ -397,15 +417,17 @@ export class Meter {
       }
       for (const l of a.leases) {
         if (!l.up && !l.down && !l.sessions) continue;
-        items.push({ leaseId: l.id, bytesUp: l.up, bytesDown: l.down, sessions: l.sessions, release: false });
-        snapshot.push([l, l.up, l.down, l.sessions]);
+        const parts = snapshotParts(l.parts);
+        items.push(reportItem(l, false, parts));
+        snapshot.push([l, l.up, l.down, l.sessions, parts]);
       }
     }
     const retired = this.retired;
     this.retired = [];
     for (const l of retired) {
-      items.push({ leaseId: l.id, bytesUp: l.up, bytesDown: l.down, sessions: l.sessions, release: true });
-      snapshot.push([l, l.up, l.down, l.sessions]);
+      const parts = snapshotParts(l.parts);
+      items.push(reportItem(l, true, parts));
+      snapshot.push([l, l.up, l.down, l.sessions, parts]);
     }
     this.seq += 1;
     return { seq: this.seq, items, snapshot, retired };
@@ -443,7 +465,8 @@ export class Meter {
     this.pending = null;
     this.lastSent = Date.now();
     opts.journal?.acknowledged(report.seq);
-    for (const [l, up, down, sessions] of report.snapshot) {
+    for (const [l, up, down, sessions, parts] of report.snapshot) {
+      acknowledgeParts(l.parts, parts);
       l.up -= up;
       l.down -= down;
       l.sessions -= sessions;

@@ -47,7 +47,6 @@ export function targetOpener(egress: Egress): OpenTarget {
         socket.destroy();
         return null;
       }
-      acc.countSession();
       return { ok: true, socket };
     } finally {
       acc.conns.delete(pending);

@@ -11,6 +11,7 @@
 import type { Socket } from 'node:net';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
+import type { UsageTag } from './usage-parts';
 
 /** What one direction may hold in user space before its source pauses (backpressure). */
 const RELAY_BUFFER_BYTES = 128 * 1024;
@@ -32,6 +33,8 @@ export interface RelayOptions {
   /** Bytes to send to the target first (a rewritten request head, early tunnel data). */
   initialUp?: Buffer | undefined;
   onClose?: () => void;
+  /** Where the bytes go and how they came in, for the usage history. */
+  usage?: UsageTag;
 }
 
 export interface RelayStats {
@@ -125,7 +128,7 @@ export class Relay implements MeteredConnection {
     this.lastIo = coarseClock.now;
     const acc = this.account;
     if (acc.available >= n) {
-      acc.spend(n, dir);
+      acc.spend(n, dir, this.opts.usage);
       if (dir === UP) this.stats.up += n;
       else this.stats.down += n;
       // Pause only when the destination really holds data back: a write that went straight to the
@@ -159,7 +162,7 @@ export class Relay implements MeteredConnection {
       state.lease = false;
       const avail = acc.available;
       if (avail >= n) {
-        acc.spend(n, dir);
+        acc.spend(n, dir, this.opts.usage);
         if (dir === UP) this.stats.up += n;
         else this.stats.down += n;
         if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) state.drain = true;
@@ -168,7 +171,7 @@ export class Relay implements MeteredConnection {
       }
       // What is left of the balance is sent, nothing beyond it.
       if (avail > 0) {
-        acc.spend(avail, dir);
+        acc.spend(avail, dir, this.opts.usage);
         if (dir === UP) this.stats.up += avail;
         else this.stats.down += avail;
         dst.write(chunk.subarray(0, avail));

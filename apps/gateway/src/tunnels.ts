@@ -1,8 +1,10 @@
 /** The open tunnels: each one's relay, started from its handshake, and their idle timeout. */
 import type { Socket } from 'node:net';
 import type { Session } from './authenticator';
+import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
 import { coarseClock, Relay } from './relay';
+import { usageTag } from './usage-parts';
 
 export class Tunnels {
   private readonly relays = new Set<Relay>();
@@ -18,7 +20,8 @@ export class Tunnels {
     return this.relays.size;
   }
 
-  start(client: Socket, target: Socket, { session, leftover, forward }: Accepted<Session>): void {
+  /** `protocol`: the handshake's (a SOCKS5 or an HTTP client); a forwarded request is plain HTTP, else a CONNECT tunnel. */
+  start(client: Socket, target: Socket, { session, leftover, forward }: Accepted<Session>, protocol: ProtocolName): void {
     let initialUp = leftover;
     let upLimit: number | undefined;
     if (forward) {
@@ -26,7 +29,9 @@ export class Tunnels {
       initialUp = Buffer.concat([forward.head, leftover.length > forward.bodyLength ? leftover.subarray(0, forward.bodyLength) : leftover]);
       upLimit = forward.head.length + forward.bodyLength;
     }
-    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, upLimit, onClose: () => this.relays.delete(relay) });
+    const usage = usageTag(protocol === 'socks5' ? 'socks5' : forward ? 'http' : 'connect', session.parts.location);
+    session.account.countSession(usage);
+    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, upLimit, usage, onClose: () => this.relays.delete(relay) });
     this.relays.add(relay);
     relay.start();
   }

@@ -6,6 +6,7 @@ import type { Backend } from '../src/backend';
 import { replayUsageJournal, UsageJournal } from '../src/journal';
 import { silentLogger } from '../src/log';
 import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
+import { usageTag } from '../src/usage-parts';
 
 type Report = Parameters<Backend['report']>[0];
 
@@ -100,6 +101,52 @@ describe('usage journal', () => {
     const seqs = [...server.applied.values()].map((r) => r.seq);
     expect(seqs.at(-1)).toBe(Math.max(...seqs));
     expect(new Set(seqs).size).toBe(seqs.length);
+  });
+
+  it('an unacknowledged report keeps its split by location and protocol across a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const server = fakeServer();
+    const meter = meterWith(server, UsageJournal.open(dir, 'gw-p', silentLogger));
+    const acc = meter.account('acc-p', 'normal_proxy');
+    await acc.ensure(1);
+    const us = usageTag('connect', { country: 'US', state: 'CA', city: 'LOSANGELES' });
+    const de = usageTag('socks5', { country: 'DE' });
+    acc.countSession(us);
+    acc.spend(300, UP, us);
+    acc.spend(5000, DOWN, us);
+    acc.countSession(de);
+    acc.spend(7000, DOWN, de);
+    server.down = true;
+    await expect(meter.flush()).rejects.toThrow();
+    // kill -9: the next start replays the report from the journal, parts included.
+    server.down = false;
+    const journal = UsageJournal.open(dir, 'gw-p', silentLogger);
+    await replayUsageJournal(journal, server.backend, silentLogger);
+    const items = [...server.applied.values()].flatMap((r) => r.items);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ bytesUp: 300, bytesDown: 12_000, sessions: 2 });
+    expect(items[0]!.parts).toEqual([
+      { protocol: 'connect', country: 'US', state: 'CA', city: 'LOSANGELES', bytesUp: 300, bytesDown: 5000, sessions: 1 },
+      { protocol: 'socks5', country: 'DE', state: '', city: '', bytesUp: 0, bytesDown: 7000, sessions: 1 },
+    ]);
+  });
+
+  it('parts already reported are not reported again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
+    const server = fakeServer();
+    const meter = meterWith(server, UsageJournal.open(dir, 'gw-q', silentLogger));
+    const acc = meter.account('acc-q', 'normal_proxy');
+    await acc.ensure(1);
+    const fr = usageTag('http', { country: 'FR' });
+    acc.spend(1000, DOWN, fr);
+    await meter.flush();
+    acc.spend(10, DOWN, fr);
+    await meter.flush();
+    const reports = [...server.applied.values()].filter((r) => r.items.length);
+    expect(reports.map((r) => r.items[0]!.parts)).toEqual([
+      [{ protocol: 'http', country: 'FR', state: '', city: '', bytesUp: 0, bytesDown: 1000, sessions: 0 }],
+      [{ protocol: 'http', country: 'FR', state: '', city: '', bytesUp: 0, bytesDown: 10, sessions: 0 }],
+    ]);
   });
 
   it('a report that did reach the server before the crash is resent under its seq and counted once', async () => {
