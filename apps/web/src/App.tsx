@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router-dom';
 import { ProtectedLayout, PublicOnly } from './components/app-shell';
 import { AdminPage } from './pages/admin';
 import { ApiSettingsPage } from './pages/api-settings';
+import { BillingPage } from './pages/billing';
 import { DashboardPage } from './pages/dashboard';
 import { ForgotPasswordPage } from './pages/forgot-password';
 import { LandingPage } from './pages/landing';
@@ -39,6 +40,7 @@ export function App() {
         <Route path="/proxies" element={<ProxiesPage />} />
         <Route path="/api" element={<ApiSettingsPage />} />
         <Route path="/topup" element={<TopUpPage />} />
+        <Route path="/billing" element={<BillingPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

@@ -20,8 +20,16 @@ async function loadSession(): Promise<User | null> {
   }
 }
 
-export function useSession() {
-  return useQuery({ queryKey: SESSION_KEY, queryFn: loadSession });
+/** How often a page that shows the balance re-reads it while the tab is visible. */
+export const LIVE_REFRESH_MS = 10_000;
+
+/** `live`: re-read every LIVE_REFRESH_MS while the tab is visible and on focus (balances that move with traffic). */
+export function useSession(opts: { live?: boolean } = {}) {
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: loadSession,
+    ...(opts.live ? { refetchInterval: LIVE_REFRESH_MS, refetchOnWindowFocus: true } : {}),
+  });
 }
 
 export function useSessionActions() {

@@ -1,10 +1,12 @@
 import { Link } from 'react-router-dom';
 import { formatGb } from '@proxyhub/core';
 import { Card, PageHeader } from '../components/ui';
+import { UsagePanel } from '../components/usage-panel';
 import { useSession } from '../session';
 
 export function DashboardPage() {
-  const user = useSession().data!;
+  // Live: the balance and usage move while traffic runs.
+  const user = useSession({ live: true }).data!;
   const remaining = `${formatGb(user.credits)} GB`;
   const usage = `${formatGb(user.total_usage_bytes)} GB`;
   return (
@@ -37,6 +39,7 @@ export function DashboardPage() {
           </Link>
         </div>
       </div>
+      <UsagePanel />
       <Card title="Account Information">
         <dl className="info-list">
           <div>
