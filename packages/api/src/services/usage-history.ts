@@ -3,7 +3,7 @@
  * totals, and the same bytes by country and by proxy account. Hours come from usage_hourly, days
  * from usage_daily (kept in the same transaction), so a year of days is 365 rows per account and key.
  */
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
 import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
 
@@ -55,38 +55,39 @@ export async function userUsageHistory(db: DbOrTx, userId: string, input: UsageH
   const t = granularity === 'hour' ? { table: usageHourly, at: usageHourly.hour } : { table: usageDaily, at: usageDaily.day };
   const { table, at } = t;
   const inRange = and(eq(proxyAccounts.userId, userId), gte(at, new Date(start)), lte(at, new Date(end)));
-  const total = sql`coalesce(sum(${table.bytesUp} + ${table.bytesDown}), 0)`;
-  const bytes = sql<string>`${total}::text`;
+  // One pass over the rows for all three views (GROUPING SETS): the points, by country, by account.
+  // grouping() says which set a result row belongs to: 3 = by bucket, 5 = by country, 6 = by account.
+  const rows = await db
+    .select({
+      set: sql<number>`grouping(${at}, ${table.country}, ${proxyAccounts.id})`.mapWith(Number),
+      at: sql<string | null>`(extract(epoch from ${at}) * 1000)::bigint::text`,
+      country: table.country,
+      proxyUserId: proxyAccounts.proxyUserId,
+      name: proxyAccounts.name,
+      up: sql<string>`sum(${table.bytesUp})::text`,
+      down: sql<string>`sum(${table.bytesDown})::text`,
+      sessions: sql<string>`sum(${table.sessions})::text`,
+    })
+    .from(table)
+    .innerJoin(proxyAccounts, eq(proxyAccounts.id, table.proxyAccountId))
+    .where(inRange)
+    .groupBy(sql`grouping sets ((${at}), (${table.country}), (${proxyAccounts.id}, ${proxyAccounts.proxyUserId}, ${proxyAccounts.name}))`);
+  const bytesOf = (r: { up: string; down: string }) => BigInt(r.up) + BigInt(r.down);
+  const largestFirst = <T extends { up: string; down: string }>(list: T[], name: (r: T) => string) =>
+    list.sort((a, b) => {
+      const d = bytesOf(b) - bytesOf(a);
+      return d > 0n ? 1 : d < 0n ? -1 : name(a) < name(b) ? -1 : 1;
+    });
+  const countries = largestFirst(
+    rows.filter((r) => r.set === 5),
+    (r) => r.country,
+  );
+  const accounts = largestFirst(
+    rows.filter((r) => r.set === 6),
+    (r) => r.proxyUserId,
+  );
 
-  const [rows, countries, accounts] = await Promise.all([
-    db
-      .select({
-        at: sql<string>`(extract(epoch from ${at}) * 1000)::bigint::text`,
-        up: sql<string>`sum(${table.bytesUp})::text`,
-        down: sql<string>`sum(${table.bytesDown})::text`,
-        sessions: sql<string>`sum(${table.sessions})::text`,
-      })
-      .from(table)
-      .innerJoin(proxyAccounts, eq(proxyAccounts.id, table.proxyAccountId))
-      .where(inRange)
-      .groupBy(at),
-    db
-      .select({ country: table.country, bytes })
-      .from(table)
-      .innerJoin(proxyAccounts, eq(proxyAccounts.id, table.proxyAccountId))
-      .where(inRange)
-      .groupBy(table.country)
-      .orderBy(desc(total), table.country),
-    db
-      .select({ proxyUserId: proxyAccounts.proxyUserId, name: proxyAccounts.name, bytes })
-      .from(table)
-      .innerJoin(proxyAccounts, eq(proxyAccounts.id, table.proxyAccountId))
-      .where(inRange)
-      .groupBy(proxyAccounts.id, proxyAccounts.proxyUserId, proxyAccounts.name)
-      .orderBy(desc(total), proxyAccounts.proxyUserId),
-  ]);
-
-  const byBucket = new Map(rows.map((r) => [Number(r.at), r]));
+  const byBucket = new Map(rows.filter((r) => r.set === 3).map((r) => [Number(r.at), r]));
   const points: UsagePoint[] = [];
   let up = 0n;
   let down = 0n;
@@ -106,7 +107,7 @@ export async function userUsageHistory(db: DbOrTx, userId: string, input: UsageH
     to: new Date(end).toISOString(),
     points,
     totals: { bytesUp: up.toString(), bytesDown: down.toString(), sessions },
-    byCountry: countries.filter((c) => c.bytes !== '0').map((c) => ({ country: c.country || null, bytes: c.bytes })),
-    byAccount: accounts.filter((a) => a.bytes !== '0'),
+    byCountry: countries.filter((c) => bytesOf(c) > 0n).map((c) => ({ country: c.country || null, bytes: bytesOf(c).toString() })),
+    byAccount: accounts.filter((a) => bytesOf(a) > 0n).map((a) => ({ proxyUserId: a.proxyUserId, name: a.name, bytes: bytesOf(a).toString() })),
   };
 }
