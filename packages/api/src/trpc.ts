@@ -3,6 +3,7 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorCode } from '@proxyhub/core';
 import type { Context } from './context';
+import { recordAudit, type Actor } from './services/audit-log';
 
 /** The one place domain error codes become tRPC codes (and, through tRPC, HTTP statuses). */
 const TRPC_CODE: Record<DomainErrorCode, TRPCError['code']> = {
@@ -81,22 +82,68 @@ export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.admin) {
-    throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
+/** Who is acting, for the audit log. */
+export function actorOf(ctx: Pick<Context, 'admin' | 'internal' | 'req'>): Actor {
+  return {
+    actor: ctx.admin ? `admin:${ctx.admin.username}` : ctx.internal ? 'internal' : 'anonymous',
+    adminId: ctx.admin?.id ?? null,
+    sourceAddress: ctx.req.ip,
+  };
+}
+
+/** The thing an input names, for the audit log's target column. */
+function targetOf(input: unknown): string | null {
+  if (!input || typeof input !== 'object') return null;
+  const i = input as Record<string, unknown>;
+  for (const [key, kind] of [
+    ['userId', 'user'],
+    ['adminId', 'admin'],
+    ['code', 'code'],
+    ['paymentId', 'payment'],
+    ['username', 'admin'],
+    ['id', 'id'],
+  ] as const) {
+    if (typeof i[key] === 'string') return `${kind}:${i[key]}`;
   }
-  return next({ ctx: { ...ctx, admin: ctx.admin } });
+  return null;
+}
+
+/**
+ * Every admin or internal-key mutation that succeeded is recorded (after it committed) with its
+ * input, secrets removed, and the reason it was given. Gateway metering calls are not: they are
+ * machine traffic with a record of their own (gateway_reports, leases).
+ */
+const auditMutations = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
+  const result = await next();
+  if (type !== 'mutation' || !result.ok || path.startsWith('gateway.') || !(ctx.admin || ctx.internal)) return result;
+  const input = await getRawInput();
+  const reason = input && typeof input === 'object' && typeof (input as { reason?: unknown }).reason === 'string' ? (input as { reason: string }).reason : null;
+  await recordAudit(ctx.db, actorOf(ctx), { action: path, target: targetOf(input), changes: { input: input ?? null }, reason });
+  return result;
 });
 
-export const internalProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.internal) throw new TRPCError({ code: ctx.user || ctx.admin ? 'FORBIDDEN' : 'UNAUTHORIZED', message: 'Internal key required' });
-  return next();
-});
+export const adminProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.admin) {
+      throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
+    }
+    return next({ ctx: { ...ctx, admin: ctx.admin } });
+  })
+  .use(auditMutations);
+
+export const internalProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.internal) throw new TRPCError({ code: ctx.user || ctx.admin ? 'FORBIDDEN' : 'UNAUTHORIZED', message: 'Internal key required' });
+    return next();
+  })
+  .use(auditMutations);
 
 /** Internal tools and the admin panel call the same procedures. */
-export const adminOrInternalProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.internal && !ctx.admin) {
-    throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
-  }
-  return next();
-});
+export const adminOrInternalProcedure = publicProcedure
+  .use(({ ctx, next }) => {
+    if (!ctx.internal && !ctx.admin) {
+      throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
+    }
+    return next();
+  })
+  .use(auditMutations);

@@ -1,4 +1,4 @@
-import { adminLoginInput, adminPaymentsInput, adminUsersInput, bytesToGbTruncated, createCodesInput } from '@proxyhub/core';
+import { adminAuditInput, adminLoginInput, adminPaymentsInput, adminUsersInput, bytesToGbTruncated, createCodesInput } from '@proxyhub/core';
 import { restRoute, type Caller } from './rest';
 
 type UserRow = Awaited<ReturnType<Caller['admin']['users']>>['users'][number];
@@ -66,6 +66,7 @@ export const adminRoutes = [
     success: true,
     stats: (await caller.admin.globalUsage()).stats.map(specUsageStat),
   })),
+  restRoute({ method: 'GET', url: '/admin/audit-log', query: adminAuditInput }, async (caller, input) => caller.admin.auditLog(input)),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,
     ...(await caller.admin.payments({ page: input?.page, pageSize: input?.pageSize })),

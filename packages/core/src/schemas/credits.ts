@@ -83,16 +83,19 @@ export const createBatchInput = z.object({
 });
 export type CreateBatchInput = z.input<typeof createBatchInput>;
 
-const pageField = z
+export const pageField = z
   .number({ error: 'Page must be a number' })
   .int('Page must be a whole number')
   .min(1, 'Page must be at least 1')
   .max(1_000_000, 'Page is too large');
-const pageSizeField = z
-  .number({ error: 'Page size must be a number' })
-  .int('Page size must be a whole number')
-  .min(1, 'Page size must be at least 1')
-  .max(100, 'Page size must be at most 100');
+/** Page sizes up to `max` (100 unless a list says otherwise). */
+export const pageSizeUpTo = (max: number) =>
+  z
+    .number({ error: 'Page size must be a number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be at least 1')
+    .max(max, `Page size must be at most ${max}`);
+const pageSizeField = pageSizeUpTo(100);
 
 export const adminUsersInput = z
   .object({

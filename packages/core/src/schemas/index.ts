@@ -7,3 +7,4 @@ export * from './alerts';
 export * from './two-factor';
 export * from './billing';
 export * from './usage';
+export * from './admin-ops';

@@ -1,3 +1,4 @@
 export * from './credits';
 export * from './proxies';
 export * from './users';
+export * from './audit';
