@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -55,7 +56,8 @@ export async function createDb(opts: CreateDbOptions): Promise<Database> {
   const dataDir = opts.dataDir ?? '.data/pglite';
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   // PGlite is one connection in this process: only the server opens it.
-  const client = new PGlite(dataDir);
+  // pg_trgm backs the admin's substring search (migration 0006); PGlite loads it like PostgreSQL's contrib.
+  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   return {

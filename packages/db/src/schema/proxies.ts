@@ -57,6 +57,7 @@ export const proxyAccounts = pgTable(
   },
   (t) => [
     uniqueIndex('proxy_accounts_proxy_user_id_key').on(t.proxyUserId),
+    index('proxy_accounts_proxy_user_id_trgm_idx').using('gin', t.proxyUserId.op('gin_trgm_ops')),
     uniqueIndex('proxy_accounts_one_main_key')
       .on(t.userId)
       .where(sql`${t.kind} = 'main'`),

@@ -41,6 +41,10 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     uniqueIndex('users_google_sub_key').on(t.googleSub),
     uniqueIndex('users_api_key_hash_key').on(t.apiKeyHash),
+    // The admin's user search matches substrings (ILIKE '%q%'): trigram indexes keep it fast at scale.
+    index('users_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
+    index('users_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('users_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     check('users_credits_nonnegative', sql`${t.creditsBytes} >= 0`),
   ],
 );
