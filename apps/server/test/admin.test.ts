@@ -147,7 +147,7 @@ describe('admin views', () => {
     expect(page1.users).toHaveLength(Math.min(2, all.total));
     expect(page2.users.map((u) => u.id)).toEqual(all.users.slice(2, 4).map((u) => u.id));
     expect(page1.users[0]!.createdAt).toBeInstanceOf(Date);
-    await expect(internal.admin.users.query({ pageSize: 1000 })).rejects.toMatchObject({ message: 'Page size must be at most 100' });
+    await expect(internal.admin.users.query({ pageSize: 1000 })).rejects.toMatchObject({ message: 'Page size must be at most 200' });
     await expect(internal.admin.users.query({ page: 0 })).rejects.toMatchObject({ message: 'Page must be at least 1' });
     expect(await admin.get('/admin/users?page=abc')).toMatchObject({ status: 400, body: { error: 'Page must be a number' } });
   });

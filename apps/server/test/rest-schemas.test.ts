@@ -32,8 +32,11 @@ describe('REST schemas', () => {
   it('path parameters are exactly the fields of their schema', () => {
     for (const r of restRoutes) {
       const inUrl = [...r.url.matchAll(/:(\w+)/g)].map((m) => m[1]).sort();
-      const declared = r.input?.from === 'params' ? Object.keys((z.toJSONSchema(r.input.schema, { io: 'input' }) as JsonSchema).properties ?? {}).sort() : [];
+      const fields = r.input ? Object.keys((z.toJSONSchema(r.input.schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {}) : [];
+      // A path's parameters are its params schema, or (with a JSON body) named fields of the body's schema.
+      const declared = r.input?.from === 'params' ? fields.sort() : [...r.pathParams].sort();
       expect(declared, r.url).toEqual(inUrl);
+      for (const p of r.pathParams) expect(fields, r.url).toContain(p);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { safeEqual, type AdminAccount, type SessionCookie, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
@@ -29,6 +29,8 @@ export interface Context {
   admin: AdminRow | null;
   adminSessionId: string | null;
   internal: boolean;
+  /** The API key belongs to a suspended user: refused with a message that says so. */
+  suspended: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ function bearerToken(req: RequestLike): string | null {
 
 /** Resolves who is calling: `Authorization: Bearer <apiKey or internal key>` alone, or else the user and admin session cookies. */
 export async function createContext(deps: ApiDeps, req: RequestLike, res: ResponseLike): Promise<Context> {
-  const ctx: Context = { deps, db: deps.db, req, res, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false };
+  const ctx: Context = { deps, db: deps.db, req, res, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false, suspended: false };
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
   if (usesBearer(req.header('authorization'))) {
@@ -58,9 +60,10 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
       const [row] = await deps.db
         .select()
         .from(users)
-        .where(and(eq(users.apiKeyHash, deps.secrets.lookupHash(token)), isNull(users.disabledAt)))
+        .where(eq(users.apiKeyHash, deps.secrets.lookupHash(token)))
         .limit(1);
-      ctx.user = row ?? null;
+      if (row?.disabledAt) ctx.suspended = true;
+      else ctx.user = row ?? null;
     }
     return ctx;
   }

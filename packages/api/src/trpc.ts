@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { DomainError, type DomainErrorCode } from '@proxyhub/core';
+import { ACCOUNT_DISABLED_MESSAGE, DomainError, type DomainErrorCode } from '@proxyhub/core';
 import type { Context } from './context';
 import { recordAudit, type Actor } from './services/audit-log';
 
@@ -78,6 +78,7 @@ const rejectNul = t.middleware(async ({ getRawInput, next }) => {
 export const publicProcedure = t.procedure.use(domainErrors).use(rejectNul);
 
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.suspended) throw new TRPCError({ code: 'FORBIDDEN', message: ACCOUNT_DISABLED_MESSAGE });
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
@@ -92,16 +93,18 @@ export function actorOf(ctx: Pick<Context, 'admin' | 'internal' | 'req'>): Actor
 }
 
 /** The thing an input names, for the audit log's target column. */
-function targetOf(input: unknown): string | null {
+function targetOf(path: string, input: unknown): string | null {
   if (!input || typeof input !== 'object') return null;
   const i = input as Record<string, unknown>;
+  // A bare `id` is a user's in the user procedures (admin.suspendUser), an admin's in the admin ones.
+  const idKind = /User/.test(path) ? 'user' : /Admin/.test(path) ? 'admin' : 'id';
   for (const [key, kind] of [
     ['userId', 'user'],
     ['adminId', 'admin'],
     ['code', 'code'],
     ['paymentId', 'payment'],
     ['username', 'admin'],
-    ['id', 'id'],
+    ['id', idKind],
   ] as const) {
     if (typeof i[key] === 'string') return `${kind}:${i[key]}`;
   }
@@ -118,7 +121,7 @@ const auditMutations = t.middleware(async ({ ctx, path, type, getRawInput, next 
   if (type !== 'mutation' || !result.ok || path.startsWith('gateway.') || !(ctx.admin || ctx.internal)) return result;
   const input = await getRawInput();
   const reason = input && typeof input === 'object' && typeof (input as { reason?: unknown }).reason === 'string' ? (input as { reason: string }).reason : null;
-  await recordAudit(ctx.db, actorOf(ctx), { action: path, target: targetOf(input), changes: { input: input ?? null }, reason });
+  await recordAudit(ctx.db, actorOf(ctx), { action: path, target: targetOf(path, input), changes: { input: input ?? null }, reason });
   return result;
 });
 

@@ -42,3 +42,6 @@ export type UsageType = (typeof USAGE_TYPES)[number];
 export const LOCAL_GATEWAY_HOST = 'localhost';
 export const LOCAL_GATEWAY_PORT = 3001;
 export const PRODUCTION_GATEWAY_PORT = 8080;
+
+/** What a suspended (disabled) user's sign-in, Google sign-in and API key are told. */
+export const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';

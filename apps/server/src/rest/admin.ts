@@ -1,4 +1,15 @@
-import { adminAuditInput, adminLoginInput, adminPaymentsInput, adminUsersInput, bytesToGbTruncated, createCodesInput } from '@proxyhub/core';
+import {
+  adjustBalanceInput,
+  adminAuditInput,
+  adminLoginInput,
+  adminUserInput,
+  suspendUserInput,
+  unsuspendUserInput,
+  adminPaymentsInput,
+  adminUsersInput,
+  bytesToGbTruncated,
+  createCodesInput,
+} from '@proxyhub/core';
 import { restRoute, type Caller } from './rest';
 
 type UserRow = Awaited<ReturnType<Caller['admin']['users']>>['users'][number];
@@ -54,19 +65,34 @@ export const adminRoutes = [
     ...(await caller.admin.createCodes(input)),
   })),
   restRoute({ method: 'GET', url: '/admin/users', query: adminUsersInput }, async (caller, input) => {
-    const { search, page, pageSize } = input ?? {};
-    if (page === undefined && pageSize === undefined) {
+    const { search, q, status, sort, order, page, pageSize } = input ?? {};
+    // The spec's call (no parameters, or only the older `search`) lists every user; any of the
+    // others asks for one page.
+    if ([q, status, sort, order, page, pageSize].every((v) => v === undefined)) {
       const users = await allUsers(caller, search);
       return { success: true, users: users.map(specUserRow), total: users.length };
     }
-    const r = await caller.admin.users({ search, page, pageSize: pageSize ?? ALL_USERS_PAGE });
-    return { success: true, users: r.users.map(specUserRow), total: r.total };
+    const r = await caller.admin.users({ ...input, pageSize: pageSize ?? ALL_USERS_PAGE });
+    return { success: true, users: r.users.map(specUserRow), total: r.total, page: r.page, pageSize: r.pageSize };
   }),
   restRoute({ method: 'GET', url: '/admin/usage/global' }, async (caller) => ({
     success: true,
     stats: (await caller.admin.globalUsage()).stats.map(specUsageStat),
   })),
   restRoute({ method: 'GET', url: '/admin/audit-log', query: adminAuditInput }, async (caller, input) => caller.admin.auditLog(input)),
+  restRoute({ method: 'GET', url: '/admin/users/:id', params: adminUserInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.admin.user(input)),
+  })),
+  restRoute({ method: 'POST', url: '/admin/users/:id/suspend', body: suspendUserInput, pathParams: true }, async (caller, input) =>
+    caller.admin.suspendUser(input),
+  ),
+  restRoute({ method: 'POST', url: '/admin/users/:id/unsuspend', body: unsuspendUserInput, pathParams: true }, async (caller, input) =>
+    caller.admin.unsuspendUser(input),
+  ),
+  restRoute({ method: 'POST', url: '/admin/users/:id/adjust', body: adjustBalanceInput, pathParams: true }, async (caller, input) =>
+    caller.admin.adjustBalance(input),
+  ),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,
     ...(await caller.admin.payments({ page: input?.page, pageSize: input?.pageSize })),

@@ -56,6 +56,15 @@ function operationFor(route: RestRoute) {
   if (!route.input) return op;
   const schema = jsonSchemaOf(route.input.schema);
   if (route.input.from === 'body') {
+    if (route.pathParams.length) {
+      // Fields named in the URL are path parameters; the body holds the rest.
+      const props = { ...(schema.properties ?? {}) };
+      op.parameters = route.pathParams.map((name) => ({ name, in: 'path', required: true, schema: props[name] ?? { type: 'string' } }));
+      for (const name of route.pathParams) delete props[name];
+      const required = (schema.required ?? []).filter((n) => !route.pathParams.includes(n));
+      op.requestBody = { required: true, content: { 'application/json': { schema: { ...schema, properties: props, required } } } };
+      return op;
+    }
     op.requestBody = { required: true, content: { 'application/json': { schema } } };
     return op;
   }

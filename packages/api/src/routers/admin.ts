@@ -1,8 +1,22 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { adminAuditInput, adminLoginInput, adminPaymentsInput, adminUsersInput, createCodesInput, DomainError } from '@proxyhub/core';
+import {
+  adjustBalanceInput,
+  adminAuditInput,
+  adminLoginInput,
+  adminUserInput,
+  suspendUserInput,
+  unsuspendUserInput,
+  adminPaymentsInput,
+  adminUsersInput,
+  createCodesInput,
+  DomainError,
+} from '@proxyhub/core';
 import { endSession, startSession } from '../context';
+import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
+import { adjustBalance, adminUserDetail, suspendUser, unsuspendUser } from '../services/admin-users';
 import { listAudit, recordAudit } from '../services/audit-log';
+import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
@@ -49,6 +63,24 @@ export const adminRouter = {
   users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
   globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),
   payments: adminOrInternalProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
+  /** One user in full: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
+  user: adminOrInternalProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),
+  /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
+  suspendUser: adminOrInternalProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
+    const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+    return { success: true as const, suspendedAt: suspendedAt.toISOString() };
+  }),
+  unsuspendUser: adminOrInternalProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
+    await ctx.db.transaction((tx) => unsuspendUser(tx, input.id));
+    return { success: true as const };
+  }),
+  /** A balance correction with a reason: one ledger entry naming the admin. */
+  adjustBalance: adminOrInternalProcedure.input(adjustBalanceInput).mutation(async ({ ctx, input }) => {
+    const r = await ctx.db.transaction((tx) => adjustBalance(tx, { ...input, actor: actorOf(ctx).actor }));
+    // A correction can cross the user's low-balance threshold either way.
+    inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, [input.id], ctx.deps.logger));
+    return { success: true as const, ...r };
+  }),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: adminOrInternalProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
 } satisfies TRPCRouterRecord;

@@ -9,7 +9,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import { hashPassword, verifyPassword, type GoogleProfile, type UserAccount } from '@proxyhub/auth';
-import { DomainError, EMAIL_VERIFICATION_TTL_MS, PASSWORD_RESET_TTL_MS, type LoginInput, type RegisterInput } from '@proxyhub/core';
+import { ACCOUNT_DISABLED_MESSAGE, DomainError, EMAIL_VERIFICATION_TTL_MS, PASSWORD_RESET_TTL_MS, type LoginInput, type RegisterInput } from '@proxyhub/core';
 import { users } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
@@ -83,7 +83,7 @@ export async function login(deps: ApiDeps, input: LoginInput): Promise<LoginResu
   const user = await findByEmail(deps, input.email);
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new DomainError('UNAUTHORIZED', INVALID_LOGIN);
-  if (user.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
+  if (user.disabledAt) throw new DomainError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
   if (!user.emailVerifiedAt) return { status: 'verification_required', message: VERIFY_FIRST };
   return { status: 'ok', user: await getUserView(deps.db, deps.secrets, user.id) };
 }
@@ -184,6 +184,6 @@ export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile): P
     if (isUniqueViolation(e)) throw new DomainError('CONFLICT', 'Google sign-in is already in progress for this account. Please try again.');
     throw e;
   }
-  if (account.disabledAt) throw new DomainError('FORBIDDEN', 'This account has been disabled. Please contact support.');
+  if (account.disabledAt) throw new DomainError('FORBIDDEN', ACCOUNT_DISABLED_MESSAGE);
   return { userId: account.id };
 }

@@ -1,8 +1,10 @@
-import { count, desc, ilike, or } from 'drizzle-orm';
-import type { UsageType } from '@proxyhub/core';
-import { users, type DbOrTx } from '@proxyhub/db';
+import { and, asc, count, desc, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import type { ADMIN_USER_STATUSES, AdminUsersInput, UsageType } from '@proxyhub/core';
+import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { usageByType } from './usage';
 import { userRemaining } from './wallet';
+
+export type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 
 export interface AdminUserRow {
   id: string;
@@ -13,29 +15,62 @@ export interface AdminUserRow {
   totalUsageBytes: bigint;
   authType: 'google' | 'email';
   emailVerified: boolean;
+  status: AdminUserStatus;
   createdAt: Date;
 }
+
+export type AdminUsersQuery = NonNullable<AdminUsersInput>;
 
 /** `%` and `_` in a search are literal characters, not patterns. */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Users for the admin panel, newest first, searched by email or name, one page at a time. */
-export async function listUsers(
-  db: DbOrTx,
-  input: { search?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
-): Promise<{ users: AdminUserRow[]; total: number }> {
+const STATUS_WHERE: Record<AdminUserStatus, SQL> = {
+  active: and(isNull(users.disabledAt), isNotNull(users.emailVerifiedAt))!,
+  unverified: and(isNull(users.disabledAt), isNull(users.emailVerifiedAt))!,
+  suspended: isNotNull(users.disabledAt),
+};
+
+// Credits sort by the wallet's credits (remaining less what gateways hold right now): an indexable
+// column, where remaining would be computed for every user.
+const SORT_COLUMN = { createdAt: users.createdAt, email: users.email, credits: users.creditsBytes, usage: users.totalUsageBytes } as const;
+
+export function statusOf(u: { disabledAt: Date | null; emailVerifiedAt: Date | null }): AdminUserStatus {
+  return u.disabledAt ? 'suspended' : u.emailVerifiedAt ? 'active' : 'unverified';
+}
+
+/**
+ * Users for the admin panel, one page at a time: searched by email, name or proxy user id
+ * (substring, any case, trigram-indexed), filtered by status, sorted (newest first by default).
+ */
+export async function listUsers(db: DbOrTx, input: AdminUsersQuery = {}): Promise<{ users: AdminUserRow[]; total: number; page: number; pageSize: number }> {
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 50;
-  const q = input.search?.trim();
-  const where = q ? or(ilike(users.email, `%${likeEscape(q)}%`), ilike(users.name, `%${likeEscape(q)}%`)) : undefined;
-  const rows = await db
-    .select({ u: users, remaining: userRemaining() })
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const q = (input.q ?? input.search)?.trim();
+  const filters: SQL[] = [];
+  if (q) {
+    const pattern = `%${likeEscape(q)}%`;
+    filters.push(
+      or(
+        ilike(users.email, pattern),
+        ilike(users.name, pattern),
+        inArray(users.id, db.select({ id: proxyAccounts.userId }).from(proxyAccounts).where(ilike(proxyAccounts.proxyUserId, pattern))),
+      )!,
+    );
+  }
+  if (input.status) filters.push(STATUS_WHERE[input.status]);
+  const where = filters.length ? and(...filters) : undefined;
+  const column = SORT_COLUMN[input.sort ?? 'createdAt'];
+  const direction = (input.order ?? (input.sort === 'email' ? 'asc' : 'desc')) === 'asc' ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ u: users, remaining: userRemaining() })
+      .from(users)
+      .where(where)
+      .orderBy(direction(column), direction(users.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(users).where(where),
+  ]);
   return {
     users: rows.map(({ u, remaining }) => ({
       id: u.id,
@@ -45,9 +80,12 @@ export async function listUsers(
       totalUsageBytes: u.totalUsageBytes,
       authType: u.passwordHash === null && u.googleSub ? 'google' : 'email',
       emailVerified: u.emailVerifiedAt !== null,
+      status: statusOf(u),
       createdAt: u.createdAt,
     })),
     total: Number(total?.n ?? 0),
+    page,
+    pageSize,
   };
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BYTES_PER_GB } from '../constants';
 
-const isHundredth = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9;
+/** At most two decimals (GB amounts: 0.01 GB is the smallest step). */
+export const isHundredth = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9;
 
 /** The low-balance threshold: any positive amount with at most two decimals, or null (off). */
 export const setAlertsInput = z.object({

@@ -97,11 +97,22 @@ export const pageSizeUpTo = (max: number) =>
     .max(max, `Page size must be at most ${max}`);
 const pageSizeField = pageSizeUpTo(100);
 
+export const ADMIN_USER_STATUSES = ['active', 'unverified', 'suspended'] as const;
+export const ADMIN_USER_SORTS = ['createdAt', 'email', 'credits', 'usage'] as const;
+
+/**
+ * The admin's user list. `q` matches email, name or proxy user id (substring, any case); `search` is
+ * the older name of `q`. Pages of up to 200.
+ */
 export const adminUsersInput = z
   .object({
+    q: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
     search: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
+    status: z.enum(ADMIN_USER_STATUSES, { error: 'status must be active, unverified or suspended' }).optional(),
+    sort: z.enum(ADMIN_USER_SORTS, { error: 'sort must be createdAt, email, credits or usage' }).optional(),
+    order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
     page: pageField.optional(),
-    pageSize: pageSizeField.optional(),
+    pageSize: pageSizeUpTo(200).optional(),
   })
   .optional();
 export type AdminUsersInput = z.input<typeof adminUsersInput>;
