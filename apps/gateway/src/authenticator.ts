@@ -67,6 +67,9 @@ export class Authenticator {
     if (!answer.account.ok) return refusal('disabled', answer.account.message);
     if (!answer.locationKnown) return refusal('bad_location', `Unknown location: ${locationString(parts.location)}`);
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
+    // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
+    // earlier no longer stands. If it still does, the next lease request says so at once.
+    account.disabled = false;
     return { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };
   }
 

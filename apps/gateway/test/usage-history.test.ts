@@ -2,12 +2,11 @@
  * Usage recorded through the gateway with the username's location and the protocol shows up in
  * GET /api/usage (hour and day buckets, byCountry) with exactly the bytes that crossed the sockets.
  */
-import { connect, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyAccounts, usageHourly } from '@proxyhub/db';
-import { balances, basic, expectLedgerHolds, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import { balances, connectTunnel, exchangeUntilClosed, expectLedgerHolds, startStack, startTarget, userWithCredits, type Stack } from './helpers';
 
 let stack: Stack;
 let target: Awaited<ReturnType<typeof startTarget>>;
@@ -22,35 +21,6 @@ afterAll(async () => {
 
 const request = (bytes: number) => `GET /download?bytes=${bytes} HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n`;
 
-/** Sends the request through an open tunnel; the bytes received until the target closes. */
-function exchange(socket: Socket, req: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let n = 0;
-    socket.on('data', (d: Buffer) => (n += d.length));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(n));
-    socket.write(req);
-  });
-}
-
-function connectTunnel(u: ProxyUser, username: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port: stack.port });
-    socket.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(username, u.proxyPassword)}\r\n\r\n`);
-    let buf = Buffer.alloc(0);
-    const onData = (d: Buffer) => {
-      buf = Buffer.concat([buf, d]);
-      const end = buf.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      socket.off('data', onData);
-      if (!buf.toString('latin1', 0, end).startsWith('HTTP/1.1 200')) reject(new Error(buf.toString()));
-      else resolve(socket);
-    };
-    socket.on('data', onData);
-    socket.on('error', reject);
-  });
-}
-
 type Usage = {
   points: { start: string; bytesUp: string; bytesDown: string; sessions: number }[];
   totals: { bytesUp: string; bytesDown: string; sessions: number };
@@ -64,14 +34,14 @@ describe('usage history through the gateway', () => {
     const de = u.username({ country: 'DE' });
 
     const reqUs = request(300_000);
-    const downUs = await exchange(await connectTunnel(u, us), reqUs);
+    const downUs = await exchangeUntilClosed(await connectTunnel(stack.port, target.port, us, u.proxyPassword), reqUs);
     const reqDe = request(200_000);
     const socks = await SocksClient.createConnection({
       proxy: { host: '127.0.0.1', port: stack.port, type: 5, userId: de, password: u.proxyPassword },
       command: 'connect',
       destination: { host: '127.0.0.1', port: target.port },
     });
-    const downDe = await exchange(socks.socket, reqDe);
+    const downDe = await exchangeUntilClosed(socks.socket, reqDe);
     expect(downUs).toBeGreaterThan(300_000);
     expect(downDe).toBeGreaterThan(200_000);
     const upUs = reqUs.length;

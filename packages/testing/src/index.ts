@@ -16,7 +16,18 @@ export { startFakeGoogle, startSmtpSink, unsignedJwt, type FakeGoogle, type Smtp
 export { HttpClient, type HttpResult } from './http-client';
 export { addCredits, expectLedgerHolds, expectLedgerOk } from './ledger';
 export { linkToken, readOutbox, type Mail } from './mail';
-export { basic, curl, openFds, rawExchange, startTarget, type CurlResult, type TargetConnection } from './proxy-traffic';
+export {
+  basic,
+  connectTunnel,
+  curl,
+  exchangeUntilClosed,
+  openFds,
+  rawExchange,
+  socketClosed,
+  startTarget,
+  type CurlResult,
+  type TargetConnection,
+} from './proxy-traffic';
 export { balances, hourlyUsage, userWithCredits, type ProxyUser } from './proxy-users';
 export { expireTokens, proxyAccountRows, sessionRows, tokenRows, userRow } from './rows';
 export {

@@ -109,6 +109,43 @@ export function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
+/** A CONNECT tunnel through the proxy on `port` to 127.0.0.1:`targetPort`; rejects with the proxy's answer when refused. */
+export function connectTunnel(port: number, targetPort: number, username: string, password: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.on('error', reject);
+    socket.write(`CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nProxy-Authorization: ${basic(username, password)}\r\n\r\n`);
+    let head = Buffer.alloc(0);
+    const onData = (d: Buffer) => {
+      head = Buffer.concat([head, d]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.off('data', onData);
+      if (!head.subarray(0, end).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(head.toString('latin1')));
+      if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
+      resolve(socket);
+    };
+    socket.on('data', onData);
+  });
+}
+
+/** Sends `request` through an open tunnel; resolves with the bytes received until the socket closes. */
+export function exchangeUntilClosed(socket: Socket, request: string): Promise<number> {
+  return new Promise((resolve) => {
+    let n = 0;
+    socket.on('data', (d: Buffer) => (n += d.length));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(n));
+    socket.write(request);
+  });
+}
+
+/** Resolves when the socket has closed, whatever the reason. */
+export function socketClosed(socket: Socket): Promise<void> {
+  socket.on('error', () => undefined);
+  return new Promise((resolve) => (socket.destroyed ? resolve() : socket.once('close', () => resolve())));
+}
+
 /** Open file descriptors of this process. */
 export async function openFds(): Promise<number> {
   return (await readdir('/proc/self/fd')).length;
