@@ -76,6 +76,7 @@ export async function startBuiltServer({ databaseUrl = null, script }) {
   return {
     base,
     dataDir,
+    admin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     database: databaseUrl ? 'postgresql' : 'pglite',
     async stop() {
       if (stopping) return;
@@ -113,4 +114,54 @@ export async function signUp({ base, dataDir }) {
   if (!cookie) throw new Error('login set no session cookie');
   const me = await (await fetch(`${base}/auth/user`, { headers: { cookie } })).json();
   return { cookie, user: me.user };
+}
+
+/** Signs the bootstrap admin in; returns the admin session cookie. */
+export async function adminSignIn({ base, admin }) {
+  const r = await fetch(`${base}/auth/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ username: admin.username, password: admin.password }),
+  });
+  if (!r.ok) throw new Error(`admin login failed: ${r.status} ${await r.text()}`);
+  const cookie = r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('admin_session='));
+  if (!cookie) throw new Error('admin login set no admin_session cookie');
+  return cookie;
+}
+
+/** A fresh PostgreSQL database for one benchmark run under `adminUrl`; drop() removes it (BENCH_KEEP_DB=1 keeps it). */
+export async function scratchDatabase(postgres, adminUrl, prefix) {
+  const name = `${prefix}_${Date.now()}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${name}`);
+      else await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Times `path` one request at a time: p50/p95/p99 in ms, and the last answer. */
+export async function timeRequests(base, path, headers, count) {
+  const first = await fetch(base + path, { headers });
+  const body = await first.json();
+  if (first.status !== 200) throw new Error(`${path}: ${first.status} ${JSON.stringify(body)}`);
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const res = await fetch(base + path, { headers });
+    await res.arrayBuffer();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+  return { body, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }

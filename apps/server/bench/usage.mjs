@@ -12,7 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { serverDir, signUp, startBuiltServer } from './harness.mjs';
+import { scratchDatabase, serverDir, signUp, startBuiltServer, timeRequests } from './harness.mjs';
 
 const require = createRequire(join(serverDir, 'package.json'));
 const postgres = require('postgres');
@@ -22,14 +22,9 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ACCOUNTS = 100;
 const DAYS = 365;
 
-const dbName = `bench_usage_${Date.now()}`;
-const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-await admin.unsafe(`CREATE DATABASE ${dbName}`);
-const url = new URL(ADMIN_URL);
-url.pathname = `/${dbName}`;
-
-const server = await startBuiltServer({ databaseUrl: url.toString(), script: 'bench:usage' });
-const sql = postgres(url.toString(), { max: 1, onnotice: () => undefined });
+const scratch = await scratchDatabase(postgres, ADMIN_URL, 'bench_usage');
+const server = await startBuiltServer({ databaseUrl: scratch.url, script: 'bench:usage' });
+const sql = postgres(scratch.url, { max: 1, onnotice: () => undefined });
 try {
   const { cookie, user } = await signUp(server);
 
@@ -67,26 +62,9 @@ try {
   );
   const results = [];
   for (const r of rows) {
-    const first = await fetch(server.base + r.path, { headers: { cookie } });
-    const body = await first.json();
-    if (first.status !== 200) throw new Error(`${r.name}: ${first.status} ${JSON.stringify(body)}`);
-    const times = [];
-    for (let i = 0; i < REQUESTS; i++) {
-      const t0 = performance.now();
-      const res = await fetch(server.base + r.path, { headers: { cookie } });
-      await res.arrayBuffer();
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
-    results.push({
-      request: r.name,
-      points: body.points.length,
-      'total bytes': BigInt(body.totals.bytesUp) + BigInt(body.totals.bytesDown),
-      'p50 ms': at(0.5),
-      'p95 ms': at(0.95),
-      'p99 ms': at(0.99),
-    });
+    const t = await timeRequests(server.base, r.path, { cookie }, REQUESTS);
+    const total = BigInt(t.body.totals.bytesUp) + BigInt(t.body.totals.bytesDown);
+    results.push({ request: r.name, points: t.body.points.length, 'total bytes': total, 'p50 ms': t.p50, 'p95 ms': t.p95, 'p99 ms': t.p99 });
   }
   console.table(results);
 } catch (err) {
@@ -95,7 +73,5 @@ try {
 } finally {
   await sql.end();
   await server.stop();
-  if (process.env.BENCH_KEEP_DB === '1') console.log(`kept database ${dbName}`);
-  else await admin.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await scratch.drop();
 }

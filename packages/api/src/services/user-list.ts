@@ -1,4 +1,4 @@
-import { and, asc, count, desc, ilike, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, ilike, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { ADMIN_USER_STATUSES, AdminUsersInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { usageByType } from './usage';
@@ -49,13 +49,11 @@ export async function listUsers(db: DbOrTx, input: AdminUsersQuery = {}): Promis
   const filters: SQL[] = [];
   if (q) {
     const pattern = `%${likeEscape(q)}%`;
-    filters.push(
-      or(
-        ilike(users.email, pattern),
-        ilike(users.name, pattern),
-        inArray(users.id, db.select({ id: proxyAccounts.userId }).from(proxyAccounts).where(ilike(proxyAccounts.proxyUserId, pattern))),
-      )!,
-    );
+    // A union of three trigram-indexed lookups: an OR across the two tables reads every user.
+    const byEmail = db.select({ id: users.id }).from(users).where(ilike(users.email, pattern));
+    const byName = db.select({ id: users.id }).from(users).where(ilike(users.name, pattern));
+    const byProxyId = db.select({ id: proxyAccounts.userId }).from(proxyAccounts).where(ilike(proxyAccounts.proxyUserId, pattern));
+    filters.push(sql`${users.id} in (${byEmail} union ${byName} union ${byProxyId})`);
   }
   if (input.status) filters.push(STATUS_WHERE[input.status]);
   const where = filters.length ? and(...filters) : undefined;
