@@ -11,7 +11,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { adminSignIn, scratchDatabase, serverDir, startBuiltServer, timeRequests } from './harness.mjs';
+import { adminSignIn, onScratchDatabase, serverDir, timeRequests } from './harness.mjs';
 
 const require = createRequire(join(serverDir, 'package.json'));
 const postgres = require('postgres');
@@ -20,10 +20,7 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:543
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 
-const scratch = await scratchDatabase(postgres, ADMIN_URL, 'bench_admin_users');
-const server = await startBuiltServer({ databaseUrl: scratch.url, script: 'bench:admin-users' });
-const sql = postgres(scratch.url, { max: 1, onnotice: () => undefined });
-try {
+await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_admin_users', script: 'bench:admin-users' }, async ({ server, sql }) => {
   const seeded = Date.now();
   const first = ['Ada', 'Bob', 'Chen', 'Dara', 'Eve', 'Femi', 'Gus', 'Hana', 'Ivo', 'Jia'];
   const last = ['Lovelace', 'Hopper', 'Turing', 'Knuth', 'Liskov', 'Ritchie', 'Thompson', 'Hamilton', 'Wirth', 'Kay'];
@@ -43,7 +40,7 @@ try {
     SELECT 'main', 'Main', substr(md5('proxy' || id::text), 1, 10), 'unused', id FROM users`;
   await sql`VACUUM ANALYZE users`;
   await sql`VACUUM ANALYZE proxy_accounts`;
-  const [{ pid }] = await sql`SELECT proxy_user_id AS pid FROM proxy_accounts ORDER BY proxy_user_id LIMIT 1 OFFSET 4242`;
+  const [{ pid }] = await sql`SELECT proxy_user_id AS pid FROM proxy_accounts ORDER BY proxy_user_id LIMIT 1 OFFSET ${Math.min(4242, USERS - 1)}`;
 
   const cookie = await adminSignIn(server);
   const rows = [
@@ -61,11 +58,4 @@ try {
     results.push({ request: r.name, total: t.body.total, rows: t.body.users.length, 'p50 ms': t.p50, 'p95 ms': t.p95, 'p99 ms': t.p99 });
   }
   console.table(results);
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await sql.end();
-  await server.stop();
-  await scratch.drop();
-}
+});

@@ -165,3 +165,23 @@ export async function timeRequests(base, path, headers, count) {
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
   return { body, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
+
+/**
+ * A benchmark on a scratch PostgreSQL database with the built server on it: `run({ server, sql })`
+ * does the seeding and timing; everything is stopped and dropped afterwards, also on failure.
+ */
+export async function onScratchDatabase({ postgres, adminUrl, prefix, script }, run) {
+  const scratch = await scratchDatabase(postgres, adminUrl, prefix);
+  const server = await startBuiltServer({ databaseUrl: scratch.url, script });
+  const sql = postgres(scratch.url, { max: 1, onnotice: () => undefined });
+  try {
+    await run({ server, sql });
+  } catch (err) {
+    console.error(err);
+    process.exitCode = 1;
+  } finally {
+    await sql.end();
+    await server.stop();
+    await scratch.drop();
+  }
+}

@@ -12,7 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { scratchDatabase, serverDir, signUp, startBuiltServer, timeRequests } from './harness.mjs';
+import { onScratchDatabase, serverDir, signUp, timeRequests } from './harness.mjs';
 
 const require = createRequire(join(serverDir, 'package.json'));
 const postgres = require('postgres');
@@ -22,10 +22,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const ACCOUNTS = 100;
 const DAYS = 365;
 
-const scratch = await scratchDatabase(postgres, ADMIN_URL, 'bench_usage');
-const server = await startBuiltServer({ databaseUrl: scratch.url, script: 'bench:usage' });
-const sql = postgres(scratch.url, { max: 1, onnotice: () => undefined });
-try {
+await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_usage', script: 'bench:usage' }, async ({ server, sql }) => {
   const { cookie, user } = await signUp(server);
 
   const seeded = Date.now();
@@ -67,11 +64,4 @@ try {
     results.push({ request: r.name, points: t.body.points.length, 'total bytes': total, 'p50 ms': t.p50, 'p95 ms': t.p95, 'p99 ms': t.p99 });
   }
   console.table(results);
-} catch (err) {
-  console.error(err);
-  process.exitCode = 1;
-} finally {
-  await sql.end();
-  await server.stop();
-  await scratch.drop();
-}
+});
