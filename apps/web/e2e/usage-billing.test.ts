@@ -85,7 +85,7 @@ describe('dashboard usage and billing', () => {
     await expect.poll(() => page.getByTestId('usage-chart').getAttribute('data-total-bytes')).toBe(String((GiB * 3) / 4));
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download CSV' }).click();
-    const csv = readFileSync((await (await download).path())!, 'utf8');
+    const csv = readFileSync(await (await download).path(), 'utf8');
     expect(csv.split('\n')[0]).toBe('start,bytesUp,bytesDown,sessions');
     expect(csv.trim().split('\n')).toHaveLength(31);
     await screenshots(page, 'dashboard-usage');

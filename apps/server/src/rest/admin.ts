@@ -91,7 +91,7 @@ export const adminRoutes = [
     caller.admin.unsuspendUser(input),
   ),
   restRoute({ method: 'POST', url: '/admin/users/:id/adjust', body: adjustBalanceInput, pathParams: true }, async (caller, input) =>
-    caller.admin.adjustBalance(input),
+    caller.admin.adjustUserBalance(input),
   ),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,

@@ -3,43 +3,22 @@
  * same bytes by country and by proxy account. Re-read with the balance while the tab is visible.
  */
 import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatGb, type UsageGranularity } from '@proxyhub/core';
+import type { UsageGranularity } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { LIVE_REFRESH_MS } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Card } from './ui';
+import { formatBytes, UsageChart } from './usage-chart';
 
-const MiB = 1024 * 1024;
 const RANGES: { id: UsageGranularity; label: string }[] = [
   { id: 'hour', label: 'Last 24 hours' },
   { id: 'day', label: 'Last 30 days' },
 ];
 
-/** Bytes for people: MB below a GB (a chart of small traffic should not read 0.00 everywhere). */
-function formatBytes(bytes: bigint | number): string {
-  const b = BigInt(bytes);
-  return b >= 1024n * BigInt(MiB) ? `${formatGb(b)} GB` : `${(Number(b) / MiB).toFixed(2)} MB`;
-}
-
-function bucketLabel(iso: string, granularity: UsageGranularity): string {
-  const d = new Date(iso);
-  return granularity === 'hour'
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
-    : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
-
 export function UsagePanel() {
   const [granularity, setGranularity] = useState<UsageGranularity>('hour');
   const usage = trpc.usage.history.useQuery({ granularity }, { refetchInterval: LIVE_REFRESH_MS, refetchOnWindowFocus: true, staleTime: 0 });
   const data = usage.data;
-  const points = (data?.points ?? []).map((p) => ({
-    label: bucketLabel(p.start, granularity),
-    start: p.start,
-    // Charted in MB: numbers the axis can show; the tooltip formats them.
-    down: Number(BigInt(p.bytesDown)) / MiB,
-    up: Number(BigInt(p.bytesUp)) / MiB,
-  }));
   const total = data ? BigInt(data.totals.bytesUp) + BigInt(data.totals.bytesDown) : 0n;
   return (
     <Card
@@ -66,19 +45,7 @@ export function UsagePanel() {
         ))}
       </div>
       {usage.isError && <Alert kind="error">{errorMessage(usage.error, 'Failed to load usage')}</Alert>}
-      <div className="usage-chart" data-testid="usage-chart" data-total-bytes={String(total)}>
-        <ResponsiveContainer width="100%" height={260}>
-          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} />
-            <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-            <YAxis tick={{ fontSize: 12 }} width={56} unit=" MB" />
-            <Tooltip formatter={(v) => `${Number(v).toFixed(2)} MB`} />
-            <Legend />
-            <Bar dataKey="down" name="Download" stackId="b" fill="#4f46e5" isAnimationActive={false} />
-            <Bar dataKey="up" name="Upload" stackId="b" fill="#a5b4fc" isAnimationActive={false} />
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
+      <UsageChart points={data?.points ?? []} granularity={granularity} totalBytes={total} />
       <div className="grid-2">
         <UsageTable
           testId="usage-by-country"
@@ -118,7 +85,7 @@ function UsageTable({ title, rows, testId }: { title: string; rows: { key: strin
             rows.map((r) => (
               <tr key={r.key}>
                 <td>{r.name}</td>
-                <td className="num">{formatBytes(BigInt(r.bytes))}</td>
+                <td className="num">{formatBytes(r.bytes)}</td>
               </tr>
             ))
           )}

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb } from '@proxyhub/core';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, type ADMIN_USER_STATUSES } from '@proxyhub/core';
+import { AdminUserDetail } from '../components/admin-user-detail';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -107,17 +108,25 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
 }
 
 type Tab = 'codes' | 'users';
+type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];
 
 function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const me = trpc.admin.me.useQuery(undefined, { staleTime: 0 });
-  const [tab, setTab] = useState<Tab>('codes');
+  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
   const [codes, setCodes] = useState<Code[]>([]);
   const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<AdminUserStatus | ''>('');
   const [page, setPage] = useState(1);
+  // One user opened from the list; ?user=<id> links to it.
+  const [openUser, setOpenUser] = useState<string | null>(() => new URLSearchParams(window.location.search).get('user'));
+  const showUser = (id: string | null) => {
+    setOpenUser(id);
+    window.history.replaceState(null, '', id ? `/admin?user=${encodeURIComponent(id)}` : '/admin');
+  };
   const logout = trpc.admin.logout.useMutation();
   const users = trpc.admin.users.useQuery(
-    { search: search.trim() || undefined, page, pageSize: 25 },
+    { q: search.trim() || undefined, status: status || undefined, page, pageSize: 25 },
     { enabled: me.isSuccess, placeholderData: (prev) => prev },
   );
   const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: me.isSuccess });
@@ -198,16 +207,26 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
           </section>
         ) : (
           <section role="tabpanel" id="panel-users" aria-labelledby="tab-users">
-            <UsersTab
-              query={users}
-              search={search}
-              page={page}
-              onSearch={(s) => {
-                setSearch(s);
-                setPage(1);
-              }}
-              onPage={setPage}
-            />
+            {openUser ? (
+              <AdminUserDetail id={openUser} onBack={() => showUser(null)} />
+            ) : (
+              <UsersTab
+                query={users}
+                search={search}
+                status={status}
+                page={page}
+                onSearch={(s) => {
+                  setSearch(s);
+                  setPage(1);
+                }}
+                onStatus={(s) => {
+                  setStatus(s);
+                  setPage(1);
+                }}
+                onPage={setPage}
+                onOpen={showUser}
+              />
+            )}
           </section>
         )}
       </main>
@@ -354,15 +373,21 @@ function GenerateCodes({ codes, onCodes, onExpired }: { codes: Code[]; onCodes: 
 function UsersTab({
   query,
   search,
+  status,
   page,
   onSearch,
+  onStatus,
   onPage,
+  onOpen,
 }: {
   query: UseTRPCQueryResult<RouterOutputs['admin']['users'], unknown>;
   search: string;
+  status: AdminUserStatus | '';
   page: number;
   onSearch: (s: string) => void;
+  onStatus: (s: AdminUserStatus | '') => void;
   onPage: (p: number) => void;
+  onOpen: (id: string) => void;
 }) {
   const [draft, setDraft] = useState(search);
   useEffect(() => {
@@ -382,7 +407,16 @@ function UsersTab({
           <label className="sr-only" htmlFor="user-search">
             Search users
           </label>
-          <input id="user-search" type="search" placeholder="Search by email or name" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <input id="user-search" type="search" placeholder="Search by email, name or proxy user ID" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <label className="sr-only" htmlFor="user-status">
+            Status
+          </label>
+          <select id="user-status" value={status} onChange={(e) => onStatus(e.target.value as AdminUserStatus | '')}>
+            <option value="">All users</option>
+            <option value="active">Active</option>
+            <option value="unverified">Unverified</option>
+            <option value="suspended">Suspended</option>
+          </select>
           {query.isFetching && <Spinner />}
         </div>
       }
@@ -423,7 +457,10 @@ function UsersTab({
             {data?.users.map((u) => (
               <tr key={u.id}>
                 <td data-label="Email" className="cell-strong">
-                  {u.email}
+                  <button type="button" className="link-button" onClick={() => onOpen(u.id)}>
+                    {u.email}
+                  </button>
+                  {u.status === 'suspended' && <span className="badge badge-red">Suspended</span>}
                 </td>
                 <td data-label="Name">{u.name}</td>
                 <td data-label="Credits" className="num">

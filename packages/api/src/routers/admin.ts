@@ -75,7 +75,7 @@ export const adminRouter = {
     return { success: true as const };
   }),
   /** A balance correction with a reason: one ledger entry naming the admin. */
-  adjustBalance: adminOrInternalProcedure.input(adjustBalanceInput).mutation(async ({ ctx, input }) => {
+  adjustUserBalance: adminOrInternalProcedure.input(adjustBalanceInput).mutation(async ({ ctx, input }) => {
     const r = await ctx.db.transaction((tx) => adjustBalance(tx, { ...input, actor: actorOf(ctx).actor }));
     // A correction can cross the user's low-balance threshold either way.
     inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, [input.id], ctx.deps.logger));
