@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret, envBool as bool, envOptionalString as optionalString, parseEnv } from '@proxyhub/core/node';
+import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -20,6 +20,7 @@ const schema = z.object({
   /** Seconds of an account's observed traffic per lease: what a vanished gateway can leave unbilled, and how long tunnels run on while the server is away. */
   GATEWAY_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: envLogFormat,
 });
 
 export type GatewayEnv = ReturnType<typeof loadEnv>;
@@ -56,6 +57,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     gatewayIdChosen: env.GATEWAY_ID !== undefined,
     leaseSeconds: env.GATEWAY_LEASE_SECONDS,
     logLevel: env.LOG_LEVEL,
+    logPretty: logFormatFor(env.LOG_FORMAT, production) === 'pretty',
   };
 }
 

@@ -1,4 +1,4 @@
-import { stopOnSignals } from '@proxyhub/core/node';
+import { prettyStdout, stopOnSignals } from '@proxyhub/core/node';
 import { createBackend } from './backend';
 import { loadEnv, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
@@ -6,7 +6,8 @@ import { replayUsageJournal, UsageJournal } from './journal';
 import { createLogger } from './log';
 
 const env = loadEnv();
-const logger = createLogger(env.logLevel);
+const out = env.logPretty ? prettyStdout() : process.stdout;
+const logger = createLogger(env.logLevel, (line) => void out.write(line));
 rememberGatewayId(env);
 const backend = createBackend(env.serverUrl, env.internalApiKey);
 // Usage an earlier run could not deliver (a crash, or a server that was away) is billed before

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret, envBool as bool, envOptionalString as optionalString, parseEnv } from '@proxyhub/core/node';
+import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -29,6 +29,7 @@ const schema = z.object({
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: envLogFormat,
   TRUST_PROXY: bool,
 });
 
@@ -72,5 +73,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     appSecret,
     internalApiKey,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    logPretty: logFormatFor(env.LOG_FORMAT, production) === 'pretty',
   };
 }

@@ -1,4 +1,4 @@
-import { exitWithParent, stopOnSignals } from '@proxyhub/core/node';
+import { exitWithParent, prettyStdout, stopOnSignals } from '@proxyhub/core/node';
 import { createDb } from '@proxyhub/db';
 import { defaultWebDistDir } from './app';
 import { apiConfigFromEnv } from './config';
@@ -16,6 +16,7 @@ const server = await createServer({
   mailFrom: env.MAIL_FROM,
   redisUrl: env.REDIS_URL,
   logLevel: env.LOG_LEVEL,
+  ...(env.logPretty ? { logDestination: prettyStdout() } : {}),
   trustProxy: env.TRUST_PROXY,
   webDistDir: env.WEB_DIST_DIR ?? defaultWebDistDir(),
   admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },

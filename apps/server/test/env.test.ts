@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiConfigFromEnv } from '../src/config';
+import { prettyLogLine } from '@proxyhub/core/node';
 import { loadEnv } from '../src/env';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'proxyhub-env-'));
@@ -91,5 +92,22 @@ describe('loadEnv in development', () => {
       clientSecret: 's',
       tokenEndpoint: 'http://127.0.0.1:9/token',
     });
+  });
+});
+
+describe('log format', () => {
+  it('readable lines in development, JSON in production, LOG_FORMAT chooses; a bad value is named', () => {
+    expect(loadEnv({ DATA_DIR: tempDir() }).logPretty).toBe(true);
+    expect(loadEnv({ ...PRODUCTION_OK, DATA_DIR: tempDir() }).logPretty).toBe(false);
+    expect(loadEnv({ LOG_FORMAT: 'json', DATA_DIR: tempDir() }).logPretty).toBe(false);
+    expect(loadEnv({ ...PRODUCTION_OK, LOG_FORMAT: 'pretty', DATA_DIR: tempDir() }).logPretty).toBe(true);
+    expect(() => loadEnv({ LOG_FORMAT: 'xml', DATA_DIR: tempDir() })).toThrowError(/LOG_FORMAT must be pretty or json/);
+  });
+
+  it('a readable line has the time, the level, the message and the fields, not JSON', () => {
+    const line = prettyLogLine({ colorize: false })(
+      `${JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 12, 34, 56), msg: 'ProxyHub server ready', url: 'http://localhost:3000' })}\n`,
+    );
+    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: ProxyHub server ready\n\s+url: "http:\/\/localhost:3000"\n$/);
   });
 });

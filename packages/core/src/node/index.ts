@@ -2,3 +2,4 @@ export * from './dev-secrets';
 export * from './env';
 export * from './parent-watch';
 export * from './shutdown';
+export * from './log-format';
