@@ -108,6 +108,6 @@ describe('log format', () => {
     const line = prettyLogLine({ colorize: false })(
       `${JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 12, 34, 56), msg: 'ProxyHub server ready', url: 'http://localhost:3000' })}\n`,
     );
-    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: ProxyHub server ready\n\s+url: "http:\/\/localhost:3000"\n$/);
+    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: ProxyHub server ready {"url":"http:\/\/localhost:3000"}\n$/);
   });
 });

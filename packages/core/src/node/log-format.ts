@@ -11,7 +11,7 @@ export const logFormatFor = (chosen: 'pretty' | 'json' | undefined, production: 
 
 /** Turns one JSON log line into a readable one (time, level, name, message, then the fields). */
 export function prettyLogLine(opts: { colorize?: boolean } = {}): (line: string) => string {
-  return prettyFactory({ colorize: opts.colorize ?? Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+  return prettyFactory({ colorize: opts.colorize ?? Boolean(process.stdout.isTTY), translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', singleLine: true });
 }
 
 /** A log destination that writes readable lines to stdout. */
