@@ -47,7 +47,7 @@ export const DEFAULT_METER_OPTIONS = {
   reportIntervalMs: 2000,
   heartbeatMs: 30_000,
   idleReleaseMs: 15_000,
-  emptyRetryMs: 2000,
+  emptyRetryMs: 500,
   journalIntervalMs: 250,
   journalBytes: 1024 * 1024,
 } satisfies Partial<MeterOptions>;
