@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BYTES_PER_GB } from './constants';
-import { bytesToGbTruncated, bytesToMb, formatGb, gbToBytes, orderPriceCents, tenthsOfGbToBytes } from './units';
+import { bytesToGbTruncated, bytesToMb, formatGb, gbToBytes, orderPriceCents, plural, tenthsOfGbToBytes } from './units';
 
 describe('units', () => {
   it('converts tenths of a GB to bytes as DESIGN.md reads it', () => {
@@ -32,5 +32,14 @@ describe('units', () => {
     expect(orderPriceCents(12)).toBe(1080);
     expect(orderPriceCents(11)).toBe(1000);
     expect(orderPriceCents(100)).toBe(9000);
+  });
+});
+
+describe('plural', () => {
+  it('says 1 session and 0 or 2 sessions, with thousands separators', () => {
+    expect(plural(1, 'session')).toBe('1 session');
+    expect(plural(0, 'session')).toBe('0 sessions');
+    expect(plural(2500, 'session')).toBe('2,500 sessions');
+    expect(plural(2, 'proxy', 'proxies')).toBe('2 proxies');
   });
 });

@@ -42,3 +42,8 @@ export function orderPriceCents(gbAmount: number): number {
 export function centsToUsd(cents: number): string {
   return (cents / 100).toFixed(2);
 }
+
+/** "1 session", "2 sessions": a count with its noun in the right number (English, regular plural unless given). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, type ADMIN_USER_STATUSES } from '@proxyhub/core';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
@@ -253,7 +253,7 @@ function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin
           <span className="stat-foot">
             {s.total_sessions === null
               ? '\u00a0'
-              : `${s.total_sessions.toLocaleString('en-US')} sessions · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
+              : `${plural(s.total_sessions, 'session')} · ${s.last_updated ? `updated ${dateTime(s.last_updated)}` : 'no traffic yet'}`}
           </span>
         </div>
       ))}

@@ -151,7 +151,7 @@ function AssociateBatch() {
           name="batchId"
           autoComplete="off"
           spellCheck={false}
-          placeholder="e.g. 3f2a9c1e-..."
+          placeholder="e.g. BT7K2M9QX4HD8R3VWZ6P"
           value={batchId}
           error={error}
           onChange={(e) => {
