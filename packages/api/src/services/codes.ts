@@ -69,11 +69,19 @@ export async function redeemCode(tx: DbOrTx, input: { userId: string; code: stri
   const [claimed] = await tx
     .update(topupCodes)
     .set({ redeemedBy: input.userId, redeemedAt: sql`now()` })
-    .where(and(eq(topupCodes.code, code), isNull(topupCodes.redeemedAt), or(isNull(topupCodes.expiresAt), gt(topupCodes.expiresAt, sql`now()`))))
+    .where(
+      and(
+        eq(topupCodes.code, code),
+        isNull(topupCodes.redeemedAt),
+        isNull(topupCodes.revokedAt),
+        or(isNull(topupCodes.expiresAt), gt(topupCodes.expiresAt, sql`now()`)),
+      ),
+    )
     .returning();
   if (!claimed) {
     const [row] = await tx.select().from(topupCodes).where(eq(topupCodes.code, code)).limit(1);
-    if (!row) throw new DomainError('NOT_FOUND', CODE_UNKNOWN);
+    // A revoked code is answered as if it never existed: it is no longer anything to its holder.
+    if (!row || row.revokedAt) throw new DomainError('NOT_FOUND', CODE_UNKNOWN);
     if (row.redeemedAt) throw new DomainError('CONFLICT', CODE_USED);
     throw new DomainError('BAD_REQUEST', CODE_EXPIRED);
   }

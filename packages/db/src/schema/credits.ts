@@ -17,8 +17,10 @@ export const topupCodes = pgTable(
     createdAt: createdAt(),
     redeemedBy: uuid('redeemed_by').references(() => users.id),
     redeemedAt: ts('redeemed_at'),
+    /** An admin withdrew an unused code: it redeems as an unknown one. */
+    revokedAt: ts('revoked_at'),
   },
-  (t) => [uniqueIndex('topup_codes_code_key').on(t.code)],
+  (t) => [uniqueIndex('topup_codes_code_key').on(t.code), index('topup_codes_created_idx').on(t.createdAt.desc(), t.id.desc())],
 );
 
 export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
