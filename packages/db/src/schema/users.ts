@@ -89,6 +89,8 @@ export const adminUsers = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
     createdAt: createdAt(),
+    /** A disabled admin cannot sign in and its sessions are gone; at least one admin stays active. */
+    disabledAt: ts('disabled_at'),
     ...twoFactorColumns(),
   },
   (t) => [uniqueIndex('admin_users_username_key').on(t.username)],
