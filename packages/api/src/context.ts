@@ -85,7 +85,8 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
   const adminSid = req.cookie(adminSessions.cookieName);
   if (adminSid) {
     const check = await adminSessions.validate(adminSid);
-    if (check.account) {
+    // A disabled admin's sessions are deleted when it is disabled; one racing that is refused here.
+    if (check.account && !check.account.disabledAt) {
       ctx.admin = check.account;
       ctx.adminSessionId = check.sessionId;
       if (check.refreshed) res.setCookie(check.refreshed);

@@ -45,3 +45,6 @@ export const PRODUCTION_GATEWAY_PORT = 8080;
 
 /** What a suspended (disabled) user's sign-in, Google sign-in and API key are told. */
 export const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
+
+/** A crypto order's status as the payment providers report it. */
+export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;

@@ -1,16 +1,20 @@
 import {
   adjustBalanceInput,
   adminAuditInput,
+  adminCodesInput,
+  adminIdInput,
   adminLoginInput,
-  adminUserInput,
-  suspendUserInput,
-  unsuspendUserInput,
   adminPaymentsInput,
+  adminUserInput,
   adminUsersInput,
   bytesToGbTruncated,
+  createAdminInput,
   createCodesInput,
+  revokeCodeInput,
+  suspendUserInput,
+  unsuspendUserInput,
 } from '@proxyhub/core';
-import { restRoute, type Caller } from './rest';
+import { RestResponse, restRoute, type Caller } from './rest';
 
 type UserRow = Awaited<ReturnType<Caller['admin']['users']>>['users'][number];
 type UsageStat = Awaited<ReturnType<Caller['admin']['globalUsage']>>['stats'][number];
@@ -80,6 +84,7 @@ export const adminRoutes = [
     stats: (await caller.admin.globalUsage()).stats.map(specUsageStat),
   })),
   restRoute({ method: 'GET', url: '/admin/audit-log', query: adminAuditInput }, async (caller, input) => caller.admin.auditLog(input)),
+  restRoute({ method: 'GET', url: '/admin/usage/history' }, async (caller) => ({ success: true, ...(await caller.admin.globalHistory()) })),
   restRoute({ method: 'GET', url: '/admin/users/:id', params: adminUserInput }, async (caller, input) => ({
     success: true,
     ...(await caller.admin.user(input)),
@@ -95,6 +100,18 @@ export const adminRoutes = [
   ),
   restRoute({ method: 'GET', url: '/admin/payments', query: adminPaymentsInput }, async (caller, input) => ({
     success: true,
-    ...(await caller.admin.payments({ page: input?.page, pageSize: input?.pageSize })),
+    ...(await caller.admin.payments(input)),
   })),
+  restRoute({ method: 'GET', url: '/admin/admins' }, async (caller) => ({ success: true, ...(await caller.admin.admins()) })),
+  restRoute(
+    { method: 'POST', url: '/admin/admins', body: createAdminInput },
+    async (caller, input) => new RestResponse(201, await caller.admin.createAdmin(input)),
+  ),
+  restRoute({ method: 'POST', url: '/admin/admins/:id/disable', body: adminIdInput, pathParams: true }, async (caller, input) =>
+    caller.admin.disableAdmin(input),
+  ),
+  restRoute({ method: 'GET', url: '/admin/codes', query: adminCodesInput }, async (caller, input) => ({ success: true, ...(await caller.admin.codes(input)) })),
+  restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
+    caller.admin.revokeCode(input),
+  ),
 ];

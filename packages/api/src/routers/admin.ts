@@ -2,18 +2,25 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import {
   adjustBalanceInput,
   adminAuditInput,
+  adminCodesInput,
+  adminIdInput,
   adminLoginInput,
-  adminUserInput,
-  suspendUserInput,
-  unsuspendUserInput,
   adminPaymentsInput,
+  adminUserInput,
   adminUsersInput,
+  createAdminInput,
   createCodesInput,
   DomainError,
+  revokeCodeInput,
+  suspendUserInput,
+  unsuspendUserInput,
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
 import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
+import { createAdmin, disableAdmin, listAdmins } from '../services/admin-accounts';
+import { adminOverview } from '../services/admin-overview';
+import { listCodes, revokeCode } from '../services/code-admin';
 import { adjustBalance, adminUserDetail, suspendUser, unsuspendUser } from '../services/admin-users';
 import { listAudit, recordAudit } from '../services/audit-log';
 import { checkBalanceAlerts } from '../services/balance-alerts';
@@ -62,6 +69,26 @@ export const adminRouter = {
   })),
   users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
   globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),
+  /** Codes with their state and redeemer, by state and by code or redeemer email. */
+  codes: adminOrInternalProcedure.input(adminCodesInput).query(({ ctx, input }) => listCodes(ctx.db, input ?? {})),
+  /** Withdraws an unused code: it then redeems as an unknown one. */
+  revokeCode: adminOrInternalProcedure.input(revokeCodeInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    ...(await ctx.db.transaction((tx) => revokeCode(tx, input.code))),
+  })),
+  admins: adminOrInternalProcedure.query(({ ctx }) => listAdmins(ctx.db)),
+  createAdmin: adminOrInternalProcedure.input(createAdminInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    admin: await createAdmin(ctx.db, input),
+  })),
+  /** Its sessions end at once; the last active admin cannot be disabled. */
+  disableAdmin: adminOrInternalProcedure.input(adminIdInput).mutation(async ({ ctx, input }) => {
+    const admin = await ctx.db.transaction((tx) => disableAdmin(tx, input.id));
+    await ctx.deps.sessions.admin.endAll(admin.id);
+    return { success: true as const, admin };
+  }),
+  /** The last 30 days: traffic by day and by country, revenue by day (crypto paid, codes at list price). */
+  globalHistory: adminOrInternalProcedure.query(({ ctx }) => adminOverview(ctx.db)),
   payments: adminOrInternalProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
   /** One user in full: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
   user: adminOrInternalProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),

@@ -10,6 +10,7 @@ import { DomainError } from '@proxyhub/core';
 import { adminUsers, type DbOrTx } from '@proxyhub/db';
 
 export const INVALID_ADMIN_LOGIN = 'Invalid credentials';
+export const ADMIN_DISABLED = 'This admin account has been disabled';
 
 /** Creates the admin or sets its password (start-up bootstrap and `pnpm admin:create`). */
 export async function upsertAdmin(db: DbOrTx, input: { username: string; password: string }): Promise<{ id: string; created: boolean }> {
@@ -48,5 +49,6 @@ export async function adminLogin(db: DbOrTx, input: { username: string; password
   const [admin] = await db.select().from(adminUsers).where(eq(adminUsers.username, input.username)).limit(1);
   const ok = await verifyPassword(admin?.passwordHash, input.password);
   if (!admin || !ok) throw new DomainError('UNAUTHORIZED', INVALID_ADMIN_LOGIN);
+  if (admin.disabledAt) throw new DomainError('FORBIDDEN', ADMIN_DISABLED);
   return { adminId: admin.id, username: admin.username };
 }

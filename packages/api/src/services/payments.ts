@@ -5,12 +5,13 @@
  * amount (the provider's amount must equal the order's), out-of-order deliveries (a status never
  * moves backwards).
  */
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
+import { containsPattern } from './like';
 import { credit, walletCredits } from './wallet';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -243,17 +244,29 @@ export async function listUserPayments(db: DbOrTx, userId: string): Promise<Paym
   return withEvents(db, rows);
 }
 
-export async function listAllPayments(db: DbOrTx, input: { page?: number | undefined; pageSize?: number | undefined } = {}) {
+/** Every order for the admin, newest first; by provider status, and by user email or order id (`q`). */
+export async function listAllPayments(
+  db: DbOrTx,
+  input: { status?: PaymentStatus | undefined; q?: string | undefined; page?: number | undefined; pageSize?: number | undefined } = {},
+) {
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 50;
-  const rows = await db
-    .select({ ...paymentColumns, userEmail: users.email })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.userId))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
-  const [total] = await db.select({ n: count() }).from(payments);
+  const filters: SQL[] = [];
+  if (input.status) filters.push(eq(payments.status, input.status));
+  const q = input.q?.trim();
+  if (q) filters.push(UUID_RE.test(q) ? eq(payments.id, q) : ilike(users.email, containsPattern(q)));
+  const where = filters.length ? and(...filters) : undefined;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ ...paymentColumns, userEmail: users.email })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(payments).innerJoin(users, eq(users.id, payments.userId)).where(where),
+  ]);
   return { payments: await withEvents(db, rows), total: Number(total?.n ?? 0) };
 }
 

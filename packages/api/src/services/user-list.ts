@@ -2,6 +2,7 @@ import { and, asc, count, desc, ilike, isNotNull, isNull, sql, type SQL } from '
 import type { ADMIN_USER_STATUSES, AdminUsersInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { usageByType } from './usage';
+import { containsPattern } from './like';
 import { userRemaining } from './wallet';
 
 export type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
@@ -20,9 +21,6 @@ export interface AdminUserRow {
 }
 
 export type AdminUsersQuery = NonNullable<AdminUsersInput>;
-
-/** `%` and `_` in a search are literal characters, not patterns. */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const STATUS_WHERE: Record<AdminUserStatus, SQL> = {
   active: and(isNull(users.disabledAt), isNotNull(users.emailVerifiedAt))!,
@@ -48,7 +46,7 @@ export async function listUsers(db: DbOrTx, input: AdminUsersQuery = {}): Promis
   const q = (input.q ?? input.search)?.trim();
   const filters: SQL[] = [];
   if (q) {
-    const pattern = `%${likeEscape(q)}%`;
+    const pattern = containsPattern(q);
     // A union of three trigram-indexed lookups: an OR across the two tables reads every user.
     const byEmail = db.select({ id: users.id }).from(users).where(ilike(users.email, pattern));
     const byName = db.select({ id: users.id }).from(users).where(ilike(users.name, pattern));

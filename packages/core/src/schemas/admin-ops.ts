@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../constants';
 import { isHundredth } from './alerts';
 import { pageField, pageSizeUpTo } from './credits';
 
@@ -38,3 +39,44 @@ export const adjustBalanceInput = z.object({
     .refine(isHundredth, 'deltaGB has at most two decimals'),
   reason: adminReason,
 });
+
+export const ADMIN_CODE_STATUSES = ['unused', 'redeemed', 'expired', 'revoked'] as const;
+const searchText = z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters');
+
+/** Codes for the admin, newest first: by state, and by code or redeemer email (`q`). */
+export const adminCodesInput = z
+  .object({
+    status: z.enum(ADMIN_CODE_STATUSES, { error: 'status must be unused, redeemed, expired or revoked' }).optional(),
+    q: searchText.optional(),
+    page: pageField.optional(),
+    pageSize: pageSizeUpTo(200).optional(),
+  })
+  .optional();
+
+export const revokeCodeInput = z.object({ code: z.string({ error: 'Code is required' }).trim().min(1, 'Code is required').max(64, 'Code not found') });
+
+/** Orders for the admin, newest first: by provider status, and by user email or order id (`q`). */
+export const adminPaymentsInput = z
+  .object({
+    status: z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+    q: searchText.optional(),
+    page: pageField.optional(),
+    pageSize: pageSizeUpTo(200).optional(),
+  })
+  .optional();
+
+/** A new admin: a username of letters, digits, dots, dashes or underscores, and a password of 8+ characters. */
+export const createAdminInput = z.object({
+  username: z
+    .string({ error: 'Username is required' })
+    .trim()
+    .min(1, 'Username is required')
+    .max(64, 'Username must be at most 64 characters')
+    .regex(/^[A-Za-z0-9._-]+$/, 'Username may use letters, digits, dots, dashes and underscores'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(8, 'Admin password must be at least 8 characters')
+    .max(200, 'Admin password must be at most 200 characters'),
+});
+
+export const adminIdInput = z.object({ id: z.string({ error: 'Admin id is required' }).trim().min(1, 'Admin id is required').max(100, 'Admin not found') });

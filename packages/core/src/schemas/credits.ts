@@ -95,7 +95,6 @@ export const pageSizeUpTo = (max: number) =>
     .int('Page size must be a whole number')
     .min(1, 'Page size must be at least 1')
     .max(max, `Page size must be at most ${max}`);
-const pageSizeField = pageSizeUpTo(100);
 
 export const ADMIN_USER_STATUSES = ['active', 'unverified', 'suspended'] as const;
 export const ADMIN_USER_SORTS = ['createdAt', 'email', 'credits', 'usage'] as const;
@@ -116,8 +115,6 @@ export const adminUsersInput = z
   })
   .optional();
 export type AdminUsersInput = z.input<typeof adminUsersInput>;
-
-export const adminPaymentsInput = z.object({ page: pageField.optional(), pageSize: pageSizeField.optional() }).optional();
 
 /** Location codes arrive from paths in any case; unknown or malformed codes are a 404, not a 400. */
 const locationCodeParam = (what: string) =>

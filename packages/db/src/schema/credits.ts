@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { PAYMENT_STATUSES } from '@proxyhub/core';
 import { bigint } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { batches } from './proxies';
@@ -23,7 +24,7 @@ export const topupCodes = pgTable(
   (t) => [uniqueIndex('topup_codes_code_key').on(t.code), index('topup_codes_created_idx').on(t.createdAt.desc(), t.id.desc())],
 );
 
-export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
+export { PAYMENT_STATUSES };
 
 export const payments = pgTable(
   'payments',
