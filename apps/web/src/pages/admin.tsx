@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
+import { AdminAdmins, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
@@ -107,7 +108,13 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users';
+type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins';
+
+const MORE_TABS: { id: Tab; label: string }[] = [
+  { id: 'code-list', label: 'Codes' },
+  { id: 'payments', label: 'Payments' },
+  { id: 'admins', label: 'Admins' },
+];
 type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];
 
@@ -177,6 +184,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
       <main className="admin-main">
         <h1 className="admin-title">Admin Panel</h1>
         <GlobalUsage query={usage} />
+        <AdminOverview />
         <div className="tabs" role="tablist" aria-label="Admin sections">
           <button
             type="button"
@@ -200,8 +208,26 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
           >
             Users ({total ?? '…'})
           </button>
+          {MORE_TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`tab-${t.id}`}
+              aria-controls={`panel-${t.id}`}
+              aria-selected={tab === t.id}
+              className={`tab${tab === t.id ? ' active' : ''}`}
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
         </div>
-        {tab === 'codes' ? (
+        {tab === 'code-list' || tab === 'payments' || tab === 'admins' ? (
+          <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
+            {tab === 'code-list' ? <AdminCodes /> : tab === 'payments' ? <AdminPayments /> : <AdminAdmins />}
+          </section>
+        ) : tab === 'codes' ? (
           <section role="tabpanel" id="panel-codes" aria-labelledby="tab-codes">
             <GenerateCodes codes={codes} onCodes={setCodes} onExpired={onSignedOut} />
           </section>
