@@ -87,5 +87,14 @@ describe('admin operations', () => {
     await admin.getByRole('button', { name: `Disable ${ADMIN.username}` }).click();
     await admin.getByText('The last active admin cannot be disabled').waitFor();
     await screenshots(admin, 'admin-admins');
+
+    // The audit log page shows what was done, filterable.
+    await admin.getByRole('tab', { name: 'Audit log', exact: true }).click();
+    const audit = admin.getByTestId('audit-table');
+    await expect.poll(() => audit.innerText()).toContain('admin.disableAdmin');
+    await admin.getByLabel('Action').fill('admin.createAdmin');
+    await expect.poll(() => audit.innerText()).toContain('admin:support.jane');
+    expect(await audit.innerText()).not.toContain('admin.disableAdmin');
+    await screenshots(admin, 'admin-audit');
   });
 });

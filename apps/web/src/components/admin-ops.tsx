@@ -304,3 +304,77 @@ export function AdminAdmins() {
     </div>
   );
 }
+
+export function AdminAuditLog() {
+  const [actor, setActor] = useState('');
+  const [action, setAction] = useState('');
+  const [target, setTarget] = useState('');
+  const [page, setPage] = useState(1);
+  const log = trpc.admin.auditLog.useQuery(
+    { actor: actor.trim() || undefined, action: action.trim() || undefined, target: target.trim() || undefined, page, pageSize: 50 },
+    { placeholderData: (p) => p, staleTime: 0 },
+  );
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / 50)) : 1;
+  const filter = (set: (v: string) => void) => (e: { target: { value: string } }) => {
+    set(e.target.value);
+    setPage(1);
+  };
+  return (
+    <Card
+      title={`Audit log (${log.data?.total ?? '…'})`}
+      description="Every admin action and every change made with the internal key. Nothing edits or deletes it."
+    >
+      <div className="grid-3">
+        <Field label="Actor" placeholder="admin:alice or internal" value={actor} onChange={filter(setActor)} />
+        <Field label="Action" placeholder="admin.suspendUser" value={action} onChange={filter(setAction)} />
+        <Field label="Target" placeholder="user:<id> or code:<code>" value={target} onChange={filter(setTarget)} />
+      </div>
+      <div className="table-wrap">
+        <table className="table" data-testid="audit-table">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Actor</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">From</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.data?.entries.map((e) => (
+              <tr key={e.id}>
+                <td>{when(e.at)}</td>
+                <td>{e.actor}</td>
+                <td className="mono">{e.action}</td>
+                <td className="mono">{e.target ?? '—'}</td>
+                <td>{e.sourceAddress}</td>
+                <td>{e.reason ?? '—'}</td>
+              </tr>
+            ))}
+            {log.data?.entries.length === 0 && (
+              <tr>
+                <td colSpan={6} className="table-empty">
+                  Nothing recorded for these filters.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav className="pager" aria-label="Audit log pages">
+          <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Previous
+          </Button>
+          <span className="muted small">
+            Page {page} of {pages}
+          </span>
+          <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Next
+          </Button>
+        </nav>
+      )}
+    </Card>
+  );
+}

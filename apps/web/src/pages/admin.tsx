@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
-import { AdminAdmins, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
+import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
@@ -108,12 +108,13 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins';
+type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit';
 
 const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'code-list', label: 'Codes' },
   { id: 'payments', label: 'Payments' },
   { id: 'admins', label: 'Admins' },
+  { id: 'audit', label: 'Audit log' },
 ];
 type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];
@@ -223,9 +224,9 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
             </button>
           ))}
         </div>
-        {tab === 'code-list' || tab === 'payments' || tab === 'admins' ? (
+        {tab === 'code-list' || tab === 'payments' || tab === 'admins' || tab === 'audit' ? (
           <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-            {tab === 'code-list' ? <AdminCodes /> : tab === 'payments' ? <AdminPayments /> : <AdminAdmins />}
+            {tab === 'code-list' ? <AdminCodes /> : tab === 'payments' ? <AdminPayments /> : tab === 'admins' ? <AdminAdmins /> : <AdminAuditLog />}
           </section>
         ) : tab === 'codes' ? (
           <section role="tabpanel" id="panel-codes" aria-labelledby="tab-codes">
