@@ -5,6 +5,7 @@ import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { locationsRouter } from './routers/locations';
+import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   alerts: alertsRouter,
   billing: billingRouter,
   usage: usageRouter,
+  proxyAccounts: proxyAccountsRouter,
 });
 
 export type AppRouter = typeof appRouter;

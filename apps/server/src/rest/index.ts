@@ -7,6 +7,7 @@ import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
+import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
 import { usageRoutes } from './usage';
 
@@ -20,6 +21,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...alertsRoutes,
   ...billingRoutes,
   ...usageRoutes,
+  ...proxyAccountsRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import type { GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { accountCap } from './account-cap';
 import { accountRemaining } from './batches';
 import { isKnownLocation } from './locations';
 import { selectAccountWallets, toAccountWallet } from './wallet';
@@ -39,5 +40,9 @@ export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, inpu
   if (!safeEqual(password, input.password)) return { account: BAD_CREDENTIALS, locationKnown };
   const acc = toAccountWallet(row);
   if (acc.disabled) return { account: { ok: false, reason: 'disabled', message: 'This proxy account is disabled' }, locationKnown };
-  return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes: await accountRemaining(db, acc) }, locationKnown };
+  let creditsBytes = await accountRemaining(db, acc);
+  // Under its own cap an account can spend what its open leases hold plus the room left.
+  const cap = await accountCap(db, acc.proxyAccountId, { lock: false });
+  if (cap.room !== null && cap.held + cap.room < creditsBytes) creditsBytes = cap.held + cap.room;
+  return { account: { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes }, locationKnown };
 }

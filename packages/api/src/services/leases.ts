@@ -12,6 +12,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { countBatchUsage, spendableBytes } from './batches';
+import { accountCap, countAccountUsage } from './account-cap';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import { adjustWallet, findAccountWallet, selectAccountWallets, toAccountWallet, walletCredits, walletKey, type Wallet } from './wallet';
 
@@ -41,7 +42,10 @@ export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, 
   const acc = await findAccountWallet(tx, input.proxyAccountId);
   if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
   if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
-  const credits = await spendableBytes(tx, acc.capBatchId, await walletCredits(tx, acc.wallet, { lock: true }), { lock: true });
+  let credits = await spendableBytes(tx, acc.capBatchId, await walletCredits(tx, acc.wallet, { lock: true }), { lock: true });
+  // A capped account (a sub-account) never leases beyond its own cap, whatever the wallet holds.
+  const cap = await accountCap(tx, acc.proxyAccountId, { lock: true });
+  if (cap.room !== null && cap.room < credits) credits = cap.room;
   let granted = BigInt(input.bytes);
   if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
   if (granted > credits) granted = credits;
@@ -111,6 +115,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
   const wallets = new WalletDeltas();
   const hourly = new Map<string, HourlyUsageDelta>();
   const batchUsage = new Map<string, bigint>();
+  const accountUsage = new Map<string, bigint>();
   if (merged.size) {
     const rows = await leaseRows(tx, and(inArray(gatewayLeases.id, [...merged.keys()]), eq(gatewayLeases.gatewayId, input.gatewayId)));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -149,6 +154,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
       }
       wallets.add(acc.wallet, returned, counted);
       if (acc.capBatchId) batchUsage.set(acc.capBatchId, (batchUsage.get(acc.capBatchId) ?? 0n) + counted);
+      accountUsage.set(acc.proxyAccountId, (accountUsage.get(acc.proxyAccountId) ?? 0n) + counted);
       for (const part of splitUsage(m.parts, up, counted - up, m.sessions)) {
         const key = [acc.proxyAccountId, part.protocol, part.country, part.state, part.city].join('\0');
         const h = hourly.get(key) ?? { ...part, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
@@ -161,6 +167,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
   }
   await wallets.apply(tx);
   await countBatchUsage(tx, batchUsage);
+  await countAccountUsage(tx, accountUsage);
   await addHourlyUsage(tx, [...hourly.values()]);
   // Every report is also the gateway's heartbeat: its open leases stay alive.
   await tx

@@ -8,3 +8,4 @@ export * from './two-factor';
 export * from './billing';
 export * from './usage';
 export * from './admin-ops';
+export * from './proxy-accounts';

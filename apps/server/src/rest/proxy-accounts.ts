@@ -1,0 +1,17 @@
+import { createProxyAccountInput, proxyAccountInput, updateProxyAccountInput } from '@proxyhub/core';
+import { RestResponse, restRoute } from './rest';
+
+/** Proxy accounts (cookie or Bearer API key). */
+export const proxyAccountsRoutes = [
+  restRoute({ method: 'GET', url: '/api/proxy-accounts' }, (caller) => caller.proxyAccounts.list()),
+  restRoute(
+    { method: 'POST', url: '/api/proxy-accounts', body: createProxyAccountInput },
+    async (caller, input) => new RestResponse(201, await caller.proxyAccounts.create(input)),
+  ),
+  restRoute({ method: 'PATCH', url: '/api/proxy-accounts/:proxyUserId', body: updateProxyAccountInput, pathParams: true }, (caller, input) =>
+    caller.proxyAccounts.update(input),
+  ),
+  restRoute({ method: 'POST', url: '/api/proxy-accounts/:proxyUserId/rotate-password', body: proxyAccountInput, pathParams: true }, (caller, input) =>
+    caller.proxyAccounts.rotatePassword(input),
+  ),
+];
