@@ -7,6 +7,7 @@ import { ForgotPasswordPage } from './pages/forgot-password';
 import { LandingPage } from './pages/landing';
 import { LoginPage } from './pages/login';
 import { ProxiesPage } from './pages/proxies';
+import { ProxyAccountsPage } from './pages/proxy-accounts';
 import { ResetPasswordPage } from './pages/reset-password';
 import { TopUpPage } from './pages/topup';
 import { VerifyEmailPage } from './pages/verify-email';
@@ -44,6 +45,7 @@ export function App() {
         <Route element={<ProtectedLayout />}>
           <Route path="/dashboard" element={<DashboardPage />} />
           <Route path="/proxies" element={<ProxiesPage />} />
+          <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
           <Route path="/api" element={<ApiSettingsPage />} />
           <Route path="/topup" element={<TopUpPage />} />
           <Route path="/billing" element={<BillingPage />} />

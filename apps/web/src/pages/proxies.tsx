@@ -53,6 +53,11 @@ export function ProxiesPage() {
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [notice, setNotice] = useState<{ id: number; count: number } | null>(null);
   const genStart = useRef(0);
+  // Lists can be made for any of the user's enabled proxy accounts; the main account by default.
+  const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 30_000 });
+  const usable = (accounts.data?.accounts ?? []).filter((a) => !a.disabled);
+  const [accountId, setAccountId] = useState('');
+  const chosen = usable.find((a) => a.proxyUserId === accountId) ?? { proxyUserId: user.proxyUserId, proxyPassword: user.proxyPassword };
 
   const countries = trpc.locations.countries.useQuery(undefined, { staleTime: Infinity });
   const selectedCountry = countries.data?.find((c) => c.code === country);
@@ -101,8 +106,8 @@ export function ProxiesPage() {
     genStart.current = performance.now();
     const location = { country: v.data.country, state: v.data.state, city: v.data.city };
     const proxies = generateProxies({
-      proxyUserId: user.proxyUserId,
-      proxyPassword: user.proxyPassword,
+      proxyUserId: chosen.proxyUserId,
+      proxyPassword: chosen.proxyPassword,
       location,
       durationMinutes: v.data.durationMinutes,
       count: v.data.count,
@@ -134,6 +139,15 @@ export function ProxiesPage() {
       )}
       <Card title="Proxy Settings" description={`Endpoint ${endpoint.host}:${endpoint.port} · HTTP, HTTPS and SOCKS5 on one port`}>
         <form className="form" onSubmit={onGenerate} noValidate aria-label="Generate proxies">
+          {usable.length > 1 && (
+            <SelectField label="Proxy account" name="account" value={chosen.proxyUserId} onChange={(e) => setAccountId(e.target.value)}>
+              {usable.map((a) => (
+                <option key={a.proxyUserId} value={a.proxyUserId}>
+                  {a.kind === 'main' ? 'Main account' : a.name} ({a.proxyUserId})
+                </option>
+              ))}
+            </SelectField>
+          )}
           <div className="grid-3">
             <SelectField
               label="Country"

@@ -1,0 +1,148 @@
+import { useState, type FormEvent } from 'react';
+import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
+import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
+import { formatBytes } from '../components/usage-chart';
+import { errorMessage } from '../lib/errors';
+import { validate } from '../lib/validation';
+import type { RouterOutputs } from '../session';
+import { trpc } from '../trpc';
+
+type Account = RouterOutputs['proxyAccounts']['list']['accounts'][number];
+
+const KIND: Record<Account['kind'], string> = { main: 'Main', batch: 'Batch', sub: 'Sub-account' };
+const capInput = (v: string) => (v.trim() === '' ? null : Number(v));
+
+export function ProxyAccountsPage() {
+  const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 0 });
+  const subs = accounts.data?.accounts.filter((a) => a.kind === 'sub').length ?? 0;
+  return (
+    <>
+      <PageHeader
+        title="Proxy accounts"
+        subtitle={`Separate credentials with their own limits for each tool or client. Sub-accounts spend your balance, never beyond their cap (${subs} of ${MAX_SUB_ACCOUNTS}).`}
+      />
+      <CreateAccount />
+      <Card title="Accounts">
+        {accounts.isPending && <Spinner label="Loading accounts..." />}
+        {accounts.isError && <Alert kind="error">{errorMessage(accounts.error, 'Failed to load proxy accounts')}</Alert>}
+        <div className="account-list">
+          {accounts.data?.accounts.map((a) => (
+            <AccountRow key={a.proxyUserId} account={a} />
+          ))}
+        </div>
+      </Card>
+    </>
+  );
+}
+
+function CreateAccount() {
+  const utils = trpc.useUtils();
+  const create = trpc.proxyAccounts.create.useMutation();
+  const [name, setName] = useState('');
+  const [cap, setCap] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    const checked = validate(createProxyAccountInput, { name, capGB: capInput(cap) });
+    if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
+    try {
+      await create.mutateAsync(checked.data);
+      setName('');
+      setCap('');
+      await utils.proxyAccounts.list.invalidate();
+    } catch (err) {
+      setError(errorMessage(err, 'Creating the account failed'));
+    }
+  }
+  return (
+    <Card title="New sub-account" description="Leave the cap empty for no limit other than your balance.">
+      <form className="grid-3 grid-align-end" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <Field label="Account name" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Scraper EU" />
+        <Field label="Cap (GB)" inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} placeholder="e.g. 5" />
+        <div className="field-action">
+          <Button type="submit" loading={create.isPending}>
+            Create account
+          </Button>
+        </div>
+      </form>
+      {error && <Alert kind="error">{error}</Alert>}
+    </Card>
+  );
+}
+
+function AccountRow({ account: a }: { account: Account }) {
+  const utils = trpc.useUtils();
+  const update = trpc.proxyAccounts.update.useMutation();
+  const rotate = trpc.proxyAccounts.rotatePassword.useMutation();
+  const [cap, setCap] = useState(a.capBytes === null ? '' : formatGb(BigInt(a.capBytes)));
+  const [error, setError] = useState<string | null>(null);
+  const [rotated, setRotated] = useState(false);
+  const used = BigInt(a.usedBytes);
+  const capBytes = a.capBytes === null ? null : BigInt(a.capBytes);
+  const percent = capBytes ? Math.min(100, Number((used * 10000n) / capBytes) / 100) : null;
+  const run = async (what: string, f: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await f();
+      await Promise.all([utils.proxyAccounts.list.invalidate(), utils.auth.me.invalidate()]);
+    } catch (err) {
+      setError(errorMessage(err, what));
+    }
+  };
+  return (
+    <section className="account-row" data-testid={`account-${a.proxyUserId}`} aria-label={`${a.name} proxy account`}>
+      <div className="account-head">
+        <div>
+          <strong>{a.kind === 'main' ? 'Main account' : a.name}</strong> <span className="badge badge-gray">{KIND[a.kind]}</span>
+          {a.disabled && <span className="badge badge-red">Disabled</span>}
+          <div className="muted small mono">
+            {a.proxyUserId} · password {a.proxyPassword}
+          </div>
+        </div>
+        <CopyButton text={`${a.proxyUserId}:${a.proxyPassword}`} variant="ghost" ariaLabel={`Copy credentials of ${a.name}`} />
+      </div>
+      <div className="usage-bar" role="meter" aria-label={`${a.name} usage`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? 0}>
+        <span style={{ width: `${percent ?? 0}%` }} />
+      </div>
+      <div className="muted small" data-testid="account-usage">
+        {formatBytes(used)} used{capBytes !== null ? ` of ${formatGb(capBytes)} GB cap` : ' · no cap'}
+      </div>
+      {error && <Alert kind="error">{error}</Alert>}
+      {rotated && <Alert kind="success">New password: {a.proxyPassword}. The old one stops working within seconds.</Alert>}
+      <div className="account-actions">
+        {a.kind !== 'main' && (
+          <>
+            <Field label={`Cap for ${a.name} (GB)`} inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} />
+            <Button
+              variant="secondary"
+              loading={update.isPending}
+              onClick={() => void run('Saving the cap failed', () => update.mutateAsync({ proxyUserId: a.proxyUserId, capGB: capInput(cap) }))}
+            >
+              Save cap
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => void run('The change failed', () => update.mutateAsync({ proxyUserId: a.proxyUserId, disabled: !a.disabled }))}
+            >
+              {a.disabled ? 'Enable' : 'Disable'}
+            </Button>
+          </>
+        )}
+        <Button
+          variant="secondary"
+          loading={rotate.isPending}
+          onClick={() => {
+            if (!window.confirm(`Replace the password of ${a.proxyUserId}? Tools using the old one stop working.`)) return;
+            void run('Rotating the password failed', async () => {
+              await rotate.mutateAsync({ proxyUserId: a.proxyUserId });
+              setRotated(true);
+            });
+          }}
+        >
+          New password
+        </Button>
+      </div>
+    </section>
+  );
+}
