@@ -6,6 +6,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
   return {
     production: env.production,
     publicUrl: env.publicUrl,
+    adminRequire2fa: env.ADMIN_REQUIRE_2FA,
     dataDir: env.dataDir,
     appSecret: env.appSecret,
     internalApiKey: env.internalApiKey,

@@ -11,6 +11,7 @@ const schema = z.object({
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   APP_SECRET: optionalString,
   ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_REQUIRE_2FA: bool,
   ADMIN_PASSWORD: optionalString,
   INTERNAL_API_KEY: optionalString,
   SMTP_URL: optionalString,

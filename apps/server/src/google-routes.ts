@@ -32,8 +32,9 @@ export async function googleSignIn(app: FastifyInstance, { deps }: { deps: ApiDe
     if (error !== undefined || typeof code !== 'string' || typeof state !== 'string' || !code || !state) return toLogin(reply, 'Google sign-in was cancelled.');
     try {
       const caller = await callerFor(deps, req, reply);
-      await caller.auth.googleCallback({ code, state, expectedState: req.cookies[STATE_COOKIE], codeVerifier: req.cookies[VERIFIER_COOKIE] });
-      return reply.redirect('/dashboard');
+      const r = await caller.auth.googleCallback({ code, state, expectedState: req.cookies[STATE_COOKIE], codeVerifier: req.cookies[VERIFIER_COOKIE] });
+      // Two-factor sign-in on: Google proved the password step only; the login page asks for the code.
+      return reply.redirect(r.requiresTwoFactor ? '/login?twoFactor=1' : '/dashboard');
     } catch (err) {
       if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') {
         // A zod message about a query field means nothing to a person: say what happened instead.

@@ -15,6 +15,8 @@ export interface ApiConfig {
     nowpayments: null | { apiUrl: string; apiKey: string; ipnSecret: string };
   };
   rateLimits: RateLimitConfig;
+  /** ADMIN_REQUIRE_2FA: admins must set up two-factor sign-in before they get a session. */
+  adminRequire2fa?: boolean;
 }
 
 export interface RateLimitRule {
@@ -35,7 +37,8 @@ export type RateLimitName =
   | 'redeem'
   | 'redeemUser'
   | 'batch'
-  | 'payment';
+  | 'payment'
+  | 'twoFactor';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -67,6 +70,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   batch: { points: 20, durationSeconds: 15 * 60 },
   /** Orders per user: each one is a provider invoice. */
   payment: { points: 20, durationSeconds: 60 * 60 },
+  /** Wrong second-factor codes per address (each pending sign-in also dies after 5). */
+  twoFactor: { points: 30, durationSeconds: 15 * 60 },
 };
 
 export type { UsageType };

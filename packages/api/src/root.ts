@@ -6,6 +6,7 @@ import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
+import { twoFactorRouter } from './routers/two-factor';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
 
@@ -19,6 +20,7 @@ export const appRouter = router({
   billing: billingRouter,
   usage: usageRouter,
   proxyAccounts: proxyAccountsRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,6 +12,8 @@ export const authRoutes = [
   restRoute({ method: 'POST', url: '/auth/login', body: loginInput, errorFields: { requiresVerification: false } }, async (caller, input) => {
     const r = await caller.auth.login(input);
     if (r.status === 'verification_required') return new RestResponse(403, { success: false, requiresVerification: true, error: r.message });
+    // The password was right: finish with POST /auth/login/2fa and the pending-login cookie.
+    if (r.status === 'two_factor_required') return { success: false, requiresTwoFactor: true, requiresVerification: false };
     return { success: true, user: r.user, requiresVerification: false };
   }),
   restRoute({ method: 'GET', url: '/auth/verify-email', query: verifyEmailInput }, async (caller, input) => {

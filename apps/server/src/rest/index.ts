@@ -9,6 +9,7 @@ import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
@@ -22,6 +23,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...billingRoutes,
   ...usageRoutes,
   ...proxyAccountsRoutes,
+  ...twoFactorRoutes,
 ];
 
 /** The spec's REST paths. */

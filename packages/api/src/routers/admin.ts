@@ -29,6 +29,8 @@ import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
 import { signInLimited } from '../limits';
 import { actorOf, adminOrInternalProcedure, publicProcedure } from '../trpc';
+import { twoFactorEnabled } from '../services/two-factor';
+import { owePendingSecondFactor } from './two-factor';
 
 export const adminRouter = {
   login: publicProcedure
@@ -43,6 +45,17 @@ export const adminRouter = {
         throw err;
       }
       const { adminId, username } = signedIn;
+      const account = { kind: 'admin' as const, id: adminId };
+      // The password was right; the session waits for the second factor (or, when admins must
+      // have one, for its setup).
+      if (await twoFactorEnabled(ctx.db, account)) {
+        await owePendingSecondFactor(ctx, account);
+        return { success: false as const, requiresTwoFactor: true, username };
+      }
+      if (ctx.deps.config.adminRequire2fa) {
+        await owePendingSecondFactor(ctx, account);
+        return { success: false as const, requiresTwoFactorSetup: true, username };
+      }
       await startSession(ctx, 'admin', adminId);
       await recordAudit(ctx.db, { ...actorOf(ctx), actor: `admin:${username}`, adminId }, { action: 'admin.login', target: `admin:${username}` });
       return { success: true as const, username };

@@ -25,6 +25,8 @@ function google(deps: ApiDeps) {
   if (!cfg) return null;
   return createGoogleSignIn({ ...cfg, redirectUri: new URL('/auth/google/callback', deps.config.publicUrl).toString() });
 }
+import { twoFactorEnabled } from '../services/two-factor';
+import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {
   me: userProcedure.query(({ ctx }) => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id)),
@@ -40,7 +42,13 @@ export const authRouter = {
     .use(signInLimited('login', (input: LoginInput) => input.email))
     .mutation(async ({ ctx, input }) => {
       const r = await login(ctx.deps, input);
-      if (r.status === 'ok') await startSession(ctx, 'user', r.user.id);
+      if (r.status !== 'ok') return r;
+      // The password was right; with two-factor sign-in on, the session waits for the code.
+      if (await twoFactorEnabled(ctx.db, { kind: 'user', id: r.user.id })) {
+        await owePendingSecondFactor(ctx, { kind: 'user', id: r.user.id });
+        return { status: 'two_factor_required' as const };
+      }
+      await startSession(ctx, 'user', r.user.id);
       return r;
     }),
   logout: publicProcedure.mutation(async ({ ctx }) => {
@@ -99,7 +107,11 @@ export const authRouter = {
         throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
       }
       const signedIn = await signInWithGoogle(ctx.deps, profile);
+      if (await twoFactorEnabled(ctx.db, { kind: 'user', id: signedIn.userId })) {
+        await owePendingSecondFactor(ctx, { kind: 'user', id: signedIn.userId });
+        return { ...signedIn, requiresTwoFactor: true };
+      }
       await startSession(ctx, 'user', signedIn.userId);
-      return signedIn;
+      return { ...signedIn, requiresTwoFactor: false };
     }),
 } satisfies TRPCRouterRecord;

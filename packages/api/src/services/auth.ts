@@ -73,7 +73,8 @@ async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwor
   await sendVerification(deps, user);
 }
 
-export type LoginResult = { status: 'ok'; user: Awaited<ReturnType<typeof getUserView>> } | { status: 'verification_required'; message: string };
+export type LoginResult =
+  { status: 'ok'; user: Awaited<ReturnType<typeof getUserView>> } | { status: 'verification_required'; message: string } | { status: 'two_factor_required' };
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const VERIFY_FIRST = 'Please verify your email before signing in. Check your inbox for the verification link.';

@@ -1,0 +1,114 @@
+/**
+ * Two-factor sign-in procedures for users and admins. A sign-in whose password was right but whose
+ * second factor is still owed carries a pending-login cookie (HttpOnly, SameSite=Lax, 5 minutes);
+ * no session exists until the code is accepted.
+ */
+import type { TRPCRouterRecord } from '@trpc/server';
+import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLoginInput } from '@proxyhub/core';
+import { startSession, type Context } from '../context';
+import { limited } from '../limits';
+import { getUserView } from '../services/accounts';
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  finishPendingLogin,
+  INVALID_CODE,
+  pendingLogin,
+  PENDING_LOGIN_MS,
+  setupTwoFactor,
+  startPendingLogin,
+  type AccountKind,
+  type TwoFactorAccount,
+} from '../services/two-factor';
+import { adminProcedure, publicProcedure, userProcedure } from '../trpc';
+
+export const PENDING_COOKIE: Record<AccountKind, string> = { user: 'pending_2fa', admin: 'admin_pending_2fa' };
+
+function pendingCookie(ctx: Context, kind: AccountKind, token: string | null) {
+  ctx.res.setCookie({
+    name: PENDING_COOKIE[kind],
+    value: token ?? '',
+    attributes: { httpOnly: true, sameSite: 'lax', secure: ctx.deps.config.production, path: '/', maxAge: token ? PENDING_LOGIN_MS / 1000 : 0 },
+  });
+}
+
+/** Sets the pending-login cookie for an account whose password was right. */
+export async function owePendingSecondFactor(ctx: Context, account: TwoFactorAccount): Promise<void> {
+  pendingCookie(ctx, account.kind, await startPendingLogin(ctx.db, account));
+}
+
+/** Wrong codes count per address (failures only), on top of the five per pending sign-in. */
+const codeLimited = limited((ctx: Context) => [['twoFactor', ctx.req.ip]], { failuresOnly: true });
+
+/**
+ * The admin a setup or enable is for: the signed-in admin, or (with ADMIN_REQUIRE_2FA) the admin of
+ * a pending sign-in that must set it up before it gets a session.
+ */
+async function adminForSetup(ctx: Context): Promise<{ account: TwoFactorAccount; label: string; pending: boolean }> {
+  if (ctx.admin) return { account: { kind: 'admin', id: ctx.admin.id }, label: ctx.admin.username, pending: false };
+  if (!ctx.deps.config.adminRequire2fa) throw new DomainError('UNAUTHORIZED', 'Admin login required');
+  const p = await pendingLogin(ctx.db, ctx.req.cookie(PENDING_COOKIE.admin), 'admin');
+  return { account: { kind: 'admin', id: p.id }, label: 'admin', pending: true };
+}
+
+export const twoFactorRouter = {
+  setup: userProcedure.mutation(({ ctx }) => setupTwoFactor(ctx.db, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, ctx.user.email)),
+  enable: userProcedure
+    .input(twoFactorEnableInput)
+    .use(codeLimited)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => enableTwoFactor(tx, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, input.code))),
+  disable: userProcedure
+    .input(twoFactorDisableInput)
+    .use(codeLimited)
+    .mutation(async ({ ctx, input }) => {
+      await ctx.db.transaction((tx) => disableTwoFactor(tx, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, input));
+      return { success: true as const };
+    }),
+  /** Finishes a user's sign-in with a TOTP or recovery code: the session starts here. */
+  login: publicProcedure
+    .input(twoFactorLoginInput)
+    .use(codeLimited)
+    .mutation(async ({ ctx, input }) => {
+      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, ctx.req.cookie(PENDING_COOKIE.user), 'user', input.code));
+      if (!r.ok) throw new DomainError('UNAUTHORIZED', INVALID_CODE);
+      pendingCookie(ctx, 'user', null);
+      await startSession(ctx, 'user', r.account.id);
+      return { success: true as const, user: await getUserView(ctx.db, ctx.deps.secrets, r.account.id) };
+    }),
+
+  adminSetup: publicProcedure.mutation(async ({ ctx }) => {
+    const { account, label } = await adminForSetup(ctx);
+    return setupTwoFactor(ctx.db, ctx.deps.secrets, account, label);
+  }),
+  adminEnable: publicProcedure
+    .input(twoFactorEnableInput)
+    .use(codeLimited)
+    .mutation(async ({ ctx, input }) => {
+      const { account, pending } = await adminForSetup(ctx);
+      const r = await ctx.db.transaction((tx) => enableTwoFactor(tx, ctx.deps.secrets, account, input.code));
+      if (pending) {
+        // Required setup done: the sign-in it interrupted completes.
+        pendingCookie(ctx, 'admin', null);
+        await startSession(ctx, 'admin', account.id);
+      }
+      return r;
+    }),
+  adminDisable: adminProcedure
+    .input(twoFactorDisableInput)
+    .use(codeLimited)
+    .mutation(async ({ ctx, input }) => {
+      if (ctx.deps.config.adminRequire2fa) throw new DomainError('FORBIDDEN', 'Two-factor sign-in is required for admins here');
+      await ctx.db.transaction((tx) => disableTwoFactor(tx, ctx.deps.secrets, { kind: 'admin', id: ctx.admin.id }, input));
+      return { success: true as const };
+    }),
+  adminLogin: publicProcedure
+    .input(twoFactorLoginInput)
+    .use(codeLimited)
+    .mutation(async ({ ctx, input }) => {
+      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, ctx.req.cookie(PENDING_COOKIE.admin), 'admin', input.code));
+      if (!r.ok) throw new DomainError('UNAUTHORIZED', INVALID_CODE);
+      pendingCookie(ctx, 'admin', null);
+      await startSession(ctx, 'admin', r.account.id);
+      return { success: true as const };
+    }),
+} satisfies TRPCRouterRecord;
