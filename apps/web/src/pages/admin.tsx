@@ -4,6 +4,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminUserDetail } from '../components/admin-user-detail';
+import { TwoFactorSetup } from '../components/two-factor-setup';
+import { TwoFactorStep } from '../components/two-factor-step';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -57,6 +59,11 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   const [errors, setErrors] = useState<FieldErrors<'username' | 'password'>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const login = trpc.admin.login.useMutation();
+  const secondFactor = trpc.twoFactor.adminLogin.useMutation();
+  const setup = trpc.twoFactor.adminSetup.useMutation();
+  const enable = trpc.twoFactor.adminEnable.useMutation();
+  // After a right password: the code step, or (ADMIN_REQUIRE_2FA) setting two-factor sign-in up.
+  const [step, setStep] = useState<'password' | 'code' | 'setup'>('password');
 
   function change(field: 'username' | 'password', value: string) {
     setValues((v) => ({ ...v, [field]: value }));
@@ -69,11 +76,35 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
     const v = validate(adminLoginInput, values);
     if (!v.ok) return setErrors(v.errors);
     try {
-      await login.mutateAsync(v.data);
-      onLoggedIn();
+      const r = await login.mutateAsync(v.data);
+      if (r.success) return onLoggedIn();
+      setStep('requiresTwoFactorSetup' in r ? 'setup' : 'code');
     } catch (err) {
       setFormError(isUnauthorized(err) ? errorMessage(err, 'Invalid credentials') : errorMessage(err, 'Login failed', 'Login failed'));
     }
+  }
+
+  if (step === 'code') {
+    return (
+      <TwoFactorStep
+        busy={secondFactor.isPending}
+        submit={async (code) => {
+          await secondFactor.mutateAsync({ code });
+          onLoggedIn();
+        }}
+        onCancel={() => setStep('password')}
+      />
+    );
+  }
+  if (step === 'setup') {
+    return (
+      <AuthLayout>
+        <span className="badge badge-dark">Admin</span>
+        <h1 className="auth-title">Set up two-factor sign-in</h1>
+        <p className="auth-subtitle">Admins here sign in with a second factor. Set it up to continue.</p>
+        <TwoFactorSetup setup={() => setup.mutateAsync()} enable={(code) => enable.mutateAsync({ code })} onDone={onLoggedIn} />
+      </AuthLayout>
+    );
   }
 
   return (

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { processBatchInput } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
+import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
@@ -42,6 +43,7 @@ export function ApiSettingsPage() {
       </Card>
       <AssociateBatch />
       <AlertSettings />
+      <TwoFactorSettings />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { loginInput, registerInput } from '@proxyhub/core';
+import { TwoFactorStep } from '../components/two-factor-step';
 import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -21,6 +22,9 @@ export function LoginPage() {
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   const login = trpc.auth.login.useMutation();
+  const secondFactor = trpc.twoFactor.login.useMutation();
+  // Two-factor sign-in on: the password (or Google) was right, the code is next (?twoFactor=1 after Google).
+  const [codeStep, setCodeStep] = useState(params.get('twoFactor') === '1');
   const register = trpc.auth.register.useMutation();
   const busy = login.isPending || register.isPending;
 
@@ -48,6 +52,10 @@ export function LoginPage() {
           setCheckEmail({ email: v.data.email, message: r.message });
           return;
         }
+        if (r.status === 'two_factor_required') {
+          setCodeStep(true);
+          return;
+        }
         // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
         setUser(r.user);
       } catch (err) {
@@ -63,6 +71,21 @@ export function LoginPage() {
         setFormError(errorMessage(err, 'Registration failed', UNEXPECTED));
       }
     }
+  }
+
+  if (codeStep) {
+    return (
+      <TwoFactorStep
+        busy={secondFactor.isPending}
+        submit={async (code) => {
+          setUser((await secondFactor.mutateAsync({ code })).user);
+        }}
+        onCancel={() => {
+          setCodeStep(false);
+          switchMode('signin');
+        }}
+      />
+    );
   }
 
   if (checkEmail) {

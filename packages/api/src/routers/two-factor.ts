@@ -17,6 +17,7 @@ import {
   PENDING_LOGIN_MS,
   setupTwoFactor,
   startPendingLogin,
+  twoFactorEnabled,
   type AccountKind,
   type TwoFactorAccount,
 } from '../services/two-factor';
@@ -52,6 +53,7 @@ async function adminForSetup(ctx: Context): Promise<{ account: TwoFactorAccount;
 }
 
 export const twoFactorRouter = {
+  status: userProcedure.query(async ({ ctx }) => ({ enabled: await twoFactorEnabled(ctx.db, { kind: 'user', id: ctx.user.id }) })),
   setup: userProcedure.mutation(({ ctx }) => setupTwoFactor(ctx.db, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, ctx.user.email)),
   enable: userProcedure
     .input(twoFactorEnableInput)
