@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOGLE_NOT_CONFIGURED } from '@proxyhub/api';
 import { linkToken, signedInUser, STRONG_PASSWORD, startTestServer, uniqueEmail, type HttpClient, type TestServer } from './helpers';
@@ -232,5 +233,44 @@ describe('Google sign-in against a fake provider on loopback', () => {
     expect(row!.emailVerifiedAt).toBeInstanceOf(Date);
     expect((await server.client().post('/auth/login', { email, password: 'Attacker123' })).status).toBe(401);
     expect((await server.client().get(`/auth/verify-email?token=${staleLink}`)).body).toMatchObject({ alreadyVerified: true });
+  });
+});
+
+describe('Google sign-in with two-factor sign-in on', () => {
+  let server: TestServer;
+  let google: FakeGoogle;
+  beforeAll(async () => {
+    google = await startFakeGoogle();
+    server = await startTestServer({
+      google: { clientId: 'id', clientSecret: 'secret', authorizationEndpoint: google.authorizationEndpoint, tokenEndpoint: google.tokenEndpoint },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await google.close();
+  });
+
+  async function viaGoogle(client: HttpClient) {
+    const started = await client.get('/auth/google');
+    const state = new URL(started.headers.get('location')!).searchParams.get('state')!;
+    return client.get(`/auth/google/callback?code=c-${Math.random().toString(36).slice(2)}&state=${encodeURIComponent(state)}`);
+  }
+
+  it('stops at the code step: no session until /auth/login/2fa accepts a code', async () => {
+    google.claims = { sub: `sub-2fa-${Date.now()}`, email: uniqueEmail('g2fa'), email_verified: true, name: 'Two Factor' };
+    const first = server.client();
+    expect((await viaGoogle(first)).headers.get('location')).toBe('/dashboard');
+    const setup = await first.post<{ secret: string }>('/auth/2fa/setup', {});
+    const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret), digits: 6, period: 30 });
+    expect((await first.post('/auth/2fa/enable', { code: totp.generate() })).status).toBe(200);
+
+    const second = server.client();
+    const back = await viaGoogle(second);
+    expect(back.headers.get('location')).toBe('/login?twoFactor=1');
+    expect(second.cookies.has('session')).toBe(false);
+    expect(second.cookies.get('pending_2fa')).toBeTruthy();
+    expect((await second.get('/auth/user')).status).toBe(401);
+    expect((await second.post('/auth/login/2fa', { code: totp.generate({ timestamp: Date.now() + 30_000 }) })).status).toBe(200);
+    expect((await second.get('/auth/user')).status).toBe(200);
   });
 });
