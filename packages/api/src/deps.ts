@@ -36,6 +36,13 @@ export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'bac
 const queues = new WeakMap<ApiDeps, Map<string, Promise<unknown>>>();
 
 /**
+ * Background work starts this long after the answer: the answer is on its way and read by then, so
+ * work done for one kind of answer (a mail for a known address) does not compete for the CPU with
+ * its delivery, which a client sharing the machine could time.
+ */
+const BACKGROUND_DELAY_MS = 10;
+
+/**
  * Runs a task after the response without letting a failure escape; tracked so shutdown can wait.
  * It starts once the answer has been written (after the current turn of the event loop), so work
  * done for one answer and not another never lengthens it (account enumeration by timing). Tasks
@@ -50,7 +57,7 @@ export function inBackground(deps: ApiDeps, what: string, task: () => Promise<un
   const key = opts.after ?? '';
   const previous = queue?.get(key) ?? Promise.resolve();
   const p: Promise<unknown> = previous
-    .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+    .then(() => new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_DELAY_MS)))
     .then(task)
     .catch((err: unknown) => deps.logger.error({ err, what }, 'background task failed'))
     .finally(() => {

@@ -12,9 +12,13 @@ export function exitWithParent(forceAfterMs = 30_000): void {
       if (err.code !== 'EPIPE') throw err;
     });
   }
-  process.once('disconnect', () => {
+  const parentGone = () => {
     setTimeout(() => process.exit(1), forceAfterMs).unref();
     // The same graceful path as a stop from the parent; before a handler exists it simply ends us.
     process.kill(process.pid, 'SIGTERM');
-  });
+  };
+  process.once('disconnect', parentGone);
+  // A parent killed while this process was still loading its modules closed the channel before the
+  // listener existed: the event is gone, the state is not (this left an orphaned server behind).
+  if (!process.connected) parentGone();
 }
