@@ -7,8 +7,8 @@ export default defineConfig({
   test: {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     // Most test files wait on sockets, child processes and the database rather than the CPU, so
-    // one more worker than the two cores of the CI machine shortens the run by about a minute.
-    maxWorkers: 3,
+    // two more workers than the two cores of the CI machine keep both cores busy.
+    maxWorkers: 4,
     projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'apps/gateway/vitest.crash.config.ts'],
   },
 });
