@@ -26,6 +26,7 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     // Leases of a gateway that crashed (no report for LEASE_TTL_MS) go back to their wallets.
     const reconcile = async () => {
       const r = await reconcileExpiredLeases(deps.db);
+      if (r.released) deps.cache.invalidate();
       if (r.released) deps.logger.info({ leases: r.released, returnedBytes: String(r.returnedBytes) }, 'expired gateway leases settled');
     };
     timers.push(setInterval(() => void reconcile().catch((err: unknown) => deps.logger.error({ err }, 'lease reconciliation failed')), 30 * 1000).unref());

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { safeEqual, type AdminAccount, type SessionCookie, type UserAccount } from '@proxyhub/auth';
+import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
 
@@ -57,11 +57,11 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
     if (safeEqual(token, deps.config.internalApiKey)) {
       ctx.internal = true;
     } else {
-      const [row] = await deps.db
-        .select()
-        .from(users)
-        .where(eq(users.apiKeyHash, deps.secrets.lookupHash(token)))
-        .limit(1);
+      const keyHash = deps.secrets.lookupHash(token);
+      const row = await deps.cache.get(`api-key:${keyHash}`, async () => {
+        const [found] = await deps.db.select().from(users).where(eq(users.apiKeyHash, keyHash)).limit(1);
+        return found ?? null;
+      });
       if (row?.disabledAt) ctx.suspended = true;
       else ctx.user = row ?? null;
     }
@@ -70,7 +70,7 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
 
   const sid = req.cookie(userSessions.cookieName);
   if (sid) {
-    const check = await userSessions.validate(sid);
+    const check = await validateCached(deps, 'user', userSessions, sid);
     if (check.account) {
       if (!check.account.disabledAt) {
         ctx.user = check.account;
@@ -84,7 +84,7 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
 
   const adminSid = req.cookie(adminSessions.cookieName);
   if (adminSid) {
-    const check = await adminSessions.validate(adminSid);
+    const check = await validateCached(deps, 'admin', adminSessions, adminSid);
     // A disabled admin's sessions are deleted when it is disabled; one racing that is refused here.
     if (check.account && !check.account.disabledAt) {
       ctx.admin = check.account;
@@ -96,6 +96,25 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
 }
 
 type SessionKind = 'user' | 'admin';
+
+/**
+ * A session check through the read cache. An id that names no session is cached too: ids are
+ * random, so one that is unknown now never becomes valid. The sliding expiry's new cookie is sent
+ * by the request that extended it, not repeated by the ones served from the cache.
+ */
+async function validateCached<Account extends UserAccount | AdminAccount>(
+  deps: ApiDeps,
+  kind: SessionKind,
+  store: SessionStore<Account>,
+  sessionId: string,
+): Promise<SessionCheck<Account>> {
+  const loaded: { check?: SessionCheck<Account> } = {};
+  const check = await deps.cache.get(`${kind}-session:${sha256Hex(sessionId)}`, async () => {
+    const fresh = (loaded.check = await store.validate(sessionId));
+    return fresh.refreshed ? { ...fresh, refreshed: null } : fresh;
+  });
+  return loaded.check ?? check;
+}
 
 /**
  * Signs the caller in: a new session on the response's cookie, the one the request carried ended

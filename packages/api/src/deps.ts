@@ -3,6 +3,7 @@ import type { Db } from '@proxyhub/db';
 import type { ApiConfig } from './config';
 import type { Mailer } from './mail';
 import type { RateLimiter } from './rate-limit';
+import { ReadCache } from './read-cache';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -22,14 +23,20 @@ export interface ApiDeps {
   logger: Logger;
   /** Work started but not awaited by a request (mail); awaited on shutdown and by tests. */
   background: Set<Promise<unknown>>;
+  /** Sessions, API keys and the user's view, held briefly; every write on this process clears it. */
+  cache: ReadCache;
 }
 
-export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background'>): ApiDeps {
+/** How long another server process may still serve a revoked session or key (see read-cache.ts). */
+export const READ_CACHE_TTL_MS = 1000;
+
+export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background' | 'cache'>): ApiDeps {
   return {
     ...input,
     sessions: createSessions(input.db, { secure: input.config.production }),
     secrets: new SecretBox(input.config.appSecret),
     background: new Set(),
+    cache: new ReadCache(READ_CACHE_TTL_MS),
   };
 }
 

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './context';
 export * from './deps';
+export { ReadCache } from './read-cache';
 export * from './mail';
 export * from './rate-limit';
 export * from './root';

@@ -75,7 +75,17 @@ const rejectNul = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(domainErrors).use(rejectNul);
+/** A mutation has committed (or failed) by the time it returns: nothing cached before it may be served. */
+const invalidateReads = t.middleware(async ({ ctx, type, next }) => {
+  if (type !== 'mutation') return next();
+  try {
+    return await next();
+  } finally {
+    ctx.deps.cache.invalidate();
+  }
+});
+
+export const publicProcedure = t.procedure.use(invalidateReads).use(domainErrors).use(rejectNul);
 
 export const userProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.suspended) throw new TRPCError({ code: 'FORBIDDEN', message: ACCOUNT_DISABLED_MESSAGE });

@@ -15,7 +15,8 @@ export async function deliverNotification(
   header: (name: string) => string | undefined,
 ): Promise<{ status: number; body: Record<string, unknown>; result?: NotificationResult }> {
   try {
-    const result = await receivePaymentNotification(deps, provider, body, header);
+    // Written outside tRPC: the read cache is cleared here, as every mutation does (read-cache.ts).
+    const result = await receivePaymentNotification(deps, provider, body, header).finally(() => deps.cache.invalidate());
     return { status: 200, body: { success: true, status: result.status, credited: result.credited }, result };
   } catch (err) {
     if (err instanceof DomainError) {

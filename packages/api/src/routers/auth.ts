@@ -29,7 +29,7 @@ import { twoFactorEnabled } from '../services/two-factor';
 import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {
-  me: userProcedure.query(({ ctx }) => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  me: userProcedure.query(({ ctx }) => ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id))),
   /** Leaked credentials: a new API key (the old one stops working at once) or main proxy password. */
   rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
   rotateProxyPassword: userProcedure.mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
