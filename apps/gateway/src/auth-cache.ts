@@ -37,6 +37,14 @@ export function credKeyOf(proxyUserId: string, password: string): string {
   return `${proxyUserId}\0${password}`;
 }
 
+/** The key of a connection that brought no credentials (password-less access): its source address. */
+const ADDRESS_KEY_PREFIX = '@';
+
+export function addressKeyOf(address: string): string {
+  // Proxy user ids are [a-z0-9]: no credential key starts with this.
+  return `${ADDRESS_KEY_PREFIX}${address}`;
+}
+
 export class AuthCache {
   private readonly creds: LRUCache<string, Entry>;
   private readonly locations = new LRUCache<string, boolean>({ max: MAX_LOCATIONS, ttl: LOCATION_TTL_MS });
@@ -48,6 +56,8 @@ export class AuthCache {
     private readonly logger: Logger,
     /** Called when a refresh of credentials that were good says no. */
     private readonly onRevoked: (credKey: string, answer: AccountAnswer) => void,
+    /** Called when a refresh says yes again, with what may have changed (the allow-list). */
+    private readonly onRenewed: (credKey: string, answer: AccountAnswer & { ok: true }) => void = () => undefined,
   ) {
     // Each entry gets its own time to live (good and bad answers differ); expired ones are never served.
     this.creds = new LRUCache<string, Entry>({ max: opts.maxEntries, ttl: opts.ttlMs });
@@ -64,6 +74,33 @@ export class AuthCache {
       return { account: e.answer, locationKnown: known };
     }
     return this.fetch(key, proxyUserId, password, location, loc);
+  }
+
+  /** Whose password-less address this is, if anyone's: cached like credentials, one call for concurrent checks. */
+  checkAddress(address: string): AccountAnswer | Promise<AccountAnswer> {
+    const key = addressKeyOf(address);
+    const e = this.creds.get(key);
+    if (e) {
+      if (e.answer.ok && this.halfExpired(key)) this.refresh(key);
+      return e.answer;
+    }
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = (async () => {
+        const answer = await this.ask(key);
+        this.store(key, answer);
+        return { account: answer, locationKnown: true };
+      })().finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return p.then((r) => r.account);
+  }
+
+  /** The server's answer for a key, whichever kind it is. */
+  private async ask(key: string): Promise<AccountAnswer> {
+    if (key.startsWith(ADDRESS_KEY_PREFIX)) return (await this.backend.authorizeAddress({ address: key.slice(ADDRESS_KEY_PREFIX.length) })).account;
+    const i = key.indexOf('\0');
+    return (await this.backend.authorize({ proxyUserId: key.slice(0, i), password: key.slice(i + 1) })).account;
   }
 
   private halfExpired(key: string): boolean {
@@ -98,13 +135,11 @@ export class AuthCache {
     const e = this.creds.peek(key);
     if (e?.refreshing) return;
     if (e) e.refreshing = true;
-    const i = key.indexOf('\0');
-    const proxyUserId = key.slice(0, i);
-    const password = key.slice(i + 1);
-    this.backend.authorize({ proxyUserId, password }).then(
-      (r) => {
-        this.store(key, r.account);
-        if (!r.account.ok) this.onRevoked(key, r.account);
+    this.ask(key).then(
+      (answer) => {
+        this.store(key, answer);
+        if (!answer.ok) this.onRevoked(key, answer);
+        else this.onRenewed(key, answer);
       },
       (err: unknown) => {
         if (e) e.refreshing = false;
