@@ -45,6 +45,11 @@ export function addressKeyOf(address: string): string {
   return `${ADDRESS_KEY_PREFIX}${address}`;
 }
 
+/** Whether a good answer differs from the last one in what open connections depend on. */
+function changed(before: AccountAnswer, after: AccountAnswer & { ok: true }): boolean {
+  return !before.ok || before.proxyAccountId !== after.proxyAccountId || before.allowlist.join(',') !== after.allowlist.join(',');
+}
+
 export class AuthCache {
   private readonly creds: LRUCache<string, Entry>;
   private readonly locations = new LRUCache<string, boolean>({ max: MAX_LOCATIONS, ttl: LOCATION_TTL_MS });
@@ -88,7 +93,7 @@ export class AuthCache {
     if (!p) {
       p = (async () => {
         const answer = await this.ask(key);
-        this.store(key, answer);
+        this.renew(key, answer);
         return { account: answer, locationKnown: true };
       })().finally(() => this.inflight.delete(key));
       this.inflight.set(key, p);
@@ -113,7 +118,7 @@ export class AuthCache {
     if (!p) {
       p = (async () => {
         const r = await this.backend.authorize({ proxyUserId, password, location });
-        this.store(key, r.account);
+        this.renew(key, r.account);
         const known = r.locationKnown ?? false;
         this.locations.set(loc, known);
         return { account: r.account, locationKnown: known };
@@ -121,6 +126,16 @@ export class AuthCache {
       this.inflight.set(flightKey, p);
     }
     return p;
+  }
+
+  /**
+   * Stores a fresh answer; a good one that differs from the last known (or follows none: the entry
+   * may have expired while connections used it) is passed on, so open connections are judged by it.
+   */
+  private renew(key: string, answer: AccountAnswer): void {
+    const before = this.creds.peek(key)?.answer;
+    this.store(key, answer);
+    if (answer.ok && (!before || changed(before, answer))) this.onRenewed(key, answer);
   }
 
   private store(key: string, answer: AccountAnswer): void {
@@ -137,9 +152,12 @@ export class AuthCache {
     if (e) e.refreshing = true;
     this.ask(key).then(
       (answer) => {
-        this.store(key, answer);
-        if (!answer.ok) this.onRevoked(key, answer);
-        else this.onRenewed(key, answer);
+        if (!answer.ok) {
+          this.store(key, answer);
+          this.onRevoked(key, answer);
+        } else {
+          this.renew(key, answer);
+        }
       },
       (err: unknown) => {
         if (e) e.refreshing = false;

@@ -147,8 +147,12 @@ export class Authenticator {
    */
   private recheck(credKey: string, answer: AccountAnswer & { ok: true }): void {
     const list = allowlistOf(answer);
+    // A credential names one account; an address's password-less owner may have changed.
+    const passwordless = credKey.startsWith('@');
+    const own = this.meter.accounts.get(answer.proxyAccountId);
+    const accounts = passwordless ? [...this.meter.accounts.values()] : own ? [own] : [];
     let closed = 0;
-    for (const a of this.meter.accounts.values()) {
+    for (const a of accounts) {
       for (const c of [...a.conns]) {
         if (c.credKey !== credKey) continue;
         if (a.id === answer.proxyAccountId && list.admits(sourceAddress(c.remote) ?? undefined)) continue;
