@@ -126,19 +126,21 @@ describe('IP allow-list at the gateway', () => {
     expect(down).toBeLessThan(10_000);
     const got = await viaSocks('127.0.0.1', undefined, `/download?bytes=${bytes}`);
     expect(got.stdout.length).toBe(bytes);
-    // HTTP forwarding without Proxy-Authorization from the address works too.
+    // HTTP forwarding and CONNECT without Proxy-Authorization from the address work too.
     expect((await curl(['--interface', '127.0.0.1', '-x', stack.proxyUrl, `${target.url}/hello`])).stdout).toBe('hello from target\n');
+    expect((await curl(['--interface', '127.0.0.1', '-p', '-x', stack.proxyUrl, `${target.url}/hello`])).stdout).toBe('hello from target\n');
 
     // From another address, without credentials: refused.
     const other = await viaSocks(OTHER);
     expect(other.code).not.toBe(0);
     expect((await curl(['--interface', OTHER, '-x', stack.proxyUrl, `${target.url}/hello`])).status).toBe(407);
+    expect((await curl(['--interface', OTHER, '-p', '-x', stack.proxyUrl, `${target.url}/hello`])).stdout).not.toContain('hello');
     const socksRefusals = refusalsSince(mark).filter((r) => r.protocol === 'socks5');
     expect(socksRefusals.at(-1)).toMatchObject({ kind: 'no_method', remote: OTHER });
     expect(socksRefusals.at(-1)!.reason).toContain(`${OTHER} is not a password-less address`);
 
     // Billed: the usage is exactly the bytes the target exchanged on those connections.
-    const conns = await target.closedCount(closedBefore + 3);
+    const conns = await target.closedCount(closedBefore + 4);
     await stack.gateway.flush();
     const mine = conns.slice(closedBefore);
     const usage = await hourlyUsage(stack.server, u.userId);
