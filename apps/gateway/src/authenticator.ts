@@ -162,7 +162,7 @@ export class Authenticator {
     }
     if (closed)
       this.logger.info(
-        { closed, remote: credKey.startsWith('@') ? credKey.slice(1) : undefined },
+        { closed, remote: passwordless ? credKey.slice(1) : undefined },
         'IP allow-list changed: connections from addresses it no longer holds closed',
       );
   }
