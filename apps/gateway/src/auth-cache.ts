@@ -37,6 +37,19 @@ export function credKeyOf(proxyUserId: string, password: string): string {
   return `${proxyUserId}\0${password}`;
 }
 
+/** The key of a connection that brought no credentials (password-less access): its source address. */
+const ADDRESS_KEY_PREFIX = '@';
+
+export function addressKeyOf(address: string): string {
+  // Proxy user ids are [a-z0-9]: no credential key starts with this.
+  return `${ADDRESS_KEY_PREFIX}${address}`;
+}
+
+/** Whether a good answer differs from the last one in what open connections depend on. */
+function changed(before: AccountAnswer, after: AccountAnswer & { ok: true }): boolean {
+  return !before.ok || before.proxyAccountId !== after.proxyAccountId || before.allowlist.join(',') !== after.allowlist.join(',');
+}
+
 export class AuthCache {
   private readonly creds: LRUCache<string, Entry>;
   private readonly locations = new LRUCache<string, boolean>({ max: MAX_LOCATIONS, ttl: LOCATION_TTL_MS });
@@ -48,6 +61,8 @@ export class AuthCache {
     private readonly logger: Logger,
     /** Called when a refresh of credentials that were good says no. */
     private readonly onRevoked: (credKey: string, answer: AccountAnswer) => void,
+    /** Called when a refresh says yes again, with what may have changed (the allow-list). */
+    private readonly onRenewed: (credKey: string, answer: AccountAnswer & { ok: true }) => void = () => undefined,
   ) {
     // Each entry gets its own time to live (good and bad answers differ); expired ones are never served.
     this.creds = new LRUCache<string, Entry>({ max: opts.maxEntries, ttl: opts.ttlMs });
@@ -66,6 +81,33 @@ export class AuthCache {
     return this.fetch(key, proxyUserId, password, location, loc);
   }
 
+  /** Whose password-less address this is, if anyone's: cached like credentials, one call for concurrent checks. */
+  checkAddress(address: string): AccountAnswer | Promise<AccountAnswer> {
+    const key = addressKeyOf(address);
+    const e = this.creds.get(key);
+    if (e) {
+      if (e.answer.ok && this.halfExpired(key)) this.refresh(key);
+      return e.answer;
+    }
+    let p = this.inflight.get(key);
+    if (!p) {
+      p = (async () => {
+        const answer = await this.ask(key);
+        this.renew(key, answer);
+        return { account: answer, locationKnown: true };
+      })().finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    return p.then((r) => r.account);
+  }
+
+  /** The server's answer for a key, whichever kind it is. */
+  private async ask(key: string): Promise<AccountAnswer> {
+    if (key.startsWith(ADDRESS_KEY_PREFIX)) return (await this.backend.authorizeAddress({ address: key.slice(ADDRESS_KEY_PREFIX.length) })).account;
+    const i = key.indexOf('\0');
+    return (await this.backend.authorize({ proxyUserId: key.slice(0, i), password: key.slice(i + 1) })).account;
+  }
+
   private halfExpired(key: string): boolean {
     return this.creds.getRemainingTTL(key) < this.opts.ttlMs / 2;
   }
@@ -76,7 +118,7 @@ export class AuthCache {
     if (!p) {
       p = (async () => {
         const r = await this.backend.authorize({ proxyUserId, password, location });
-        this.store(key, r.account);
+        this.renew(key, r.account);
         const known = r.locationKnown ?? false;
         this.locations.set(loc, known);
         return { account: r.account, locationKnown: known };
@@ -84,6 +126,16 @@ export class AuthCache {
       this.inflight.set(flightKey, p);
     }
     return p;
+  }
+
+  /**
+   * Stores a fresh answer; a good one that differs from the last known (or follows none: the entry
+   * may have expired while connections used it) is passed on, so open connections are judged by it.
+   */
+  private renew(key: string, answer: AccountAnswer): void {
+    const before = this.creds.peek(key)?.answer;
+    this.store(key, answer);
+    if (answer.ok && (!before || changed(before, answer))) this.onRenewed(key, answer);
   }
 
   private store(key: string, answer: AccountAnswer): void {
@@ -98,13 +150,14 @@ export class AuthCache {
     const e = this.creds.peek(key);
     if (e?.refreshing) return;
     if (e) e.refreshing = true;
-    const i = key.indexOf('\0');
-    const proxyUserId = key.slice(0, i);
-    const password = key.slice(i + 1);
-    this.backend.authorize({ proxyUserId, password }).then(
-      (r) => {
-        this.store(key, r.account);
-        if (!r.account.ok) this.onRevoked(key, r.account);
+    this.ask(key).then(
+      (answer) => {
+        if (!answer.ok) {
+          this.store(key, answer);
+          this.onRevoked(key, answer);
+        } else {
+          this.renew(key, answer);
+        }
       },
       (err: unknown) => {
         if (e) e.refreshing = false;

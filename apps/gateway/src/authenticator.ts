@@ -1,11 +1,14 @@
 /**
  * Proxy logins: the username's parts, the failed-login limits (login-limit.ts) and the server's
  * answer (through auth-cache.ts). Protects the traffic we sell: a tunnel starts only for a known
- * account with the right password; credentials that stop being valid close their connections.
+ * account with the right password, from an address on its owner's IP allow-list when they keep
+ * one, or without credentials from an address its owner made password-less; credentials that stop
+ * being valid, or an allow-list that no longer holds a connection's address, close connections.
  */
-import { locationString, parseProxyUsername, type ProxyUsernameParts } from '@proxyhub/core';
-import { AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthCacheOptions } from './auth-cache';
-import type { Backend } from './backend';
+import ipaddr from 'ipaddr.js';
+import { AllowlistMatcher, locationString, parseProxyUsername, randomSessionToken, type ProxyUsernameParts } from '@proxyhub/core';
+import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthCacheOptions } from './auth-cache';
+import type { AccountAnswer, Backend } from './backend';
 import type { Logger } from './log';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import type { Account, Meter } from './meter';
@@ -20,6 +23,25 @@ export interface Session {
 }
 
 const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';
+const MISSING_MESSAGE = 'Proxy authentication required: send your proxy username and password';
+
+/** A source address as the allow-list sees it (an IPv4-mapped IPv6 address is IPv4); null if unknown. */
+export function sourceAddress(remote: string | undefined): string | null {
+  return remote && ipaddr.isValid(remote) ? ipaddr.process(remote).toString() : null;
+}
+
+/** One matcher per answer (answers are shared by the cache until the next refresh). */
+const matchers = new WeakMap<readonly string[], AllowlistMatcher>();
+function allowlistOf(answer: AccountAnswer & { ok: true }): AllowlistMatcher {
+  let m = matchers.get(answer.allowlist);
+  if (!m) matchers.set(answer.allowlist, (m = new AllowlistMatcher(answer.allowlist)));
+  return m;
+}
+
+/** Password-less connections name no location and no session: any location, a new exit each time. */
+function passwordlessParts(): ProxyUsernameParts {
+  return { proxyUserId: '', location: { country: '' }, durationMinutes: 1, token: randomSessionToken() };
+}
 /** The server accepts 1 to 256 characters: anything else is refused without asking it. */
 const MAX_PASSWORD_LENGTH = 256;
 
@@ -35,14 +57,23 @@ export class Authenticator {
     opts: { auth?: Partial<AuthCacheOptions> | undefined; loginLimits?: Partial<LoginLimitOptions> | undefined },
   ) {
     const authOpts = { ...DEFAULT_AUTH_CACHE_OPTIONS, ...opts.auth };
-    this.cache = new AuthCache(backend, authOpts, logger, (credKey, answer) => this.revoke(credKey, answer.ok ? '' : answer.message));
+    this.cache = new AuthCache(
+      backend,
+      authOpts,
+      logger,
+      (credKey, answer) => this.revoke(credKey, answer.ok ? '' : answer.message),
+      (credKey, answer) => this.recheck(credKey, answer),
+    );
     this.limiter = new LoginLimiter({ ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits });
     // Credentials of open connections are re-checked before their cache entry expires.
     this.refreshTimer = setInterval(() => this.cache.refreshInUse(this.credKeysInUse()), Math.max(250, authOpts.ttlMs / 2));
     this.refreshTimer.unref();
   }
 
-  async login({ username, password }: Credentials, remote: string | undefined): Promise<Session | Refusal> {
+  /** `credentials` null: the client brought none (SOCKS5 method 0, HTTP without Proxy-Authorization). */
+  async login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal> {
+    if (!credentials) return this.passwordless(remote);
+    const { username, password } = credentials;
     if (!username) return refusal('missing', 'Proxy authentication required');
     const parsed = parseProxyUsername(username);
     if (!parsed.ok) return refusal('bad_username', `Malformed proxy username: ${parsed.reason}`);
@@ -66,11 +97,38 @@ export class Authenticator {
     attempt.succeeded();
     if (!answer.account.ok) return refusal('disabled', answer.account.message);
     if (!answer.locationKnown) return refusal('bad_location', `Unknown location: ${locationString(parts.location)}`);
+    if (!allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
+      return refusal('address_not_allowed', `This proxy account's IP allow-list does not include ${sourceAddress(remote) ?? 'this address'}`);
+    }
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
     return { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };
+  }
+
+  /**
+   * No credentials: the main account of the user who made this source address password-less, if
+   * any. Not counted as a failed login: HTTP clients send a first request without credentials and
+   * repeat it with them after the 407. The cache keeps one server call per address per few seconds.
+   */
+  private async passwordless(remote: string | undefined): Promise<Session | Refusal> {
+    const address = sourceAddress(remote);
+    if (!address) return refusal('missing', MISSING_MESSAGE);
+    let answer: AccountAnswer;
+    try {
+      answer = await this.cache.checkAddress(address);
+    } catch (err) {
+      this.logger.warn({ err }, 'password-less lookup failed');
+      return refusal('unavailable', 'Proxy authentication is temporarily unavailable, try again');
+    }
+    if (!answer.ok) {
+      if (answer.reason === 'disabled') return refusal('disabled', answer.message);
+      return refusal('missing', `${MISSING_MESSAGE} (${address} is not a password-less address)`);
+    }
+    const account = this.meter.account(answer.proxyAccountId, answer.usageType);
+    account.disabled = false;
+    return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts() };
   }
 
   stop(): void {
@@ -81,6 +139,32 @@ export class Authenticator {
     const keys = new Set<string>();
     for (const a of this.meter.accounts.values()) for (const c of a.conns) keys.add(c.credKey);
     return keys;
+  }
+
+  /**
+   * A refresh said yes: connections whose address the owner's allow-list no longer holds close, and
+   * so do password-less ones whose address now belongs to another account (or none of its owner's).
+   */
+  private recheck(credKey: string, answer: AccountAnswer & { ok: true }): void {
+    const list = allowlistOf(answer);
+    // A credential names one account; an address's password-less owner may have changed.
+    const passwordless = credKey.startsWith('@');
+    const own = this.meter.accounts.get(answer.proxyAccountId);
+    const accounts = passwordless ? [...this.meter.accounts.values()] : own ? [own] : [];
+    let closed = 0;
+    for (const a of accounts) {
+      for (const c of [...a.conns]) {
+        if (c.credKey !== credKey) continue;
+        if (a.id === answer.proxyAccountId && list.admits(sourceAddress(c.remote) ?? undefined)) continue;
+        c.close('address no longer allowed');
+        closed += 1;
+      }
+    }
+    if (closed)
+      this.logger.info(
+        { closed, remote: passwordless ? credKey.slice(1) : undefined },
+        'IP allow-list changed: connections from addresses it no longer holds closed',
+      );
   }
 
   private revoke(credKey: string, why: string): void {

@@ -2,7 +2,13 @@ import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
-import type { GatewayAuthorizeInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
+import type {
+  GatewayAuthorizeAddressInput,
+  GatewayAuthorizeInput,
+  GatewayReleaseLeasesInput,
+  GatewayReportInput,
+  GatewayReserveLeaseInput,
+} from '@proxyhub/core';
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -14,6 +20,8 @@ export type LeaseAnswer = GatewayAnswers['reserveLease'];
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
   authorize(input: GatewayAuthorizeInput): Promise<AuthorizeAnswer>;
+  /** A connection without credentials: whose password-less address its source is, if anyone's. */
+  authorizeAddress(input: GatewayAuthorizeAddressInput): Promise<GatewayAnswers['authorizeAddress']>;
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
   report(input: GatewayReportInput): Promise<GatewayAnswers['report']>;
   releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
@@ -33,6 +41,7 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
   });
   return {
     authorize: (input) => client.gateway.authorize.mutate(input),
+    authorizeAddress: (input) => client.gateway.authorizeAddress.mutate(input),
     reserveLease: (input) => client.gateway.reserveLease.mutate(input),
     report: (input) => client.gateway.report.mutate(input),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),

@@ -86,6 +86,8 @@ function addToParts(lease: Lease, tag: UsageTag, dir: number, n: number): void {
 /** Something the meter can close when its account runs dry or is revoked. */
 export interface MeteredConnection {
   readonly credKey: string;
+  /** The client's source address, which the owner's IP allow-list must hold. */
+  readonly remote?: string | undefined;
   close(reason: string): void;
   /** Balance empty: stop relaying, deliver what was already paid for, then close. */
   cut?(): void;

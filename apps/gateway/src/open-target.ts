@@ -20,7 +20,7 @@ export function targetOpener(egress: Egress): OpenTarget {
   return async (session, target, client) => {
     const { account: acc, parts } = session;
     // Counted as a connection of the account from here, so an idle release cannot pull its leases.
-    const pending: MeteredConnection = { credKey: session.credKey, close: () => client.destroy() };
+    const pending: MeteredConnection = { credKey: session.credKey, remote: client.remoteAddress, close: () => client.destroy() };
     acc.conns.add(pending);
     try {
       if (acc.available <= 0) {

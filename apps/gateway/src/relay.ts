@@ -46,6 +46,7 @@ export class Relay implements MeteredConnection {
   readonly stats: RelayStats = { up: 0, down: 0 };
   /** Last time a byte moved either way (coarse clock); the gateway's sweeper closes idle relays. */
   lastIo = coarseClock.now;
+  readonly remote: string | undefined;
   private closed = false;
   private cutting = false;
   private upLeft: number;
@@ -60,6 +61,7 @@ export class Relay implements MeteredConnection {
     private readonly opts: RelayOptions,
   ) {
     this.upLeft = opts.upLimit ?? Infinity;
+    this.remote = client.remoteAddress;
   }
 
   start(): void {

@@ -20,6 +20,7 @@ function fakeServer() {
     applied,
     backend: {
       authorize: () => Promise.reject(new Error('unused')),
+      authorizeAddress: () => Promise.reject(new Error('unused')),
       reserveLease: async (i) => ({
         leaseId: `00000000-0000-4000-8000-${String(++leases).padStart(12, '0')}`,
         grantedBytes: BigInt(i.bytes),

@@ -11,6 +11,7 @@ function fakeBackend(opts: { failReports?: number; grant?: (bytes: number) => nu
   let n = 0;
   const backend: Backend = {
     authorize: () => Promise.reject(new Error('unused')),
+    authorizeAddress: () => Promise.reject(new Error('unused')),
     reserveLease: async (i) => {
       const granted = BigInt(opts.grant ? opts.grant(i.bytes) : i.bytes);
       return granted > 0n

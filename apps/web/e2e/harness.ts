@@ -32,7 +32,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more command-line switches (a proxy, for the password-less SOCKS5 test). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -44,6 +45,7 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -4,6 +4,7 @@ import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
+import { ipAllowlistRouter } from './routers/ip-allowlist';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { twoFactorRouter } from './routers/two-factor';
@@ -21,6 +22,7 @@ export const appRouter = router({
   usage: usageRouter,
   proxyAccounts: proxyAccountsRouter,
   twoFactor: twoFactorRouter,
+  ipAllowlist: ipAllowlistRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -109,10 +109,13 @@ export function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
-/** A CONNECT tunnel through the proxy on `port` to 127.0.0.1:`targetPort`; rejects with the proxy's answer when refused. */
-export function connectTunnel(port: number, targetPort: number, username: string, password: string): Promise<Socket> {
+/**
+ * A CONNECT tunnel through the proxy on `port` to 127.0.0.1:`targetPort`; rejects with the proxy's
+ * answer when refused. `from`: the client's source address (another loopback address, 127.0.0.2).
+ */
+export function connectTunnel(port: number, targetPort: number, username: string, password: string, from?: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, ...(from ? { localAddress: from } : {}) });
     socket.on('error', reject);
     socket.write(`CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nProxy-Authorization: ${basic(username, password)}\r\n\r\n`);
     let head = Buffer.alloc(0);

@@ -26,6 +26,7 @@ export type RefusalKind =
   | 'limited'
   | 'disabled'
   | 'bad_location'
+  | 'address_not_allowed'
   | 'unavailable'
   // The tunnel.
   | 'empty'
@@ -48,8 +49,11 @@ export function refusal(kind: RefusalKind, message: string, phase?: Refusal['pha
   return phase ? { ok: false, kind, message, phase } : { ok: false, kind, message };
 }
 
-/** Checks credentials (and whatever else the login needs); what it returns travels with the tunnel. */
-export type Login<S extends { ok: true }> = (credentials: Credentials) => Promise<S | Refusal>;
+/**
+ * Checks credentials (and whatever else the login needs); what it returns travels with the tunnel.
+ * Null: the client brought none, which only a password-less source address may do.
+ */
+export type Login<S extends { ok: true }> = (credentials: Credentials | null) => Promise<S | Refusal>;
 
 export interface Accepted<S> {
   ok: true;

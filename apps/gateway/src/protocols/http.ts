@@ -172,8 +172,10 @@ export async function httpHandshake<S extends { ok: true }>(reader: HandshakeRea
   reader.skip(head.length);
   const request = requestOf(head);
   if (!request.ok) return request;
-  const credentials = parseBasic(header(head, 'proxy-authorization'));
-  if (!credentials) return refusal('missing', 'Proxy authentication required: send your proxy username and password');
+  // No header at all: a password-less address may go on without one; a header we cannot read may not.
+  const authorization = header(head, 'proxy-authorization');
+  const credentials = authorization === undefined ? null : parseBasic(authorization);
+  if (authorization !== undefined && !credentials) return refusal('missing', 'Proxy authentication required: send your proxy username and password');
   const session = await login(credentials);
   if (!session.ok) return session;
   const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK };

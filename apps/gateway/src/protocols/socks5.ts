@@ -9,11 +9,13 @@ import { validHost, type HostPort } from './host';
 export const SOCKS = {
   NO_ACCEPTABLE: Buffer.from([5, 0xff]),
   USERPASS: Buffer.from([5, 2]),
+  NO_AUTH: Buffer.from([5, 0]),
   AUTH_OK: Buffer.from([1, 0]),
   AUTH_FAIL: Buffer.from([1, 1]),
   REP: { OK: 0, GENERAL: 1, NOT_ALLOWED: 2, NET_UNREACHABLE: 3, HOST_UNREACHABLE: 4, REFUSED: 5, TTL_EXPIRED: 6, CMD_UNSUPPORTED: 7, ATYP_UNSUPPORTED: 8 },
 } as const;
 
+const NO_AUTH_METHOD = 0;
 const USERNAME_PASSWORD_METHOD = 2;
 /** The longest message is a login: 3 + 255 + 255 bytes. */
 const MAX_MESSAGE_BYTES = 1024;
@@ -85,14 +87,26 @@ const readGreeting = bounded(parseSocksGreeting);
 const readAuth = bounded(parseSocksAuth);
 const readRequest = bounded(parseSocksRequest);
 
-/** Greeting, login (answered before the client names its target), then the CONNECT request. */
+/**
+ * Greeting, login (answered before the client names its target), then the CONNECT request. A client
+ * that offers username/password logs in with it; one that offers only "no authentication" (Chromium
+ * and the tools built on it cannot send SOCKS5 credentials) is let in only from a password-less
+ * address, and otherwise told that none of its methods is acceptable.
+ */
 export async function socks5Handshake<S extends { ok: true }>(reader: HandshakeReader, login: Login<S>): Promise<HandshakeResult<S>> {
   const { socket } = reader;
   const greeting = await reader.read(readGreeting);
   if (!greeting) return null;
   if (!greeting.ok) return { ...greeting, phase: 'greeting' };
   reader.skip(greeting.length);
-  if (!greeting.methods.includes(USERNAME_PASSWORD_METHOD)) return refusal('no_method', 'client offers no username/password method', 'greeting');
+  if (!greeting.methods.includes(USERNAME_PASSWORD_METHOD)) {
+    if (!greeting.methods.includes(NO_AUTH_METHOD)) return refusal('no_method', 'client offers no username/password method', 'greeting');
+    const session = await login(null);
+    if (!session.ok) return refusal('no_method', `no credentials offered: ${session.message}`, 'greeting');
+    if (socket.destroyed) return null;
+    socket.write(SOCKS.NO_AUTH);
+    return connectRequest(reader, session);
+  }
   socket.write(SOCKS.USERPASS);
 
   const auth = await reader.read(readAuth);
@@ -103,7 +117,10 @@ export async function socks5Handshake<S extends { ok: true }>(reader: HandshakeR
   if (!session.ok) return { ...session, phase: 'login' };
   if (socket.destroyed) return null;
   socket.write(SOCKS.AUTH_OK);
+  return connectRequest(reader, session);
+}
 
+async function connectRequest<S extends { ok: true }>(reader: HandshakeReader, session: S): Promise<HandshakeResult<S>> {
   const request = await reader.read(readRequest);
   if (!request?.ok) return request;
   reader.skip(request.length);

@@ -5,6 +5,7 @@ import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
+import { ipAllowlistRoutes } from './ip-allowlist';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
@@ -24,6 +25,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...usageRoutes,
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
+  ...ipAllowlistRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { processBatchInput } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
+import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -44,6 +45,7 @@ export function ApiSettingsPage() {
       <AssociateBatch />
       <AlertSettings />
       <TwoFactorSettings />
+      <IpAllowlistSettings />
     </>
   );
 }

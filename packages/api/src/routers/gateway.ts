@@ -1,8 +1,15 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { gatewayAuthorizeInput, gatewayReleaseLeasesInput, gatewayReportInput, gatewayReserveLeaseInput, LOCAL_GATEWAY_HOST } from '@proxyhub/core';
+import {
+  gatewayAuthorizeAddressInput,
+  gatewayAuthorizeInput,
+  gatewayReleaseLeasesInput,
+  gatewayReportInput,
+  gatewayReserveLeaseInput,
+  LOCAL_GATEWAY_HOST,
+} from '@proxyhub/core';
 import { inBackground } from '../deps';
 import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
-import { authorizeProxyAccount } from '../services/gateway-auth';
+import { authorizeProxyAccount, authorizeSourceAddress } from '../services/gateway-auth';
 import { applyGatewayReport, releaseLeases, reserveLease } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -19,6 +26,9 @@ export const gatewayRouter = {
 
   /** Checks proxy credentials (and a location) for the gateway, which caches the answer briefly. */
   authorize: internalProcedure.input(gatewayAuthorizeInput).mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
+
+  /** A connection without credentials: whose it is, by its source address (password-less access), if anyone's. */
+  authorizeAddress: internalProcedure.input(gatewayAuthorizeAddressInput).mutation(({ ctx, input }) => authorizeSourceAddress(ctx.db, input)),
 
   /** Moves up to `bytes` from the account's wallet into a lease held by the gateway. */
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),

@@ -17,6 +17,9 @@ export const gatewayAuthorizeInput = z.object({
   location: gatewayLocation.optional(),
 });
 
+/** A connection without credentials: its source address (IPv4-mapped IPv6 already made IPv4). */
+export const gatewayAuthorizeAddressInput = z.object({ address: z.union([z.ipv4(), z.ipv6()]) });
+
 export const gatewayReserveLeaseInput = z.object({
   gatewayId,
   proxyAccountId: z.uuid(),
@@ -64,6 +67,7 @@ export const gatewayReleaseLeasesInput = z.object({
 });
 
 export type GatewayAuthorizeInput = z.infer<typeof gatewayAuthorizeInput>;
+export type GatewayAuthorizeAddressInput = z.infer<typeof gatewayAuthorizeAddressInput>;
 export type GatewayReserveLeaseInput = z.infer<typeof gatewayReserveLeaseInput>;
 export type GatewayReportInput = z.infer<typeof gatewayReportInput>;
 export type GatewayReportItem = z.infer<typeof gatewayReportItem>;

@@ -1,0 +1,110 @@
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+
+/**
+ * A user's IP allow-list: the source addresses their proxy credentials may be used from, and
+ * optionally password-less access from those addresses. Shared by the form, the procedure and the
+ * gateway, so "listed" means the same everywhere.
+ */
+export const MAX_ALLOWLIST_ENTRIES = 50;
+/** A password-less entry is one address or a narrow range: at most 256 IPv4 addresses or a /56 of IPv6. */
+export const PASSWORDLESS_MIN_PREFIX = { ipv4: 24, ipv6: 56 } as const;
+/** The longest entry written out: an IPv4-mapped IPv6 address with a prefix. */
+const MAX_ENTRY_CHARS = 64;
+
+export interface AllowlistNetwork {
+  kind: 'ipv4' | 'ipv6';
+  /** The network address, canonical (`10.0.0.0`, `2001:db8::`). */
+  address: string;
+  prefix: number;
+  /** What is stored and shown: the address alone for a single host, else `address/prefix`. */
+  entry: string;
+  /** Always `address/prefix` (the database's cidr value). */
+  cidr: string;
+}
+
+function networkOf(addr: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): AllowlistNetwork {
+  // An IPv4-mapped IPv6 range is the IPv4 range: clients on a dual-stack socket arrive as ::ffff:a.b.c.d.
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() && prefix >= 96) {
+    return networkOf((addr as ipaddr.IPv6).toIPv4Address(), prefix - 96);
+  }
+  const kind = addr.kind();
+  const bits = kind === 'ipv4' ? 32 : 128;
+  const cidr = `${addr.toString()}/${prefix}`;
+  const network = kind === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+  const address = network.toString();
+  return { kind, address, prefix, entry: prefix === bits ? address : `${address}/${prefix}`, cidr: `${address}/${prefix}` };
+}
+
+/**
+ * An IPv4 address (dotted decimal only: no octal, hex or short forms), an IPv6 address (no zone) or
+ * either with a `/prefix`; host bits of a range are cleared (`10.0.0.7/24` is `10.0.0.0/24`).
+ * Null when it is none of these.
+ */
+export function parseAllowlistEntry(text: string): AllowlistNetwork | null {
+  const s = text.trim();
+  if (!s || s.length > MAX_ENTRY_CHARS || s.includes('%')) return null;
+  const slash = s.indexOf('/');
+  const host = slash < 0 ? s : s.slice(0, slash);
+  const prefixText = slash < 0 ? null : s.slice(slash + 1);
+  let addr: ipaddr.IPv4 | ipaddr.IPv6;
+  if (ipaddr.IPv4.isValidFourPartDecimal(host)) addr = ipaddr.IPv4.parse(host);
+  else if (ipaddr.IPv6.isValid(host)) addr = ipaddr.IPv6.parse(host);
+  else return null;
+  const bits = addr.kind() === 'ipv4' ? 32 : 128;
+  if (prefixText !== null && !/^(0|[1-9]\d{0,2})$/.test(prefixText)) return null;
+  const prefix = prefixText === null ? bits : Number(prefixText);
+  if (prefix > bits) return null;
+  return networkOf(addr, prefix);
+}
+
+/** Whether an entry is narrow enough to be password-less. */
+export function passwordlessEligible(n: AllowlistNetwork): boolean {
+  return n.prefix >= PASSWORDLESS_MIN_PREFIX[n.kind];
+}
+
+export const invalidAllowlistEntryMessage = (entry: string) => `Invalid IP address or CIDR range: "${entry.trim().slice(0, MAX_ENTRY_CHARS)}"`;
+export const tooWideForPasswordlessMessage = (entry: string) =>
+  `Password-less access needs single addresses or ranges no wider than /${PASSWORDLESS_MIN_PREFIX.ipv4} (IPv4) or /${PASSWORDLESS_MIN_PREFIX.ipv6} (IPv6): ${entry} is wider`;
+export const TOO_MANY_ALLOWLIST_ENTRIES = `At most ${MAX_ALLOWLIST_ENTRIES} entries in the IP allow-list`;
+
+export const setIpAllowlistInput = z.object({
+  entries: z
+    .array(z.string({ error: 'Each entry must be a string' }), { error: 'entries must be a list of IP addresses or CIDR ranges' })
+    .max(MAX_ALLOWLIST_ENTRIES, TOO_MANY_ALLOWLIST_ENTRIES)
+    .superRefine((entries, ctx) => {
+      const bad = entries.find((e) => !parseAllowlistEntry(e));
+      if (bad !== undefined) ctx.addIssue({ code: 'custom', message: invalidAllowlistEntryMessage(bad) });
+    }),
+  /** Omitted: unchanged. */
+  passwordless: z.boolean({ error: 'passwordless must be true or false' }).optional(),
+});
+export type SetIpAllowlistInput = z.infer<typeof setIpAllowlistInput>;
+
+/**
+ * Matches a source address against a list of CIDRs (what the gateway gets from the server). An
+ * IPv4-mapped IPv6 source is judged as its IPv4 address.
+ */
+export class AllowlistMatcher {
+  private readonly ranges: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]>;
+
+  constructor(cidrs: readonly string[]) {
+    this.ranges = [];
+    for (const c of cidrs) {
+      const n = parseAllowlistEntry(c);
+      if (n) this.ranges.push([ipaddr.parse(n.address), n.prefix]);
+    }
+  }
+
+  get empty(): boolean {
+    return this.ranges.length === 0;
+  }
+
+  /** An empty list admits every address; an unknown or unparsable address is admitted by none. */
+  admits(address: string | undefined): boolean {
+    if (this.ranges.length === 0) return true;
+    if (!address || !ipaddr.isValid(address)) return false;
+    const a = ipaddr.process(address);
+    return this.ranges.some(([net, prefix]) => net.kind() === a.kind() && a.match(net, prefix));
+  }
+}
