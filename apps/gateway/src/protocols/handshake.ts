@@ -33,6 +33,7 @@ export type RefusalKind =
   | 'dns'
   | 'refused'
   | 'unreachable'
+  | 'net_unreachable'
   | 'timeout'
   | 'upstream';
 
