@@ -1,8 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { deleteAccountInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { forgetReturningVisitor } from '../lib/returning';
+import { validate } from '../lib/validation';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field } from './ui';
@@ -25,9 +27,12 @@ export function DeleteAccountSettings() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(undefined);
-    if (!proof.trim()) return setError(byEmail ? 'Type the email address of your account to confirm' : 'Password is required');
+    const v = validate(deleteAccountInput, byEmail ? { email: proof } : { password: proof });
+    if (!v.ok) return setError(Object.values(v.errors)[0]);
+    // The schema lets either proof be absent (the server knows which one the account needs).
+    if (byEmail ? !v.data.email : !v.data.password) return setError(byEmail ? 'Type the email address of your account to confirm' : 'Password is required');
     try {
-      await remove.mutateAsync(byEmail ? { email: proof } : { password: proof });
+      await remove.mutateAsync(v.data);
     } catch (err) {
       setError(errorMessage(err, 'Failed to delete the account'));
       return;
