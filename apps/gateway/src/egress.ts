@@ -11,7 +11,7 @@ import type { ProxyLocation } from '@proxyhub/core';
 import ipaddr from 'ipaddr.js';
 import { SocksClient } from 'socks';
 
-export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'timeout' | 'upstream';
+export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream';
 
 export class EgressError extends Error {
   constructor(
@@ -182,7 +182,8 @@ function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSin
     socket.once('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       socket.destroy();
-      const kind = err.code === 'ECONNREFUSED' ? 'refused' : 'unreachable';
+      // The target said no; no route to its network at all; or the host cannot be reached.
+      const kind = err.code === 'ECONNREFUSED' ? 'refused' : err.code === 'ENETUNREACH' ? 'net_unreachable' : 'unreachable';
       reject(new EgressError(kind, `Cannot connect to ${host}:${port} (${err.code ?? err.message})`));
     });
   });

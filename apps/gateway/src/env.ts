@@ -13,6 +13,8 @@ const schema = z.object({
   INTERNAL_API_KEY: optionalString,
   GATEWAY_UPSTREAM_URL: optionalString.pipe(z.url().optional()),
   GATEWAY_ALLOW_PRIVATE: bool,
+  /** Where people top up and find their credentials: named in the gateway's refusals. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
   GATEWAY_ID: optionalString,
   DATA_DIR: z.string().default('.data'),
   /** The usage journal lives here (default DATA_DIR/gateway); keep it on a disk that survives restarts. */
@@ -50,6 +52,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     internalApiKey,
     upstreamUrl: env.GATEWAY_UPSTREAM_URL,
     allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     gatewayId: env.GATEWAY_ID ?? defaultGatewayId(stateDir, env.GATEWAY_PORT),
     dataDir,
     stateDir,

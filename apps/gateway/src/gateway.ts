@@ -15,7 +15,7 @@ import { silentLogger, type Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
 import { targetOpener, type OpenTarget } from './open-target';
-import { answerTo, type ProtocolName } from './protocols/answers';
+import { answerTo, refusalLogLevel, type ProtocolName } from './protocols/answers';
 import { HandshakeReader, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
@@ -31,6 +31,8 @@ export interface GatewayOptions {
   backend?: Backend;
   allowPrivate?: boolean;
   upstreamUrl?: string | undefined;
+  /** The web app's origin, named in refusals ("top up at .../topup"); default http://localhost:3000. */
+  publicUrl?: string;
   logger?: Logger;
   handshakeTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -70,6 +72,7 @@ export class Gateway {
   private readonly tunnels: Tunnels;
   private closing: Promise<void> | null = null;
   private readonly handshakeTimeoutMs: number;
+  private readonly publicUrl: string;
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
@@ -77,6 +80,7 @@ export class Gateway {
     else if (opts.serverUrl && opts.internalApiKey) this.backend = createBackend(opts.serverUrl, opts.internalApiKey);
     else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
+    this.publicUrl = (opts.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
     this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
     this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
     this.openTarget = targetOpener(
@@ -169,19 +173,24 @@ export class Gateway {
   /** The protocol's handshake, then the lease and the target; null when refused or gone. */
   private async dispatch(socket: Socket, first: Buffer): Promise<Opened | null> {
     const protocol: ProtocolName = first[0] === 5 ? 'socks5' : 'http';
-    const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => this.logins.login(credentials, socket.remoteAddress));
+    // Who asked, for the log of a refusal: the proxy user id the username names (never the password).
+    let proxyUserId: string | null = null;
+    const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => {
+      proxyUserId = proxyUserIdOf(credentials.username);
+      return this.logins.login(credentials, socket.remoteAddress);
+    });
     if (!accepted) return null;
-    if (!accepted.ok) return this.refuse(socket, protocol, accepted);
+    if (!accepted.ok) return this.refuse(socket, protocol, accepted, proxyUserId);
     const opened = await this.openTarget(accepted.session, accepted.target, socket);
     if (!opened) return null;
-    if (!opened.ok) return this.refuse(socket, protocol, opened);
+    if (!opened.ok) return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
     if (accepted.established) socket.write(accepted.established);
     return { accepted, target: opened.socket, protocol };
   }
 
-  private refuse(socket: Socket, protocol: ProtocolName, r: Refusal): null {
-    this.logger.info({ protocol, kind: r.kind, reason: r.message, remote: socket.remoteAddress }, 'proxy request refused');
-    const answer = answerTo(protocol, r);
+  private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {
+    this.logger[refusalLogLevel(r)]({ protocol, kind: r.kind, reason: r.message, proxyUserId, remote: socket.remoteAddress }, 'proxy request refused');
+    const answer = answerTo(protocol, r, { publicUrl: this.publicUrl });
     if (!answer || socket.destroyed) {
       socket.destroy();
       return null;
@@ -192,6 +201,12 @@ export class Gateway {
     socket.resume();
     return null;
   }
+}
+
+/** The proxy user id a username starts with, when it looks like one (logged, so nothing else of it). */
+function proxyUserIdOf(username: string): string | null {
+  const id = username.split('_', 1)[0]!.toLowerCase();
+  return /^[a-z0-9]{1,32}$/.test(id) ? id : null;
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {

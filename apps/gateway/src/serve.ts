@@ -19,6 +19,7 @@ const gateway = createGateway({
   backend,
   allowPrivate: env.allowPrivate,
   upstreamUrl: env.upstreamUrl,
+  publicUrl: env.publicUrl,
   logger,
   releaseStaleLeases: true,
   meter: { journal, leaseSeconds: env.leaseSeconds },

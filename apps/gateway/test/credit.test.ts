@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyAccounts, users } from '@proxyhub/db';
-import { BALANCE_EMPTY_MESSAGE } from '../src/gateway';
 import { balances, basic, curl, expectLedgerHolds, INTERNAL_KEY, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
@@ -161,11 +160,11 @@ describe('credit', () => {
 
     const refused = await curl(['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, `${target.url}/hello`]);
     expect(refused.status).toBe(402);
-    expect(refused.stdout).toBe(`${BALANCE_EMPTY_MESSAGE}\n`);
+    expect(refused.stdout).toBe(`Out of data: top up at ${stack.server.config.publicUrl}/topup\n`);
     const viaConnect = await tunnel(u);
     expect(viaConnect.ok).toBe(false);
     expect(viaConnect.head).toMatch(/^HTTP\/1\.1 402/);
-    expect(viaConnect.head).toContain('balance is empty');
+    expect(viaConnect.head).toContain('Out of data');
     const socks = await SocksClient.createConnection({
       proxy: { host: '127.0.0.1', port: stack.port, type: 5, userId: u.username(), password: u.proxyPassword },
       command: 'connect',

@@ -42,6 +42,7 @@ export async function startGateway(server: TestServer, opts: Partial<GatewayOpti
     serverUrl: server.url,
     internalApiKey: INTERNAL_KEY,
     allowPrivate: true,
+    publicUrl: server.config.publicUrl,
     ...opts,
   });
   await gateway.listen(0, '127.0.0.1');

@@ -1,7 +1,8 @@
 /**
  * Suspension through the real gateway: an admin suspends a user and, with the gateway's default
  * credential cache, their open tunnel is closed and new connections are refused within 10 s;
- * unsuspending lets the same credentials in again within 10 s.
+ * unsuspending lets the same credentials in again within 10 s. A user deleting their own account
+ * has the same effect (their proxy passwords are replaced and the accounts disabled).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,7 @@ import {
   socketClosed,
   startStack,
   startTarget,
+  STRONG_PASSWORD,
   userWithCredits,
   type Stack,
 } from './helpers';
@@ -66,6 +68,28 @@ describe('suspending a user', () => {
     console.log(`unsuspended: accepted again after ${back.ms} ms`);
     expect(back).toMatchObject({ status: 200 });
     expect(back.ms).toBeLessThan(10_000);
+    await stack.gateway.flush();
+    await expectLedgerHolds(stack.server, u.userId);
+  });
+});
+
+describe('deleting the account (the owner, from Settings)', () => {
+  it('closes their open tunnel and refuses their proxy credentials within 10 s; the ledger still adds up', async () => {
+    const u = await userWithCredits(stack.server, GiB);
+    const open = await connectTunnel(stack.port, target.port, u.username(), u.proxyPassword);
+    const openClosed = socketClosed(open);
+    void exchangeUntilClosed(open, `GET /download?bytes=${64 * 1024 * 1024} HTTP/1.1\r\nHost: t\r\n\r\n`);
+    const args = ['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, `${target.url}/hello`];
+    expect((await curl(args)).status).toBe(200);
+
+    expect((await u.client.request('DELETE', '/auth/user', { password: STRONG_PASSWORD })).status).toBe(200);
+    const at = Date.now();
+    await openClosed;
+    const tunnelMs = Date.now() - at;
+    const refused = await until((s) => s !== 200, args);
+    expect(tunnelMs).toBeLessThan(10_000);
+    expect(refused).toMatchObject({ status: 407 });
+    expect(refused.ms).toBeLessThan(10_000);
     await stack.gateway.flush();
     await expectLedgerHolds(stack.server, u.userId);
   });

@@ -6,6 +6,9 @@
  * Bearer calls carry no ambient authority (context.ts ignores every cookie on them, however junk the
  * token) and webhooks are signed, so both are exempt.
  * The tRPC adapter does not check Content-Type and Fastify parses text/plain: hence this hook.
+ * One narrow exception to the JSON rule: a request with no body and no Content-Type at all (a bare
+ * `POST /auth/logout`). No HTML form can send that (a form always has a Content-Type), and it still
+ * needs our own Origin or Sec-Fetch-Site like any other cookie-authenticated change.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { usesBearer } from '@proxyhub/api';
@@ -13,6 +16,12 @@ import { usesBearer } from '@proxyhub/api';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // The sandbox payment page posts plain HTML forms; it does not exist in production.
 const EXEMPT_PREFIXES = ['/webhooks/', '/sandbox/'];
+
+/** No Content-Type header and nothing to read: no length (or 0) and no chunked body. */
+function isBodyless(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['content-type'] === undefined && req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0');
+}
 
 export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
   const publicOrigin = new URL(opts.publicUrl).origin;
@@ -33,7 +42,7 @@ export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
     const hasSessionCookie = opts.cookieNames.some((n) => req.cookies[n]);
     if (!hasSessionCookie) return;
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return refuse('cookie-authenticated changes must be sent as application/json');
+    if (type !== 'application/json' && !isBodyless(req)) return refuse('cookie-authenticated changes must be sent as application/json');
     if (origin !== undefined) return;
     if (site === 'same-origin' || site === 'none') return;
     return refuse(site ? 'cross-site request' : 'missing Origin header');

@@ -56,7 +56,7 @@ describe('GET /admin/users with parameters', () => {
 
     for (const [q, error] of [
       ['pageSize=201', 'Page size must be at most 200'],
-      ['status=gone', 'status must be active, unverified or suspended'],
+      ['status=gone', 'status must be active, unverified, suspended or deleted'],
       ['sort=name', 'sort must be createdAt, email, credits or usage'],
       ['order=up', 'order must be asc or desc'],
     ] as const) {

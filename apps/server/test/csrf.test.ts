@@ -127,3 +127,54 @@ describe('login CSRF (no cookie yet)', () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe('POST /auth/logout without a body or Content-Type', () => {
+  // Filled in with the server's own origin when the test runs.
+  const OWN = 'own-origin';
+  it('signs out from our own Origin or with Sec-Fetch-Site: same-origin (chunked or Content-Length: 0)', async () => {
+    const a = await victim();
+    const res = await rawRequest(server, { method: 'POST', path: '/auth/logout', headers: { origin: server.config.publicUrl, cookie: a.cookie } });
+    expect(res).toMatchObject({ status: 200, json: { success: true, message: 'Logged out' } });
+    expect(String(res.headers['set-cookie'])).toMatch(/session=;/);
+    expect(await a.stillSignedIn()).toBe(false);
+
+    const b = await victim();
+    const res2 = await rawRequest(server, {
+      method: 'POST',
+      path: '/auth/logout',
+      headers: { 'sec-fetch-site': 'same-origin', 'content-length': '0', cookie: b.cookie },
+    });
+    expect(res2.status).toBe(200);
+    expect(await b.stillSignedIn()).toBe(false);
+
+    // What a browser's fetch('/auth/logout', { method: 'POST' }) sends.
+    const c = await victim();
+    const res3 = await fetch(`${server.url}/auth/logout`, { method: 'POST', headers: { origin: server.config.publicUrl, cookie: c.cookie } });
+    expect(res3.status).toBe(200);
+    expect(await c.stillSignedIn()).toBe(false);
+  });
+
+  const refused: [string, Record<string, string>][] = [
+    ['a foreign Origin', { origin: FOREIGN }],
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['neither Origin nor Sec-Fetch-Site', {}],
+    ['an empty form (a Content-Type, no body)', { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '0', origin: OWN }],
+  ];
+  it.each(refused)('is still refused with %s', async (_what, headers) => {
+    const v = await victim();
+    const h: Record<string, string> = { ...headers, cookie: v.cookie };
+    if (h.origin === OWN) h.origin = server.config.publicUrl;
+    const res = await rawRequest(server, { method: 'POST', path: '/auth/logout', headers: h });
+    expect(res.status).toBe(403);
+    expect(res.json).toMatchObject({ success: false, error: expect.stringMatching(/^Request blocked/) });
+    expect(await v.stillSignedIn()).toBe(true);
+  });
+
+  it('a body without a Content-Type is not body-less: refused', async () => {
+    const v = await victim();
+    const res = await rawRequest(server, { method: 'POST', path: '/auth/logout', headers: { origin: server.config.publicUrl, cookie: v.cookie }, body: '{}' });
+    expect(res.status).toBe(403);
+    expect(await v.stillSignedIn()).toBe(true);
+  });
+});

@@ -7,7 +7,16 @@ import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ServerParts } from '@proxyhub/server';
-import { INTERNAL_KEY, STRONG_PASSWORD, internalClient, linkToken, testServerStarter, uniqueEmail, type TestServer as KitTestServer } from '@proxyhub/testing';
+import {
+  INTERNAL_KEY,
+  STRONG_PASSWORD,
+  internalClient,
+  linkToken,
+  testServerStarter,
+  uniqueEmail,
+  type TestServer as KitTestServer,
+  type TestServerInput,
+} from '@proxyhub/testing';
 
 export { INTERNAL_KEY, STRONG_PASSWORD, linkToken, uniqueEmail };
 
@@ -64,11 +73,12 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+/** `config`: settings the server starts with besides the test defaults (Google sign-in, say). */
+export async function startE2E(config: Pick<TestServerInput, 'google'> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const server = await startTestServer({ publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
+  const server = await startTestServer({ ...config, publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const newContext = async () => {

@@ -38,7 +38,8 @@ export type RateLimitName =
   | 'redeemUser'
   | 'batch'
   | 'payment'
-  | 'twoFactor';
+  | 'twoFactor'
+  | 'accountPassword';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -72,6 +73,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   payment: { points: 20, durationSeconds: 60 * 60 },
   /** Wrong second-factor codes per address (each pending sign-in also dies after 5). */
   twoFactor: { points: 30, durationSeconds: 15 * 60 },
+  /** Wrong current passwords per user (changing the password, deleting the account). */
+  accountPassword: { points: 10, durationSeconds: 15 * 60 },
 };
 
 export type { UsageType };

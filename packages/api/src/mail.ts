@@ -81,11 +81,14 @@ export const mailTemplates = {
       link,
       'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.',
     ),
-  passwordChanged: (to: string, link: string) =>
+  /** `inSettings`: changed by a signed-in user, whose own session stayed (a reset signs out everywhere). */
+  passwordChanged: (to: string, link: string, inSettings = false) =>
     linkMail(
       to,
       'Your password was changed',
-      'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:',
+      inSettings
+        ? 'The password of your ProxyHub account was just changed in Settings and your other sessions were signed out. Sign in here:'
+        : 'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:',
       link,
       'If you did not do this, reset your password at once and contact support. ' +
         'Your API key and proxy password did not change: if they may have leaked, replace them in Settings ' +

@@ -5,7 +5,7 @@
  * admins have separate cookies and tables. Cookies: HttpOnly, SameSite=Lax, Secure in production,
  * sliding (users 30 days, admins 1).
  */
-import { eq, getTableName, lte, sql } from 'drizzle-orm';
+import { and, eq, getTableName, lte, ne, sql } from 'drizzle-orm';
 import { Lucia, TimeSpan, type Adapter, type DatabaseSession, type DatabaseUser } from 'lucia';
 import { adminSessions, adminUsers, sessions, users, type Db } from '@proxyhub/db';
 import { sha256Hex } from './crypto';
@@ -69,6 +69,12 @@ class HashedSessionAdapter implements Adapter {
     await this.db.delete(this.sessionTable).where(eq(this.sessionTable.userId, userId));
   }
 
+  /** Every session of the user but one (given by its cookie value; null: all of them). */
+  async deleteOtherSessions(userId: string, keepSessionId: string | null): Promise<void> {
+    const t = this.sessionTable;
+    await this.db.delete(t).where(keepSessionId ? and(eq(t.userId, userId), ne(t.id, sha256Hex(keepSessionId))) : eq(t.userId, userId));
+  }
+
   async deleteExpiredSessions(): Promise<void> {
     await this.db.delete(this.sessionTable).where(lte(this.sessionTable.expiresAt, new Date()));
   }
@@ -101,7 +107,10 @@ export type SessionCheck<Account> =
 
 /** One kind of sign-in (users or admins): its cookie, its table, its lifetime. */
 export class SessionStore<Account extends UserAccount | AdminAccount> {
-  constructor(private readonly lucia: Lucia) {}
+  constructor(
+    private readonly lucia: Lucia,
+    private readonly adapter: HashedSessionAdapter,
+  ) {}
 
   get cookieName(): string {
     return this.lucia.sessionCookieName;
@@ -134,6 +143,11 @@ export class SessionStore<Account extends UserAccount | AdminAccount> {
     await this.lucia.invalidateUserSessions(accountId);
   }
 
+  /** Ends every session of an account except the caller's own (a password change keeps this one). */
+  async endOthers(accountId: string, keepSessionId: string | null): Promise<void> {
+    await this.adapter.deleteOtherSessions(accountId, keepSessionId);
+  }
+
   blankCookie(): SessionCookie {
     return plain(this.lucia.createBlankSessionCookie());
   }
@@ -154,12 +168,13 @@ function store<Account extends UserAccount | AdminAccount>(
   days: number,
   secure: boolean,
 ) {
-  const lucia = new Lucia(new HashedSessionAdapter(db, table, userTable), {
+  const adapter = new HashedSessionAdapter(db, table, userTable);
+  const lucia = new Lucia(adapter, {
     sessionExpiresIn: new TimeSpan(days, 'd'),
     sessionCookie: { name: cookieName, expires: true, attributes: { secure, sameSite: 'lax' } },
     getUserAttributes: (attributes) => attributes,
   });
-  return new SessionStore<Account>(lucia);
+  return new SessionStore<Account>(lucia, adapter);
 }
 
 /** The two kinds of sign-in. Cookie names are the stores' own: callers read them from here. */

@@ -1,4 +1,9 @@
-/** Every refusal, as each protocol says it: an HTTP status with a text body, or a SOCKS5 reply. */
+/**
+ * Every refusal, as each protocol says it: an HTTP status with a one-line text body a person can
+ * act on, or a SOCKS5 reply code (RFC 1928 section 6: not allowed by ruleset for what the account
+ * may not do, host/network unreachable and refused for what the target did, general failure for
+ * our own trouble).
+ */
 import type { Refusal, RefusalKind } from './handshake';
 import { httpResponse } from './http';
 import { SOCKS, socksReply } from './socks5';
@@ -25,6 +30,7 @@ const HTTP_STATUS: Record<RefusalKind, number> = {
   dns: 502,
   refused: 502,
   unreachable: 502,
+  net_unreachable: 502,
   upstream: 502,
   timeout: 504,
 };
@@ -49,7 +55,8 @@ const SOCKS_REP: Record<RefusalKind, number | null> = {
   forbidden: SOCKS.REP.NOT_ALLOWED,
   dns: SOCKS.REP.HOST_UNREACHABLE,
   refused: SOCKS.REP.REFUSED,
-  unreachable: SOCKS.REP.NET_UNREACHABLE,
+  unreachable: SOCKS.REP.HOST_UNREACHABLE,
+  net_unreachable: SOCKS.REP.NET_UNREACHABLE,
   upstream: SOCKS.REP.GENERAL,
   timeout: SOCKS.REP.TTL_EXPIRED,
 };
@@ -69,7 +76,35 @@ function socksAnswer(r: Refusal): Buffer | null {
   }
 }
 
-/** What the client is sent before the connection closes; null: it is closed without an answer. */
-export function answerTo(protocol: ProtocolName, r: Refusal): Buffer | null {
-  return protocol === 'http' ? httpResponse(HTTP_STATUS[r.kind], r.message) : socksAnswer(r);
+/** What the answers may point people to. */
+export interface AnswerContext {
+  /** The web app's origin (PUBLIC_URL), no trailing slash. */
+  publicUrl: string;
 }
+
+/** The HTTP body for a refusal: what happened and, where there is one, what to do about it. */
+function httpText(r: Refusal, ctx: AnswerContext): string {
+  switch (r.kind) {
+    case 'empty':
+      return `Out of data: top up at ${ctx.publicUrl}/topup`;
+    case 'bad_credentials':
+      return `${r.message}: copy them from ${ctx.publicUrl}/proxies`;
+    case 'bad_username':
+      return `${r.message} (expected <proxyUserId>_<COUNTRY>_<minutes>_<TOKEN>; generate one at ${ctx.publicUrl}/proxies)`;
+    case 'forbidden':
+      return `Forbidden: ${r.message}; this proxy only connects to public internet addresses`;
+    default:
+      return r.message;
+  }
+}
+
+/** One line: a message that reached here with a line break (a host name, an upstream's words) is flattened. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
+/** What the client is sent before the connection closes; null: it is closed without an answer. */
+export function answerTo(protocol: ProtocolName, r: Refusal, ctx: AnswerContext): Buffer | null {
+  return protocol === 'http' ? httpResponse(HTTP_STATUS[r.kind], oneLine(httpText(r, ctx))) : socksAnswer(r);
+}
+
+/** Refusals that are our side's trouble (the server, an upstream) are warnings; the rest is the client's business. */
+export const refusalLogLevel = (r: Refusal): 'info' | 'warn' => (r.kind === 'unavailable' || r.kind === 'upstream' ? 'warn' : 'info');

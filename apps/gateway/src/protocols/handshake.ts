@@ -34,6 +34,7 @@ export type RefusalKind =
   | 'dns'
   | 'refused'
   | 'unreachable'
+  | 'net_unreachable'
   | 'timeout'
   | 'upstream';
 

@@ -3,7 +3,7 @@
  * bytes: every length is checked before it is read, and no message may need more than
  * MAX_MESSAGE_BYTES, so a client cannot make the gateway buffer for it.
  */
-import { refusal, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
+import { refusal, type HandshakeReader, type HandshakeResult, type Login, type Refusal, type RefusalKind } from './handshake';
 import { validHost, type HostPort } from './host';
 
 export const SOCKS = {
@@ -17,6 +17,12 @@ export const SOCKS = {
 
 const NO_AUTH_METHOD = 0;
 const USERNAME_PASSWORD_METHOD = 2;
+/**
+ * Login refusals that are not about the credentials (RFC 1929 can only say "failed"): the login is
+ * accepted and the request gets the reply code that says why (not allowed, general failure).
+ * Nothing is relayed either way.
+ */
+const REFUSED_AT_REQUEST = new Set<RefusalKind>(['disabled', 'bad_location', 'unavailable']);
 /** The longest message is a login: 3 + 255 + 255 bytes. */
 const MAX_MESSAGE_BYTES = 1024;
 
@@ -114,7 +120,7 @@ export async function socks5Handshake<S extends { ok: true }>(reader: HandshakeR
   if (!auth.ok) return { ...auth, phase: 'login' };
   reader.skip(auth.length);
   const session = await login({ username: auth.username, password: auth.password });
-  if (!session.ok) return { ...session, phase: 'login' };
+  if (!session.ok && !REFUSED_AT_REQUEST.has(session.kind)) return { ...session, phase: 'login' };
   if (socket.destroyed) return null;
   socket.write(SOCKS.AUTH_OK);
   return connectRequest(reader, session);
@@ -123,6 +129,7 @@ export async function socks5Handshake<S extends { ok: true }>(reader: HandshakeR
 async function connectRequest<S extends { ok: true }>(reader: HandshakeReader, session: S): Promise<HandshakeResult<S>> {
   const request = await reader.read(readRequest);
   if (!request?.ok) return request;
+  if (!session.ok) return session;
   reader.skip(request.length);
   return { ok: true, session, target: { host: request.host, port: request.port }, leftover: reader.rest(), established: REPLY_OK };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
+import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
@@ -16,6 +17,7 @@ import { usageRoutes } from './usage';
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
   ...authRoutes,
+  ...accountRoutes,
   ...credentialRoutes,
   ...creditsRoutes,
   ...adminRoutes,

@@ -35,7 +35,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
     <div className="stack" data-testid="admin-user-detail">
       <Card
         title={d.profile.email}
-        description={`${d.profile.name} · ${d.profile.authType === 'google' ? 'Google' : 'Email'} sign-in · joined ${new Date(d.profile.createdAt).toLocaleDateString()}${d.profile.twoFactor ? ' · 2FA on' : ''}`}
+        description={`${d.profile.deletedAt ? `Account deleted by its owner ${new Date(d.profile.deletedAt).toLocaleString()}` : d.profile.name} · ${d.profile.authType === 'google' ? 'Google' : 'Email'} sign-in · joined ${new Date(d.profile.createdAt).toLocaleDateString()}${d.profile.twoFactor ? ' · 2FA on' : ''}`}
         actions={
           <Button variant="secondary" onClick={onBack}>
             Back to users
@@ -73,7 +73,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         </dl>
       </Card>
       <div className="grid-2">
-        <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />
+        {d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
         <AdjustCard id={id} onDone={refresh} />
       </div>
       <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { errorMessage } from '../lib/errors';
+import { rememberReturningVisitor } from '../lib/returning';
 import { SESSION_KEY, useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Brand, Button, FullPageLoading } from './ui';
@@ -46,16 +47,23 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
   const { setUser } = useSessionActions();
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
+  const [logoutError, setLogoutError] = useState<string | null>(null);
   const logout = trpc.auth.logout.useMutation();
+  // This browser has been signed in: its sign-in page may say "Welcome back" from now on.
+  useEffect(rememberReturningVisitor, []);
 
   async function onLogout() {
     setLeaving(true);
+    setLogoutError(null);
     try {
       await logout.mutateAsync();
     } catch (err) {
-      console.error(errorMessage(err, 'Logout failed'));
+      // The server still holds the session: say so rather than pretend this browser is signed out.
+      setLogoutError(errorMessage(err, 'Logout failed', 'Logout failed: the server could not be reached. Please try again.'));
+      setLeaving(false);
+      return;
     }
-    // Logout clears the user whatever the server said and goes home (spec section 4).
+    // Logout clears the user and goes home (spec section 4).
     onLoggedOut();
     qc.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
     setUser(null);
@@ -92,6 +100,13 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
               Logout
             </Button>
           </div>
+          {logoutError && (
+            <div className="sidebar-alert">
+              <Alert kind="error" onDismiss={() => setLogoutError(null)}>
+                {logoutError}
+              </Alert>
+            </div>
+          )}
         </div>
       </aside>
       <main className="app-main" id="main">

@@ -474,6 +474,7 @@ function UsersTab({
             <option value="active">Active</option>
             <option value="unverified">Unverified</option>
             <option value="suspended">Suspended</option>
+            <option value="deleted">Deleted</option>
           </select>
           {query.isFetching && <Spinner />}
         </div>
@@ -519,8 +520,9 @@ function UsersTab({
                     {u.email}
                   </button>
                   {u.status === 'suspended' && <span className="badge badge-red">Suspended</span>}
+                  {u.status === 'deleted' && <span className="badge badge-gray">Deleted</span>}
                 </td>
-                <td data-label="Name">{u.name}</td>
+                <td data-label="Name">{u.status === 'deleted' ? <span className="muted">Deleted account</span> : u.name}</td>
                 <td data-label="Credits" className="num">
                   {formatGb(u.remainingBytes)} GB
                 </td>

@@ -2,6 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { processBatchInput } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
+import { DeleteAccountSettings } from '../components/delete-account-settings';
+import { PasswordSettings } from '../components/password-settings';
+import { ProfileSettings } from '../components/profile-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -21,7 +24,7 @@ export function ApiSettingsPage() {
   };
   return (
     <>
-      <PageHeader title="Settings" subtitle="Your API key, proxy password and proxy batches." />
+      <PageHeader title="Settings" subtitle="Your API key, proxy password, proxy batches and account." />
       <Card title="API Key" description="Use this key to call the ProxyHub API from your own tools. Keep it secret.">
         <SecretRow id="api-key" label="API key" value={user.apiKey} copyLabel="Copy API key" />
         <RotateCredential
@@ -46,6 +49,9 @@ export function ApiSettingsPage() {
       <AlertSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />
+      <ProfileSettings />
+      <PasswordSettings />
+      <DeleteAccountSettings />
     </>
   );
 }

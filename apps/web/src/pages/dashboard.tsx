@@ -11,7 +11,8 @@ export function DashboardPage() {
   const usage = `${formatGb(user.total_usage_bytes)} GB`;
   return (
     <>
-      <PageHeader title="Dashboard" subtitle={`Welcome back, ${user.name}`} />
+      {/* "Welcome back" only for someone who has signed in before this session. */}
+      <PageHeader title="Dashboard" subtitle={user.returning ? `Welcome back, ${user.name}` : `Welcome to ProxyHub, ${user.name}!`} />
       <div className="stats">
         <div className="stat stat-primary">
           <span className="stat-label">Remaining Data</span>

@@ -4,6 +4,7 @@ import { loginInput, registerInput } from '@proxyhub/core';
 import { TwoFactorStep } from '../components/two-factor-step';
 import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
+import { isReturningVisitor } from '../lib/returning';
 import { validate, type FieldErrors } from '../lib/validation';
 import { useSessionActions } from '../session';
 import { trpc } from '../trpc';
@@ -26,6 +27,10 @@ export function LoginPage() {
   // Two-factor sign-in on: the password (or Google) was right, the code is next (?twoFactor=1 after Google).
   const [codeStep, setCodeStep] = useState(params.get('twoFactor') === '1');
   const register = trpc.auth.register.useMutation();
+  // The Google button only when the server has Google sign-in configured.
+  const google = trpc.auth.signInOptions.useQuery(undefined, { staleTime: Infinity }).data?.google === true;
+  const [returning] = useState(isReturningVisitor);
+  const deleted = params.get('deleted') === '1';
   const busy = login.isPending || register.isPending;
 
   function change(field: keyof Values, value: string) {
@@ -105,7 +110,10 @@ export function LoginPage() {
   return (
     <AuthLayout>
       <h1 className="auth-title">{creating ? 'Create Account' : 'Sign In'}</h1>
-      <p className="auth-subtitle">{creating ? 'Start generating residential proxies in minutes.' : 'Welcome back. Sign in to your account.'}</p>
+      <p className="auth-subtitle">
+        {creating ? 'Start generating residential proxies in minutes.' : returning ? 'Welcome back. Sign in to your account.' : 'Sign in to your account.'}
+      </p>
+      {deleted && !formError && <Alert kind="info">Your account was deleted.</Alert>}
       {formError && (
         <Alert kind="error" onDismiss={() => setFormError(null)}>
           {formError}
@@ -156,18 +164,14 @@ export function LoginPage() {
           {creating ? 'Create Account' : 'Sign In'}
         </Button>
       </form>
-      <div className="divider">
-        <span>or</span>
-      </div>
-      <Button variant="secondary" block className="google-btn" onClick={() => window.location.assign('/auth/google')}>
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="google-icon">
-          <path fill="#4285F4" d="M22.6 12.2c0-.7-.1-1.4-.2-2.1H12v4h5.9a5 5 0 0 1-2.2 3.3v2.7h3.6c2.1-1.9 3.3-4.8 3.3-7.9z" />
-          <path fill="#34A853" d="M12 23c3 0 5.5-1 7.3-2.7l-3.6-2.7c-1 .7-2.2 1-3.7 1-2.9 0-5.3-1.9-6.2-4.5H2.1v2.8A11 11 0 0 0 12 23z" />
-          <path fill="#FBBC05" d="M5.8 14.1a6.6 6.6 0 0 1 0-4.2V7.1H2.1a11 11 0 0 0 0 9.8z" />
-          <path fill="#EA4335" d="M12 5.4c1.6 0 3 .6 4.2 1.6l3.1-3.1A11 11 0 0 0 2.1 7.1l3.7 2.8C6.7 7.3 9.1 5.4 12 5.4z" />
-        </svg>
-        Continue with Google
-      </Button>
+      {google && (
+        <>
+          <div className="divider">
+            <span>or</span>
+          </div>
+          <GoogleButton />
+        </>
+      )}
       <p className="auth-switch">
         {creating ? 'Already have an account?' : "Don't have an account?"}{' '}
         <button type="button" className="link-button" onClick={() => switchMode(creating ? 'signin' : 'register')}>
@@ -175,6 +179,20 @@ export function LoginPage() {
         </button>
       </p>
     </AuthLayout>
+  );
+}
+
+function GoogleButton() {
+  return (
+    <Button variant="secondary" block className="google-btn" onClick={() => window.location.assign('/auth/google')}>
+      <svg viewBox="0 0 24 24" aria-hidden="true" className="google-icon">
+        <path fill="#4285F4" d="M22.6 12.2c0-.7-.1-1.4-.2-2.1H12v4h5.9a5 5 0 0 1-2.2 3.3v2.7h3.6c2.1-1.9 3.3-4.8 3.3-7.9z" />
+        <path fill="#34A853" d="M12 23c3 0 5.5-1 7.3-2.7l-3.6-2.7c-1 .7-2.2 1-3.7 1-2.9 0-5.3-1.9-6.2-4.5H2.1v2.8A11 11 0 0 0 12 23z" />
+        <path fill="#FBBC05" d="M5.8 14.1a6.6 6.6 0 0 1 0-4.2V7.1H2.1a11 11 0 0 0 0 9.8z" />
+        <path fill="#EA4335" d="M12 5.4c1.6 0 3 .6 4.2 1.6l3.1-3.1A11 11 0 0 0 2.1 7.1l3.7 2.8C6.7 7.3 9.1 5.4 12 5.4z" />
+      </svg>
+      Continue with Google
+    </Button>
   );
 }
 

@@ -2,8 +2,11 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
 import {
+  changePasswordInput,
+  deleteAccountInput,
   DomainError,
   forgotPasswordInput,
+  renameInput,
   loginInput,
   type LoginInput,
   registerInput,
@@ -12,6 +15,7 @@ import {
   verifyEmailInput,
 } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
+import { changePassword, deleteAccount, renameUser } from '../services/account-settings';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
 import { endSession, startSession } from '../context';
 import { limited, signInLimited } from '../limits';
@@ -49,12 +53,30 @@ export const authRouter = {
         return { status: 'two_factor_required' as const };
       }
       await startSession(ctx, 'user', r.user.id);
-      return r;
+      // Read again: the sign-in just counted decides whether this is a returning user.
+      return { status: 'ok' as const, user: await getUserView(ctx.db, ctx.deps.secrets, r.user.id) };
     }),
   logout: publicProcedure.mutation(async ({ ctx }) => {
     await endSession(ctx, 'user');
     return { message: 'Logged out' };
   }),
+  /** Settings: a new password proven by the current one; other sessions end, this one stays. */
+  changePassword: userProcedure
+    .input(changePasswordInput)
+    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? ctx.req.ip]], { failuresOnly: true }))
+    .mutation(({ ctx, input }) => changePassword(ctx.deps, { ...input, userId: ctx.user.id, keepSessionId: ctx.sessionId })),
+  rename: userProcedure.input(renameInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => renameUser(tx, ctx.deps.secrets, ctx.user.id, input.name))),
+  /** Deletes the caller's account (anonymised: the ledger keeps its rows) and signs this browser out. */
+  deleteAccount: userProcedure
+    .input(deleteAccountInput)
+    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? ctx.req.ip]], { failuresOnly: true }))
+    .mutation(async ({ ctx, input }) => {
+      const r = await deleteAccount(ctx.deps, { ...input, userId: ctx.user.id });
+      ctx.res.setCookie(ctx.deps.sessions.user.blankCookie());
+      return r;
+    }),
+  /** What the sign-in page offers: the Google button only when Google sign-in is configured. */
+  signInOptions: publicProcedure.query(({ ctx }) => ({ google: ctx.deps.config.google !== null })),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
   resendVerification: publicProcedure
     .input(resendVerificationInput)

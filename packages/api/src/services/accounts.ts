@@ -35,7 +35,7 @@ export async function createAccount(
 }
 
 /** An API key as stored: looked up by keyed hash, shown again from its ciphertext. */
-function apiKeyColumns(secrets: SecretBox, apiKey: string) {
+export function apiKeyColumns(secrets: SecretBox, apiKey: string) {
   return { apiKeyHash: secrets.lookupHash(apiKey), apiKeyEnc: secrets.encrypt(apiKey) };
 }
 
@@ -74,6 +74,8 @@ export interface UserView {
   apiKey: string;
   emailVerified: boolean;
   authType: 'google' | 'email';
+  /** Has signed in before the current session ("Welcome back" rather than a first-visit greeting). */
+  returning: boolean;
   createdAt: Date;
 }
 
@@ -112,6 +114,7 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
     apiKey: secrets.decrypt(user.apiKeyEnc),
     emailVerified: user.emailVerifiedAt !== null,
     authType: user.passwordHash === null && user.googleSub ? 'google' : 'email',
+    returning: user.signInCount > 1,
     createdAt: user.createdAt,
   };
 }

@@ -67,7 +67,8 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
       createdAt: u.createdAt.toISOString(),
-      suspendedAt: u.disabledAt?.toISOString() ?? null,
+      suspendedAt: u.deletedAt ? null : (u.disabledAt?.toISOString() ?? null),
+      deletedAt: u.deletedAt?.toISOString() ?? null,
       suspension: suspension[0] ? { reason: suspension[0].reason, by: suspension[0].actor, at: suspension[0].at.toISOString() } : null,
     },
     balances: {
@@ -93,6 +94,7 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
 }
 
 export const ALREADY_SUSPENDED = 'This user is already suspended';
+export const USER_DELETED = 'This user deleted their account: there is nothing to suspend or restore';
 export const NOT_SUSPENDED = 'This user is not suspended';
 
 /**
@@ -101,6 +103,7 @@ export const NOT_SUSPENDED = 'This user is not suspended';
  */
 export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt: Date }> {
   const u = await findUser(tx, id, { lock: true });
+  if (u.deletedAt) throw new DomainError('CONFLICT', USER_DELETED);
   const [row] = await tx
     .update(users)
     .set({ disabledAt: new Date() })
@@ -114,6 +117,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
 /** Lifts a suspension: the same password, API key and proxy credentials work again. */
 export async function unsuspendUser(tx: DbOrTx, id: string): Promise<void> {
   const u = await findUser(tx, id, { lock: true });
+  if (u.deletedAt) throw new DomainError('CONFLICT', USER_DELETED);
   const [row] = await tx
     .update(users)
     .set({ disabledAt: null })

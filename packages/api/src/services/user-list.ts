@@ -25,15 +25,17 @@ export type AdminUsersQuery = NonNullable<AdminUsersInput>;
 const STATUS_WHERE: Record<AdminUserStatus, SQL> = {
   active: and(isNull(users.disabledAt), isNotNull(users.emailVerifiedAt))!,
   unverified: and(isNull(users.disabledAt), isNull(users.emailVerifiedAt))!,
-  suspended: isNotNull(users.disabledAt),
+  suspended: and(isNotNull(users.disabledAt), isNull(users.deletedAt))!,
+  // Deleted by their owner: the anonymised row the ledger keeps (deleted_at implies disabled_at).
+  deleted: isNotNull(users.deletedAt),
 };
 
 // Credits sort by the wallet's credits (remaining less what gateways hold right now): an indexable
 // column, where remaining would be computed for every user.
 const SORT_COLUMN = { createdAt: users.createdAt, email: users.email, credits: users.creditsBytes, usage: users.totalUsageBytes } as const;
 
-export function statusOf(u: { disabledAt: Date | null; emailVerifiedAt: Date | null }): AdminUserStatus {
-  return u.disabledAt ? 'suspended' : u.emailVerifiedAt ? 'active' : 'unverified';
+export function statusOf(u: { disabledAt: Date | null; emailVerifiedAt: Date | null; deletedAt: Date | null }): AdminUserStatus {
+  return u.deletedAt ? 'deleted' : u.disabledAt ? 'suspended' : u.emailVerifiedAt ? 'active' : 'unverified';
 }
 
 /**

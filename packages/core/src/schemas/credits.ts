@@ -96,7 +96,7 @@ export const pageSizeUpTo = (max: number) =>
     .min(1, 'Page size must be at least 1')
     .max(max, `Page size must be at most ${max}`);
 
-export const ADMIN_USER_STATUSES = ['active', 'unverified', 'suspended'] as const;
+export const ADMIN_USER_STATUSES = ['active', 'unverified', 'suspended', 'deleted'] as const;
 export const ADMIN_USER_SORTS = ['createdAt', 'email', 'credits', 'usage'] as const;
 
 /**
@@ -107,7 +107,7 @@ export const adminUsersInput = z
   .object({
     q: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
     search: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
-    status: z.enum(ADMIN_USER_STATUSES, { error: 'status must be active, unverified or suspended' }).optional(),
+    status: z.enum(ADMIN_USER_STATUSES, { error: 'status must be active, unverified, suspended or deleted' }).optional(),
     sort: z.enum(ADMIN_USER_SORTS, { error: 'sort must be createdAt, email, credits or usage' }).optional(),
     order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
     page: pageField.optional(),

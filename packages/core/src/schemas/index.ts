@@ -10,3 +10,4 @@ export * from './usage';
 export * from './admin-ops';
 export * from './proxy-accounts';
 export * from './ip-allowlist';
+export * from './account';

@@ -29,6 +29,13 @@ export const users = pgTable(
     apiKeyEnc: text('api_key_enc').notNull(),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
+    /**
+     * The user deleted the account: the row stays, anonymised, so the ledger still adds up
+     * (email a placeholder, name, credentials and sessions gone, disabled_at set as well).
+     */
+    deletedAt: ts('deleted_at'),
+    /** Sign-ins so far (sessions started): more than one makes a returning user ("Welcome back"). */
+    signInCount: integer('sign_in_count').notNull().default(0),
     /** The user's IP allow-list also admits connections without credentials from listed addresses. */
     allowlistPasswordless: boolean('allowlist_passwordless').notNull().default(false),
     /** Low-balance alert threshold (null: no alerts). */
