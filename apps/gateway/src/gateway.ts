@@ -176,7 +176,7 @@ export class Gateway {
     // Who asked, for the log of a refusal: the proxy user id the username names (never the password).
     let proxyUserId: string | null = null;
     const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => {
-      proxyUserId = proxyUserIdOf(credentials.username);
+      proxyUserId = credentials ? proxyUserIdOf(credentials.username) : null;
       return this.logins.login(credentials, socket.remoteAddress);
     });
     if (!accepted) return null;

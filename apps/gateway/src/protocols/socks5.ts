@@ -126,7 +126,8 @@ export async function socks5Handshake<S extends { ok: true }>(reader: HandshakeR
   return connectRequest(reader, session);
 }
 
-async function connectRequest<S extends { ok: true }>(reader: HandshakeReader, session: S): Promise<HandshakeResult<S>> {
+/** The CONNECT request; a login refused for a reason other than the credentials is answered here, with its reply code. */
+async function connectRequest<S extends { ok: true }>(reader: HandshakeReader, session: S | Refusal): Promise<HandshakeResult<S>> {
   const request = await reader.read(readRequest);
   if (!request?.ok) return request;
   if (!session.ok) return session;
