@@ -2,7 +2,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
-import type { GatewayAuthorizeInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
+import type { GatewayAuthorizeInput, GatewayHeartbeatInput, GatewayReleaseLeasesInput, GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -17,6 +17,9 @@ export interface Backend {
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
   report(input: GatewayReportInput): Promise<GatewayAnswers['report']>;
   releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
+  /** The enabled upstream pools (passwords in clear). */
+  upstreams(): Promise<GatewayAnswers['upstreams']>;
+  heartbeat(input: GatewayHeartbeatInput): Promise<GatewayAnswers['heartbeat']>;
 }
 
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */
@@ -36,6 +39,8 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     reserveLease: (input) => client.gateway.reserveLease.mutate(input),
     report: (input) => client.gateway.report.mutate(input),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
+    upstreams: () => client.gateway.upstreams.query(),
+    heartbeat: (input) => client.gateway.heartbeat.mutate(input),
   };
 }
 

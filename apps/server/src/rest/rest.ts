@@ -25,7 +25,7 @@ export class RestResponse {
 export type InputSource = 'body' | 'query' | 'params';
 
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   /** The procedure's input schema and where the request carries it; null when the path takes none. */
   input: { from: InputSource; schema: z.ZodType } | null;
@@ -37,7 +37,7 @@ export interface RestRoute {
 }
 
 interface RouteSpec<S extends z.ZodType> {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   /** The input schema, under where the request carries the input (one of the three). */
   body?: S;

@@ -9,3 +9,4 @@ export * from './billing';
 export * from './usage';
 export * from './admin-ops';
 export * from './proxy-accounts';
+export * from './upstreams';
