@@ -6,6 +6,7 @@
  * carried it. With no pool serving, GATEWAY_UPSTREAM_URL is the default; with neither, direct.
  */
 import type { AddressInfo } from 'node:net';
+import { loadLocations } from '@proxyhub/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/gateway';
 import {
@@ -35,6 +36,8 @@ const gateways: Gateway[] = [];
 const cleanups: Array<() => unknown> = [];
 
 beforeAll(async () => {
+  // The server builds its location index on first use: not inside a tunnel's 15 s handshake deadline.
+  loadLocations();
   server = await startTestServer();
   admin = await adminClient(server);
   target = await startTarget();

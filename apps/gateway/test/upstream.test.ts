@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import { Server as ProxyChainServer } from 'proxy-chain';
+import { loadLocations } from '@proxyhub/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate } from '../src/egress';
 import { StickySessions } from '../src/sessions';
@@ -14,6 +15,8 @@ let upstream: ProxyChainServer;
 const seen: Array<{ username: string; password: string; hostname: string; port: number }> = [];
 
 beforeAll(async () => {
+  // The server builds its location index on first use: not inside a tunnel's 15 s handshake deadline.
+  loadLocations();
   stack = await startStack();
   target = await startTarget();
   // A local upstream proxy (proxy-chain) standing in for a residential provider: it records the
