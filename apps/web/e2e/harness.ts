@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { ApiConfig } from '@proxyhub/api';
 import { createServer, type ServerParts } from '@proxyhub/server';
 import { INTERNAL_KEY, STRONG_PASSWORD, internalClient, linkToken, testServerStarter, uniqueEmail, type TestServer as KitTestServer } from '@proxyhub/testing';
 
@@ -62,11 +63,12 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+/** `config`: API settings for this file's server (e.g. a short gateway down interval). */
+export async function startE2E(config: Partial<ApiConfig> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
-  const server = await startTestServer({ publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
+  const server = await startTestServer({ ...config, publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const newContext = async () => {
