@@ -61,7 +61,7 @@ describe('admin network', () => {
     await expect.poll(() => table.innerText()).toContain('No upstreams');
 
     const form = admin.getByTestId('upstream-form');
-    await form.getByLabel('Name').fill('Provider One');
+    await form.getByLabel('Name', { exact: true }).fill('Provider One');
     await form.getByLabel('Protocol').selectOption('socks5');
     await form.getByLabel('Host').fill('proxy.provider.example');
     await form.getByLabel('Port').fill('99999');
@@ -94,7 +94,7 @@ describe('admin network', () => {
     await screenshots(admin, 'admin-upstreams');
 
     await row.getByRole('button', { name: 'Edit' }).click();
-    await expect.poll(() => form.getByLabel('Name').inputValue()).toBe('Provider One');
+    await expect.poll(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe('Provider One');
     await form.getByLabel('Cost per GB (cents)').fill('120');
     await form.getByRole('button', { name: 'Save upstream' }).click();
     // The margin goes negative at $1.20/GB.

@@ -87,6 +87,7 @@ function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: (
     try {
       if (editing) await update.mutateAsync(checked.data as Parameters<typeof update.mutateAsync>[0]);
       else await create.mutateAsync(checked.data as Parameters<typeof create.mutateAsync>[0]);
+      setV(EMPTY);
       await utils.admin.upstreams.invalidate();
       onDone();
     } catch (err) {
