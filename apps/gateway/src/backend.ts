@@ -5,6 +5,7 @@ import type { AppRouter } from '@proxyhub/api';
 import type {
   GatewayAuthorizeAddressInput,
   GatewayAuthorizeInput,
+  GatewayHeartbeatInput,
   GatewayReleaseLeasesInput,
   GatewayReportInput,
   GatewayReserveLeaseInput,
@@ -25,6 +26,9 @@ export interface Backend {
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
   report(input: GatewayReportInput): Promise<GatewayAnswers['report']>;
   releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
+  /** The enabled upstream pools (passwords in clear). */
+  upstreams(): Promise<GatewayAnswers['upstreams']>;
+  heartbeat(input: GatewayHeartbeatInput): Promise<GatewayAnswers['heartbeat']>;
 }
 
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */
@@ -45,6 +49,8 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     reserveLease: (input) => client.gateway.reserveLease.mutate(input),
     report: (input) => client.gateway.report.mutate(input),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
+    upstreams: () => client.gateway.upstreams.query(),
+    heartbeat: (input) => client.gateway.heartbeat.mutate(input),
   };
 }
 

@@ -10,6 +10,7 @@ import { BlockList, connect, isIP, type Socket } from 'node:net';
 import type { ProxyLocation } from '@proxyhub/core';
 import ipaddr from 'ipaddr.js';
 import { SocksClient } from 'socks';
+import type { Upstream, UpstreamPool } from './upstream-pool';
 
 export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream';
 
@@ -17,6 +18,8 @@ export class EgressError extends Error {
   constructor(
     readonly kind: EgressErrorKind,
     message: string,
+    /** The upstream proxy itself failed (no connection, no answer in time): another one may do. */
+    readonly upstreamFailed = false,
   ) {
     super(message);
   }
@@ -26,14 +29,20 @@ export interface EgressRequest {
   host: string;
   port: number;
   location: ProxyLocation;
-  /** Upstream session id, stable for the sticky session's duration. */
+  /** Upstream session id, stable for the sticky session's duration (the default upstream's {session}). */
   session: string;
+  /** The client's 8-character session token, as its username carries it (a pool's {session}). */
+  token?: string;
   durationMinutes: number;
+  /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
+  sticky?: { upstreamId: string | null };
 }
 
 export interface EgressOptions {
   allowPrivate: boolean;
   upstreamUrl?: string | undefined;
+  /** Upstream pools from the admin panel; without any, the default upstream or direct egress. */
+  pool?: UpstreamPool | undefined;
   connectTimeoutMs: number;
 }
 
@@ -156,9 +165,10 @@ export class ReadSink {
   };
 }
 
-export type TargetSocket = Socket & { readSink?: ReadSink };
+/** `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress). */
+export type TargetSocket = Socket & { readSink?: ReadSink; upstreamId?: string };
 
-function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSink): Promise<TargetSocket> {
+function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSink, upstream = false): Promise<TargetSocket> {
   return new Promise((resolve, reject) => {
     const socket: TargetSocket = connect({
       host,
@@ -170,7 +180,7 @@ function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSin
     if (sink) socket.readSink = sink;
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`));
+      reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`, upstream));
     }, timeoutMs);
     socket.once('connect', () => {
       clearTimeout(timer);
@@ -184,7 +194,7 @@ function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSin
       socket.destroy();
       // The target said no; no route to its network at all; or the host cannot be reached.
       const kind = err.code === 'ECONNREFUSED' ? 'refused' : err.code === 'ENETUNREACH' ? 'net_unreachable' : 'unreachable';
-      reject(new EgressError(kind, `Cannot connect to ${host}:${port} (${err.code ?? err.message})`));
+      reject(new EgressError(kind, `Cannot connect to ${host}:${port} (${err.code ?? err.message})`, upstream));
     });
   });
 }
@@ -215,7 +225,7 @@ function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: num
       socket.destroy();
       reject(err);
     };
-    const timer = setTimeout(() => fail(new EgressError('timeout', 'Upstream proxy timed out')), timeoutMs);
+    const timer = setTimeout(() => fail(new EgressError('timeout', 'Upstream proxy timed out', true)), timeoutMs);
     const onData = (chunk: Buffer) => {
       buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
       let end: number;
@@ -234,8 +244,8 @@ function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: num
         fail(new EgressError('upstream', 'Upstream proxy sent an oversized reply'));
       }
     };
-    const onEnd = () => fail(new EgressError('upstream', 'Upstream proxy closed the connection'));
-    const onError = (err: Error) => fail(new EgressError('upstream', `Upstream proxy error: ${err.message}`));
+    const onEnd = () => fail(new EgressError('upstream', 'Upstream proxy closed the connection', true));
+    const onError = (err: Error) => fail(new EgressError('upstream', `Upstream proxy error: ${err.message}`, true));
     const cleanup = () => {
       clearTimeout(timer);
       socket.off('data', onData);
@@ -249,13 +259,16 @@ function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: num
   });
 }
 
-/** `{country} {state} {city} {session} {minutes}` in the upstream URL's username. */
-export function fillTemplate(template: string, req: EgressRequest): string {
+/**
+ * `{country} {state} {city} {session} {minutes}` in an upstream's username, as the client's proxy
+ * username wrote them; `session` defaults to the request's sticky session id.
+ */
+export function fillTemplate(template: string, req: EgressRequest, session = req.session): string {
   const values: Record<string, string> = {
     country: req.location.country,
     state: req.location.state ?? '',
     city: req.location.city ?? '',
-    session: req.session,
+    session,
     minutes: String(req.durationMinutes),
   };
   return template.replace(/\{(country|state|city|session|minutes)\}/g, (_, k: string) => values[k]!);
@@ -270,11 +283,11 @@ function authority(host: string, port: number): string {
   return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-async function viaHttpUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const socket = await connectTo(bare(up.hostname), Number(up.port || 80), timeoutMs);
+async function viaHttpUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<Socket> {
+  const socket = await connectTo(bare(up.host), up.port, timeoutMs, undefined, true);
   socket.setNoDelay(true);
-  const user = fillTemplate(decodeURIComponent(up.username), req);
-  const pass = decodeURIComponent(up.password);
+  const user = fillTemplate(up.usernameTemplate, req, up.id ? (req.token ?? req.session) : req.session);
+  const pass = up.password;
   const target = authority(bare(req.host), req.port);
   const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n` : '';
   socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
@@ -313,14 +326,14 @@ function heldForRelay(socket: Socket): Promise<Socket> {
   });
 }
 
-async function viaSocksUpstream(up: URL, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const host = bare(up.hostname);
-  const port = Number(up.port || 1080);
-  const userId = fillTemplate(decodeURIComponent(up.username), req);
-  const password = decodeURIComponent(up.password);
-  if (Buffer.byteLength(userId) > 255 || Buffer.byteLength(password) > 255) throw new EgressError('upstream', 'Upstream credentials too long');
+async function viaSocksUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<Socket> {
+  const host = bare(up.host);
+  const port = up.port;
+  const userId = fillTemplate(up.usernameTemplate, req, up.id ? (req.token ?? req.session) : req.session);
+  const password = up.password;
+  if (Buffer.byteLength(userId) > 255 || Buffer.byteLength(password) > 255) throw new EgressError('upstream', 'Upstream credentials too long', true);
   // Our own connection (half-open allowed, no delay, our timeout); the client speaks SOCKS5 on it.
-  const socket = await connectTo(host, port, timeoutMs);
+  const socket = await connectTo(host, port, timeoutMs, undefined, true);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -335,27 +348,74 @@ async function viaSocksUpstream(up: URL, req: EgressRequest, timeoutMs: number):
     });
   } catch (err) {
     socket.destroy();
-    if (timedOut) throw new EgressError('timeout', 'Upstream proxy timed out');
-    throw new EgressError('upstream', `Upstream SOCKS proxy: ${(err as Error).message}`);
+    if (timedOut) throw new EgressError('timeout', 'Upstream proxy timed out', true);
+    // "rejected connection": the upstream answered and could not reach the target; anything
+    // else (closed, bad reply, authentication) is the upstream's own failure.
+    const message = (err as Error).message;
+    throw new EgressError('upstream', `Upstream SOCKS proxy: ${message}`, !/rejected connection/i.test(message));
   } finally {
     clearTimeout(timer);
   }
   return heldForRelay(socket);
 }
 
+/** The default upstream (GATEWAY_UPSTREAM_URL) as a pool entry without an id. */
+export function upstreamFromUrl(url: string): Upstream {
+  const u = new URL(url);
+  const socks = u.protocol.startsWith('socks');
+  return {
+    id: '',
+    protocol: socks ? 'socks5' : 'http',
+    host: bare(u.hostname),
+    port: Number(u.port || (socks ? 1080 : 80)),
+    usernameTemplate: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    countries: null,
+    weight: 1,
+  };
+}
+
+async function viaUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<TargetSocket> {
+  const socket: TargetSocket = up.protocol === 'socks5' ? await viaSocksUpstream(up, req, timeoutMs) : await viaHttpUpstream(up, req, timeoutMs);
+  socket.upstreamId = up.id;
+  return socket;
+}
+
+/**
+ * Where each tunnel leaves: the enabled pools serving its country (weighted, its sticky session's
+ * pool first), then the default upstream; the next one is tried when one cannot be reached or does
+ * not answer in time, before the client sees an error. With no pool at all: the default upstream,
+ * else direct. With pools but none serving the country and no default: refused.
+ */
 export function createEgress(opts: EgressOptions): Egress {
-  const upstream = opts.upstreamUrl ? new URL(opts.upstreamUrl) : null;
-  if (upstream) {
-    const socks = upstream.protocol.startsWith('socks');
-    return async (req) => {
-      // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
-      const host = bare(req.host);
-      if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
-      return socks ? viaSocksUpstream(upstream, req, opts.connectTimeoutMs) : viaHttpUpstream(upstream, req, opts.connectTimeoutMs);
-    };
-  }
-  return async (req) => {
+  const fallback = opts.upstreamUrl ? upstreamFromUrl(opts.upstreamUrl) : null;
+  const direct: Egress = async (req) => {
     const address = await resolveChecked(req.host, opts.allowPrivate);
     return connectTo(address, req.port, opts.connectTimeoutMs, new ReadSink());
+  };
+  return async (req) => {
+    const pool = opts.pool;
+    const route = pool?.route(req.location.country, req.sticky?.upstreamId ?? null) ?? null;
+    if (!route && !fallback) return direct(req);
+    // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
+    const host = bare(req.host);
+    if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
+    const candidates = route ? [...route] : [];
+    if (fallback) candidates.push(fallback);
+    if (!candidates.length) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
+    let last: unknown;
+    for (const up of candidates) {
+      try {
+        const socket = await viaUpstream(up, req, opts.connectTimeoutMs);
+        if (up.id) pool?.succeeded(up.id);
+        if (req.sticky) req.sticky.upstreamId = up.id || null;
+        return socket;
+      } catch (err) {
+        if (!(err instanceof EgressError) || !err.upstreamFailed) throw err;
+        pool?.failed(up.id);
+        last = err;
+      }
+    }
+    throw last;
   };
 }

@@ -11,6 +11,7 @@ import { Authenticator, type Session } from './authenticator';
 import { createBackend, type Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
 import { createEgress } from './egress';
+import { FleetHeartbeat } from './fleet-heartbeat';
 import { silentLogger, type Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
@@ -20,6 +21,7 @@ import { HandshakeReader, type Accepted, type Handshake, type Refusal } from './
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
+import { UpstreamPool, type UpstreamPoolOptions } from './upstream-pool';
 
 export { BALANCE_EMPTY_MESSAGE } from './open-target';
 
@@ -30,9 +32,14 @@ export interface GatewayOptions {
   internalApiKey?: string;
   backend?: Backend;
   allowPrivate?: boolean;
+  /** The default upstream: used when no pool (admin panel) serves a tunnel. */
   upstreamUrl?: string | undefined;
   /** The web app's origin, named in refusals ("top up at .../topup"); default http://localhost:3000. */
   publicUrl?: string;
+  /** Health and polling of the admin's upstream pools. */
+  upstreams?: Partial<UpstreamPoolOptions>;
+  /** How often the gateway reports itself to the fleet (GET /admin/gateways). */
+  fleetHeartbeatMs?: number;
   logger?: Logger;
   handshakeTimeoutMs?: number;
   idleTimeoutMs?: number;
@@ -65,6 +72,8 @@ export class Gateway {
   readonly server: Server;
   readonly meter: Meter;
   readonly logins: Authenticator;
+  readonly upstreams: UpstreamPool;
+  readonly heartbeat: FleetHeartbeat;
   private readonly backend: Backend;
   private readonly openTarget: OpenTarget;
   private readonly logger: Logger;
@@ -83,16 +92,38 @@ export class Gateway {
     this.publicUrl = (opts.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
     this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
     this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
+    this.upstreams = new UpstreamPool(opts.upstreams);
     this.openTarget = targetOpener(
-      createEgress({ allowPrivate: opts.allowPrivate ?? false, upstreamUrl: opts.upstreamUrl, connectTimeoutMs: opts.connectTimeoutMs ?? 10_000 }),
+      createEgress({
+        allowPrivate: opts.allowPrivate ?? false,
+        upstreamUrl: opts.upstreamUrl,
+        pool: this.upstreams,
+        connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+      }),
     );
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000);
+    this.heartbeat = new FleetHeartbeat(
+      this.backend,
+      opts.gatewayId,
+      () => ({
+        openTunnels: this.tunnels.size,
+        bytesUp: this.meter.bytesUp,
+        bytesDown: this.meter.bytesDown,
+        leasedBytes: this.meter.heldBytes(),
+        upstreamErrors: this.upstreams.errors,
+      }),
+      this.logger,
+      opts.fleetHeartbeatMs ?? 10_000,
+    );
   }
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {
     if (this.opts.releaseStaleLeases) await releaseEarlierLeases(this.backend, this.opts.gatewayId, this.logger);
+    // The pools before the first tunnel; a server that does not answer yet leaves the default
+    // egress until the next poll.
+    await this.upstreams.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the upstream list yet'));
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
@@ -101,6 +132,8 @@ export class Gateway {
       });
     });
     this.meter.start();
+    this.upstreams.start(this.backend, this.logger);
+    this.heartbeat.start();
     return this.server.address() as AddressInfo;
   }
 
@@ -121,6 +154,8 @@ export class Gateway {
     this.closing ??= (async () => {
       this.logins.stop();
       this.tunnels.stop();
+      this.upstreams.stop();
+      this.heartbeat.stop();
       const closed = new Promise<void>((r) => this.server.close(() => r()));
       if (drainMs > 0 && this.sockets.size) {
         const deadline = Date.now() + drainMs;

@@ -5,7 +5,7 @@
  *   {"g":gatewayId,"q":lastSeq}                    first line (written at creation and compaction)
  *   {"u":leaseId,"up":n,"dn":n,"s":n}               usage spent from a lease since its previous line
  *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
- *                                                 (parts: [[protocol,country,state,city,up,down,sessions],...])
+ *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
  *   {"a":seq}                                       the server applied that report
  *
  * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
@@ -29,7 +29,8 @@ export interface JournalItem {
   parts?: GatewayUsagePart[];
 }
 
-type PartTuple = [GatewayUsagePart['protocol'], string, string, string, number, number, number];
+/** The upstream id comes last and only when there is one (lines of older runs lack it). */
+type PartTuple = [GatewayUsagePart['protocol'], string, string, string, number, number, number, string?];
 
 export interface JournalReport {
   seq: number;
@@ -102,11 +103,12 @@ export class UsageJournal {
       const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
         const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
         if (parts?.length) {
-          item.parts = parts.map(([protocol, country, state, city, up, down, s]) => ({
+          item.parts = parts.map(([protocol, country, state, city, up, down, s, upstreamId]) => ({
             protocol,
             country,
             state,
             city,
+            upstreamId: upstreamId ?? '',
             bytesUp: up,
             bytesDown: down,
             sessions: s,
@@ -270,7 +272,14 @@ function reportLine(seq: number, items: JournalItem[]): string {
     i: items.map((i) => {
       const base = [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0];
       if (!i.parts?.length) return base;
-      return [...base, i.parts.map((p): PartTuple => [p.protocol, p.country, p.state, p.city, p.bytesUp, p.bytesDown, p.sessions])];
+      return [
+        ...base,
+        i.parts.map((p): PartTuple => {
+          const t: PartTuple = [p.protocol, p.country, p.state, p.city, p.bytesUp, p.bytesDown, p.sessions];
+          if (p.upstreamId) t.push(p.upstreamId);
+          return t;
+        }),
+      ];
     }),
   });
 }

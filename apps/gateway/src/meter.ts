@@ -128,6 +128,8 @@ export class Account {
   /** Spends n bytes the caller checked are available (available >= n); `tag` says where they went. */
   spend(n: number, dir: number, tag?: UsageTag): void {
     this.available -= n;
+    if (dir === UP) this.meter.bytesUp += n;
+    else this.meter.bytesDown += n;
     this.spentTotal += n;
     let lease = this.leases[0]!;
     let left = lease.granted - lease.used;
@@ -285,6 +287,9 @@ function journalLease(journal: UsageJournal, l: Lease): void {
 
 export class Meter {
   readonly accounts = new Map<string, Account>();
+  /** Bytes relayed since start, each way (the fleet heartbeat's rates). */
+  bytesUp = 0;
+  bytesDown = 0;
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
   private seq: number;

@@ -31,13 +31,16 @@ export function targetOpener(egress: Egress): OpenTarget {
       }
       if (client.destroyed) return null;
       let socket: TargetSocket;
+      const session = sticky.session(parts.proxyUserId, parts.token, parts.durationMinutes);
       try {
         socket = await egress({
           host: target.host,
           port: target.port,
           location: parts.location,
-          session: sticky.get(parts.proxyUserId, parts.token, parts.durationMinutes),
+          session: session.id,
+          token: parts.token,
           durationMinutes: parts.durationMinutes,
+          sticky: session,
         });
       } catch (err) {
         if (err instanceof EgressError) return refusal(err.kind, err.message);

@@ -1,6 +1,7 @@
 /** The open tunnels: each one's relay, started from its handshake, and their idle timeout. */
 import type { Socket } from 'node:net';
 import type { Session } from './authenticator';
+import type { TargetSocket } from './egress';
 import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
 import { coarseClock, Relay } from './relay';
@@ -29,7 +30,7 @@ export class Tunnels {
       initialUp = Buffer.concat([forward.head, leftover.length > forward.bodyLength ? leftover.subarray(0, forward.bodyLength) : leftover]);
       upLimit = forward.head.length + forward.bodyLength;
     }
-    const usage = usageTag(protocol === 'socks5' ? 'socks5' : forward ? 'http' : 'connect', session.parts.location);
+    const usage = usageTag(protocol === 'socks5' ? 'socks5' : forward ? 'http' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
     session.account.countSession(usage);
     const relay = new Relay(client, target, session.account, session.credKey, { initialUp, upLimit, usage, onClose: () => this.relays.delete(relay) });
     this.relays.add(relay);

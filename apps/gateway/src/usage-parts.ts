@@ -14,13 +14,15 @@ export interface UsageTag {
   readonly country: string;
   readonly state: string;
   readonly city: string;
+  /** The pool upstream that carries the tunnel; '' for the default upstream or direct egress. */
+  readonly upstreamId: string;
 }
 
-export function usageTag(protocol: TunnelProtocol, location: ProxyLocation | undefined): UsageTag {
+export function usageTag(protocol: TunnelProtocol, location: ProxyLocation | undefined, upstreamId = ''): UsageTag {
   const country = location?.country ?? '';
   const state = location?.state ?? '';
   const city = location?.city ?? '';
-  return { key: `${protocol}|${country}|${state}|${city}`, protocol, country, state, city };
+  return { key: `${protocol}|${country}|${state}|${city}|${upstreamId}`, protocol, country, state, city, upstreamId };
 }
 
 export class PartUsage {
@@ -57,6 +59,7 @@ export function reportedParts(snapshot: PartsSnapshot): GatewayUsagePart[] | und
     country: p.tag.country,
     state: p.tag.state,
     city: p.tag.city,
+    upstreamId: p.tag.upstreamId,
     bytesUp: up,
     bytesDown: down,
     sessions,

@@ -25,6 +25,8 @@ function scriptedServer() {
       reserveLease: () => Promise.reject(new Error('unused')),
       report: () => Promise.reject(new Error('unused')),
       releaseLeases: () => Promise.reject(new Error('unused')),
+      upstreams: () => Promise.reject(new Error('unused')),
+      heartbeat: () => Promise.reject(new Error('unused')),
     },
   };
   return server;

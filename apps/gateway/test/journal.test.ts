@@ -36,6 +36,8 @@ function fakeServer() {
         return { applied: true, dropped: [] };
       },
       releaseLeases: async () => ({ released: 0, returnedBytes: 0n }),
+      upstreams: async () => ({ upstreams: [] }),
+      heartbeat: async () => ({ ok: true as const }),
     } satisfies Backend,
     /** Bytes billed per lease over every report applied once. */
     billed() {
@@ -46,6 +48,9 @@ function fakeServer() {
   };
   return s;
 }
+
+/** An upstream pool's id, as the server names them. */
+const POOL_ID = '0b6f3a8e-6d2c-4b0f-9a51-3c1d2e4f5a6b';
 
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
@@ -104,13 +109,13 @@ describe('usage journal', () => {
     expect(new Set(seqs).size).toBe(seqs.length);
   });
 
-  it('an unacknowledged report keeps its split by location and protocol across a crash', async () => {
+  it('an unacknowledged report keeps its split by location, protocol and upstream across a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
     const server = fakeServer();
     const meter = meterWith(server, UsageJournal.open(dir, 'gw-p', silentLogger));
     const acc = meter.account('acc-p', 'normal_proxy');
     await acc.ensure(1);
-    const us = usageTag('connect', { country: 'US', state: 'CA', city: 'LOSANGELES' });
+    const us = usageTag('connect', { country: 'US', state: 'CA', city: 'LOSANGELES' }, POOL_ID);
     const de = usageTag('socks5', { country: 'DE' });
     acc.countSession(us);
     acc.spend(300, UP, us);
@@ -127,8 +132,8 @@ describe('usage journal', () => {
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({ bytesUp: 300, bytesDown: 12_000, sessions: 2 });
     expect(items[0]!.parts).toEqual([
-      { protocol: 'connect', country: 'US', state: 'CA', city: 'LOSANGELES', bytesUp: 300, bytesDown: 5000, sessions: 1 },
-      { protocol: 'socks5', country: 'DE', state: '', city: '', bytesUp: 0, bytesDown: 7000, sessions: 1 },
+      { protocol: 'connect', country: 'US', state: 'CA', city: 'LOSANGELES', upstreamId: POOL_ID, bytesUp: 300, bytesDown: 5000, sessions: 1 },
+      { protocol: 'socks5', country: 'DE', state: '', city: '', upstreamId: '', bytesUp: 0, bytesDown: 7000, sessions: 1 },
     ]);
   });
 
@@ -145,8 +150,8 @@ describe('usage journal', () => {
     await meter.flush();
     const reports = [...server.applied.values()].filter((r) => r.items.length);
     expect(reports.map((r) => r.items[0]!.parts)).toEqual([
-      [{ protocol: 'http', country: 'FR', state: '', city: '', bytesUp: 0, bytesDown: 1000, sessions: 0 }],
-      [{ protocol: 'http', country: 'FR', state: '', city: '', bytesUp: 0, bytesDown: 10, sessions: 0 }],
+      [{ protocol: 'http', country: 'FR', state: '', city: '', upstreamId: '', bytesUp: 0, bytesDown: 1000, sessions: 0 }],
+      [{ protocol: 'http', country: 'FR', state: '', city: '', upstreamId: '', bytesUp: 0, bytesDown: 10, sessions: 0 }],
     ]);
   });
 

@@ -27,6 +27,8 @@ function fakeBackend(opts: { failReports?: number; grant?: (bytes: number) => nu
       return { applied: true, dropped: [] };
     },
     releaseLeases: async () => ({ released: 0, returnedBytes: 0n }),
+    upstreams: async () => ({ upstreams: [] }),
+    heartbeat: async () => ({ ok: true as const }),
   };
   return { backend, reports };
 }

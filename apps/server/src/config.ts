@@ -7,6 +7,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     production: env.production,
     publicUrl: env.publicUrl,
     adminRequire2fa: env.ADMIN_REQUIRE_2FA,
+    gatewayDownAfterMs: env.GATEWAY_DOWN_AFTER_SECONDS * 1000,
     dataDir: env.dataDir,
     appSecret: env.appSecret,
     internalApiKey: env.internalApiKey,

@@ -1,4 +1,4 @@
-import { checkBalanceAlerts, loadLocations, reconcileExpiredLeases, type ApiDeps } from '@proxyhub/api';
+import { checkBalanceAlerts, GATEWAY_DOWN_AFTER_MS, loadLocations, reconcileExpiredLeases, settleDownGateways, type ApiDeps } from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -30,6 +30,22 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       if (r.released) deps.logger.info({ leases: r.released, returnedBytes: String(r.returnedBytes) }, 'expired gateway leases settled');
     };
     timers.push(setInterval(() => void reconcile().catch((err: unknown) => deps.logger.error({ err }, 'lease reconciliation failed')), 30 * 1000).unref());
+    // Leases of a gateway the fleet shows as down (no heartbeat for the down interval) go back too.
+    // Only once this process has itself run that long: after a server outage every gateway looks
+    // silent until its next heartbeat, which is no reason to settle the leases it is spending.
+    const downAfterMs = deps.config.gatewayDownAfterMs ?? GATEWAY_DOWN_AFTER_MS;
+    const jobsStartedAt = Date.now();
+    const settleDown = async () => {
+      if (Date.now() - jobsStartedAt < downAfterMs) return;
+      const r = await settleDownGateways(deps.db, downAfterMs);
+      if (r.released) deps.logger.warn({ gateways: r.gateways, leases: r.released, returnedBytes: String(r.returnedBytes) }, 'leases of down gateways settled');
+    };
+    timers.push(
+      setInterval(
+        () => void settleDown().catch((err: unknown) => deps.logger.error({ err }, 'down gateway settlement failed')),
+        Math.min(30_000, downAfterMs / 4),
+      ).unref(),
+    );
     // Safety net for balance changes no request checked (payments, reconciled leases): at most one
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { ApiConfig } from '@proxyhub/api';
 import { createServer, type ServerParts } from '@proxyhub/server';
 import {
   INTERNAL_KEY,
@@ -73,8 +74,8 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-/** `config`: settings the server starts with besides the test defaults (Google sign-in, say). */
-export async function startE2E(config: Pick<TestServerInput, 'google'> = {}): Promise<E2E> {
+/** `config`: API settings for this file's server (e.g. a short gateway down interval). */
+export async function startE2E(config: Partial<ApiConfig> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;

@@ -17,6 +17,8 @@ export interface ApiConfig {
   rateLimits: RateLimitConfig;
   /** ADMIN_REQUIRE_2FA: admins must set up two-factor sign-in before they get a session. */
   adminRequire2fa?: boolean;
+  /** GATEWAY_DOWN_AFTER_SECONDS: a gateway silent this long is down and its leases are settled (default 60 s). */
+  gatewayDownAfterMs?: number;
 }
 
 export interface RateLimitRule {

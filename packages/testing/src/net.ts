@@ -15,9 +15,14 @@ export function rawRequest(
   opts: { method: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
 ): Promise<RawResponse> {
   const url = new URL(server.url);
+  const headers = { ...opts.headers };
+  // Node frames a body with Content-Length for POST and PATCH only; a DELETE's body would go out
+  // unframed and be read by the server as a second request.
+  const framed = Object.keys(headers).some((h) => /^(content-length|transfer-encoding)$/i.test(h));
+  if (opts.body !== undefined && !framed) headers['content-length'] = String(Buffer.byteLength(opts.body));
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers ?? {}, setHost: !opts.headers?.host, agent: false },
+      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers, setHost: !opts.headers?.host, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -10,9 +10,12 @@ import {
   bytesToGbTruncated,
   createAdminInput,
   createCodesInput,
+  createUpstreamInput,
   revokeCodeInput,
   suspendUserInput,
   unsuspendUserInput,
+  updateUpstreamInput,
+  upstreamIdInput,
 } from '@proxyhub/core';
 import { RestResponse, restRoute, type Caller } from './rest';
 
@@ -117,4 +120,16 @@ export const adminRoutes = [
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
   ),
+  restRoute({ method: 'GET', url: '/admin/upstreams' }, async (caller) => caller.admin.upstreams()),
+  restRoute(
+    { method: 'POST', url: '/admin/upstreams', body: createUpstreamInput },
+    async (caller, input) => new RestResponse(201, { success: true, upstream: await caller.admin.createUpstream(input) }),
+  ),
+  restRoute({ method: 'PATCH', url: '/admin/upstreams/:id', body: updateUpstreamInput, pathParams: true }, async (caller, input) => ({
+    success: true,
+    upstream: await caller.admin.updateUpstream(input),
+  })),
+  restRoute({ method: 'DELETE', url: '/admin/upstreams/:id', params: upstreamIdInput }, async (caller, input) => caller.admin.deleteUpstream(input)),
+  restRoute({ method: 'GET', url: '/admin/upstreams/:id/usage', params: upstreamIdInput }, async (caller, input) => caller.admin.upstreamUsage(input)),
+  restRoute({ method: 'GET', url: '/admin/gateways' }, async (caller) => caller.admin.gateways()),
 ];

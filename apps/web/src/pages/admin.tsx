@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
+import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { TwoFactorSetup } from '../components/two-factor-setup';
 import { TwoFactorStep } from '../components/two-factor-step';
@@ -139,14 +140,24 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit';
+type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways';
 
 const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'code-list', label: 'Codes' },
   { id: 'payments', label: 'Payments' },
   { id: 'admins', label: 'Admins' },
   { id: 'audit', label: 'Audit log' },
+  { id: 'upstreams', label: 'Upstreams' },
+  { id: 'gateways', label: 'Gateways' },
 ];
+const PANELS: Partial<Record<Tab, () => ReactElement>> = {
+  'code-list': AdminCodes,
+  payments: AdminPayments,
+  admins: AdminAdmins,
+  audit: AdminAuditLog,
+  upstreams: AdminUpstreams,
+  gateways: AdminGateways,
+};
 type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];
 
@@ -197,6 +208,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   }
 
   const total = users.data?.total;
+  const Panel = PANELS[tab];
   return (
     <div className="admin">
       <header className="admin-bar">
@@ -255,9 +267,9 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
             </button>
           ))}
         </div>
-        {tab === 'code-list' || tab === 'payments' || tab === 'admins' || tab === 'audit' ? (
+        {Panel ? (
           <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-            {tab === 'code-list' ? <AdminCodes /> : tab === 'payments' ? <AdminPayments /> : tab === 'admins' ? <AdminAdmins /> : <AdminAuditLog />}
+            <Panel />
           </section>
         ) : tab === 'codes' ? (
           <section role="tabpanel" id="panel-codes" aria-labelledby="tab-codes">

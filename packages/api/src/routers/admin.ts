@@ -10,10 +10,13 @@ import {
   adminUsersInput,
   createAdminInput,
   createCodesInput,
+  createUpstreamInput,
   DomainError,
   revokeCodeInput,
   suspendUserInput,
   unsuspendUserInput,
+  updateUpstreamInput,
+  upstreamIdInput,
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
 import { inBackground } from '../deps';
@@ -27,6 +30,8 @@ import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
+import { listGateways } from '../services/gateway-fleet';
+import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { signInLimited } from '../limits';
 import { actorOf, adminOrInternalProcedure, publicProcedure } from '../trpc';
 import { twoFactorEnabled } from '../services/two-factor';
@@ -121,6 +126,19 @@ export const adminRouter = {
     inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, [input.id], ctx.deps.logger));
     return { success: true as const, ...r };
   }),
+  /** Upstream pools with their last 30 days of usage, cost, revenue and margin (passwords never). */
+  upstreams: adminOrInternalProcedure.query(({ ctx }) => listUpstreams(ctx.db)),
+  /** One upstream's usage per UTC day over the last 30 days. */
+  upstreamUsage: adminOrInternalProcedure.input(upstreamIdInput).query(({ ctx, input }) => upstreamDailyUsage(ctx.db, input.id)),
+  createUpstream: adminOrInternalProcedure
+    .input(createUpstreamInput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createUpstream(tx, ctx.deps.secrets, input))),
+  updateUpstream: adminOrInternalProcedure
+    .input(updateUpstreamInput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateUpstream(tx, ctx.deps.secrets, input))),
+  deleteUpstream: adminOrInternalProcedure.input(upstreamIdInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => deleteUpstream(tx, input.id))),
+  /** The gateway fleet from its heartbeats; silent past GATEWAY_DOWN_AFTER_SECONDS is down. */
+  gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: adminOrInternalProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
 } satisfies TRPCRouterRecord;

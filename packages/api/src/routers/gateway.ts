@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import {
   gatewayAuthorizeAddressInput,
   gatewayAuthorizeInput,
+  gatewayHeartbeatInput,
   gatewayReleaseLeasesInput,
   gatewayReportInput,
   gatewayReserveLeaseInput,
@@ -10,6 +11,8 @@ import {
 import { inBackground } from '../deps';
 import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount, authorizeSourceAddress } from '../services/gateway-auth';
+import { recordHeartbeat } from '../services/gateway-fleet';
+import { gatewayUpstreams } from '../services/upstreams';
 import { applyGatewayReport, releaseLeases, reserveLease } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -44,6 +47,12 @@ export const gatewayRouter = {
     }
     return result;
   }),
+
+  /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */
+  upstreams: internalProcedure.query(({ ctx }) => gatewayUpstreams(ctx.db, ctx.deps.secrets)),
+
+  /** The fleet's heartbeat: who the gateway is and how it is doing (GET /admin/gateways). */
+  heartbeat: internalProcedure.input(gatewayHeartbeatInput).mutation(({ ctx, input }) => recordHeartbeat(ctx.db, input)),
 
   /** Returns what the gateway's leases did not use (graceful shutdown, restart after a crash). */
   releaseLeases: internalProcedure

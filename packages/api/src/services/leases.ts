@@ -156,7 +156,7 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
       if (acc.capBatchId) batchUsage.set(acc.capBatchId, (batchUsage.get(acc.capBatchId) ?? 0n) + counted);
       accountUsage.set(acc.proxyAccountId, (accountUsage.get(acc.proxyAccountId) ?? 0n) + counted);
       for (const part of splitUsage(m.parts, up, counted - up, m.sessions)) {
-        const key = [acc.proxyAccountId, part.protocol, part.country, part.state, part.city].join('\0');
+        const key = [acc.proxyAccountId, part.protocol, part.country, part.state, part.city, part.upstreamId].join('\0');
         const h = hourly.get(key) ?? { ...part, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, bytesUp: 0n, bytesDown: 0n, sessions: 0 };
         h.bytesUp += part.bytesUp;
         h.bytesDown += part.bytesDown;

@@ -8,6 +8,8 @@ export interface UsageDimensions {
   country: string;
   state: string;
   city: string;
+  /** upstreams.id of the pool that carried it; '' for the default upstream or direct egress. */
+  upstreamId: string;
 }
 
 export interface HourlyUsageDelta extends UsageDimensions {
@@ -18,7 +20,7 @@ export interface HourlyUsageDelta extends UsageDimensions {
   sessions: number;
 }
 
-export const UNKNOWN_DIMENSIONS: UsageDimensions = { protocol: '', country: '', state: '', city: '' };
+export const UNKNOWN_DIMENSIONS: UsageDimensions = { protocol: '', country: '', state: '', city: '', upstreamId: '' };
 
 export interface UsageSplit extends UsageDimensions {
   bytesUp: bigint;
@@ -63,6 +65,7 @@ export async function addHourlyUsage(tx: DbOrTx, deltas: HourlyUsageDelta[]): Pr
     country: d.country,
     state: d.state,
     city: d.city,
+    upstreamId: d.upstreamId,
     bytesUp: d.bytesUp,
     bytesDown: d.bytesDown,
     sessions: d.sessions,
@@ -79,6 +82,7 @@ export async function addHourlyUsage(tx: DbOrTx, deltas: HourlyUsageDelta[]): Pr
         usageHourly.state,
         usageHourly.city,
         usageHourly.protocol,
+        usageHourly.upstreamId,
       ],
       set: {
         bytesUp: sql`${usageHourly.bytesUp} + excluded.bytes_up`,
@@ -91,7 +95,16 @@ export async function addHourlyUsage(tx: DbOrTx, deltas: HourlyUsageDelta[]): Pr
     .insert(usageDaily)
     .values(values.map((v) => ({ ...v, day: sql`date_trunc('day', now(), 'UTC')` })))
     .onConflictDoUpdate({
-      target: [usageDaily.proxyAccountId, usageDaily.day, usageDaily.usageType, usageDaily.country, usageDaily.state, usageDaily.city, usageDaily.protocol],
+      target: [
+        usageDaily.proxyAccountId,
+        usageDaily.day,
+        usageDaily.usageType,
+        usageDaily.country,
+        usageDaily.state,
+        usageDaily.city,
+        usageDaily.protocol,
+        usageDaily.upstreamId,
+      ],
       set: {
         bytesUp: sql`${usageDaily.bytesUp} + excluded.bytes_up`,
         bytesDown: sql`${usageDaily.bytesDown} + excluded.bytes_down`,

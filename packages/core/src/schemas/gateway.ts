@@ -38,6 +38,8 @@ export const gatewayUsagePart = z.object({
   country: z.union([code, z.literal('')]),
   state: z.union([code, z.literal('')]),
   city: z.union([code, z.literal('')]),
+  /** The upstream pool that carried it; '' (or absent) for the default upstream or direct egress. */
+  upstreamId: z.union([z.uuid(), z.literal('')]).default(''),
   bytesUp: byteCount,
   bytesDown: byteCount,
   sessions: sessionCount,

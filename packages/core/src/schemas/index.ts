@@ -11,3 +11,4 @@ export * from './admin-ops';
 export * from './proxy-accounts';
 export * from './ip-allowlist';
 export * from './account';
+export * from './upstreams';

@@ -2,3 +2,4 @@ export * from './credits';
 export * from './proxies';
 export * from './users';
 export * from './audit';
+export * from './network';

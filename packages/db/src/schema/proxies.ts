@@ -113,13 +113,19 @@ export const usageHourly = pgTable(
     state: text('state').notNull().default(''),
     city: text('city').notNull().default(''),
     protocol: text('protocol', { enum: USAGE_PROTOCOLS }).notNull().default(''),
+    /**
+     * The upstream pool (upstreams.id) that carried the traffic; '' for the default
+     * (GATEWAY_UPSTREAM_URL) or direct egress. '' rather than null: part of the key; no foreign
+     * key, so a deleted upstream's history stays.
+     */
+    upstreamId: text('upstream_id').notNull().default(''),
     bytesUp: bytes('bytes_up'),
     bytesDown: bytes('bytes_down'),
     sessions: integer('sessions').notNull().default(0),
     updatedAt: createdAt(),
   },
   (t) => [
-    primaryKey({ name: 'usage_hourly_pk', columns: [t.proxyAccountId, t.hour, t.usageType, t.country, t.state, t.city, t.protocol] }),
+    primaryKey({ name: 'usage_hourly_pk', columns: [t.proxyAccountId, t.hour, t.usageType, t.country, t.state, t.city, t.protocol, t.upstreamId] }),
     index('usage_hourly_type_idx').on(t.usageType, t.hour),
   ],
 );
@@ -140,12 +146,16 @@ export const usageDaily = pgTable(
     state: text('state').notNull().default(''),
     city: text('city').notNull().default(''),
     protocol: text('protocol', { enum: USAGE_PROTOCOLS }).notNull().default(''),
+    upstreamId: text('upstream_id').notNull().default(''),
     bytesUp: bytes('bytes_up'),
     bytesDown: bytes('bytes_down'),
     sessions: integer('sessions').notNull().default(0),
     updatedAt: createdAt(),
   },
-  (t) => [primaryKey({ name: 'usage_daily_pk', columns: [t.proxyAccountId, t.day, t.usageType, t.country, t.state, t.city, t.protocol] })],
+  (t) => [
+    primaryKey({ name: 'usage_daily_pk', columns: [t.proxyAccountId, t.day, t.usageType, t.country, t.state, t.city, t.protocol, t.upstreamId] }),
+    index('usage_daily_upstream_idx').on(t.upstreamId, t.day),
+  ],
 );
 
 /**

@@ -1,0 +1,217 @@
+/**
+ * Upstream pools over HTTP: create, list, change and delete them as an admin; the password is
+ * sealed at rest and never answered; bad input is a 400 with its reason, unknown ids a 404, and
+ * users, user keys and strangers are refused. Usage reported through the gateway's internal API is
+ * attributed to the pool that carried it, with its cost, revenue at $0.90/GB and margin.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BYTES_PER_GB } from '@proxyhub/core';
+import { upstreams } from '@proxyhub/db';
+import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
+import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+
+let server: TestServer;
+let admin: HttpClient;
+beforeAll(async () => {
+  server = await startTestServer();
+  admin = await adminClient(server);
+});
+afterAll(() => server.close());
+afterEach(() => expectLedgerOk(server));
+
+interface Usage {
+  bytes: number;
+  costCents: number;
+  revenueCents: number;
+  marginCents: number;
+}
+interface UpstreamView {
+  id: string;
+  name: string;
+  protocol: string;
+  host: string;
+  port: number;
+  usernameTemplate: string;
+  countries: string[] | null;
+  weight: number;
+  costPerGbCents: number;
+  enabled: boolean;
+  usage: Usage;
+}
+
+const valid = {
+  name: 'Pool A',
+  protocol: 'http',
+  host: 'pool-a.example.net',
+  port: 8000,
+  usernameTemplate: 'cust-{country}-sess-{session}-ttl-{minutes}',
+  password: 'pool-a-secret',
+  countries: ['US', 'DE'],
+  weight: 3,
+  costPerGbCents: 40,
+  enabled: true,
+};
+
+async function create(body: Record<string, unknown> = valid): Promise<UpstreamView> {
+  const r = await admin.request<{ upstream: UpstreamView }>('POST', '/admin/upstreams', body);
+  expect(r.status).toBe(201);
+  return r.body.upstream;
+}
+
+async function list(): Promise<UpstreamView[]> {
+  const r = await admin.get<{ upstreams: UpstreamView[] }>('/admin/upstreams');
+  expect(r.status).toBe(200);
+  return r.body.upstreams;
+}
+
+describe('upstream pools', () => {
+  it('are created, listed, changed and deleted by an admin; the password is sealed and never answered', async () => {
+    const made = await create();
+    const { password: _password, ...shown } = valid;
+    expect(made).toMatchObject({ ...shown, id: expect.any(String) });
+    expect(made).not.toHaveProperty('password');
+    expect(JSON.stringify(made)).not.toContain('pool-a-secret');
+
+    const [row] = await server.database.db.select().from(upstreams).where(eq(upstreams.id, made.id));
+    expect(row!.passwordEnc).not.toContain('pool-a-secret');
+    expect(server.deps.secrets.decrypt(row!.passwordEnc)).toBe('pool-a-secret');
+
+    const listed = (await list()).find((u) => u.id === made.id)!;
+    expect(listed).toMatchObject({ name: 'Pool A', countries: ['US', 'DE'], usage: { bytes: 0, costCents: 0, revenueCents: 0, marginCents: 0 } });
+    expect(JSON.stringify(await admin.get('/admin/upstreams'))).not.toContain('pool-a-secret');
+
+    const patched = await admin.request<{ upstream: UpstreamView }>('PATCH', `/admin/upstreams/${made.id}`, { enabled: false, countries: null, weight: 1 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.upstream).toMatchObject({ enabled: false, countries: null, weight: 1, name: 'Pool A', costPerGbCents: 40 });
+    // The password is kept when not given, replaced when given.
+    const [kept] = await server.database.db.select().from(upstreams).where(eq(upstreams.id, made.id));
+    expect(server.deps.secrets.decrypt(kept!.passwordEnc)).toBe('pool-a-secret');
+    await admin.request('PATCH', `/admin/upstreams/${made.id}`, { password: 'rotated' });
+    const [rotated] = await server.database.db.select().from(upstreams).where(eq(upstreams.id, made.id));
+    expect(server.deps.secrets.decrypt(rotated!.passwordEnc)).toBe('rotated');
+
+    // The gateways read enabled pools only, with the password in clear (internal key).
+    const forGateways = await internalClient(server).gateway.upstreams.query();
+    expect(forGateways.upstreams.map((u) => u.id)).not.toContain(made.id);
+    await admin.request('PATCH', `/admin/upstreams/${made.id}`, { enabled: true });
+    expect((await internalClient(server).gateway.upstreams.query()).upstreams.find((u) => u.id === made.id)).toMatchObject({ password: 'rotated' });
+
+    // A DELETE carries no JSON body, but a cross-site one is still refused.
+    expect((await admin.request('DELETE', `/admin/upstreams/${made.id}`, undefined, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await list()).map((u) => u.id)).toContain(made.id);
+    const del = await admin.request('DELETE', `/admin/upstreams/${made.id}`);
+    expect(del).toMatchObject({ status: 200, body: { success: true, id: made.id } });
+    expect((await list()).map((u) => u.id)).not.toContain(made.id);
+    expect((await admin.request('DELETE', `/admin/upstreams/${made.id}`)).status).toBe(404);
+
+    // Every change is in the audit log, the password redacted.
+    const audit = await admin.get<{ entries: { action: string; target: string | null; changes: unknown }[] }>('/admin/audit-log?pageSize=50');
+    const actions = audit.body.entries.filter((e) => e.action.endsWith('Upstream'));
+    expect(actions.map((e) => e.action)).toEqual(expect.arrayContaining(['admin.createUpstream', 'admin.updateUpstream', 'admin.deleteUpstream']));
+    expect(actions.find((e) => e.action === 'admin.deleteUpstream')!.target).toBe(`id:${made.id}`);
+    expect(JSON.stringify(actions)).not.toMatch(/pool-a-secret|rotated/);
+  });
+
+  it('refuses bad input with its reason (400) and unknown ids (404)', async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ protocol: 'ftp' }, "protocol must be 'http' or 'socks5'"],
+      [{ port: 0 }, 'port must be from 1 to 65535'],
+      [{ port: 65536 }, 'port must be from 1 to 65535'],
+      [{ port: 80.5 }, 'port must be an integer from 1 to 65535'],
+      [{ weight: 0 }, 'weight must be a positive integer'],
+      [{ weight: 1.5 }, 'weight must be a positive integer'],
+      [{ costPerGbCents: -1 }, 'costPerGbCents must be a non-negative integer'],
+      [{ costPerGbCents: 2.5 }, 'costPerGbCents must be a non-negative integer'],
+      [{ countries: ['us'] }, 'countries must be upper-case two-letter codes'],
+      [{ countries: ['USA'] }, 'countries must be upper-case two-letter codes'],
+      [{ countries: [] }, 'countries must list at least one country, or be null for all'],
+      [{ name: ' ' }, 'name is required'],
+    ];
+    const before = (await list()).length;
+    for (const [change, error] of cases) {
+      const r = await admin.request<{ error: string }>('POST', '/admin/upstreams', { ...valid, ...change });
+      expect(r, JSON.stringify(change)).toMatchObject({ status: 400, body: { error } });
+    }
+    expect((await list()).length).toBe(before);
+
+    const made = await create({ ...valid, name: 'Pool V' });
+    const bad = await admin.request<{ error: string }>('PATCH', `/admin/upstreams/${made.id}`, { port: 70000 });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'port must be from 1 to 65535' } });
+    expect((await list()).find((u) => u.id === made.id)!.port).toBe(8000);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      expect((await admin.request('PATCH', `/admin/upstreams/${id}`, { weight: 2 })).status).toBe(404);
+      expect((await admin.request('DELETE', `/admin/upstreams/${id}`)).status).toBe(404);
+      expect((await admin.get(`/admin/upstreams/${id}/usage`)).status).toBe(404);
+    }
+  });
+
+  it('is for admins only: users, user API keys and strangers are refused', async () => {
+    const { client, user } = await signedInUser(server);
+    const anonymous = server.client();
+    const bearer = { authorization: `Bearer ${user.apiKey}` };
+    for (const [c, status, headers] of [
+      [client, 403, {}],
+      [anonymous, 401, {}],
+      [server.client(), 403, bearer],
+    ] as const) {
+      expect((await c.get('/admin/upstreams', headers)).status).toBe(status);
+      expect((await c.request('POST', '/admin/upstreams', valid, headers)).status).toBe(status);
+      expect((await c.request('PATCH', '/admin/upstreams/00000000-0000-4000-8000-000000000000', { weight: 2 }, headers)).status).toBe(status);
+      expect((await c.request('DELETE', '/admin/upstreams/00000000-0000-4000-8000-000000000000', undefined, headers)).status).toBe(status);
+      expect((await c.get('/admin/gateways', headers)).status).toBe(status);
+    }
+  });
+
+  it('attributes reported usage to the pool that carried it: bytes, cost at its price, revenue at $0.90/GB, margin, per day', async () => {
+    const a = await create({ ...valid, name: 'Cost A', costPerGbCents: 40 });
+    const b = await create({ ...valid, name: 'Cost B', costPerGbCents: 120, protocol: 'socks5' });
+    const { user } = await signedInUser(server);
+    const gib = Number(BYTES_PER_GB);
+    // Credit for the traffic: 3 GB.
+    await admin.post('/admin/users/' + user.id + '/adjust', { deltaGB: 3, reason: 'test traffic' });
+    const gateway = internalClient(server).gateway;
+    const { account } = await gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
+    if (!account.ok) throw new Error(account.message);
+    const lease = await gateway.reserveLease.mutate({ gatewayId: 'gw-cost', proxyAccountId: account.proxyAccountId, bytes: 3 * gib });
+    const part = (upstreamId: string, down: number) => ({
+      protocol: 'connect' as const,
+      country: 'US',
+      state: '',
+      city: '',
+      upstreamId,
+      bytesUp: 0,
+      bytesDown: down,
+      sessions: 1,
+    });
+    const input = {
+      gatewayId: 'gw-cost',
+      seq: 1,
+      items: [
+        {
+          leaseId: lease.leaseId!,
+          bytesUp: 0,
+          bytesDown: 2 * gib + gib / 2 + 1000,
+          sessions: 3,
+          release: true,
+          parts: [part(a.id, 2 * gib), part(b.id, gib / 2), part('', 1000)],
+        },
+      ],
+    };
+    expect((await gateway.report.mutate(input)).applied).toBe(true);
+    // A repeated report changes nothing.
+    expect((await gateway.report.mutate(input)).applied).toBe(false);
+
+    const listed = await list();
+    // 2 GiB: cost 2 x 40 = 80 cents, revenue 2 x 90 = 180, margin 100.
+    expect(listed.find((u) => u.id === a.id)!.usage).toEqual({ bytes: 2 * gib, costCents: 80, revenueCents: 180, marginCents: 100 });
+    // 0.5 GiB at $1.20/GB: cost 60, revenue 45, margin -15.
+    expect(listed.find((u) => u.id === b.id)!.usage).toEqual({ bytes: gib / 2, costCents: 60, revenueCents: 45, marginCents: -15 });
+
+    const daily = await admin.get<{ days: Array<{ day: string } & Usage> }>(`/admin/upstreams/${a.id}/usage`);
+    expect(daily.status).toBe(200);
+    expect(daily.body.days).toHaveLength(30);
+    expect(daily.body.days[0]).toEqual({ day: new Date().toISOString().slice(0, 10), bytes: 2 * gib, costCents: 80, revenueCents: 180, marginCents: 100 });
+    expect(daily.body.days.slice(1).every((d) => d.bytes === 0)).toBe(true);
+  });
+});

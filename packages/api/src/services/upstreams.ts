@@ -1,0 +1,142 @@
+/**
+ * Upstream pools: residential proxies bought from providers, where gateways send their traffic.
+ * Admins manage them; the password is sealed with the secret box (as proxy passwords are) and only
+ * gateways, over the internal API, ever get it back. Usage rows record which pool carried each
+ * byte, so each pool's cost (its price per GB) sits beside the revenue ($0.90/GB) it brought.
+ */
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import type { SecretBox } from '@proxyhub/auth';
+import { BYTES_PER_GB, DomainError, PRICE_PER_GB_CENTS, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
+import { upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
+
+export const UPSTREAM_NOT_FOUND = 'Upstream not found';
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY_MS = 86_400_000;
+/** Usage in the admin's list and per-day table: the last 30 UTC days, today included. */
+export const UPSTREAM_USAGE_DAYS = 30;
+
+type Row = typeof upstreams.$inferSelect;
+
+/** Bytes at a price per GB, in cents rounded to the cent (integer arithmetic). */
+export const centsForBytes = (bytes: bigint, centsPerGb: number) => Number((bytes * BigInt(centsPerGb) + BYTES_PER_GB / 2n) / BYTES_PER_GB);
+
+export interface UpstreamUsage {
+  bytes: number;
+  costCents: number;
+  revenueCents: number;
+  marginCents: number;
+}
+
+function usageOf(bytes: bigint, costPerGbCents: number): UpstreamUsage {
+  const costCents = centsForBytes(bytes, costPerGbCents);
+  const revenueCents = centsForBytes(bytes, PRICE_PER_GB_CENTS);
+  return { bytes: Number(bytes), costCents, revenueCents, marginCents: revenueCents - costCents };
+}
+
+/** What an admin sees of an upstream: everything but the password (only whether one is set). */
+function view(r: Row) {
+  return {
+    id: r.id,
+    name: r.name,
+    protocol: r.protocol,
+    host: r.host,
+    port: r.port,
+    usernameTemplate: r.usernameTemplate,
+    hasPassword: r.passwordEnc !== '',
+    countries: r.countries,
+    weight: r.weight,
+    costPerGbCents: r.costPerGbCents,
+    enabled: r.enabled,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function usageWindow(now: number) {
+  const today = now - (now % DAY_MS);
+  return { start: today - (UPSTREAM_USAGE_DAYS - 1) * DAY_MS, end: today };
+}
+
+/** Every upstream with its usage, cost, revenue and margin over the last 30 days. */
+export async function listUpstreams(db: DbOrTx, now = Date.now()) {
+  const { start } = usageWindow(now);
+  const [rows, usage] = await Promise.all([
+    db.select().from(upstreams).orderBy(asc(upstreams.createdAt), asc(upstreams.id)),
+    db
+      .select({ upstreamId: usageDaily.upstreamId, bytes: sql<string>`sum(${usageDaily.bytesUp} + ${usageDaily.bytesDown})::text` })
+      .from(usageDaily)
+      .where(gte(usageDaily.day, new Date(start)))
+      .groupBy(usageDaily.upstreamId),
+  ]);
+  const bytesOf = new Map(usage.map((u) => [u.upstreamId, BigInt(u.bytes)]));
+  return { upstreams: rows.map((r) => ({ ...view(r), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents) })) };
+}
+
+async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
+  if (!UUID_RE.test(id)) throw new DomainError('NOT_FOUND', UPSTREAM_NOT_FOUND);
+  const q = db.select().from(upstreams).where(eq(upstreams.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw new DomainError('NOT_FOUND', UPSTREAM_NOT_FOUND);
+  return row;
+}
+
+/** One upstream's traffic per UTC day over the last 30 days (zero-filled), at its current price. */
+export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now()) {
+  const row = await findRow(db, id);
+  const { start, end } = usageWindow(now);
+  const rows = await db
+    .select({
+      day: sql<string>`(extract(epoch from ${usageDaily.day}) * 1000)::bigint::text`,
+      bytes: sql<string>`sum(${usageDaily.bytesUp} + ${usageDaily.bytesDown})::text`,
+    })
+    .from(usageDaily)
+    .where(and(eq(usageDaily.upstreamId, id), gte(usageDaily.day, new Date(start))))
+    .groupBy(usageDaily.day);
+  const byDay = new Map(rows.map((r) => [Number(r.day), BigInt(r.bytes)]));
+  const days: Array<{ day: string } & UpstreamUsage> = [];
+  for (let d = end; d >= start; d -= DAY_MS) days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents) });
+  return { upstream: view(row), days };
+}
+
+export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: CreateUpstreamInput) {
+  const { password, ...fields } = input;
+  const [row] = await tx
+    .insert(upstreams)
+    .values({ ...fields, passwordEnc: password ? secrets.encrypt(password) : '' })
+    .returning();
+  return view(row!);
+}
+
+export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: UpdateUpstreamInput) {
+  const { id, password, ...fields } = input;
+  await findRow(tx, id, true);
+  const set: Partial<typeof upstreams.$inferInsert> = { updatedAt: new Date() };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
+  if (password !== undefined) set.passwordEnc = password ? secrets.encrypt(password) : '';
+  const [row] = await tx.update(upstreams).set(set).where(eq(upstreams.id, id)).returning();
+  return view(row!);
+}
+
+/** Usage rows keep the id: the history of a deleted pool's traffic stays in the totals. */
+export async function deleteUpstream(tx: DbOrTx, id: string) {
+  await findRow(tx, id, true);
+  await tx.delete(upstreams).where(eq(upstreams.id, id));
+  return { success: true as const, id };
+}
+
+/** The enabled pools for the gateways, passwords in clear (internal key only). */
+export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
+  const rows = await db.select().from(upstreams).where(eq(upstreams.enabled, true)).orderBy(asc(upstreams.createdAt), asc(upstreams.id));
+  return {
+    upstreams: rows.map((r) => ({
+      id: r.id,
+      protocol: r.protocol,
+      host: r.host,
+      port: r.port,
+      usernameTemplate: r.usernameTemplate,
+      password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : '',
+      countries: r.countries,
+      weight: r.weight,
+    })),
+  };
+}

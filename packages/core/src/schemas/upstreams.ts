@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/** Upstream pools (admin.upstreams*) and the gateway fleet's heartbeat (gateway.heartbeat). */
+
+export const UPSTREAM_PROTOCOL_OPTIONS = ['http', 'socks5'] as const;
+export type UpstreamProtocol = (typeof UPSTREAM_PROTOCOL_OPTIONS)[number];
+
+/** Placeholders a username template may hold, filled from the client's proxy username. */
+export const UPSTREAM_TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'session', 'minutes'] as const;
+
+const upstreamFields = {
+  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
+  protocol: z.enum(UPSTREAM_PROTOCOL_OPTIONS, { error: "protocol must be 'http' or 'socks5'" }),
+  host: z
+    .string({ error: 'host is required' })
+    .trim()
+    .min(1, 'host is required')
+    .max(253, 'host must be at most 253 characters')
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'host must be a host name or an IP address'),
+  port: z
+    .number({ error: 'port must be a number' })
+    .int('port must be an integer from 1 to 65535')
+    .min(1, 'port must be from 1 to 65535')
+    .max(65535, 'port must be from 1 to 65535'),
+  usernameTemplate: z.string({ error: 'usernameTemplate must be text' }).max(255, 'usernameTemplate must be at most 255 characters'),
+  password: z.string({ error: 'password must be text' }).max(255, 'password must be at most 255 characters'),
+  /** Upper-case two-letter codes, as proxy usernames carry them; null serves every country. */
+  countries: z
+    .array(z.string().regex(/^[A-Z]{2}$/, 'countries must be upper-case two-letter codes'), { error: 'countries must be a list of country codes or null' })
+    .min(1, 'countries must list at least one country, or be null for all')
+    .max(300, 'countries lists at most 300 codes')
+    .nullable(),
+  weight: z
+    .number({ error: 'weight must be a number' })
+    .int('weight must be a positive integer')
+    .min(1, 'weight must be a positive integer')
+    .max(1_000_000, 'weight must be at most 1000000'),
+  costPerGbCents: z
+    .number({ error: 'costPerGbCents must be a number' })
+    .int('costPerGbCents must be a non-negative integer')
+    .min(0, 'costPerGbCents must be a non-negative integer')
+    .max(1_000_000, 'costPerGbCents must be at most 1000000'),
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+};
+
+/** An upstream named in an admin path (`/admin/upstreams/:id`); an unknown or malformed id is a 404. */
+const upstreamIdField = z.string({ error: 'Upstream id is required' }).trim().min(1, 'Upstream id is required').max(100, 'Upstream not found');
+
+export const createUpstreamInput = z.object({
+  name: upstreamFields.name,
+  protocol: upstreamFields.protocol,
+  host: upstreamFields.host,
+  port: upstreamFields.port,
+  usernameTemplate: upstreamFields.usernameTemplate.default(''),
+  password: upstreamFields.password.default(''),
+  countries: upstreamFields.countries.default(null),
+  weight: upstreamFields.weight.default(1),
+  costPerGbCents: upstreamFields.costPerGbCents.default(0),
+  enabled: upstreamFields.enabled.default(true),
+});
+export type CreateUpstreamInput = z.infer<typeof createUpstreamInput>;
+
+/** Only the fields given change; an omitted password keeps the stored one. */
+export const updateUpstreamInput = z.object({
+  id: upstreamIdField,
+  name: upstreamFields.name.optional(),
+  protocol: upstreamFields.protocol.optional(),
+  host: upstreamFields.host.optional(),
+  port: upstreamFields.port.optional(),
+  usernameTemplate: upstreamFields.usernameTemplate.optional(),
+  password: upstreamFields.password.optional(),
+  countries: upstreamFields.countries.optional(),
+  weight: upstreamFields.weight.optional(),
+  costPerGbCents: upstreamFields.costPerGbCents.optional(),
+  enabled: upstreamFields.enabled.optional(),
+});
+export type UpdateUpstreamInput = z.infer<typeof updateUpstreamInput>;
+
+export const upstreamIdInput = z.object({ id: upstreamIdField });
+
+/** What a gateway reports every few seconds about itself (gateway.heartbeat, internal key). */
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const gatewayHeartbeatInput = z.object({
+  gatewayId: z.string().min(1).max(128),
+  version: z.string().min(1).max(64),
+  startedAt: z.coerce.date(),
+  openTunnels: count,
+  bytesPerSecUp: count,
+  bytesPerSecDown: count,
+  leasedBytes: count,
+  upstreamErrors: count,
+});
+export type GatewayHeartbeatInput = z.infer<typeof gatewayHeartbeatInput>;

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bytes, createdAt, ts } from './columns';
+
+export const UPSTREAM_PROTOCOLS = ['http', 'socks5'] as const;
+
+/**
+ * Residential pools bought from upstream providers: where gateways send traffic, by country and
+ * weight. The password is AES-256-GCM ciphertext (the secret box of proxy passwords): gateways get
+ * it in clear over the internal API, admins never see it again.
+ */
+export const upstreams = pgTable(
+  'upstreams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    protocol: text('protocol', { enum: UPSTREAM_PROTOCOLS }).notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    /** `{country} {state} {city} {session} {minutes}` are filled from the client's proxy username. */
+    usernameTemplate: text('username_template').notNull().default(''),
+    passwordEnc: text('password_enc').notNull(),
+    /** Upper-case ISO codes this pool serves; null serves every country. */
+    countries: text('countries').array(),
+    weight: integer('weight').notNull().default(1),
+    costPerGbCents: integer('cost_per_gb_cents').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('upstreams_port_range', sql`${t.port} between 1 and 65535`),
+    check('upstreams_weight_positive', sql`${t.weight} > 0`),
+    check('upstreams_cost_nonnegative', sql`${t.costPerGbCents} >= 0`),
+  ],
+);
+
+/** The gateway fleet: each gateway's last heartbeat and what it reported then. */
+export const gateways = pgTable('gateways', {
+  /** The id its leases and reports carry. */
+  id: text('id').primaryKey(),
+  version: text('version').notNull(),
+  startedAt: ts('started_at').notNull(),
+  lastSeenAt: ts('last_seen_at').notNull(),
+  openTunnels: integer('open_tunnels').notNull().default(0),
+  bytesPerSecUp: bytes('bytes_per_sec_up'),
+  bytesPerSecDown: bytes('bytes_per_sec_down'),
+  leasedBytes: bytes('leased_bytes'),
+  upstreamErrors: bigint('upstream_errors', { mode: 'number' })
+    .notNull()
+    .default(sql`0`),
+});
