@@ -8,16 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ApiConfig } from '@proxyhub/api';
 import { createServer, type ServerParts } from '@proxyhub/server';
-import {
-  INTERNAL_KEY,
-  STRONG_PASSWORD,
-  internalClient,
-  linkToken,
-  testServerStarter,
-  uniqueEmail,
-  type TestServer as KitTestServer,
-  type TestServerInput,
-} from '@proxyhub/testing';
+import { INTERNAL_KEY, STRONG_PASSWORD, internalClient, linkToken, testServerStarter, uniqueEmail, type TestServer as KitTestServer } from '@proxyhub/testing';
 
 export { INTERNAL_KEY, STRONG_PASSWORD, linkToken, uniqueEmail };
 
