@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { processBatchInput } from '@proxyhub/core';
+import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
@@ -137,7 +137,7 @@ function AssociateBatch() {
     if (!v.ok) return setError(v.errors.batchId);
     try {
       const r = await process.mutateAsync(v.data);
-      setResult({ kind: 'success', text: r.message });
+      setResult({ kind: 'success', text: withGbBeside(r.message, r.creditedBytes) });
       setBatchId('');
       await refresh();
     } catch (err) {
