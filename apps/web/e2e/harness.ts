@@ -140,6 +140,30 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.waitForURL('**/dashboard');
 }
 
+/** What a gateway does while an account's traffic runs: a lease for the bytes, then one report of them to a country. */
+let reportSeq = 0;
+export async function gatewayTraffic(e2e: E2E, credentials: { proxyUserId: string; proxyPassword: string }, bytesDown: number, country = 'US'): Promise<void> {
+  const gw = e2e.internal.gateway;
+  const { account } = await gw.authorize.mutate({ proxyUserId: credentials.proxyUserId, password: credentials.proxyPassword });
+  if (!account.ok) throw new Error(account.message);
+  const lease = await gw.reserveLease.mutate({ gatewayId: 'e2e-gw', proxyAccountId: account.proxyAccountId, bytes: bytesDown });
+  reportSeq += 1;
+  await gw.report.mutate({
+    gatewayId: 'e2e-gw',
+    seq: reportSeq,
+    items: [
+      {
+        leaseId: lease.leaseId!,
+        bytesUp: 0,
+        bytesDown,
+        sessions: 1,
+        release: true,
+        parts: [{ protocol: 'socks5', country, state: '', city: '', bytesUp: 0, bytesDown, sessions: 1 }],
+      },
+    ],
+  });
+}
+
 /** The text of every visible field error, in order. */
 export async function fieldErrors(page: Page): Promise<string[]> {
   return page.locator('.field-error').allInnerTexts();
