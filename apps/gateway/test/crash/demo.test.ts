@@ -5,7 +5,7 @@
 // built server and gateway (build.setup.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,6 +26,7 @@ interface Demo {
 }
 
 let running: ChildProcess | null = null;
+const dataDirs: string[] = [];
 afterEach(async () => {
   if (running && running.exitCode === null && running.signalCode === null) {
     const gone = once(running, 'exit');
@@ -33,6 +34,7 @@ afterEach(async () => {
     await gone;
   }
   running = null;
+  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
 async function startDemo(dataDir: string, port: number, gatewayPort: number): Promise<Demo> {
@@ -131,6 +133,7 @@ async function signInCredits(web: string, email: string, password: string): Prom
 describe('pnpm demo', () => {
   it('prints lines that work as pasted: sign-in with credit, curl through the gateway over HTTP and SOCKS5', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-demo-'));
+    dataDirs.push(dataDir);
     const [port, gatewayPort] = [await freePort(), await freePort()];
     const demo = await startDemo(dataDir, port, gatewayPort);
     expect(demo.web).toBe(`http://localhost:${port}`);
