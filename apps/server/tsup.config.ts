@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 
 // Bundles the server with our workspace packages; npm dependencies stay external.
 export default defineConfig({
-  entry: { main: 'src/main.ts', 'admin-create': 'src/scripts/admin-create.ts' },
+  entry: { main: 'src/main.ts', 'admin-create': 'src/scripts/admin-create.ts', demo: 'src/scripts/demo.ts' },
   format: 'esm',
   platform: 'node',
   target: 'node20',

@@ -74,6 +74,7 @@ function killable(): { backend: Backend; kill(): void } {
   return {
     backend: {
       authorize: guard(real.authorize),
+      authorizeAddress: guard(real.authorizeAddress),
       reserveLease: guard(real.reserveLease),
       report: guard(real.report),
       releaseLeases: guard(real.releaseLeases),

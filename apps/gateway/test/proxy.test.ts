@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesToGbTruncated } from '@proxyhub/core';
+import { bytesToGb } from '@proxyhub/core';
 import { basic, balances, curl, expectLedgerHolds, hourlyUsage, INTERNAL_KEY, startStack, startTarget, userWithCredits, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
@@ -136,6 +136,6 @@ describe('proxying through the gateway', () => {
     expect(b.credits + b.usage).toBe(200n * BigInt(MiB));
     // The admin's user list shows the same remaining figure.
     const list = await admin.get<{ users: Array<{ id: string; creditsGB: number }> }>('/admin/users');
-    expect(list.body.users.find((x) => x.id === u.userId)?.creditsGB).toBe(bytesToGbTruncated(b.credits));
+    expect(list.body.users.find((x) => x.id === u.userId)?.creditsGB).toBe(bytesToGb(b.credits));
   });
 });

@@ -121,5 +121,7 @@ async function stopAll(exitCode) {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void stopAll(0));
+// Started by another script with an IPC channel (`pnpm demo`): everything stops with that script, however it dies.
+if (process.send) process.on('disconnect', () => void stopAll(0));
 await settleEarlierRun();
 for (const c of children) if (!stopping) start(c);

@@ -53,7 +53,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(rest, { deps });
   await app.register(apiDocs, { deps, routes: restRoutes });
   await app.register(paymentWebhooks, { deps });
-  await app.register(sandboxPage, { deps });
+  await app.register(sandboxPage, { deps, webDistDir: opts.webDistDir });
   await app.register(googleSignIn, { deps });
   await app.register(webApp, { webDistDir: opts.webDistDir });
   return app;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BYTES_PER_GB, bytesToGbTruncated, gbToBytes } from '@proxyhub/core';
+import { BYTES_PER_GB, bytesToGb, gbToBytes } from '@proxyhub/core';
 import { topupCodes } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
 import { addCredits, RELAXED_LIMITS, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -110,7 +110,7 @@ describe('redeeming codes', () => {
     expect(r.body.newBalance).toBe(Number(remaining));
     expect((await client.get<{ user: { credits: number } }>('/auth/user')).body.user.credits).toBe(Number(remaining));
     const listed = await admin.get<{ users: Array<{ email: string; creditsGB: number }> }>(`/admin/users?search=${encodeURIComponent(email)}`);
-    expect(listed.body.users).toMatchObject([{ email, creditsGB: bytesToGbTruncated(remaining) }]);
+    expect(listed.body.users).toMatchObject([{ email, creditsGB: bytesToGb(remaining) }]);
     const typed = await internalClient(server).admin.users.query({ search: email });
     expect(typed.users[0]!.remainingBytes).toBe(remaining);
     await gateway.releaseLeases.mutate({ gatewayId: 'gw-remaining' });

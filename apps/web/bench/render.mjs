@@ -113,6 +113,8 @@ try {
   await page.waitForURL('**/dashboard');
   await page.goto('/proxies');
   await page.getByLabel('Number of Proxies').fill(String(COUNT));
+  // Generate waits for the gateway endpoint: start once the button is enabled.
+  await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Generate Proxies' && !b.disabled));
 
   const generate = [];
   const inPage = [];

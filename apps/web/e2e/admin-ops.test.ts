@@ -60,7 +60,8 @@ describe('admin operations', () => {
     await admin.getByLabel('Code status').selectOption('revoked');
     await expect.poll(() => table.innerText()).toContain(revoke!);
     expect((await post(customer, '/auth/redeem-code', { code: revoke })).body.error).toBe('Invalid code. Please check the code and try again.');
-    await screenshots(admin, 'admin-codes');
+    // Not 'admin-codes': that is the Generate Codes tab (credits.test.ts).
+    await screenshots(admin, 'admin-code-list');
   });
 
   it('payments filter by status and by user; admins are added and disabled, never the last one', async () => {

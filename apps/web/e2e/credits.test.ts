@@ -76,7 +76,9 @@ describe('admin panel', () => {
     codes = (await list.locator('.code-value').allInnerTexts()).map((c) => c.trim());
     expect(codes).toHaveLength(3);
     for (const c of codes) expect(c).toMatch(/^[A-Z0-9]{8,20}$/);
-    expect(await list.innerText()).toContain('1.5 GB (1536 MB)');
+    // The list speaks in GB, like every other GB figure.
+    expect(await list.innerText()).toContain('1.50 GB · expires');
+    expect(await list.innerText()).not.toContain('MB');
     await screenshots(admin, 'admin-codes');
 
     await admin.getByRole('button', { name: `Copy code ${codes[1]}` }).click();
@@ -131,7 +133,8 @@ describe('top up', () => {
     await input.fill(codes[0]!.toLowerCase());
     expect(await input.inputValue()).toBe(codes[0]);
     await redeem.click();
-    await user.getByText('Successfully redeemed 1536 MB').waitFor();
+    // The spec's message in MB, with the same amount in GB beside it.
+    await user.getByText('Successfully redeemed 1536 MB (1.50 GB)').waitFor();
     await expect.poll(() => balance(user)).toBe('1.50 GB');
     await input.fill(codes[0]!);
     await redeem.click();
@@ -145,12 +148,25 @@ describe('top up', () => {
     const amount = user.getByLabel('Amount (GB)');
     expect(await amount.inputValue()).toBe('12');
     expect(await user.getByTestId('order-total').innerText()).toBe('$10.80');
-    const pay = user.getByRole('button', { name: /^Pay \$/ });
+    expect(await user.getByRole('button', { name: 'Pay $10.80 with Crypto' }).isEnabled()).toBe(true);
+    // What the smallest order costs is on the page, whatever is typed.
+    expect(await user.locator('main').innerText()).toContain('The smallest order is 12 GB, for $10.80.');
+    const pay = user.getByRole('button', { name: /^Pay .*with Crypto$/ });
+    for (const below of ['11', '1', '', '0']) {
+      await amount.fill(below);
+      // The spec's message, a disabled button, and no price for an order that cannot be placed.
+      expect(await fieldErrors(user)).toEqual(['Minimum order is 12GB ($10)']);
+      expect(await pay.isDisabled()).toBe(true);
+      expect(await pay.innerText()).toBe('Pay with Crypto');
+      expect(await user.getByTestId('order-total').innerText()).toBe('—');
+      expect(await user.locator('main').innerText()).not.toContain('$10.00');
+    }
     await amount.fill('11');
-    expect(await fieldErrors(user)).toEqual(['Minimum order is 12GB ($10)']);
-    expect(await pay.isDisabled()).toBe(true);
-    expect(await user.getByTestId('order-total').innerText()).toBe('$10.00');
     await screenshots(user, 'topup-minimum');
+    await amount.fill('100001');
+    expect(await fieldErrors(user)).toEqual(['Maximum order is 100000GB']);
+    expect(await user.getByTestId('order-total').innerText()).toBe('—');
+    expect(await pay.isDisabled()).toBe(true);
     await amount.fill('20');
     expect(await fieldErrors(user)).toEqual([]);
     expect(await user.getByTestId('order-total').innerText()).toBe('$18.00');
@@ -212,7 +228,7 @@ describe('settings', () => {
     const batch = await e2e.internal.credits.createBatch.mutate({ accounts: 2, creditsGB: 1, usageType: 'shop_proxy_regular' });
     await batchId.fill(batch.batchId);
     await submit.click();
-    await user.getByText(/Batch associated/).waitFor();
+    await user.getByText('Batch associated: 2 proxy accounts and 1024 MB (1.00 GB) added to your account.').waitFor();
     await screenshots(user, 'settings-batch');
     await user.getByRole('link', { name: 'Top Up', exact: true }).click();
     await expect.poll(() => balance(user)).not.toBe('21.50 GB');

@@ -112,6 +112,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
+    // From the top: a sticky header shot from a scrolled page would sit in the middle of the picture.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}-${label}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
   }
@@ -140,6 +142,30 @@ export async function logIn(page: Page, email: string, password: string): Promis
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.waitForURL('**/dashboard');
+}
+
+/** What a gateway does while an account's traffic runs: a lease for the bytes, then one report of them to a country. */
+let reportSeq = 0;
+export async function gatewayTraffic(e2e: E2E, credentials: { proxyUserId: string; proxyPassword: string }, bytesDown: number, country = 'US'): Promise<void> {
+  const gw = e2e.internal.gateway;
+  const { account } = await gw.authorize.mutate({ proxyUserId: credentials.proxyUserId, password: credentials.proxyPassword });
+  if (!account.ok) throw new Error(account.message);
+  const lease = await gw.reserveLease.mutate({ gatewayId: 'e2e-gw', proxyAccountId: account.proxyAccountId, bytes: bytesDown });
+  reportSeq += 1;
+  await gw.report.mutate({
+    gatewayId: 'e2e-gw',
+    seq: reportSeq,
+    items: [
+      {
+        leaseId: lease.leaseId!,
+        bytesUp: 0,
+        bytesDown,
+        sessions: 1,
+        release: true,
+        parts: [{ protocol: 'socks5', country, state: '', city: '', bytesUp: 0, bytesDown, sessions: 1 }],
+      },
+    ],
+  });
 }
 
 /** The text of every visible field error, in order. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PROXY_FORMATS, parseProxyUsername, type ProxyFormat } from '@proxyhub/core';
-import { fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { VIEWPORTS, fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -26,8 +26,14 @@ afterAll(async () => {
 const output = () => page.getByTestId('proxy-output');
 const lines = async () => (await output().inputValue()).split('\n').filter(Boolean);
 
-/** Splits a line of each format into its four parts. */
+/** Splits a line of each format into its four parts (the URL formats as URLs, the way tools read them). */
 function parseLine(format: ProxyFormat, line: string) {
+  if (format === 'http-url' || format === 'socks5-url') {
+    const url = new URL(line);
+    expect(url.protocol).toBe(format === 'http-url' ? 'http:' : 'socks5:');
+    expect(line).toBe(`${url.protocol}//${url.username}:${url.password}@${url.hostname}:${url.port}`);
+    return { host: url.hostname, port: url.port, user: url.username, pass: url.password };
+  }
   const m = {
     'host:port:user:pass': /^([^:@]+):(\d+):([^:@]+):([^:@]+)$/,
     'host:port@user:pass': /^([^:@]+):(\d+)@([^:@]+):([^:@]+)$/,
@@ -76,7 +82,11 @@ describe('proxy generator', () => {
     const formats = await page.getByLabel('Format').locator('option').allInnerTexts();
     expect(formats).toEqual(PROXY_FORMATS.map((f) => f.label));
     expect(await page.getByTestId('credits').innerText()).toContain('0.00 GB');
-    expect(await page.locator('body').innerText()).toContain('1 minute to 7 days');
+    // The hint names the shortest and the longest option offered.
+    expect(await page.locator('body').innerText()).toContain('Sticky session length: 5 minutes to 7 days.');
+    expect(formats).toContain('http://username:password@hostname:port');
+    expect(formats).toContain('socks5://username:password@hostname:port');
+    expect(await page.getByTestId('endpoint').innerText()).toContain('Endpoint localhost:3001');
     await screenshots(page, 'proxies-empty');
   });
 
@@ -105,7 +115,17 @@ describe('proxy generator', () => {
     const notice = page.getByRole('status').filter({ hasText: 'Successfully generated 10 proxies' });
     await notice.waitFor();
     const shownAt = Date.now();
-    expect(await page.getByTestId('generated-count').innerText()).toContain('10 proxies generated');
+    expect(await page.getByTestId('generated-count').innerText()).toBe('10 proxies generated · United States');
+    // The notice sits on its own line under the button: it covers no part of the list, at either width.
+    for (const size of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+      await page.setViewportSize(size);
+      await output().scrollIntoViewIfNeeded();
+      const [n, list] = [await notice.boundingBox(), await output().boundingBox()];
+      if (!n || !list) throw new Error('notice or list not laid out');
+      expect(n.y + n.height <= list.y || list.y + list.height <= n.y).toBe(true);
+      expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.id, { x: list.x + 20, y: list.y + 20 })).toBe('proxy-output');
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
     const first = await lines();
     checkLines(first, 'host:port:user:pass', { location: 'US', duration: 60, count: 10 });
     await screenshots(page, 'proxies-10');
@@ -115,6 +135,12 @@ describe('proxy generator', () => {
       checkLines(all, f.id, { location: 'US', duration: 60, count: 10 });
       // Same credentials, only the layout changes.
       expect(all.map((l) => parseLine(f.id, l).user)).toEqual(first.map((l) => parseLine('host:port:user:pass', l).user));
+      // Only a SOCKS5 list says that browsers cannot send its password.
+      expect(await page.getByTestId('socks-note').count()).toBe(f.id === 'socks5-url' ? 1 : 0);
+      if (f.id === 'socks5-url') {
+        expect(await page.getByTestId('socks-note').innerText()).toContain('Browsers cannot send a SOCKS5 username and password');
+        await screenshots(page, 'proxies-socks5');
+      }
     }
     await notice.waitFor({ state: 'detached', timeout: 6000 });
     const gone = Date.now() - shownAt;
@@ -122,23 +148,37 @@ describe('proxy generator', () => {
     await selectFormat('host:port:user:pass');
   });
 
-  it('state, city and duration go into the username', async () => {
+  it('state, a searched city and duration go into the username; the count line names the place', async () => {
     const state = page.getByLabel('State');
     await expect.poll(() => state.isEnabled()).toBe(true);
-    const stateCode = await state.locator('option').nth(1).getAttribute('value');
-    await state.selectOption(stateCode);
+    await state.selectOption({ label: 'California' });
     const city = page.getByLabel('City');
     await expect.poll(() => city.isEnabled()).toBe(true);
-    const cityCode = await city.locator('option').nth(1).getAttribute('value');
-    await city.selectOption(cityCode);
+    // Thousands of cities: the picker is a text field with the list as suggestions, searched by typing.
+    const listed = await page.getByTestId('city-options').locator('option').count();
+    expect(listed).toBeGreaterThan(1000);
+    expect(await city.getAttribute('placeholder')).toContain(`type to search ${listed.toLocaleString('en-US')}`);
+    await city.fill('Nowhere Town');
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    expect(await fieldErrors(page)).toEqual(['Choose a city from the list, or leave it empty for any city']);
+    await city.fill('los angeles');
+    expect(await fieldErrors(page)).toEqual([]);
     await page.getByLabel('Session Duration').selectOption('1440');
     await page.getByLabel('Number of Proxies').fill('5');
     await page.getByRole('button', { name: 'Generate Proxies' }).click();
     await expect.poll(async () => (await lines()).length).toBe(5);
-    checkLines(await lines(), 'host:port:user:pass', { location: `US-${stateCode}-${cityCode}`, duration: 1440, count: 5 });
+    checkLines(await lines(), 'host:port:user:pass', { location: 'US-CA-LOSANGELES', duration: 1440, count: 5 });
+    expect(await page.getByTestId('generated-count').innerText()).toBe('5 proxies generated · United States / California / Los Angeles');
     await screenshots(page, 'proxies-location');
 
+    // A state alone.
+    await city.fill('');
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    await page.getByTestId('generated-count').filter({ hasText: '5 proxies generated · United States / California' }).waitFor();
+    checkLines(await lines(), 'host:port:user:pass', { location: 'US-CA', duration: 1440, count: 5 });
+
     // Changing the country resets state and city.
+    await city.fill('Los Angeles');
     await page.getByLabel('Country').selectOption('GB');
     expect(await state.inputValue()).toBe('');
     expect(await city.inputValue()).toBe('');
@@ -181,5 +221,34 @@ describe('proxy generator', () => {
     const file = readFileSync(await download.path(), 'utf8');
     expect(file.trimEnd().split('\n')).toHaveLength(10_000);
     expect(file.trimEnd()).toBe(await output().inputValue());
+  });
+
+  it('waits for the gateway endpoint before it generates (never a guessed localhost:3001)', async () => {
+    const fresh = await e2e.newPage();
+    // The same account in a second page: its session cookie.
+    await fresh.context().addCookies(await page.context().cookies());
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await fresh.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('gateway.endpoint'),
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await fresh.goto('/proxies');
+    await fresh.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
+    const generate = fresh.getByRole('button', { name: 'Generate Proxies' });
+    expect(await generate.isDisabled()).toBe(true);
+    expect(await fresh.getByTestId('endpoint').innerText()).toBe('Loading the proxy endpoint...');
+    await fresh.locator('form[aria-label="Generate proxies"]').evaluate((f) => (f as HTMLFormElement).requestSubmit());
+    expect(await fresh.getByTestId('proxy-output').inputValue()).toBe('');
+    release();
+    await expect.poll(() => generate.isEnabled()).toBe(true);
+    expect(await fresh.getByTestId('endpoint').innerText()).toContain('Endpoint localhost:3001');
+    await generate.click();
+    await fresh.getByTestId('generated-count').filter({ hasText: '10 proxies generated' }).waitFor();
+    expect((await fresh.getByTestId('proxy-output').inputValue()).split('\n')[0]).toMatch(/^localhost:3001:/);
+    await fresh.close();
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { INTERNAL_KEY, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { INTERNAL_KEY, gatewayTraffic, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -37,29 +37,8 @@ async function redeemCode(gb: number): Promise<string> {
   return code;
 }
 
-/** What a gateway does while traffic runs: a lease, then a report of bytes to a location. */
-let seq = 0;
-async function traffic(bytesDown: number, country: string) {
-  const gw = e2e.internal.gateway;
-  const { account } = await gw.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
-  if (!account.ok) throw new Error(account.message);
-  const lease = await gw.reserveLease.mutate({ gatewayId: 'e2e-gw', proxyAccountId: account.proxyAccountId, bytes: bytesDown });
-  seq += 1;
-  await gw.report.mutate({
-    gatewayId: 'e2e-gw',
-    seq,
-    items: [
-      {
-        leaseId: lease.leaseId!,
-        bytesUp: 0,
-        bytesDown,
-        sessions: 1,
-        release: true,
-        parts: [{ protocol: 'socks5', country, state: '', city: '', bytesUp: 0, bytesDown, sessions: 1 }],
-      },
-    ],
-  });
-}
+/** The account's traffic as a gateway reports it. */
+const traffic = (bytesDown: number, country: string) => gatewayTraffic(e2e, user, bytesDown, country);
 
 describe('dashboard usage and billing', () => {
   it('the balance, chart and tables follow traffic without a reload', async () => {

@@ -1,14 +1,23 @@
 import { buildProxyUsername, locationString, type ProxyLocation } from './proxy-username';
 
-/** The four list formats of the spec; the first is the default. */
+/**
+ * The four list formats of the spec (the first is the default), then proxy URLs as curl, browsers'
+ * extensions and most HTTP libraries take them. `socks` marks the formats whose lines are SOCKS5.
+ */
 export const PROXY_FORMATS = [
-  { id: 'host:port:user:pass', label: 'hostname:port:username:password' },
-  { id: 'host:port@user:pass', label: 'hostname:port@username:password' },
-  { id: 'user:pass:host:port', label: 'username:password:hostname:port' },
-  { id: 'user:pass@host:port', label: 'username:password@hostname:port' },
+  { id: 'host:port:user:pass', label: 'hostname:port:username:password', socks: false },
+  { id: 'host:port@user:pass', label: 'hostname:port@username:password', socks: false },
+  { id: 'user:pass:host:port', label: 'username:password:hostname:port', socks: false },
+  { id: 'user:pass@host:port', label: 'username:password@hostname:port', socks: false },
+  { id: 'http-url', label: 'http://username:password@hostname:port', socks: false },
+  { id: 'socks5-url', label: 'socks5://username:password@hostname:port', socks: true },
 ] as const;
 export type ProxyFormat = (typeof PROXY_FORMATS)[number]['id'];
 export const DEFAULT_PROXY_FORMAT: ProxyFormat = 'host:port:user:pass';
+
+export function isSocksFormat(format: ProxyFormat): boolean {
+  return PROXY_FORMATS.some((f) => f.id === format && f.socks);
+}
 
 export interface ProxyEndpoint {
   host: string;
@@ -41,6 +50,10 @@ export function formatProxyLine(format: ProxyFormat, host: string, port: number,
       return `${user}:${pass}:${host}:${port}`;
     case 'user:pass@host:port':
       return `${user}:${pass}@${host}:${port}`;
+    case 'http-url':
+      return `http://${user}:${pass}@${host}:${port}`;
+    case 'socks5-url':
+      return `socks5://${user}:${pass}@${host}:${port}`;
   }
 }
 
@@ -66,11 +79,11 @@ export function generateProxies(input: {
       duration: input.durationMinutes,
       endpoints: { http: `http://${host}:${port}`, socks5: `socks5://${host}:${port}` },
       formats: {
-        httpStandard: `http://${user}:${pass}@${host}:${port}`,
-        httpHostPort: `${host}:${port}:${user}:${pass}`,
-        httpHostPortAt: `${host}:${port}@${user}:${pass}`,
-        httpUserPassHost: `${user}:${pass}:${host}:${port}`,
-        socks5HostPort: `socks5://${user}:${pass}@${host}:${port}`,
+        httpStandard: formatProxyLine('http-url', host, port, user, pass),
+        httpHostPort: formatProxyLine('host:port:user:pass', host, port, user, pass),
+        httpHostPortAt: formatProxyLine('host:port@user:pass', host, port, user, pass),
+        httpUserPassHost: formatProxyLine('user:pass:host:port', host, port, user, pass),
+        socks5HostPort: formatProxyLine('socks5-url', host, port, user, pass),
       },
     };
   }

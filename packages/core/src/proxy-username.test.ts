@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DURATION_OPTIONS_MINUTES } from './constants';
-import { PROXY_FORMATS, formatProxyLine, generateProxies } from './proxy-list';
+import { PROXY_FORMATS, formatProxyLine, generateProxies, isSocksFormat } from './proxy-list';
 import { buildProxyUsername, parseProxyUsername, randomSessionToken } from './proxy-username';
 
 describe('proxy usernames', () => {
@@ -62,9 +62,32 @@ describe('proxy usernames', () => {
 });
 
 describe('proxy list formats', () => {
-  it('formats each of the four list shapes', () => {
+  it('formats each of the four list shapes and the two proxy URLs', () => {
     const lines = PROXY_FORMATS.map((f) => formatProxyLine(f.id, 'localhost', 3001, 'u', 'p'));
-    expect(lines).toEqual(['localhost:3001:u:p', 'localhost:3001@u:p', 'u:p:localhost:3001', 'u:p@localhost:3001']);
+    expect(lines).toEqual([
+      'localhost:3001:u:p',
+      'localhost:3001@u:p',
+      'u:p:localhost:3001',
+      'u:p@localhost:3001',
+      'http://u:p@localhost:3001',
+      'socks5://u:p@localhost:3001',
+    ]);
+    // The URL formats are labelled with their own shape and parse as URLs with the parts in place.
+    expect(PROXY_FORMATS.filter((f) => f.id.endsWith('-url')).map((f) => f.label)).toEqual([
+      'http://username:password@hostname:port',
+      'socks5://username:password@hostname:port',
+    ]);
+    for (const id of ['http-url', 'socks5-url'] as const) {
+      const url = new URL(formatProxyLine(id, 'gw.example', 8080, 'abc_US_60_TOKEN123', 'Pw9'));
+      expect([url.protocol, url.username, url.password, url.hostname, url.port]).toEqual([
+        id === 'http-url' ? 'http:' : 'socks5:',
+        'abc_US_60_TOKEN123',
+        'Pw9',
+        'gw.example',
+        '8080',
+      ]);
+    }
+    expect(PROXY_FORMATS.filter((f) => isSocksFormat(f.id)).map((f) => f.id)).toEqual(['socks5-url']);
   });
   it('generates 10,000 distinct proxies', () => {
     const list = generateProxies({
@@ -78,5 +101,7 @@ describe('proxy list formats', () => {
     expect(list).toHaveLength(10000);
     expect(new Set(list.map((p) => p.username)).size).toBe(10000);
     expect(list[0]!.formats.httpHostPort).toMatch(/^localhost:3001:abc123xyz_US_60_[A-Z0-9]{8}:Pw123$/);
+    expect(list[0]!.formats.httpStandard).toBe(`http://${list[0]!.username}:Pw123@localhost:3001`);
+    expect(list[0]!.formats.socks5HostPort).toBe(`socks5://${list[0]!.username}:Pw123@localhost:3001`);
   });
 });

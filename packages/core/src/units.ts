@@ -11,21 +11,51 @@ export function gbToBytes(gb: number): bigint {
   return tenthsOfGbToBytes(Math.round(gb * 10));
 }
 
-/** Bytes to GB truncated (not rounded) to 2 decimals: the spec's GB fields of REST answers. */
-export function bytesToGbTruncated(bytes: bigint | number): number {
+/**
+ * Bytes to hundredths of a GB, rounded half away from zero: the one rounding rule for every GB
+ * figure we show or answer (web, REST GB fields, mail), so the same bytes read the same everywhere.
+ */
+function hundredthsOfGb(bytes: bigint | number): bigint {
   const b = BigInt(bytes);
-  const hundredths = (b * 100n) / BYTES_PER_GB;
-  return Number(hundredths) / 100;
+  const abs = b < 0n ? -b : b;
+  const h = (abs * 100n + BYTES_PER_GB / 2n) / BYTES_PER_GB;
+  return b < 0n ? -h : h;
 }
 
-/** Bytes as GB for display, exactly 2 decimals, truncated: how the web shows every balance and usage. */
+function hundredthsToString(h: bigint): string {
+  const abs = h < 0n ? -h : h;
+  const s = `${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return h < 0n ? `-${s}` : s;
+}
+
+/** Bytes to GB rounded to 2 decimals, as a number: the GB fields of REST answers. */
+export function bytesToGb(bytes: bigint | number): number {
+  return Number(hundredthsOfGb(bytes)) / 100;
+}
+
+/** Bytes as GB for display, exactly 2 decimals, rounded: how the web shows a balance or an amount. */
 export function formatGb(bytes: bigint | number): string {
-  const b = BigInt(bytes);
-  const neg = b < 0n;
-  const abs = neg ? -b : b;
-  const hundredths = (abs * 100n) / BYTES_PER_GB;
-  const s = `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
-  return neg ? `-${s}` : s;
+  return hundredthsToString(hundredthsOfGb(bytes));
+}
+
+/**
+ * One wallet's Remaining and Total Usage in GB such that the two shown figures add up to what was
+ * bought (remaining + used, every credit ever made). Two figures rounded on their own can miss the
+ * total by 0.01 (19.755 + 0.245 = 20, yet 19.76 + 0.25); so the total and the remaining are rounded
+ * and the usage shown is their difference (at most 0.01 from the usage rounded on its own).
+ */
+export function gbBreakdown(remainingBytes: bigint | number, usedBytes: bigint | number): { remaining: string; used: string; bought: string } {
+  const remaining = hundredthsOfGb(remainingBytes);
+  const bought = hundredthsOfGb(BigInt(remainingBytes) + BigInt(usedBytes));
+  return { remaining: hundredthsToString(remaining), used: hundredthsToString(bought - remaining), bought: hundredthsToString(bought) };
+}
+
+/**
+ * A message that reports an amount in MB (the spec's redemption and batch messages) with the same
+ * amount in GB beside it, for the screens: "Successfully redeemed 1536 MB (1.50 GB)".
+ */
+export function withGbBeside(message: string, bytes: bigint | number): string {
+  return message.replace(/\b(\d+) MB\b/, `$1 MB (${formatGb(bytes)} GB)`);
 }
 
 /** Whole MB (1 MB = 1048576 bytes), rounded to the nearest MB, for the redemption message. */

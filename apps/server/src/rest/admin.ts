@@ -7,8 +7,9 @@ import {
   adminPaymentsInput,
   adminUserInput,
   adminUsersInput,
-  bytesToGbTruncated,
+  bytesToGb,
   createAdminInput,
+  gbBreakdown,
   createCodesInput,
   createUpstreamInput,
   revokeCodeInput,
@@ -22,21 +23,24 @@ import { RestResponse, restRoute, type Caller } from './rest';
 type UserRow = Awaited<ReturnType<Caller['admin']['users']>>['users'][number];
 type UsageStat = Awaited<ReturnType<Caller['admin']['globalUsage']>>['stats'][number];
 
-/** The spec's admin user row: GB truncated to two decimals where the procedure gives bytes. */
-const specUserRow = (u: UserRow) => ({
-  id: u.id,
-  email: u.email,
-  name: u.name,
-  creditsGB: bytesToGbTruncated(u.remainingBytes),
-  totalUsageGB: bytesToGbTruncated(u.totalUsageBytes),
-  authType: u.authType,
-  emailVerified: u.emailVerified,
-  createdAt: u.createdAt,
-});
+/** The spec's admin user row: GB to two decimals (core's rounding: the two add up to what was bought). */
+const specUserRow = (u: UserRow) => {
+  const gb = gbBreakdown(u.remainingBytes, u.totalUsageBytes);
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    creditsGB: Number(gb.remaining),
+    totalUsageGB: Number(gb.used),
+    authType: u.authType,
+    emailVerified: u.emailVerified,
+    createdAt: u.createdAt,
+  };
+};
 
 const specUsageStat = (s: UsageStat) => ({
   usage_type: s.usage_type,
-  total_gb: bytesToGbTruncated(s.total_bytes),
+  total_gb: bytesToGb(s.total_bytes),
   total_sessions: s.total_sessions,
   last_updated: s.last_updated,
 });

@@ -2,27 +2,39 @@
  * The sandbox payment page (development and tests only; 404 in production): the invoice URL of the
  * sandbox provider. Plain HTML forms, no script (CSP is script-src 'self'). A click sends a signed
  * notification through the same code path as a provider's webhook, then returns to /topup.
+ * It wears the web app's look: the built app's own stylesheet and its account-screen classes.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type ApiDeps, type SandboxNotification } from '@proxyhub/api';
 import { centsToUsd, escapeHtml } from '@proxyhub/core';
 import { deliverNotification } from './payments';
 
-function page(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>` +
-        `<style>body{font-family:system-ui,sans-serif;background:#0f172a;color:#e2e8f0;display:flex;justify-content:center;padding:4rem 1rem}` +
-        `main{background:#1e293b;border-radius:12px;padding:2rem;max-width:28rem;width:100%}h1{margin-top:0}form{display:inline-block;margin-right:.75rem}` +
-        `button{font-size:1rem;padding:.6rem 1.4rem;border:0;border-radius:8px;cursor:pointer;color:#fff}.pay{background:#16a34a}.fail{background:#dc2626}.muted{color:#94a3b8;font-size:.9rem}</style>` +
-        `</head><body><main>${body}</main></body></html>`,
-    );
+/** The built web app's stylesheet (its file name carries a content hash), or none when the app is not built. */
+function appStylesheet(webDistDir: string | undefined): string | null {
+  const index = webDistDir ? join(webDistDir, 'index.html') : null;
+  if (!index || !existsSync(index)) return null;
+  return /<link[^>]+href="(\/assets\/[^"]+\.css)"/.exec(readFileSync(index, 'utf8'))?.[1] ?? null;
 }
 
 /** GET and POST /sandbox/pay/:id; an encapsulated plugin, so only it accepts form bodies. */
-export async function sandboxPage(scope: FastifyInstance, { deps }: { deps: ApiDeps }) {
+export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: { deps: ApiDeps; webDistDir?: string | undefined }) {
+  const page = (reply: FastifyReply, status: number, title: string, body: string) => {
+    const css = appStylesheet(webDistDir);
+    return reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+          `<title>${escapeHtml(title)} · ProxyHub</title><link rel="icon" href="/favicon.svg" type="image/svg+xml">` +
+          (css ? `<link rel="stylesheet" href="${escapeHtml(css)}">` : '') +
+          `</head><body><div class="auth-page"><div class="auth-brand"><a href="/topup" class="brand" aria-label="ProxyHub top up">` +
+          `<span class="brand-mark" aria-hidden="true">P</span><span class="brand-name">ProxyHub</span></a></div>` +
+          `<main class="auth-card">${body}</main><p class="auth-footer">Sandbox payments: test mode, no real money moves.</p></div></body></html>`,
+      );
+  };
+
   // Forms post urlencoded bodies; only this scope accepts them.
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -31,21 +43,28 @@ export async function sandboxPage(scope: FastifyInstance, { deps }: { deps: ApiD
   scope.get<{ Params: { id: string } }>('/sandbox/pay/:id', async (req, reply) => {
     if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
     const order = await sandboxOrder(deps.db, req.params.id);
-    if (!order) return page(reply, 404, 'Unknown payment', '<h1>Unknown payment</h1><p>This sandbox payment does not exist.</p>');
+    if (!order) {
+      return page(
+        reply,
+        404,
+        'Unknown payment',
+        '<h1 class="auth-title">Unknown payment</h1><p class="auth-subtitle">This sandbox payment does not exist.</p><a class="btn btn-secondary btn-block" href="/topup">Back to Top Up</a>',
+      );
+    }
     const action = `/sandbox/pay/${encodeURIComponent(order.id)}`;
     const open = order.status !== 'finished' && order.status !== 'refunded';
+    const price = `$${centsToUsd(order.priceCents)}`;
     return page(
       reply,
       200,
       'Sandbox payment',
-      `<h1>Sandbox payment</h1>` +
-        `<p>${order.gbAmount} GB for <strong>$${centsToUsd(order.priceCents)}</strong></p>` +
-        `<p class="muted">Order ${escapeHtml(order.id)} &middot; status: <span data-testid="sandbox-status">${escapeHtml(order.status)}</span></p>` +
+      `<h1 class="auth-title">Sandbox payment</h1><p class="auth-subtitle">Pay or fail this order: the click sends a signed webhook, as a real provider would.</p>` +
+        `<dl class="price-table"><div><dt>Amount</dt><dd>${order.gbAmount} GB</dd></div><div class="price-total"><dt>Total</dt><dd>${price}</dd></div></dl>` +
+        `<p class="muted small">Order ${escapeHtml(order.id)} &middot; status: <span data-testid="sandbox-status">${escapeHtml(order.status)}</span></p>` +
         (open
-          ? `<form method="post" action="${action}"><input type="hidden" name="outcome" value="finished"><button class="pay" type="submit" data-testid="sandbox-pay">Pay</button></form>` +
-            `<form method="post" action="${action}"><input type="hidden" name="outcome" value="failed"><button class="fail" type="submit" data-testid="sandbox-fail">Fail</button></form>`
-          : `<p>This order is already ${escapeHtml(order.status)}.</p>`) +
-        `<p class="muted">Test mode: no real money moves. The click sends a signed webhook like a real provider would.</p>`,
+          ? `<form method="post" action="${action}"><input type="hidden" name="outcome" value="finished"><button class="btn btn-primary btn-block" type="submit" data-testid="sandbox-pay"><span>Pay ${price}</span></button></form>` +
+            `<form method="post" action="${action}"><input type="hidden" name="outcome" value="failed"><button class="btn btn-secondary btn-block" type="submit" data-testid="sandbox-fail"><span>Fail</span></button></form>`
+          : `<p>This order is already ${escapeHtml(order.status)}.</p><a class="btn btn-secondary btn-block" href="/topup">Back to Top Up</a>`),
     );
   });
 

@@ -3,7 +3,7 @@
  * billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
  */
 import { useState, type FormEvent } from 'react';
-import { adjustBalanceInput, formatGb, suspendUserInput } from '@proxyhub/core';
+import { adjustBalanceInput, formatGb, gbBreakdown, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
@@ -56,7 +56,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         <dl className="info-list">
           <div>
             <dt>Remaining</dt>
-            <dd data-testid="admin-user-remaining">{formatGb(BigInt(d.balances.remainingBytes))} GB</dd>
+            <dd data-testid="admin-user-remaining">{gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).remaining} GB</dd>
           </div>
           <div>
             <dt>Held by gateways</dt>
@@ -64,7 +64,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
           </div>
           <div>
             <dt>Used</dt>
-            <dd>{formatGb(BigInt(d.balances.usedBytes))} GB</dd>
+            <dd>{gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).used} GB</dd>
           </div>
           <div>
             <dt>Active sessions</dt>

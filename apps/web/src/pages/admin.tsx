@@ -1,7 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, adminLoginInput, createCodesInput, formatGb, plural, type ADMIN_USER_STATUSES } from '@proxyhub/core';
+import {
+  CODE_MAX_QUANTITY,
+  CODE_MIN_CREDITS_GB,
+  adminLoginInput,
+  createCodesInput,
+  formatGb,
+  gbBreakdown,
+  plural,
+  type ADMIN_USER_STATUSES,
+} from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminUserDetail } from '../components/admin-user-detail';
@@ -427,7 +436,7 @@ function GenerateCodes({ codes, onCodes, onExpired }: { codes: Code[]; onCodes: 
                 <div>
                   <span className="mono code-value">{c.code}</span>
                   <span className="muted small">
-                    {c.creditsGB} GB ({c.creditsMB} MB){c.expiresAt ? ` · expires ${dateTime(c.expiresAt)}` : ' · no expiry'}
+                    {formatGb(c.creditsBytes)} GB{c.expiresAt ? ` · expires ${dateTime(c.expiresAt)}` : ' · no expiry'}
                   </span>
                 </div>
                 <CopyButton text={c.code} variant="ghost" ariaLabel={`Copy code ${c.code}`} />
@@ -536,10 +545,10 @@ function UsersTab({
                 </td>
                 <td data-label="Name">{u.status === 'deleted' ? <span className="muted">Deleted account</span> : u.name}</td>
                 <td data-label="Credits" className="num">
-                  {formatGb(u.remainingBytes)} GB
+                  {gbBreakdown(u.remainingBytes, u.totalUsageBytes).remaining} GB
                 </td>
                 <td data-label="Usage" className="num">
-                  {formatGb(u.totalUsageBytes)} GB
+                  {gbBreakdown(u.remainingBytes, u.totalUsageBytes).used} GB
                 </td>
                 <td data-label="Auth">
                   <span className={`badge ${u.authType === 'google' ? 'badge-blue' : 'badge-gray'}`}>{u.authType === 'google' ? 'Google' : 'Email'}</span>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { processBatchInput } from '@proxyhub/core';
+import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
@@ -145,7 +145,7 @@ function AssociateBatch() {
     if (!v.ok) return setError(v.errors.batchId);
     try {
       const r = await process.mutateAsync(v.data);
-      setResult({ kind: 'success', text: r.message });
+      setResult({ kind: 'success', text: withGbBeside(r.message, r.creditedBytes) });
       setBatchId('');
       await refresh();
     } catch (err) {

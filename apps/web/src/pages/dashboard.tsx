@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { formatGb } from '@proxyhub/core';
+import { gbBreakdown } from '@proxyhub/core';
 import { Card, PageHeader } from '../components/ui';
 import { UsagePanel } from '../components/usage-panel';
 import { useSession } from '../session';
@@ -7,8 +7,10 @@ import { useSession } from '../session';
 export function DashboardPage() {
   // Live: the balance and usage move while traffic runs.
   const user = useSession({ live: true }).data!;
-  const remaining = `${formatGb(user.credits)} GB`;
-  const usage = `${formatGb(user.total_usage_bytes)} GB`;
+  // Rounded so that Remaining + Total Usage is exactly what was bought (core's one GB rule).
+  const gb = gbBreakdown(user.credits, user.total_usage_bytes);
+  const remaining = `${gb.remaining} GB`;
+  const usage = `${gb.used} GB`;
   return (
     <>
       {/* "Welcome back" only for someone who has signed in before this session. */}
@@ -62,6 +64,10 @@ export function DashboardPage() {
           <div>
             <dt>Usage</dt>
             <dd>{usage}</dd>
+          </div>
+          <div>
+            <dt>Bought</dt>
+            <dd data-testid="total-bought">{gb.bought} GB</dd>
           </div>
         </dl>
       </Card>

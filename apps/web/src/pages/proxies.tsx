@@ -6,8 +6,6 @@ import {
   DEFAULT_PROXY_COUNT,
   DEFAULT_PROXY_FORMAT,
   DURATION_OPTIONS_MINUTES,
-  LOCAL_GATEWAY_HOST,
-  LOCAL_GATEWAY_PORT,
   MAX_PROXY_COUNT,
   PROXY_FORMATS,
   PROXY_NOTICE_MS,
@@ -15,11 +13,12 @@ import {
   formatProxyList,
   generateProxies,
   generateProxiesForm,
+  isSocksFormat,
   locationString,
   type GeneratedProxy,
   type ProxyFormat,
 } from '@proxyhub/core';
-import { Button, Card, CopyButton, Field, PageHeader, SelectField } from '../components/ui';
+import { Alert, Button, Card, CopyButton, Field, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
 import { validate, type FieldErrors } from '../lib/validation';
 import { useSession } from '../session';
@@ -27,6 +26,9 @@ import { trpc } from '../trpc';
 
 const DURATION_LABELS: Record<number, string> = { 1440: '1 day', 4320: '3 days', 10080: '7 days' };
 const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
+/** The hint names the shortest and longest of the options offered, so the two cannot disagree. */
+const DURATION_HINT = `Sticky session length: ${durationLabel(DURATION_OPTIONS_MINUTES[0])} to ${durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!)}.`;
+const CITY_NOT_LISTED = 'Choose a city from the list, or leave it empty for any city';
 
 /** Location lists: failures are only logged and the list stays empty (spec section 8). */
 function useLogged(error: unknown, what: string) {
@@ -38,14 +40,18 @@ function useLogged(error: unknown, what: string) {
 interface Generated {
   proxies: GeneratedProxy[];
   endpoint: { host: string; port: number };
+  /** The location string of the usernames (US-CA-LOSANGELES), for the file name. */
   location: string;
+  /** The same location by name (United States / California / Los Angeles), for people. */
+  locationName: string;
 }
 
 export function ProxiesPage() {
   const user = useSession().data!;
   const [country, setCountry] = useState<string>(DEFAULT_COUNTRY);
   const [state, setState] = useState('');
-  const [city, setCity] = useState('');
+  // The city is typed (searchable among thousands) and matched to a listed name or code.
+  const [cityText, setCityText] = useState('');
   const [duration, setDuration] = useState<number>(DEFAULT_DURATION_MINUTES);
   const [count, setCount] = useState(String(DEFAULT_PROXY_COUNT));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -64,15 +70,18 @@ export function ProxiesPage() {
   const states = trpc.locations.states.useQuery({ country }, { enabled: Boolean(country) && (selectedCountry?.states ?? 0) > 0, staleTime: Infinity });
   const selectedState = states.data?.find((s) => s.code === state);
   const cities = trpc.locations.cities.useQuery({ country, state }, { enabled: Boolean(state) && (selectedState?.cities ?? 0) > 0, staleTime: Infinity });
+  const typedCity = cityText.trim().toLowerCase();
+  const selectedCity = typedCity ? cities.data?.find((c) => c.name.toLowerCase() === typedCity || c.code.toLowerCase() === typedCity) : undefined;
   useLogged(countries.error, 'countries');
   useLogged(states.error, 'states');
   useLogged(cities.error, 'cities');
 
+  // Generate waits for the endpoint the server reports: a list printed with a guessed one would not work.
   const endpointQuery = trpc.gateway.endpoint.useQuery(undefined, { staleTime: Infinity });
   useLogged(endpointQuery.error, 'proxy endpoint');
   const endpoint = useMemo(() => {
     const e = endpointQuery.data;
-    if (!e) return { host: LOCAL_GATEWAY_HOST, port: LOCAL_GATEWAY_PORT };
+    if (!e) return null;
     // No public host configured: the gateway runs beside the page's own host (localhost:3001 in development).
     return { host: e.host ?? (window.location.hostname || e.localHost), port: e.port };
   }, [endpointQuery.data]);
@@ -95,10 +104,12 @@ export function ProxiesPage() {
 
   function onGenerate(e: FormEvent) {
     e.preventDefault();
+    if (!endpoint) return;
+    if (typedCity && !selectedCity) return setErrors({ city: CITY_NOT_LISTED });
     const v = validate(generateProxiesForm, {
       country,
       state: state || undefined,
-      city: (state && city) || undefined,
+      city: (state && selectedCity?.code) || undefined,
       durationMinutes: duration,
       count: count.trim() === '' ? undefined : Number(count),
     });
@@ -113,7 +124,8 @@ export function ProxiesPage() {
       count: v.data.count,
       endpoint,
     });
-    setGenerated({ proxies, endpoint, location: locationString(location) });
+    const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), location.city && selectedCity?.name];
+    setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
     setNotice({ id: Date.now(), count: proxies.length });
   }
 
@@ -137,7 +149,22 @@ export function ProxiesPage() {
           You have no data left: proxies will not connect until you <Link to="/topup">top up</Link>.
         </div>
       )}
-      <Card title="Proxy Settings" description={`Endpoint ${endpoint.host}:${endpoint.port} · HTTP, HTTPS and SOCKS5 on one port`}>
+      {endpointQuery.isError && (
+        <Alert kind="error">
+          The proxy endpoint could not be loaded, so no list can be made yet.{' '}
+          <button type="button" className="link-button" onClick={() => void endpointQuery.refetch()}>
+            Try again
+          </button>
+        </Alert>
+      )}
+      <Card
+        title="Proxy Settings"
+        description={
+          <span data-testid="endpoint">
+            {endpoint ? `Endpoint ${endpoint.host}:${endpoint.port} · HTTP, HTTPS and SOCKS5 on one port` : 'Loading the proxy endpoint...'}
+          </span>
+        }
+      >
         <form className="form" onSubmit={onGenerate} noValidate aria-label="Generate proxies">
           {usable.length > 1 && (
             <SelectField label="Proxy account" name="account" value={chosen.proxyUserId} onChange={(e) => setAccountId(e.target.value)}>
@@ -156,7 +183,8 @@ export function ProxiesPage() {
               onChange={(e) => {
                 setCountry(e.target.value);
                 setState('');
-                setCity('');
+                setCityText('');
+                setErrors((x) => ({ ...x, city: undefined }));
               }}
             >
               {!selectedCountry && <option value={country}>{countries.isPending ? 'Loading countries...' : country}</option>}
@@ -173,7 +201,8 @@ export function ProxiesPage() {
               disabled={!states.data?.length}
               onChange={(e) => {
                 setState(e.target.value);
-                setCity('');
+                setCityText('');
+                setErrors((x) => ({ ...x, city: undefined }));
               }}
             >
               <option value="">{states.isFetching ? 'Loading states...' : 'Any state'}</option>
@@ -183,14 +212,33 @@ export function ProxiesPage() {
                 </option>
               ))}
             </SelectField>
-            <SelectField label="City" name="city" value={city} disabled={!state || !cities.data?.length} onChange={(e) => setCity(e.target.value)}>
-              <option value="">{cities.isFetching ? 'Loading cities...' : 'Any city'}</option>
+            <Field
+              label="City"
+              name="city"
+              type="search"
+              list="city-options"
+              autoComplete="off"
+              spellCheck={false}
+              value={cityText}
+              disabled={!state || !cities.data?.length}
+              placeholder={
+                cities.isFetching
+                  ? 'Loading cities...'
+                  : cities.data?.length
+                    ? `Any city · type to search ${cities.data.length.toLocaleString('en-US')}`
+                    : 'Any city'
+              }
+              error={errors.city}
+              onChange={(e) => {
+                setCityText(e.target.value);
+                setErrors((x) => ({ ...x, city: undefined }));
+              }}
+            />
+            <datalist id="city-options" data-testid="city-options">
               {cities.data?.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
+                <option key={c.code} value={c.name} />
               ))}
-            </SelectField>
+            </datalist>
           </div>
           <div className="grid-3 grid-align-end">
             <SelectField
@@ -198,7 +246,7 @@ export function ProxiesPage() {
               name="duration"
               value={String(duration)}
               error={errors.durationMinutes}
-              hint="Sticky session length: 1 minute to 7 days."
+              hint={DURATION_HINT}
               onChange={(e) => {
                 setDuration(Number(e.target.value));
                 setErrors((x) => ({ ...x, durationMinutes: undefined }));
@@ -227,10 +275,22 @@ export function ProxiesPage() {
               }}
             />
             <div className="field field-action">
-              <Button type="submit" block>
+              <Button type="submit" block disabled={!endpoint} loading={endpointQuery.isPending}>
                 Generate Proxies
               </Button>
-              <p className="field-hint">&nbsp;</p>
+              {/* The success notice takes this reserved line under the button: it never covers the list. */}
+              <p className="field-hint generate-notice">
+                {notice ? (
+                  <span className="notice-success" role="status" key={notice.id}>
+                    <span className="alert-icon" aria-hidden="true">
+                      ✓
+                    </span>
+                    Successfully generated {notice.count.toLocaleString('en-US')} {notice.count === 1 ? 'proxy' : 'proxies'}!
+                  </span>
+                ) : (
+                  '\u00a0'
+                )}
+              </p>
             </div>
           </div>
         </form>
@@ -242,7 +302,7 @@ export function ProxiesPage() {
         description={
           <span data-testid="generated-count" aria-live="polite">
             {generated
-              ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.location}`
+              ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.locationName}`
               : 'No proxies generated yet'}
           </span>
         }
@@ -266,6 +326,12 @@ export function ProxiesPage() {
             </option>
           ))}
         </SelectField>
+        {isSocksFormat(format) && (
+          <div className="inline-note" data-testid="socks-note">
+            Browsers cannot send a SOCKS5 username and password. In a browser use the <strong>http://</strong> format instead, or password-less access from
+            allow-listed IP addresses where your account has them. curl and most proxy tools take these lines as they are.
+          </div>
+        )}
         <label className="sr-only" htmlFor="proxy-output">
           Generated proxies
         </label>
@@ -280,15 +346,6 @@ export function ProxiesPage() {
           data-testid="proxy-output"
         />
       </Card>
-
-      {notice && (
-        <div className="toast" role="status" key={notice.id}>
-          <span className="alert-icon" aria-hidden="true">
-            ✓
-          </span>
-          Successfully generated {notice.count.toLocaleString('en-US')} {notice.count === 1 ? 'proxy' : 'proxies'}!
-        </div>
-      )}
     </>
   );
 }

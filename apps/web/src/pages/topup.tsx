@@ -12,6 +12,7 @@ import {
   formatGb,
   orderPriceCents,
   redeemCodeInput,
+  withGbBeside,
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -71,7 +72,11 @@ function CryptoTopUp() {
   const create = trpc.credits.createCryptoPayment.useMutation();
   const gbAmount = coerceGbAmount(raw);
   const totalCents = orderPriceCents(gbAmount);
-  const belowMinimum = gbAmount < MIN_ORDER_GB;
+  // The order the server would accept, checked by the same schema: an amount it would refuse shows
+  // the reason and no price (below 12 GB the spec's message; the $10 floor never applies to an order).
+  const check = cryptoPaymentInput.safeParse({ gbAmount, priceUsd: totalCents / 100 });
+  const orderError = check.success ? undefined : (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE);
+  const total = check.success ? `$${centsToUsd(totalCents)}` : null;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -97,7 +102,8 @@ function CryptoTopUp() {
           min={1}
           step={1}
           value={raw}
-          error={belowMinimum ? MIN_ORDER_MESSAGE : undefined}
+          hint={`The smallest order is ${MIN_ORDER_GB} GB, for $${centsToUsd(orderPriceCents(MIN_ORDER_GB))}.`}
+          error={orderError}
           onChange={(e) => {
             setRaw(e.target.value);
             setError(null);
@@ -111,16 +117,16 @@ function CryptoTopUp() {
           </div>
           <div>
             <dt>Amount</dt>
-            <dd>{gbAmount} GB</dd>
+            <dd>{gbAmount.toLocaleString('en-US')} GB</dd>
           </div>
           <div className="price-total">
             <dt>Total</dt>
-            <dd data-testid="order-total">${centsToUsd(totalCents)}</dd>
+            <dd data-testid="order-total">{total ?? '—'}</dd>
           </div>
         </dl>
         {error && <Alert kind="error">{error}</Alert>}
-        <Button type="submit" block disabled={belowMinimum} loading={create.isPending}>
-          Pay ${centsToUsd(totalCents)} with Crypto
+        <Button type="submit" block disabled={!total} loading={create.isPending}>
+          {total ? `Pay ${total} with Crypto` : 'Pay with Crypto'}
         </Button>
       </form>
     </Card>
@@ -140,7 +146,7 @@ function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
     if (!v.ok) return setFieldError(v.errors.code);
     try {
       const r = await redeem.mutateAsync(v.data);
-      setResult({ kind: 'success', text: r.message || 'Code redeemed' });
+      setResult({ kind: 'success', text: withGbBeside(r.message || 'Code redeemed', r.creditedBytes) });
       setCode('');
       await onRedeemed();
     } catch (err) {

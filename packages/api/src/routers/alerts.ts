@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { bytesToGbTruncated, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
+import { bytesToGb, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
 import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/balance-alerts';
 import { userProcedure } from '../trpc';
 
@@ -7,7 +7,7 @@ export const alertsRouter = {
   /** The low-balance threshold in GB (null: no alerts). */
   get: userProcedure.query(async ({ ctx }) => {
     const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
-    return { lowBalanceGB: bytes === null ? null : bytesToGbTruncated(bytes) };
+    return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes) };
   }),
 
   set: userProcedure.input(setAlertsInput).mutation(async ({ ctx, input }) => {

@@ -3,7 +3,7 @@
  * who redeemed it when, searched by code or redeemer email; revoking an unused code.
  */
 import { and, count, desc, eq, gt, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { bytesToGbTruncated, DomainError } from '@proxyhub/core';
+import { bytesToGb, DomainError } from '@proxyhub/core';
 import { topupCodes, users, type DbOrTx } from '@proxyhub/db';
 import { containsPattern } from './like';
 
@@ -50,7 +50,7 @@ export async function listCodes(
   return {
     codes: rows.map(({ c, redeemerEmail }) => ({
       code: c.code,
-      creditsGB: bytesToGbTruncated(c.creditsBytes),
+      creditsGB: bytesToGb(c.creditsBytes),
       creditsBytes: c.creditsBytes.toString(),
       status: statusOf(c, now),
       createdAt: c.createdAt.toISOString(),
