@@ -14,6 +14,7 @@ import { createEgress } from './egress';
 import { silentLogger, type Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
+import { GatewayMetrics } from './metrics';
 import { targetOpener, type OpenTarget } from './open-target';
 import { answerTo, type ProtocolName } from './protocols/answers';
 import { HandshakeReader, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
@@ -37,7 +38,7 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   auth?: Partial<AuthCacheOptions>;
   loginLimits?: Partial<LoginLimitOptions>;
-  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger'>>;
+  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
   /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
   releaseStaleLeases?: boolean;
 }
@@ -63,6 +64,7 @@ export class Gateway {
   readonly server: Server;
   readonly meter: Meter;
   readonly logins: Authenticator;
+  readonly metrics: GatewayMetrics;
   private readonly backend: Backend;
   private readonly openTarget: OpenTarget;
   private readonly logger: Logger;
@@ -73,11 +75,21 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
-    if (opts.backend) this.backend = opts.backend;
-    else if (opts.serverUrl && opts.internalApiKey) this.backend = createBackend(opts.serverUrl, opts.internalApiKey);
+    this.metrics = new GatewayMetrics(() => this.stats());
+    let backend: Backend;
+    if (opts.backend) backend = opts.backend;
+    else if (opts.serverUrl && opts.internalApiKey) backend = createBackend(opts.serverUrl, opts.internalApiKey);
     else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
+    this.backend = this.metrics.instrument(backend);
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
-    this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
+    this.meter = new Meter({
+      ...DEFAULT_METER_OPTIONS,
+      ...opts.meter,
+      gatewayId: opts.gatewayId,
+      backend: this.backend,
+      logger: this.logger,
+      metrics: this.metrics,
+    });
     this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
     this.openTarget = targetOpener(
       createEgress({ allowPrivate: opts.allowPrivate ?? false, upstreamUrl: opts.upstreamUrl, connectTimeoutMs: opts.connectTimeoutMs ?? 10_000 }),
@@ -169,12 +181,17 @@ export class Gateway {
   /** The protocol's handshake, then the lease and the target; null when refused or gone. */
   private async dispatch(socket: Socket, first: Buffer): Promise<Opened | null> {
     const protocol: ProtocolName = first[0] === 5 ? 'socks5' : 'http';
+    this.metrics.connection(protocol);
     const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => this.logins.login(credentials, socket.remoteAddress));
+    this.metrics.handshake(protocol, accepted);
     if (!accepted) return null;
     if (!accepted.ok) return this.refuse(socket, protocol, accepted);
     const opened = await this.openTarget(accepted.session, accepted.target, socket);
     if (!opened) return null;
-    if (!opened.ok) return this.refuse(socket, protocol, opened);
+    if (!opened.ok) {
+      this.metrics.tunnelRefused(protocol, opened.kind);
+      return this.refuse(socket, protocol, opened);
+    }
     if (accepted.established) socket.write(accepted.established);
     return { accepted, target: opened.socket, protocol };
   }

@@ -2,24 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@proxyhub/db';
 import { createTestDb } from '@proxyhub/db/testing';
 import { createServer } from '../src/server';
-import { INTERNAL_KEY, addCredits, signedInUser, startTestServer, trpcFor, type TestServer } from './helpers';
+import { INTERNAL_KEY, addCredits, promSample, signedInUser, startTestServer, trpcFor, type TestServer } from './helpers';
 
-/** One sample of a metric from Prometheus text, by its exact label set; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const want = Object.entries(labels)
-    .map(([k, v]) => `${k}="${v}"`)
-    .sort();
-  for (const line of text.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const got = (m[2] ?? '')
-      .split(/,(?=[a-zA-Z_]\w*=")/)
-      .filter(Boolean)
-      .sort();
-    if (want.every((w) => got.includes(w))) return Number(m[3]);
-  }
-  return undefined;
-}
+const sample = promSample;
 
 let server: TestServer;
 beforeAll(async () => {
