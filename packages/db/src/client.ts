@@ -73,6 +73,8 @@ async function migrationState(db: Db): Promise<MigrationState> {
 }
 
 let poolSerial = 0;
+/** pg_advisory_lock key that serialises migrations across processes ("proxyhub" in ASCII, truncated). */
+const MIGRATION_LOCK_KEY = 7_310_034_283_826_791;
 
 export interface CreateDbOptions {
   /** postgres:// URL; without it PGlite is used. */
@@ -102,7 +104,17 @@ export async function createDb(opts: CreateDbOptions): Promise<Database> {
     return {
       db,
       driver: 'postgres',
-      migrate: () => migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder: migrationsFolder() }),
+      async migrate() {
+        // Several servers may start at once against one database: one migrates, the others wait
+        // for it (a session lock on a connection of its own), then find nothing left to do.
+        const lock = postgres(opts.databaseUrl!, { max: 1, onnotice: () => {} });
+        try {
+          await lock.unsafe(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+          await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder: migrationsFolder() });
+        } finally {
+          await lock.end({ timeout: 5 });
+        }
+      },
       close: () => client.end({ timeout: 5 }),
       ping: async () => void (await db.execute(sql`select 1`)),
       migrationState: () => migrationState(db),
