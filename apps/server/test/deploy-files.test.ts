@@ -115,15 +115,16 @@ async function waitReady(url: string, child: ChildProcess, log: () => string): P
 
 // The build touches no database: it runs once, in CI's first (PGlite) pass.
 describe.skipIf(Boolean(process.env.DATABASE_URL))('the build stage as shell steps in a fresh clone', () => {
-  const work = mkdtempSync(join(tmpdir(), 'proxyhub-docker-'));
-  const clone = join(work, 'app');
+  let work = '';
   const children: ChildProcess[] = [];
   afterAll(() => {
     for (const c of children) c.kill('SIGKILL');
-    rmSync(work, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it('builds, leaves every file the runtime stage copies, and the result serves /ready', { timeout: 15 * 60_000 }, async () => {
+    work = mkdtempSync(join(tmpdir(), 'proxyhub-docker-'));
+    const clone = join(work, 'app');
     execFileSync('git', ['clone', '--quiet', REPO, clone]);
     // Global tool installs go to a prefix of our own (this machine's tools stay as they are).
     const tools = join(work, 'tools');
@@ -171,7 +172,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the build stage as shell ste
     const server = start('apps/server/dist/main.js', { HOST: '127.0.0.1', PORT: String(port), APP_SECRET: 'deploy-test-app-secret-0123456789abcdef' });
     const ready = await waitReady(`http://127.0.0.1:${port}/ready`, server.child, server.log);
     expect(await ready.json()).toEqual({ status: 'ready' });
-    const web = await fetch(`http://127.0.0.1:${port}/`);
+    const web = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: 'text/html' } });
     expect(await web.text()).toContain('<div id="root">');
     const gateway = start('apps/gateway/dist/main.js', {
       GATEWAY_HOST: '127.0.0.1',
