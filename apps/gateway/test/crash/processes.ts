@@ -127,6 +127,7 @@ export async function startProduct(gatewayEnv: Record<string, string> = {}): Pro
       GATEWAY_PORT: String(gatewayPort),
       GATEWAY_SERVER_URL: serverUrl,
       GATEWAY_ALLOW_PRIVATE: '1',
+      GATEWAY_METRICS_PORT: 'off',
       GATEWAY_ID: `crash-${randomUUID().slice(0, 8)}`,
       ...gatewayEnv,
     },
