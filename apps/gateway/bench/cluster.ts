@@ -21,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import { checkLedger } from '@proxyhub/api';
 import { createDb, users } from '@proxyhub/db';
 import { HttpClient, STRONG_PASSWORD, linkToken, type Mail } from '@proxyhub/testing';
-import { download, freePort, ProductProcess, startPacedTarget, type Download, type RemoteUser } from '../test/crash/processes';
+import { download, freePort, ProductProcess, productEnv, startPacedTarget, type Download, type RemoteUser } from '../test/crash/processes';
 
 const MiB = 1024 * 1024;
 const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -66,14 +66,7 @@ const serverPorts = [await freePort(), await freePort()];
 const serverUrls = serverPorts.map((p) => `http://127.0.0.1:${p}`);
 // One deployment: the same public origin and secrets on both servers (a balancer would sit at it).
 const publicUrl = serverUrls[0]!;
-const base: NodeJS.ProcessEnv = {
-  PATH: process.env.PATH,
-  NODE_ENV: 'development',
-  DATA_DIR: dataDir,
-  INTERNAL_API_KEY: INTERNAL_KEY,
-  LOG_LEVEL: 'info',
-  LOG_FORMAT: 'json',
-};
+const base: NodeJS.ProcessEnv = { ...productEnv(dataDir, INTERNAL_KEY), LOG_FORMAT: 'json' };
 const servers = serverPorts.map(
   (port, i) =>
     new ProductProcess(
