@@ -11,7 +11,8 @@
  * Prints figures and PASS/FAIL lines; exits 1 on a failure. Loopback only, bounded in time.
  *
  * Settings: BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test: where the scratch database is
- * created and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379), CLUSTER_USERS (60).
+ * created and dropped), BENCH_REDIS_URL (redis://127.0.0.1:6379), CLUSTER_USERS (60). The run's
+ * rate-limit counters live under a key prefix of their own in Redis and expire by themselves.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
