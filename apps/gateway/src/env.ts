@@ -9,6 +9,11 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   GATEWAY_HOST: z.string().default('0.0.0.0'),
+  /** /metrics, /health and /ready on their own port; 0 or off: none. */
+  GATEWAY_METRICS_PORT: z
+    .union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])
+    .default(3002)
+    .transform((v) => (v === 'off' || v === 0 ? null : v)),
   GATEWAY_SERVER_URL: optionalString.pipe(z.url().optional()),
   INTERNAL_API_KEY: optionalString,
   GATEWAY_UPSTREAM_URL: optionalString.pipe(z.url().optional()),
@@ -48,6 +53,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     production,
     port: env.GATEWAY_PORT,
     host: env.GATEWAY_HOST,
+    metricsPort: env.GATEWAY_METRICS_PORT,
     serverUrl: env.GATEWAY_SERVER_URL ?? `http://127.0.0.1:${env.PORT}`,
     internalApiKey,
     upstreamUrl: env.GATEWAY_UPSTREAM_URL,

@@ -15,6 +15,7 @@ import { FleetHeartbeat } from './fleet-heartbeat';
 import { silentLogger, type Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
+import { GatewayMetrics } from './metrics';
 import { targetOpener, type OpenTarget } from './open-target';
 import { answerTo, refusalLogLevel, type ProtocolName } from './protocols/answers';
 import { HandshakeReader, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
@@ -46,7 +47,7 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   auth?: Partial<AuthCacheOptions>;
   loginLimits?: Partial<LoginLimitOptions>;
-  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger'>>;
+  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
   /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
   releaseStaleLeases?: boolean;
 }
@@ -74,6 +75,7 @@ export class Gateway {
   readonly logins: Authenticator;
   readonly upstreams: UpstreamPool;
   readonly heartbeat: FleetHeartbeat;
+  readonly metrics: GatewayMetrics;
   private readonly backend: Backend;
   private readonly openTarget: OpenTarget;
   private readonly logger: Logger;
@@ -85,12 +87,22 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
-    if (opts.backend) this.backend = opts.backend;
-    else if (opts.serverUrl && opts.internalApiKey) this.backend = createBackend(opts.serverUrl, opts.internalApiKey);
+    this.metrics = new GatewayMetrics(() => this.stats());
+    let backend: Backend;
+    if (opts.backend) backend = opts.backend;
+    else if (opts.serverUrl && opts.internalApiKey) backend = createBackend(opts.serverUrl, opts.internalApiKey);
     else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
+    this.backend = this.metrics.instrument(backend);
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
     this.publicUrl = (opts.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
-    this.meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend: this.backend, logger: this.logger });
+    this.meter = new Meter({
+      ...DEFAULT_METER_OPTIONS,
+      ...opts.meter,
+      gatewayId: opts.gatewayId,
+      backend: this.backend,
+      logger: this.logger,
+      metrics: this.metrics,
+    });
     this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
     this.upstreams = new UpstreamPool(opts.upstreams);
     this.openTarget = targetOpener(
@@ -208,17 +220,22 @@ export class Gateway {
   /** The protocol's handshake, then the lease and the target; null when refused or gone. */
   private async dispatch(socket: Socket, first: Buffer): Promise<Opened | null> {
     const protocol: ProtocolName = first[0] === 5 ? 'socks5' : 'http';
+    this.metrics.connection(protocol);
     // Who asked, for the log of a refusal: the proxy user id the username names (never the password).
     let proxyUserId: string | null = null;
     const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => {
       proxyUserId = credentials ? proxyUserIdOf(credentials.username) : null;
       return this.logins.login(credentials, socket.remoteAddress);
     });
+    this.metrics.handshake(protocol, accepted);
     if (!accepted) return null;
     if (!accepted.ok) return this.refuse(socket, protocol, accepted, proxyUserId);
     const opened = await this.openTarget(accepted.session, accepted.target, socket);
     if (!opened) return null;
-    if (!opened.ok) return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
+    if (!opened.ok) {
+      this.metrics.tunnelRefused(protocol, opened.kind);
+      return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
+    }
     if (accepted.established) socket.write(accepted.established);
     return { accepted, target: opened.socket, protocol };
   }

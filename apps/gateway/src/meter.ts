@@ -10,6 +10,7 @@ import type { UsageType } from '@proxyhub/core';
 import type { Backend } from './backend';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
+import type { GatewayMetrics } from './metrics';
 import { acknowledgeParts, partOf, reportedParts, snapshotParts, type Parts, type PartsSnapshot, type UsageTag } from './usage-parts';
 
 /** How long shutdown waits for the final usage report: short when the journal keeps what it misses. */
@@ -37,6 +38,7 @@ export interface MeterOptions {
   journal?: UsageJournal | undefined;
   journalIntervalMs: number;
   journalBytes: number;
+  metrics?: GatewayMetrics | undefined;
 }
 
 export const DEFAULT_METER_OPTIONS = {
@@ -127,6 +129,7 @@ export class Account {
 
   /** Spends n bytes the caller checked are available (available >= n); `tag` says where they went. */
   spend(n: number, dir: number, tag?: UsageTag): void {
+    this.meter.opts.metrics?.spent(n, dir);
     this.available -= n;
     if (dir === UP) this.meter.bytesUp += n;
     else this.meter.bytesDown += n;

@@ -4,6 +4,7 @@ import { loadEnv, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
 import { replayUsageJournal, UsageJournal } from './journal';
 import { createLogger } from './log';
+import { startMetricsServer } from './metrics-server';
 
 const env = loadEnv();
 const out = env.logPretty ? prettyStdout() : process.stdout;
@@ -38,4 +39,23 @@ logger.info(
   'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
 );
 
-stopOnSignals(() => gateway.close(5000), { forceAfterMs: 15_000, logger, message: 'shutting down: returning unused leases' });
+// Metrics are not worth the relay: a port already taken is logged, and the gateway goes on.
+const metrics =
+  env.metricsPort === null
+    ? null
+    : await startMetricsServer(gateway, { port: env.metricsPort, host: env.host, internalApiKey: env.internalApiKey, serverUrl: env.serverUrl }).then(
+        (m) => {
+          logger.info({ port: m.port }, 'gateway metrics on /metrics, readiness on /ready');
+          return m;
+        },
+        (err: unknown) => {
+          logger.error({ err, port: env.metricsPort }, 'gateway metrics listener failed to start; relaying without it');
+          return null;
+        },
+      );
+
+stopOnSignals(() => Promise.all([gateway.close(5000), metrics?.close()]).then(() => undefined), {
+  forceAfterMs: 15_000,
+  logger,
+  message: 'shutting down: returning unused leases',
+});

@@ -1,9 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
+import type { Database } from '@proxyhub/db';
 import { googleSignIn } from './google-routes';
 import { apiDocs } from './plugins/api-docs';
 import { jsonEdge } from './plugins/json-edge';
+import { createServerMetrics, metricsPlugin } from './plugins/metrics';
 import { routeRegistry } from './plugins/route-registry';
 import { security } from './plugins/security';
 import { trpc } from './plugins/trpc';
@@ -21,6 +23,10 @@ export interface BuildAppOptions {
   trustProxy?: boolean;
   /** Built web app to serve with history fallback; omitted when it does not exist. */
   webDistDir?: string | undefined;
+  /** For /ready (ping, migrations) and the pool metrics; without it /ready only says the process is up. */
+  database?: Database | undefined;
+  /** Node process metrics (CPU, memory, event loop) in /metrics: the real process, not tests. */
+  processMetrics?: boolean;
 }
 
 export function defaultWebDistDir(): string {
@@ -41,6 +47,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(routeRegistry);
+  const metrics = createServerMetrics({ deps, database: opts.database, processMetrics: opts.processMetrics ?? false });
+  await app.register(metricsPlugin, { metrics, deps, database: opts.database });
   await app.register(security, {
     production: deps.config.production,
     publicUrl: deps.config.publicUrl,
@@ -49,7 +57,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(jsonEdge);
 
   app.get('/health', async () => ({ status: 'ok' }));
-  await app.register(trpc, { deps });
+  await app.register(trpc, { deps, onError: (path, code) => metrics.trpcError(path, code) });
   await app.register(rest, { deps });
   await app.register(apiDocs, { deps, routes: restRoutes });
   await app.register(paymentWebhooks, { deps });

@@ -25,6 +25,7 @@ const schema = z.object({
   GOOGLE_AUTH_URL: optionalString,
   GOOGLE_TOKEN_URL: optionalString,
   REDIS_URL: optionalString,
+  REDIS_KEY_PREFIX: optionalString,
   GATEWAY_PUBLIC_HOST: optionalString,
   GATEWAY_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(3001),

@@ -15,12 +15,14 @@ const server = await createServer({
   smtpUrl: env.SMTP_URL,
   mailFrom: env.MAIL_FROM,
   redisUrl: env.REDIS_URL,
+  redisKeyPrefix: env.REDIS_KEY_PREFIX,
   logLevel: env.LOG_LEVEL,
   ...(env.logPretty ? { logDestination: prettyStdout() } : {}),
   trustProxy: env.TRUST_PROXY,
   webDistDir: env.WEB_DIST_DIR ?? defaultWebDistDir(),
   admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
   backgroundJobs: true,
+  processMetrics: true,
 });
 await server.app.listen({ host: env.HOST, port: env.PORT });
 server.logger.info({ url: env.publicUrl, database: database.driver, payments: env.PAYMENT_PROVIDER }, 'ProxyHub server ready');

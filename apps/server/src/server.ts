@@ -33,6 +33,8 @@ export interface CreateServerOptions {
   admin?: { username: string; password: string | undefined };
   /** Tests run without periodic jobs unless they ask. */
   backgroundJobs?: boolean;
+  /** Node process metrics in /metrics (the real process). */
+  processMetrics?: boolean;
 }
 
 /** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
@@ -77,7 +79,14 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
     rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });
-  const app = await buildApp({ deps, loggerInstance: logger, trustProxy: opts.trustProxy, webDistDir: opts.webDistDir });
+  const app = await buildApp({
+    deps,
+    loggerInstance: logger,
+    trustProxy: opts.trustProxy,
+    webDistDir: opts.webDistDir,
+    database: opts.database,
+    processMetrics: opts.processMetrics ?? false,
+  });
   const stopJobs = await startBackgroundJobs({ deps, admin: opts.admin, periodic: opts.backgroundJobs ?? false });
   let closed: Promise<void> | undefined;
   return {

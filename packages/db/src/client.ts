@@ -2,8 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { desc, sql, type ExtractTablesWithRelations } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { bigint, pgSchema, serial, text, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -22,7 +23,58 @@ export interface Database {
   driver: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Readiness: rejects when the database does not answer a `select 1`. */
+  ping(): Promise<void>;
+  /** How many of the bundled migrations this database has applied (readiness). */
+  migrationState(): Promise<MigrationState>;
+  /** The connection pool as the database sees it (metrics). */
+  poolStats(): Promise<PoolStats>;
 }
+
+export interface MigrationState {
+  /** Migrations bundled with this build. */
+  expected: number;
+  /** Rows in drizzle's migrations table (0 when it does not exist yet). */
+  applied: number;
+  /** The newest bundled migration is applied: what drizzle's migrator itself checks. */
+  latest: boolean;
+}
+
+export interface PoolStats {
+  /** Most connections the pool opens. */
+  max: number;
+  /** This pool's open connections by server-side state (active, idle, idle in transaction). */
+  connections: Record<string, number>;
+}
+
+// drizzle's own bookkeeping table (what migrate() writes); deliberately outside ./schema so
+// drizzle-kit never generates a migration for it.
+const migrationsTable = pgSchema('drizzle').table('__drizzle_migrations', {
+  id: serial('id').primaryKey(),
+  hash: text('hash').notNull(),
+  createdAt: bigint('created_at', { mode: 'number' }),
+});
+
+async function migrationState(db: Db): Promise<MigrationState> {
+  const bundled = readMigrationFiles({ migrationsFolder: migrationsFolder() });
+  const newest = bundled.at(-1)?.folderMillis ?? 0;
+  try {
+    const rows = await db.select({ createdAt: migrationsTable.createdAt }).from(migrationsTable).orderBy(desc(migrationsTable.createdAt));
+    return { expected: bundled.length, applied: rows.length, latest: Number(rows[0]?.createdAt ?? -1) >= newest };
+  } catch (err) {
+    // 42P01 (drizzle wraps the driver's error): the table or its schema does not exist, nothing
+    // was ever migrated here.
+    const e = err as { code?: string; cause?: { code?: string } };
+    if ((e.code ?? e.cause?.code) === '42P01' || (e.code ?? e.cause?.code) === '3F000') {
+      return { expected: bundled.length, applied: 0, latest: bundled.length === 0 };
+    }
+    throw err;
+  }
+}
+
+let poolSerial = 0;
+/** pg_advisory_lock key that serialises migrations across processes ("proxyhub" in ASCII, truncated). */
+const MIGRATION_LOCK_KEY = 7_310_034_283_826_791;
 
 export interface CreateDbOptions {
   /** postgres:// URL; without it PGlite is used. */
@@ -44,13 +96,33 @@ export function migrationsFolder(): string {
 
 export async function createDb(opts: CreateDbOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const client = postgres(opts.databaseUrl, { max: opts.max ?? 10, onnotice: () => {} });
-    const db = drizzlePostgres(client, { schema });
+    const max = opts.max ?? 10;
+    // A name of its own per pool, so pg_stat_activity tells this pool's connections apart (metrics).
+    const applicationName = `proxyhub-${process.pid}-${++poolSerial}`;
+    const client = postgres(opts.databaseUrl, { max, onnotice: () => {}, connection: { application_name: applicationName } });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
     return {
-      db: db as unknown as Db,
+      db,
       driver: 'postgres',
-      migrate: () => migratePostgres(db, { migrationsFolder: migrationsFolder() }),
+      async migrate() {
+        // Several servers may start at once against one database: one migrates, the others wait
+        // for it (a session lock on a connection of its own), then find nothing left to do.
+        const lock = postgres(opts.databaseUrl!, { max: 1, onnotice: () => {} });
+        try {
+          await lock.unsafe(`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+          await migratePostgres(drizzlePostgres(client, { schema }), { migrationsFolder: migrationsFolder() });
+        } finally {
+          await lock.end({ timeout: 5 });
+        }
+      },
       close: () => client.end({ timeout: 5 }),
+      ping: async () => void (await db.execute(sql`select 1`)),
+      migrationState: () => migrationState(db),
+      async poolStats() {
+        const rows = await client<{ state: string | null; n: number }[]>`
+          select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity where application_name = ${applicationName} group by 1`;
+        return { max, connections: Object.fromEntries(rows.map((r) => [r.state ?? 'unknown', r.n])) };
+      },
     };
   }
   const dataDir = opts.dataDir ?? '.data/pglite';
@@ -59,11 +131,16 @@ export async function createDb(opts: CreateDbOptions): Promise<Database> {
   // pg_trgm backs the admin's substring search (migration 0006); PGlite loads it like PostgreSQL's contrib.
   const client = new PGlite(dataDir, { extensions: { pg_trgm } });
   await client.waitReady;
-  const db = drizzlePglite(client, { schema });
+  const pglite = drizzlePglite(client, { schema });
+  const db = pglite as unknown as Db;
   return {
-    db: db as unknown as Db,
+    db,
     driver: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: migrationsFolder() }),
+    migrate: () => migratePglite(pglite, { migrationsFolder: migrationsFolder() }),
     close: () => client.close(),
+    ping: async () => void (await db.execute(sql`select 1`)),
+    migrationState: () => migrationState(db),
+    // One connection, always open, inside this process.
+    poolStats: () => Promise.resolve({ max: 1, connections: { active: 1 } }),
   };
 }

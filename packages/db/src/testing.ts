@@ -5,12 +5,14 @@ import { createDb, type Database } from './client';
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when
  * DATABASE_URL is set (CI's second pass), a new database created on that server and dropped after.
+ * `migrated: false` leaves it empty (readiness tests).
  */
-export async function createTestDb(): Promise<Database> {
+export async function createTestDb(opts: { migrated?: boolean } = {}): Promise<Database> {
+  const migrated = opts.migrated ?? true;
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await createDb({ dataDir: 'memory://' });
-    await database.migrate();
+    if (migrated) await database.migrate();
     return database;
   }
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -20,7 +22,7 @@ export async function createTestDb(): Promise<Database> {
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
   const database = await createDb({ databaseUrl: testUrl.toString(), max: 20 });
-  await database.migrate();
+  if (migrated) await database.migrate();
   return {
     ...database,
     async close() {

@@ -28,6 +28,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** What every process of one product run shares (the ready lines are logged at info). */
+export function productEnv(dataDir: string, internalKey: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, NODE_ENV: 'development', DATA_DIR: dataDir, INTERNAL_API_KEY: internalKey, LOG_LEVEL: 'info' };
+}
+
 /** One of our processes: started, killed (any signal) and started again with the same settings. */
 export class ProductProcess {
   child: ChildProcess | null = null;
@@ -96,11 +101,7 @@ export async function startProduct(gatewayEnv: Record<string, string> = {}): Pro
   const gatewayPort = await freePort();
   const serverUrl = `http://127.0.0.1:${serverPort}`;
   const base: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    INTERNAL_API_KEY: INTERNAL_KEY,
-    LOG_LEVEL: 'info',
+    ...productEnv(dataDir, INTERNAL_KEY),
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   };
   const server = new ProductProcess(
@@ -127,6 +128,7 @@ export async function startProduct(gatewayEnv: Record<string, string> = {}): Pro
       GATEWAY_PORT: String(gatewayPort),
       GATEWAY_SERVER_URL: serverUrl,
       GATEWAY_ALLOW_PRIVATE: '1',
+      GATEWAY_METRICS_PORT: 'off',
       GATEWAY_ID: `crash-${randomUUID().slice(0, 8)}`,
       ...gatewayEnv,
     },

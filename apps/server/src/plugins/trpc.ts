@@ -8,13 +8,14 @@ import { requestLike, responseLike } from '../request-adapter';
 export const MAX_TRPC_BATCH = 50;
 
 /** The API at /trpc, with the same context as the REST shims. */
-export async function trpc(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
+export async function trpc(app: FastifyInstance, { deps, onError }: { deps: ApiDeps; onError?: (path: string | undefined, code: string) => void }) {
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
       createContext: ({ req, res }) => createContext(deps, requestLike(req), responseLike(res)),
       onError({ error, path, req }) {
+        onError?.(path, error.code);
         if (error.code === 'INTERNAL_SERVER_ERROR') req.log.error({ err: error.cause ?? error, path }, 'procedure failed');
       },
       // A batch is one request: cap it so one call cannot fan out into thousands of procedures.

@@ -3,3 +3,4 @@ export * from './env';
 export * from './parent-watch';
 export * from './shutdown';
 export * from './log-format';
+export * from './metrics-access';
