@@ -7,6 +7,5 @@ export default defineProject({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
-    fileParallelism: false,
   },
 });

@@ -29,6 +29,8 @@ export interface Database {
   migrationState(): Promise<MigrationState>;
   /** The connection pool as the database sees it (metrics). */
   poolStats(): Promise<PoolStats>;
+  /** The embedded database's files as one tarball (PGlite only): a start for `loadDataDir`. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface MigrationState {
@@ -83,6 +85,8 @@ export interface CreateDbOptions {
   dataDir?: string | undefined;
   /** postgres.js pool size. */
   max?: number;
+  /** PGlite only: start from these files (a `dumpDataDir()` of another database) instead of an empty cluster. */
+  loadDataDir?: Blob | undefined;
 }
 
 /** Where the committed migrations are: beside the sources, or copied next to a bundled build. */
@@ -129,7 +133,7 @@ export async function createDb(opts: CreateDbOptions): Promise<Database> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   // PGlite is one connection in this process: only the server opens it.
   // pg_trgm backs the admin's substring search (migration 0006); PGlite loads it like PostgreSQL's contrib.
-  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const client = new PGlite(dataDir, { extensions: { pg_trgm }, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   await client.waitReady;
   const pglite = drizzlePglite(client, { schema });
   const db = pglite as unknown as Db;
@@ -142,5 +146,6 @@ export async function createDb(opts: CreateDbOptions): Promise<Database> {
     migrationState: () => migrationState(db),
     // One connection, always open, inside this process.
     poolStats: () => Promise.resolve({ max: 1, connections: { active: 1 } }),
+    dumpDataDir: () => client.dumpDataDir('none'),
   };
 }
