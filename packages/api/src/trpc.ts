@@ -26,15 +26,24 @@ export function firstZodMessage(err: ZodError): string {
   return issue.code === 'invalid_type' && field && issue.message.startsWith('Invalid input') ? `${field}: ${issue.message}` : issue.message;
 }
 
-const t = initTRPC.context<Context>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const details = cause instanceof DomainError ? (cause.details ?? null) : null;
-    const message = cause instanceof ZodError ? firstZodMessage(cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
-    return { ...shape, message, data: { ...shape.data, stack: undefined, details, reason: cause instanceof DomainError ? cause.code : null } };
-  },
-});
+/** Per-procedure facts the middleware reads. */
+export interface ProcedureMeta {
+  /** A mutation that writes nothing the read cache holds (sessions, API keys, a user's view), so it leaves the cache as it is. */
+  keepsReadCache?: boolean;
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      const cause = error.cause;
+      const details = cause instanceof DomainError ? (cause.details ?? null) : null;
+      const message = cause instanceof ZodError ? firstZodMessage(cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
+      return { ...shape, message, data: { ...shape.data, stack: undefined, details, reason: cause instanceof DomainError ? cause.code : null } };
+    },
+  });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -76,8 +85,8 @@ const rejectNul = t.middleware(async ({ getRawInput, next }) => {
 });
 
 /** A mutation has committed (or failed) by the time it returns: nothing cached before it may be served. */
-const invalidateReads = t.middleware(async ({ ctx, type, next }) => {
-  if (type !== 'mutation') return next();
+const invalidateReads = t.middleware(async ({ ctx, type, meta, next }) => {
+  if (type !== 'mutation' || meta?.keepsReadCache) return next();
   try {
     return await next();
   } finally {

@@ -164,28 +164,14 @@ function UpstreamDays({ upstream }: { upstream: Upstream }) {
             <thead>
               <tr>
                 <th scope="col">Day</th>
-                <th scope="col" className="num">
-                  Traffic
-                </th>
-                <th scope="col" className="num">
-                  Cost
-                </th>
-                <th scope="col" className="num">
-                  Revenue
-                </th>
-                <th scope="col" className="num">
-                  Margin
-                </th>
+                <UsageFigureHeads />
               </tr>
             </thead>
             <tbody>
               {q.data.days.map((d) => (
                 <tr key={d.day}>
                   <td>{d.day}</td>
-                  <td className="num">{formatBytes(String(d.bytes))}</td>
-                  <td className="num">{usd(d.costCents)}</td>
-                  <td className="num">{usd(d.revenueCents)}</td>
-                  <td className="num">{usd(d.marginCents)}</td>
+                  <UsageFigureCells figures={d} />
                 </tr>
               ))}
             </tbody>
@@ -193,6 +179,30 @@ function UpstreamDays({ upstream }: { upstream: Upstream }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/** Traffic, cost, revenue and margin: the columns of the per-upstream and the per-day tables. */
+function UsageFigureHeads() {
+  return (
+    <>
+      {['Traffic', 'Cost', 'Revenue', 'Margin'].map((h) => (
+        <th key={h} scope="col" className="num">
+          {h}
+        </th>
+      ))}
+    </>
+  );
+}
+
+function UsageFigureCells({ figures }: { figures: { bytes: number | string | bigint; costCents: number; revenueCents: number; marginCents: number } }) {
+  return (
+    <>
+      <td className="num">{formatBytes(String(figures.bytes))}</td>
+      <td className="num">{usd(figures.costCents)}</td>
+      <td className="num">{usd(figures.revenueCents)}</td>
+      <td className="num">{usd(figures.marginCents)}</td>
+    </>
   );
 }
 
@@ -239,18 +249,7 @@ export function AdminUpstreams() {
                   Weight
                 </th>
                 <th scope="col">State</th>
-                <th scope="col" className="num">
-                  Traffic
-                </th>
-                <th scope="col" className="num">
-                  Cost
-                </th>
-                <th scope="col" className="num">
-                  Revenue
-                </th>
-                <th scope="col" className="num">
-                  Margin
-                </th>
+                <UsageFigureHeads />
                 <th scope="col" />
               </tr>
             </thead>
@@ -268,10 +267,7 @@ export function AdminUpstreams() {
                   <td>{u.countries?.join(', ') ?? 'All'}</td>
                   <td className="num">{u.weight}</td>
                   <td>{u.enabled ? 'Enabled' : 'Disabled'}</td>
-                  <td className="num">{formatBytes(String(u.usage.bytes))}</td>
-                  <td className="num">{usd(u.usage.costCents)}</td>
-                  <td className="num">{usd(u.usage.revenueCents)}</td>
-                  <td className="num">{usd(u.usage.marginCents)}</td>
+                  <UsageFigureCells figures={u.usage} />
                   <td style={{ display: 'flex', gap: 6 }}>
                     <Button variant="secondary" onClick={() => setEditing(u)}>
                       Edit

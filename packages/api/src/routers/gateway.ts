@@ -28,10 +28,17 @@ export const gatewayRouter = {
   })),
 
   /** Checks proxy credentials (and a location) for the gateway, which caches the answer briefly. */
-  authorize: internalProcedure.input(gatewayAuthorizeInput).mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
+  authorize: internalProcedure
+    // Every gateway connection with a cold cache asks: it must not empty the API's read cache.
+    .meta({ keepsReadCache: true })
+    .input(gatewayAuthorizeInput)
+    .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
 
   /** A connection without credentials: whose it is, by its source address (password-less access), if anyone's. */
-  authorizeAddress: internalProcedure.input(gatewayAuthorizeAddressInput).mutation(({ ctx, input }) => authorizeSourceAddress(ctx.db, input)),
+  authorizeAddress: internalProcedure
+    .meta({ keepsReadCache: true })
+    .input(gatewayAuthorizeAddressInput)
+    .mutation(({ ctx, input }) => authorizeSourceAddress(ctx.db, input)),
 
   /** Moves up to `bytes` from the account's wallet into a lease held by the gateway. */
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),
@@ -52,7 +59,10 @@ export const gatewayRouter = {
   upstreams: internalProcedure.query(({ ctx }) => gatewayUpstreams(ctx.db, ctx.deps.secrets)),
 
   /** The fleet's heartbeat: who the gateway is and how it is doing (GET /admin/gateways). */
-  heartbeat: internalProcedure.input(gatewayHeartbeatInput).mutation(({ ctx, input }) => recordHeartbeat(ctx.db, input)),
+  heartbeat: internalProcedure
+    .meta({ keepsReadCache: true })
+    .input(gatewayHeartbeatInput)
+    .mutation(({ ctx, input }) => recordHeartbeat(ctx.db, input)),
 
   /** Returns what the gateway's leases did not use (graceful shutdown, restart after a crash). */
   releaseLeases: internalProcedure
