@@ -63,7 +63,9 @@ export async function startBuiltServer({ databaseUrl = null, script }) {
     WEB_DIST_DIR: join(dataDir, 'no-web'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
-  const child = spawn(process.execPath, [mainJs], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server (NODE_OPTIONS refuses --cpu-prof).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stopping = false;
   child.once('exit', (code) => {

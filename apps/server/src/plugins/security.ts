@@ -3,7 +3,7 @@
  * hence without encapsulation.
  */
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { csrfGuard } from '../csrf';
@@ -18,7 +18,8 @@ export interface SecurityOptions {
 export const security = fp(
   async (app: FastifyInstance, opts: SecurityOptions) => {
     await app.register(cookie);
-    await app.register(helmet, {
+    // helmet's middleware built once: @fastify/helmet rebuilds it (and re-parses the CSP) on every request.
+    const securityHeaders = helmet({
       contentSecurityPolicy: {
         directives: {
           defaultSrc: ["'self'"],
@@ -33,6 +34,7 @@ export const security = fp(
       },
       hsts: opts.production,
     });
+    app.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, done));
     app.addHook('onRequest', csrfGuard({ publicUrl: opts.publicUrl, cookieNames: opts.sessionCookieNames }));
   },
   { name: 'security' },
