@@ -34,7 +34,7 @@ export const security = fp(
       },
       hsts: opts.production,
     });
-    app.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, done));
+    app.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)));
     app.addHook('onRequest', csrfGuard({ publicUrl: opts.publicUrl, cookieNames: opts.sessionCookieNames }));
   },
   { name: 'security' },

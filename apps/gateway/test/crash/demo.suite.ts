@@ -27,15 +27,6 @@ interface Demo {
 
 let running: ChildProcess | null = null;
 const dataDirs: string[] = [];
-afterEach(async () => {
-  if (running && running.exitCode === null && running.signalCode === null) {
-    const gone = once(running, 'exit');
-    running.kill('SIGTERM');
-    await gone;
-  }
-  running = null;
-  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 async function startDemo(dataDir: string, port: number, gatewayPort: number): Promise<Demo> {
   const child = spawn(process.execPath, ['apps/server/dist/demo.js', '--data-dir', dataDir], {
@@ -131,6 +122,16 @@ async function signInCredits(web: string, email: string, password: string): Prom
 }
 
 describe('pnpm demo', () => {
+  afterEach(async () => {
+    if (running && running.exitCode === null && running.signalCode === null) {
+      const gone = once(running, 'exit');
+      running.kill('SIGTERM');
+      await gone;
+    }
+    running = null;
+    for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('prints lines that work as pasted: sign-in with credit, curl through the gateway over HTTP and SOCKS5', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-demo-'));
     dataDirs.push(dataDir);

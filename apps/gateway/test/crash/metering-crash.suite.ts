@@ -7,19 +7,19 @@ const RATE = 4 * MiB;
 let product: Product | null = null;
 let target: Awaited<ReturnType<typeof startPacedTarget>> | null = null;
 
-afterEach(async () => {
-  // After a failure: nothing left running.
-  await product?.gateway.stop('SIGKILL');
-  await product?.server.stop('SIGKILL');
-  await target?.close();
-  product = null;
-  target = null;
-});
-
 const delivered = (ds: Download[]) => ds.reduce((n, d) => n + d.sent + d.received, 0);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('metering survives kill -9', () => {
+  afterEach(async () => {
+    // After a failure: nothing left running.
+    await product?.gateway.stop('SIGKILL');
+    await product?.server.stop('SIGKILL');
+    await target?.close();
+    product = null;
+    target = null;
+  });
+
   it('server killed mid-transfer and down for 10 s: CONNECT and SOCKS5 downloads pause and finish; billed usage matches what the clients got', async () => {
     // Short leases (2 s of traffic), so the tunnels certainly run out of lease during the outage.
     product = await startProduct({ GATEWAY_LEASE_SECONDS: '2' });
