@@ -10,7 +10,13 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // The bench and the e2e tests read which chunk holds which page.
+    manifest: true,
     rollupOptions: {
+      output: {
+        // zod in a chunk of its own name: the pages with forms share it (it would be named after whichever module came first).
+        manualChunks: (id) => (id.includes('/node_modules/zod/') ? 'zod' : undefined),
+      },
       // A dependency's misplaced /*#__PURE__*/ comment is its own (zod's); ours would still warn.
       onwarn(warning, warn) {
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/')) return;

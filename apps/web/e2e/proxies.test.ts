@@ -24,7 +24,16 @@ afterAll(async () => {
 });
 
 const output = () => page.getByTestId('proxy-output');
-const lines = async () => (await output().inputValue()).split('\n').filter(Boolean);
+/** The rows in the DOM: the whole list while it fits the view (up to ~19 lines), a window of a long one. */
+const rows = () => output().getByRole('listitem');
+const lines = () => rows().allInnerTexts();
+/** Every line, through Copy All (the clipboard is emptied first, so the text read is this click's). */
+async function copiedLines(on: Page = page): Promise<string[]> {
+  await on.evaluate(() => navigator.clipboard.writeText(''));
+  await on.getByRole('button', { name: 'Copy all proxies' }).click();
+  await expect.poll(() => on.evaluate(() => navigator.clipboard.readText())).not.toBe('');
+  return (await on.evaluate(() => navigator.clipboard.readText())).split('\n');
+}
 
 /** Splits a line of each format into its four parts (the URL formats as URLs, the way tools read them). */
 function parseLine(format: ProxyFormat, line: string) {
@@ -106,7 +115,8 @@ describe('proxy generator', () => {
     await count.fill('2.5');
     await generate.click();
     expect(await fieldErrors(page)).toEqual(['Count must be a whole number']);
-    expect(await output().inputValue()).toBe('');
+    expect(await rows().count()).toBe(0);
+    expect(await output().innerText()).toBe('Your proxies will appear here, one per line.');
   });
 
   it('generates 10 proxies in every format, with the 3-second notice', async () => {
@@ -123,11 +133,15 @@ describe('proxy generator', () => {
       const [n, list] = [await notice.boundingBox(), await output().boundingBox()];
       if (!n || !list) throw new Error('notice or list not laid out');
       expect(n.y + n.height <= list.y || list.y + list.height <= n.y).toBe(true);
-      expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.id, { x: list.x + 20, y: list.y + 20 })).toBe('proxy-output');
+      expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('#proxy-output')?.id, { x: list.x + 20, y: list.y + 20 })).toBe(
+        'proxy-output',
+      );
     }
     await page.setViewportSize(VIEWPORTS.desktop);
     const first = await lines();
     checkLines(first, 'host:port:user:pass', { location: 'US', duration: 60, count: 10 });
+    // Copy All holds the same lines as the list shows.
+    expect(await copiedLines()).toEqual(first);
     await screenshots(page, 'proxies-10');
     for (const f of PROXY_FORMATS) {
       await selectFormat(f.id);
@@ -204,23 +218,70 @@ describe('proxy generator', () => {
         }),
     );
     expect(frameMs).toBeLessThan(1000);
+    // Every line of every format, through Copy All: the list on screen holds only the lines in view.
+    let users: string[] = [];
     for (const f of PROXY_FORMATS) {
       await selectFormat(f.id);
-      checkLines(await lines(), f.id, { location: 'US', duration: 60, count: 10_000 });
+      const all = await copiedLines();
+      checkLines(all, f.id, { location: 'US', duration: 60, count: 10_000 });
+      const theseUsers = all.map((l) => parseLine(f.id, l).user);
+      if (users.length) expect(theseUsers).toEqual(users);
+      users = theseUsers;
+      // The rows on screen are the first lines of the same text.
+      const shown = await lines();
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown).toEqual(all.slice(0, shown.length));
     }
+    await page.getByRole('button', { name: 'Copy all proxies' }).filter({ hasText: 'Copied!' }).waitFor();
     await selectFormat('user:pass@host:port');
     await screenshots(page, 'proxies-10000');
 
-    await page.getByRole('button', { name: 'Copy all proxies' }).click();
-    await page.getByRole('button', { name: 'Copy all proxies' }).filter({ hasText: 'Copied!' }).waitFor();
-    const clip = await page.evaluate(() => navigator.clipboard.readText());
-    expect(clip).toBe(await output().inputValue());
-
+    const clip = await copiedLines();
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download .txt' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^proxies-US-10000\.txt$/);
     const file = readFileSync(await download.path(), 'utf8');
-    expect(file.trimEnd().split('\n')).toHaveLength(10_000);
-    expect(file.trimEnd()).toBe(await output().inputValue());
+    expect(file.endsWith('\n')).toBe(true);
+    checkLines(file.trimEnd().split('\n'), 'user:pass@host:port', { location: 'US', duration: 60, count: 10_000 });
+    expect(file.trimEnd().split('\n')).toEqual(clip);
+  });
+
+  it('keeps only a window of the 10,000 rows in the DOM; scrolling (mouse or keyboard) reaches the last line', async () => {
+    const all = await copiedLines();
+    expect(all).toHaveLength(10_000);
+    const windowRows = await rows().count();
+    expect(windowRows).toBeGreaterThan(10);
+    expect(windowRows).toBeLessThan(200);
+    expect(await rows().first().getAttribute('aria-setsize')).toBe('10000');
+    expect(await rows().first().innerText()).toBe(all[0]);
+
+    // Scrolled to the end: the last line is in the DOM, and still only a window of rows.
+    await output().evaluate((el) => (el.scrollTop = el.scrollHeight));
+    const last = rows().filter({ hasText: all.at(-1)! });
+    await last.waitFor();
+    expect(await last.getAttribute('aria-posinset')).toBe('10000');
+    expect(await rows().count()).toBeLessThan(200);
+    // The last line is on screen, inside the list's box.
+    const [box, lastBox] = [await output().boundingBox(), await last.boundingBox()];
+    if (!box || !lastBox) throw new Error('list or row not laid out');
+    expect(lastBox.y).toBeGreaterThanOrEqual(box.y);
+    expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(box.y + box.height);
+
+    // Keyboard: the list takes focus; Home and End scroll it.
+    await output().focus();
+    await page.keyboard.press('Home');
+    await rows().filter({ hasText: all[0]! }).waitFor();
+    await page.keyboard.press('End');
+    await last.waitFor();
+    // A row is text: it can be selected like any text.
+    const selected = await last.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = window.getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+      return sel.toString();
+    });
+    expect(selected).toBe(all.at(-1));
   });
 
   it('waits for the gateway endpoint before it generates (never a guessed localhost:3001)', async () => {
@@ -242,13 +303,13 @@ describe('proxy generator', () => {
     expect(await generate.isDisabled()).toBe(true);
     expect(await fresh.getByTestId('endpoint').innerText()).toBe('Loading the proxy endpoint...');
     await fresh.locator('form[aria-label="Generate proxies"]').evaluate((f) => (f as HTMLFormElement).requestSubmit());
-    expect(await fresh.getByTestId('proxy-output').inputValue()).toBe('');
+    expect(await fresh.getByTestId('proxy-output').getByRole('listitem').count()).toBe(0);
     release();
     await expect.poll(() => generate.isEnabled()).toBe(true);
     expect(await fresh.getByTestId('endpoint').innerText()).toContain('Endpoint localhost:3001');
     await generate.click();
     await fresh.getByTestId('generated-count').filter({ hasText: '10 proxies generated' }).waitFor();
-    expect((await fresh.getByTestId('proxy-output').inputValue()).split('\n')[0]).toMatch(/^localhost:3001:/);
+    expect(await fresh.getByTestId('proxy-output').getByRole('listitem').first().innerText()).toMatch(/^localhost:3001:/);
     await fresh.close();
   });
 });

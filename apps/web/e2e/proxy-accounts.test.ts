@@ -65,10 +65,9 @@ describe('proxy accounts page', () => {
     await page.getByLabel('Proxy account', { exact: true }).selectOption(sub.proxyUserId);
     await page.getByLabel('Number of Proxies').fill('3');
     await page.getByRole('button', { name: 'Generate Proxies' }).click();
-    await expect.poll(async () => (await page.getByTestId('proxy-output').inputValue()).length).toBeGreaterThan(0);
-    const list = await page.getByTestId('proxy-output').inputValue();
-    expect(list.split('\n')).toHaveLength(3);
-    for (const line of list.split('\n')) {
+    const rows = page.getByTestId('proxy-output').getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(3);
+    for (const line of await rows.allInnerTexts()) {
       expect(line).toContain(`${sub.proxyUserId}_`);
       expect(line).toContain(rotated.proxyPassword);
     }

@@ -90,6 +90,11 @@ export function generateProxies(input: {
   return out;
 }
 
-export function formatProxyList(proxies: GeneratedProxy[], format: ProxyFormat, endpoint: ProxyEndpoint): string {
-  return proxies.map((p) => formatProxyLine(format, endpoint.host, endpoint.port, p.username, p.password)).join('\n');
+/** One generated proxy as a line of the chosen format: a list's rows, its copy and its download all print it so. */
+export function formatProxy(proxy: Pick<GeneratedProxy, 'username' | 'password'>, format: ProxyFormat, endpoint: ProxyEndpoint): string {
+  return formatProxyLine(format, endpoint.host, endpoint.port, proxy.username, proxy.password);
+}
+
+export function formatProxyList(proxies: readonly GeneratedProxy[], format: ProxyFormat, endpoint: ProxyEndpoint): string {
+  return proxies.map((p) => formatProxy(p, format, endpoint)).join('\n');
 }

@@ -9,7 +9,7 @@ import { validate } from '../lib/validation';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
-import { formatBytes } from './usage-chart';
+import { formatBytes } from '../lib/bytes';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 

@@ -9,7 +9,8 @@ import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, Spinner } from './ui';
-import { formatBytes, UsageChart } from './usage-chart';
+import { formatBytes } from '../lib/bytes';
+import { UsageChart } from './usage-chart';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 

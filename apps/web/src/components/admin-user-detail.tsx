@@ -8,7 +8,8 @@ import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, Spinner } from './ui';
-import { formatBytes, UsageChart } from './usage-chart';
+import { formatBytes } from '../lib/bytes';
+import { UsageChart } from './usage-chart';
 
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { errorMessage } from '../lib/errors';
 import { rememberReturningVisitor } from '../lib/returning';
@@ -110,7 +110,10 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
         </div>
       </aside>
       <main className="app-main" id="main">
-        <Outlet />
+        {/* A page's chunk loads here, under the sidebar: the shell stays on screen meanwhile. */}
+        <Suspense fallback={<FullPageLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
     </div>
   );

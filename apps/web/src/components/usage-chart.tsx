@@ -1,14 +1,7 @@
 /** A bar chart of usage points (download and upload stacked), in MB, with the total as data. */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatGb, type UsageGranularity } from '@proxyhub/core';
-
-const MiB = 1024 * 1024;
-
-/** Bytes for people: MB below a GB (a chart of small traffic should not read 0.00 everywhere). */
-export function formatBytes(bytes: bigint | number | string): string {
-  const b = BigInt(bytes);
-  return b >= 1024n * BigInt(MiB) ? `${formatGb(b)} GB` : `${(Number(b) / MiB).toFixed(2)} MB`;
-}
+import type { UsageGranularity } from '@proxyhub/core';
+import { MiB } from '../lib/bytes';
 
 function bucketLabel(iso: string, granularity: UsageGranularity): string {
   const d = new Date(iso);

@@ -8,7 +8,8 @@ import { errorMessage } from '../lib/errors';
 import { LIVE_REFRESH_MS } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Card } from './ui';
-import { formatBytes, UsageChart } from './usage-chart';
+import { formatBytes } from '../lib/bytes';
+import { UsageChart } from './usage-chart';
 
 const RANGES: { id: UsageGranularity; label: string }[] = [
   { id: 'hour', label: 'Last 24 hours' },

@@ -18,6 +18,7 @@ import {
   type GeneratedProxy,
   type ProxyFormat,
 } from '@proxyhub/core';
+import { ProxyLines } from '../components/proxy-lines';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
 import { validate, type FieldErrors } from '../lib/validation';
@@ -86,8 +87,6 @@ export function ProxiesPage() {
     return { host: e.host ?? (window.location.hostname || e.localHost), port: e.port };
   }, [endpointQuery.data]);
 
-  const text = useMemo(() => (generated ? formatProxyList(generated.proxies, format, generated.endpoint) : ''), [generated, format]);
-
   useEffect(() => {
     if (!notice) return;
     const t = setTimeout(() => setNotice(null), PROXY_NOTICE_MS);
@@ -129,6 +128,8 @@ export function ProxiesPage() {
     setNotice({ id: Date.now(), count: proxies.length });
   }
 
+  // The whole text only when it is copied or downloaded: the list on screen draws the lines in view.
+  const listText = () => (generated ? formatProxyList(generated.proxies, format, generated.endpoint) : '');
   const outOfData = user.credits <= 0n;
   const generatedCount = generated?.proxies.length ?? 0;
 
@@ -308,11 +309,11 @@ export function ProxiesPage() {
         }
         actions={
           <>
-            <CopyButton text={() => text} label="Copy All" disabled={!generated} ariaLabel="Copy all proxies" />
+            <CopyButton text={listText} label="Copy All" disabled={!generated} ariaLabel="Copy all proxies" />
             <Button
               variant="secondary"
               disabled={!generated}
-              onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${text}\n`)}
+              onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${listText()}\n`)}
             >
               Download .txt
             </Button>
@@ -332,19 +333,7 @@ export function ProxiesPage() {
             allow-listed IP addresses where your account has them. curl and most proxy tools take these lines as they are.
           </div>
         )}
-        <label className="sr-only" htmlFor="proxy-output">
-          Generated proxies
-        </label>
-        <textarea
-          id="proxy-output"
-          className="proxy-output"
-          readOnly
-          spellCheck={false}
-          wrap="off"
-          value={text}
-          placeholder="Your proxies will appear here, one per line."
-          data-testid="proxy-output"
-        />
+        <ProxyLines id="proxy-output" label="Generated proxies" list={generated} format={format} placeholder="Your proxies will appear here, one per line." />
       </Card>
     </>
   );

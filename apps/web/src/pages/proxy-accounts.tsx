@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
-import { formatBytes } from '../components/usage-chart';
+import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import type { RouterOutputs } from '../session';

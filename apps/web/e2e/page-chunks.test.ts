@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { WEB_DIST, signUpAndLogIn, startE2E, type E2E } from './harness';
+
+let e2e: E2E;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+/** The build's manifest: source module or shared chunk -> its file under dist/. */
+const manifest = JSON.parse(readFileSync(join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; name?: string }>;
+const pageChunk = (page: string) => `/${manifest[`src/pages/${page}.tsx`]!.file}`;
+/** The chart library's chunk (recharts and d3), shared by the dashboard, billing and admin pages. */
+const chartChunk = `/${Object.values(manifest).find((c) => c.name === 'usage-chart')!.file}`;
+const SIGNED_IN_ONLY = ['dashboard', 'admin', 'proxies', 'proxy-accounts', 'api-settings', 'topup', 'billing'].map(pageChunk);
+
+/** Records the path of every script the page fetches. */
+function scriptsOf(page: Page): Set<string> {
+  const seen = new Set<string>();
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') seen.add(new URL(r.url()).pathname);
+  });
+  return seen;
+}
+
+describe('code split per page', () => {
+  it('signed-out pages load none of the dashboard, admin or other signed-in pages, nor the chart library', async () => {
+    for (const [path, ready] of [
+      ['/', 'ProxyHub'],
+      ['/login', 'Sign In'],
+      ['/forgot-password', 'Forgot Password'],
+      ['/reset-password', 'Invalid Reset Link'],
+      ['/verify-email', 'Verification Failed'],
+    ] as const) {
+      // A fresh profile each time: nothing cached from the page before.
+      const page = await (await e2e.newContext()).newPage();
+      const scripts = scriptsOf(page);
+      await page.goto(path, { waitUntil: 'networkidle' });
+      await page.getByRole('heading', { name: ready }).first().waitFor();
+      if (path === '/login') {
+        // The register form is the same page: it loads nothing more.
+        await page.getByRole('button', { name: 'Create Account' }).click();
+        await page.getByLabel('Full Name').waitFor();
+      }
+      expect(scripts.size, path).toBeGreaterThan(0);
+      for (const chunk of [...SIGNED_IN_ONLY, chartChunk]) expect(scripts, `${path} loaded ${chunk}`).not.toContain(chunk);
+      await page.context().close();
+    }
+  });
+
+  it('a signed-in page loads its own chunk when opened (the check above sees chunks)', async () => {
+    const page = await e2e.newPage();
+    const scripts = scriptsOf(page);
+    await signUpAndLogIn(e2e, page, 'Chunk Tester');
+    await page.getByTestId('usage-chart').waitFor();
+    expect(scripts).toContain(pageChunk('dashboard'));
+    expect(scripts).toContain(chartChunk);
+    expect(scripts).not.toContain(pageChunk('admin'));
+    await page.getByRole('link', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
+    expect(scripts).toContain(pageChunk('proxies'));
+  });
+});
