@@ -48,7 +48,8 @@ describe('pnpm admin:create', () => {
     } finally {
       await db.close();
     }
-  });
+    // Three cold processes, each creating an embedded database: slow when the machine is busy.
+  }, 90_000);
 });
 
 describe('create-codes (typed internal client)', () => {
