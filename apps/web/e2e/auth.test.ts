@@ -73,10 +73,9 @@ describe('public screens', () => {
     await expect.poll(() => fieldErrors(page)).toEqual(['Name must be at least 2 characters', 'Password must be at least 8 characters']);
     await page.getByLabel('Password').fill('alllowercase1');
     await submit.click();
-    await expect.poll(() => fieldErrors(page)).toEqual([
-      'Name must be at least 2 characters',
-      'Password must contain at least one lowercase letter, one uppercase letter, and one number',
-    ]);
+    await expect
+      .poll(() => fieldErrors(page))
+      .toEqual(['Name must be at least 2 characters', 'Password must contain at least one lowercase letter, one uppercase letter, and one number']);
     await screenshots(page, 'register-errors');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
