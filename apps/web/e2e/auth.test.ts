@@ -44,11 +44,11 @@ describe('public screens', () => {
     await page.goto('/login');
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    expect(await fieldErrors(page)).toEqual(['Email is required', 'Password is required']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Email is required', 'Password is required']);
     await page.getByLabel('Email').fill('not-an-email');
-    expect(await fieldErrors(page)).toEqual(['Password is required']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Password is required']);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    expect(await fieldErrors(page)).toEqual(['Please enter a valid email address', 'Password is required']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Please enter a valid email address', 'Password is required']);
     await screenshots(page, 'login-errors');
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByLabel('Password').fill('whatever');
@@ -65,22 +65,21 @@ describe('public screens', () => {
     expect(await page.getByRole('link', { name: 'Forgot password?' }).count()).toBe(0);
     const submit = page.getByRole('button', { name: 'Create Account' });
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Name is required', 'Email is required', 'Password is required']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Name is required', 'Email is required', 'Password is required']);
     await page.getByLabel('Full Name').fill('A');
     await page.getByLabel('Email').fill('a@b.co');
     await page.getByLabel('Password').fill('Ab1');
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Name must be at least 2 characters', 'Password must be at least 8 characters']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Name must be at least 2 characters', 'Password must be at least 8 characters']);
     await page.getByLabel('Password').fill('alllowercase1');
     await submit.click();
-    expect(await fieldErrors(page)).toEqual([
-      'Name must be at least 2 characters',
-      'Password must contain at least one lowercase letter, one uppercase letter, and one number',
-    ]);
+    await expect
+      .poll(() => fieldErrors(page))
+      .toEqual(['Name must be at least 2 characters', 'Password must contain at least one lowercase letter, one uppercase letter, and one number']);
     await screenshots(page, 'register-errors');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
-    expect(await fieldErrors(page)).toEqual([]);
+    await expect.poll(() => fieldErrors(page)).toEqual([]);
     expect(await page.getByLabel('Email').inputValue()).toBe('');
   });
 
@@ -218,11 +217,11 @@ describe('account flows', () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    expect(await fieldErrors(page)).toEqual(['Email is required']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Email is required']);
     await page.getByLabel('Email').fill('bad');
-    expect(await fieldErrors(page)).toEqual([]);
+    await expect.poll(() => fieldErrors(page)).toEqual([]);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
-    expect(await fieldErrors(page)).toEqual(['Please enter a valid email address']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Please enter a valid email address']);
     await screenshots(page, 'forgot-password');
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
@@ -234,18 +233,18 @@ describe('account flows', () => {
     await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
     const submit = page.getByRole('button', { name: 'Reset Password' });
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Password is required', 'Please confirm your password']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Password is required', 'Please confirm your password']);
     await page.getByLabel('New Password').fill('short');
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Password must be at least 8 characters', 'Please confirm your password']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Password must be at least 8 characters', 'Please confirm your password']);
     await page.getByLabel('New Password').fill('nouppercase1');
     await page.getByLabel('Confirm Password').fill('nouppercase1');
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Password must contain at least one lowercase letter, one uppercase letter, and one number']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Password must contain at least one lowercase letter, one uppercase letter, and one number']);
     await page.getByLabel('New Password').fill('NewSecret456');
     await page.getByLabel('Confirm Password').fill('NewSecret457');
     await submit.click();
-    expect(await fieldErrors(page)).toEqual(['Passwords do not match']);
+    await expect.poll(() => fieldErrors(page)).toEqual(['Passwords do not match']);
     await screenshots(page, 'reset-password-errors');
     await page.getByLabel('Confirm Password').fill('NewSecret456');
     await submit.click();

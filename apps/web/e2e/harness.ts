@@ -168,7 +168,7 @@ export async function gatewayTraffic(e2e: E2E, credentials: { proxyUserId: strin
   });
 }
 
-/** The text of every visible field error, in order. */
+/** The text of every visible field error, in order. The signed-out forms show theirs once the shared schemas have loaded (on first focus or submit): poll those. */
 export async function fieldErrors(page: Page): Promise<string[]> {
   return page.locator('.field-error').allInnerTexts();
 }

@@ -1,10 +1,14 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
-import { ProtectedLayout, PublicOnly } from './components/app-shell';
+import { PublicOnly } from './components/public-only';
 import { FullPageLoading } from './components/ui';
 
 // Every page is its own chunk, loaded when its route is first opened: a signed-out visitor downloads
-// none of the dashboard's, the proxy generator's or the admin panel's code (nor the chart library).
+// none of the dashboard's, the proxy generator's or the admin panel's code (nor the chart library),
+// nor the data layer (tRPC hooks, superjson, TanStack Query), which only the signed-in and admin
+// routes load.
+const DataProviders = lazy(() => import('./data-providers').then((m) => ({ default: m.DataProviders })));
+const ProtectedLayout = lazy(() => import('./components/app-shell').then((m) => ({ default: m.ProtectedLayout })));
 const LandingPage = lazy(() => import('./pages/landing').then((m) => ({ default: m.LandingPage })));
 const LoginPage = lazy(() => import('./pages/login').then((m) => ({ default: m.LoginPage })));
 const VerifyEmailPage = lazy(() => import('./pages/verify-email').then((m) => ({ default: m.VerifyEmailPage })));
@@ -41,14 +45,16 @@ export function App() {
         <Route path="/verify-email" element={<VerifyEmailPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route path="/admin" element={<AdminPage />} />
-        <Route element={<ProtectedLayout />}>
-          <Route path="/dashboard" element={<DashboardPage />} />
-          <Route path="/proxies" element={<ProxiesPage />} />
-          <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
-          <Route path="/api" element={<ApiSettingsPage />} />
-          <Route path="/topup" element={<TopUpPage />} />
-          <Route path="/billing" element={<BillingPage />} />
+        <Route element={<DataProviders />}>
+          <Route path="/admin" element={<AdminPage />} />
+          <Route element={<ProtectedLayout />}>
+            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route path="/proxies" element={<ProxiesPage />} />
+            <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
+            <Route path="/api" element={<ApiSettingsPage />} />
+            <Route path="/topup" element={<TopUpPage />} />
+            <Route path="/billing" element={<BillingPage />} />
+          </Route>
         </Route>
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>

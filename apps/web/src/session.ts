@@ -3,10 +3,11 @@ import { useMemo } from 'react';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@proxyhub/api';
 import { isUnauthorized } from './lib/errors';
+import type { User } from './session-store';
 import { api } from './trpc';
 
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
-export type User = RouterOutputs['auth']['me'];
+export type { User };
 
 export const SESSION_KEY = ['session'] as const;
 

@@ -1,22 +1,12 @@
 import { QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCReact } from '@trpc/react-query';
-import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
+import { links } from './api';
 
-/** Same-origin calls with the session cookie; mutations go out as application/json (the server's CSRF check wants that). */
-const links = [
-  httpBatchLink({
-    url: '/trpc',
-    transformer: superjson,
-    fetch: (url, init) => fetch(url, { ...(init as RequestInit), credentials: 'include' }),
-  }),
-];
-
+/** The hooks and the query cache: loaded with the signed-in and admin pages only (data-providers.tsx). */
 export const trpc = createTRPCReact<AppRouter>();
 export const trpcClient = trpc.createClient({ links });
-/** The same client without hooks, for calls made outside React (the session loader). */
-export const api = createTRPCClient<AppRouter>({ links });
+export { api } from './api';
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -48,3 +48,9 @@ export const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Please 
 
 /** A crypto order's status as the payment providers report it. */
 export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
+
+// The spec's invalid-link messages: here, not beside the schemas that use them, so a page that only
+// shows one (the reset page without a token) does not load zod.
+export const INVALID_VERIFY_LINK = 'Invalid verification link. Please check your email for the correct link.';
+export const INVALID_RESET_LINK = 'Invalid reset link. Please request a new password reset.';
+export const INVALID_RESET_TOKEN = 'Invalid reset token. Please request a new password reset.';

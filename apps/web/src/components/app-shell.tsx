@@ -118,12 +118,3 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
     </div>
   );
 }
-
-/** /login and friends: a signed-in user goes to the dashboard. */
-export function PublicOnly({ children }: { children: React.ReactNode }) {
-  const session = useSession();
-  const from = (useLocation().state as { from?: string } | null)?.from;
-  // Also how a fresh sign-in leaves /login: the session is set, this sends the user on.
-  if (session.data) return <Navigate to={from && from !== '/login' ? from : '/dashboard'} replace />;
-  return <>{children}</>;
-}

@@ -1,7 +1,7 @@
 /** The second step of a sign-in with two-factor sign-in on: a code from the app or a recovery code. */
 import { useState, type FormEvent } from 'react';
-import { twoFactorLoginInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { loadSchemas, preloadForm } from '../lib/form-deps';
 import { validate } from '../lib/validation';
 import { Alert, AuthLayout, Button, Field } from './ui';
 
@@ -11,9 +11,9 @@ export function TwoFactorStep({ submit, onCancel, busy }: { submit: (code: strin
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    const v = validate(twoFactorLoginInput, { code });
-    if (!v.ok) return setError(v.errors.code ?? 'Please enter a code');
     try {
+      const v = validate((await loadSchemas()).twoFactorLoginInput, { code });
+      if (!v.ok) return setError(v.errors.code ?? 'Please enter a code');
       await submit(v.data.code);
     } catch (err) {
       setError(errorMessage(err, 'Sign-in failed'));
@@ -24,7 +24,7 @@ export function TwoFactorStep({ submit, onCancel, busy }: { submit: (code: strin
       <h1 className="auth-title">Two-factor sign-in</h1>
       <p className="auth-subtitle">Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
       {error && <Alert kind="error">{error}</Alert>}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Two-factor code">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label="Two-factor code">
         <Field
           label="Authentication code"
           name="code"

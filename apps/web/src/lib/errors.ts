@@ -1,4 +1,7 @@
-import { TRPCClientError } from '@trpc/client';
+import type { TRPCClientError } from '@trpc/client';
+
+/** By name, not instanceof: the signed-out pages show errors without having loaded the tRPC client. */
+const isTRPCClientError = (err: unknown): err is TRPCClientError<never> => err instanceof Error && err.name === 'TRPCClientError';
 
 /**
  * What a failed call shows: the server's own message when the server answered (the spec's
@@ -6,8 +9,8 @@ import { TRPCClientError } from '@trpc/client';
  * screen's fallback if it has one.
  */
 export function errorMessage(err: unknown, callFallback: string, screenFallback?: string): string {
-  if (err instanceof TRPCClientError) {
-    const answered = Boolean((err as TRPCClientError<never>).data) || Boolean((err as TRPCClientError<never>).shape);
+  if (isTRPCClientError(err)) {
+    const answered = Boolean(err.data) || Boolean(err.shape);
     if (answered) return err.message || callFallback;
     return screenFallback ?? callFallback;
   }
@@ -15,8 +18,8 @@ export function errorMessage(err: unknown, callFallback: string, screenFallback?
 }
 
 export function errorCode(err: unknown): string | undefined {
-  if (err instanceof TRPCClientError) {
-    const data = (err as TRPCClientError<never>).data as { code?: string } | undefined;
+  if (isTRPCClientError(err)) {
+    const data = err.data as { code?: string } | undefined;
     return data?.code;
   }
   return undefined;

@@ -1,28 +1,40 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { forgotPasswordInput } from '@proxyhub/core';
 import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
+import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
 import { validate } from '../lib/validation';
-import { trpc } from '../trpc';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [formError, setFormError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const forgot = trpc.auth.forgotPassword.useMutation();
+  const [busy, setBusy] = useState(false);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const v = validate(forgotPasswordInput, { email });
-    if (!v.ok) return setError(v.errors.email);
+    const failed = (err?: unknown) => setFormError(errorMessage(err, 'Failed to process request', 'Failed to send reset email. Please try again.'));
+    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
+    const api = loadApi();
+    api.catch(() => undefined);
+    let schemas;
     try {
-      await forgot.mutateAsync(v.data);
+      schemas = await loadSchemas();
+    } catch {
+      return failed();
+    }
+    const v = validate(schemas.forgotPasswordInput, { email });
+    if (!v.ok) return setError(v.errors.email);
+    setBusy(true);
+    try {
+      await (await api).auth.forgotPassword.mutate(v.data);
       setSentTo(v.data.email);
     } catch (err) {
-      setFormError(errorMessage(err, 'Failed to process request', 'Failed to send reset email. Please try again.'));
+      failed(err);
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -49,7 +61,7 @@ export function ForgotPasswordPage() {
       <h1 className="auth-title">Forgot Password</h1>
       <p className="auth-subtitle">Enter your email and we&apos;ll send you a link to reset your password.</p>
       {formError && <Alert kind="error">{formError}</Alert>}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Forgot password">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label="Forgot password">
         <Field
           label="Email"
           name="email"
@@ -64,7 +76,7 @@ export function ForgotPasswordPage() {
             setError(undefined);
           }}
         />
-        <Button type="submit" block loading={forgot.isPending}>
+        <Button type="submit" block loading={busy}>
           Send Reset Link
         </Button>
       </form>

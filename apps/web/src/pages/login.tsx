@@ -1,13 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { loginInput, registerInput } from '@proxyhub/core';
 import { TwoFactorStep } from '../components/two-factor-step';
 import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
+import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
+import { signInOptions } from '../lib/public-calls';
 import { isReturningVisitor } from '../lib/returning';
 import { validate, type FieldErrors } from '../lib/validation';
-import { useSessionActions } from '../session';
-import { trpc } from '../trpc';
+import { setSessionUser } from '../session-store';
 
 type Mode = 'signin' | 'register';
 type Values = { email: string; password: string; name: string };
@@ -16,22 +16,31 @@ const UNEXPECTED = 'An unexpected error occurred. Please try again.';
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const { setUser } = useSessionActions();
   const [mode, setMode] = useState<Mode>('signin');
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
-  const login = trpc.auth.login.useMutation();
-  const secondFactor = trpc.twoFactor.login.useMutation();
+  // A sign-in, registration or code check in flight.
+  const [busy, setBusy] = useState(false);
   // Two-factor sign-in on: the password (or Google) was right, the code is next (?twoFactor=1 after Google).
   const [codeStep, setCodeStep] = useState(params.get('twoFactor') === '1');
-  const register = trpc.auth.register.useMutation();
   // The Google button only when the server has Google sign-in configured.
-  const google = trpc.auth.signInOptions.useQuery(undefined, { staleTime: Infinity }).data?.google === true;
+  const [google, setGoogle] = useState(false);
+  useEffect(() => {
+    let live = true;
+    signInOptions().then(
+      (o) => {
+        if (live) setGoogle(o.google);
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
   const [returning] = useState(isReturningVisitor);
   const deleted = params.get('deleted') === '1';
-  const busy = login.isPending || register.isPending;
 
   function change(field: keyof Values, value: string) {
     setValues((v) => ({ ...v, [field]: value }));
@@ -48,11 +57,21 @@ export function LoginPage() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
+    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
+    const api = loadApi();
+    api.catch(() => undefined);
+    let schemas;
+    try {
+      schemas = await loadSchemas();
+    } catch {
+      return setFormError(UNEXPECTED);
+    }
     if (mode === 'signin') {
-      const v = validate(loginInput, { email: values.email, password: values.password });
+      const v = validate(schemas.loginInput, { email: values.email, password: values.password });
       if (!v.ok) return setErrors(v.errors);
+      setBusy(true);
       try {
-        const r = await login.mutateAsync(v.data);
+        const r = await (await api).auth.login.mutate(v.data);
         if (r.status === 'verification_required') {
           setCheckEmail({ email: v.data.email, message: r.message });
           return;
@@ -62,18 +81,23 @@ export function LoginPage() {
           return;
         }
         // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
-        setUser(r.user);
+        setSessionUser(r.user);
       } catch (err) {
         setFormError(errorMessage(err, 'Login failed', UNEXPECTED));
+      } finally {
+        setBusy(false);
       }
     } else {
-      const v = validate(registerInput, values);
+      const v = validate(schemas.registerInput, values);
       if (!v.ok) return setErrors(v.errors);
+      setBusy(true);
       try {
-        const r = await register.mutateAsync(v.data);
+        const r = await (await api).auth.register.mutate(v.data);
         setCheckEmail({ email: v.data.email, message: r.message });
       } catch (err) {
         setFormError(errorMessage(err, 'Registration failed', UNEXPECTED));
+      } finally {
+        setBusy(false);
       }
     }
   }
@@ -81,9 +105,14 @@ export function LoginPage() {
   if (codeStep) {
     return (
       <TwoFactorStep
-        busy={secondFactor.isPending}
+        busy={busy}
         submit={async (code) => {
-          setUser((await secondFactor.mutateAsync({ code })).user);
+          setBusy(true);
+          try {
+            setSessionUser((await (await loadApi()).twoFactor.login.mutate({ code })).user);
+          } finally {
+            setBusy(false);
+          }
         }}
         onCancel={() => {
           setCodeStep(false);
@@ -119,7 +148,7 @@ export function LoginPage() {
           {formError}
         </Alert>
       )}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
         {creating && (
           <Field
             label="Full Name"
@@ -197,16 +226,19 @@ function GoogleButton() {
 }
 
 function CheckYourEmail({ email, message, onBack }: { email: string; message: string; onBack: () => void }) {
-  const resend = trpc.auth.resendVerification.useMutation();
+  const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
 
   async function onResend() {
     setNotice(null);
+    setSending(true);
     try {
-      const r = await resend.mutateAsync({ email });
+      const r = await (await loadApi()).auth.resendVerification.mutate({ email });
       setNotice({ kind: 'success', text: r.message });
     } catch (err) {
       setNotice({ kind: 'error', text: errorMessage(err, 'Failed to resend verification email') });
+    } finally {
+      setSending(false);
     }
   }
 
@@ -222,8 +254,8 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
         {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
         <p className="muted small">
           Didn&apos;t get the email?{' '}
-          <button type="button" className="link-button" onClick={() => void onResend()} disabled={resend.isPending}>
-            {resend.isPending ? 'Sending...' : 'Resend verification email'}
+          <button type="button" className="link-button" onClick={() => void onResend()} disabled={sending}>
+            {sending ? 'Sending...' : 'Resend verification email'}
           </button>
         </p>
         <Button variant="secondary" block onClick={onBack}>

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { INVALID_RESET_LINK, RESET_REDIRECT_MS, resetPasswordForm } from '@proxyhub/core';
+import { INVALID_RESET_LINK, RESET_REDIRECT_MS } from '@proxyhub/core';
 import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
 import { errorMessage } from '../lib/errors';
+import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
 import { validate, type FieldErrors } from '../lib/validation';
-import { trpc } from '../trpc';
 
 type Values = { password: string; confirmPassword: string };
 
@@ -16,7 +16,7 @@ export function ResetPasswordPage() {
   const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const reset = trpc.auth.resetPassword.useMutation();
+  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!done) return;
@@ -68,13 +68,26 @@ export function ResetPasswordPage() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const v = validate(resetPasswordForm, values);
-    if (!v.ok) return setErrors(v.errors);
+    const failed = (err?: unknown) => setFormError(errorMessage(err, 'Password reset failed', 'Failed to reset password. Please try again.'));
+    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
+    const api = loadApi();
+    api.catch(() => undefined);
+    let schemas;
     try {
-      const r = await reset.mutateAsync({ token, password: v.data.password });
+      schemas = await loadSchemas();
+    } catch {
+      return failed();
+    }
+    const v = validate(schemas.resetPasswordForm, values);
+    if (!v.ok) return setErrors(v.errors);
+    setBusy(true);
+    try {
+      const r = await (await api).auth.resetPassword.mutate({ token, password: v.data.password });
       setDone(r.message);
     } catch (err) {
-      setFormError(errorMessage(err, 'Password reset failed', 'Failed to reset password. Please try again.'));
+      failed(err);
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -83,7 +96,7 @@ export function ResetPasswordPage() {
       <h1 className="auth-title">Reset Password</h1>
       <p className="auth-subtitle">Choose a new password for your account.</p>
       {formError && <Alert kind="error">{formError}</Alert>}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Reset password">
+      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label="Reset password">
         <Field
           label="New Password"
           name="password"
@@ -103,7 +116,7 @@ export function ResetPasswordPage() {
           error={errors.confirmPassword}
           onChange={(e) => change('confirmPassword', e.target.value)}
         />
-        <Button type="submit" block loading={reset.isPending}>
+        <Button type="submit" block loading={busy}>
           Reset Password
         </Button>
       </form>

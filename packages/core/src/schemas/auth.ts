@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from '../constants';
+import { INVALID_RESET_TOKEN, INVALID_VERIFY_LINK, NAME_MIN_LENGTH, PASSWORD_MIN_LENGTH } from '../constants';
 import { requiredText } from './fields';
 
 /** The spec's "simple address shape". */
@@ -33,10 +33,6 @@ export type RegisterInput = z.infer<typeof registerInput>;
 export const emailInput = z.object({ email: emailField });
 export const forgotPasswordInput = emailInput;
 export const resendVerificationInput = emailInput;
-
-export const INVALID_VERIFY_LINK = 'Invalid verification link. Please check your email for the correct link.';
-export const INVALID_RESET_LINK = 'Invalid reset link. Please request a new password reset.';
-export const INVALID_RESET_TOKEN = 'Invalid reset token. Please request a new password reset.';
 
 export const verifyEmailInput = z.object({ token: requiredText(INVALID_VERIFY_LINK, 256, INVALID_VERIFY_LINK) });
 

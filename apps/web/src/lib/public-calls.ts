@@ -1,0 +1,23 @@
+/**
+ * The calls the signed-out pages make as they open, as plain fetches: the tRPC client and superjson
+ * would otherwise be part of every signed-out page's first download.
+ */
+
+/** An error the server answered with (its `error` field, the spec's wording). */
+export class ServerAnswer extends Error {}
+
+/** tRPC's GET for a query without input; superjson wraps a plain object's JSON as `{ json }`. */
+export async function signInOptions(): Promise<{ google: boolean }> {
+  const r = await fetch('/trpc/auth.signInOptions', { credentials: 'include' });
+  if (!r.ok) throw new Error(`signInOptions: ${r.status}`);
+  const body = (await r.json()) as { result?: { data?: { json?: { google?: unknown } } } };
+  return { google: body.result?.data?.json?.google === true };
+}
+
+/** GET /auth/verify-email: the same procedure as over tRPC; it validates the token with the core schema. */
+export async function verifyEmail(token: string): Promise<{ alreadyVerified: boolean; message: string }> {
+  const r = await fetch(`/auth/verify-email?${new URLSearchParams({ token })}`, { credentials: 'include' });
+  const body = (await r.json().catch(() => null)) as { alreadyVerified?: boolean; message?: string; error?: string } | null;
+  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`verify-email: ${r.status}`);
+  return { alreadyVerified: body.alreadyVerified === true, message: body.message ?? '' };
+}
