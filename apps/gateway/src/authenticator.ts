@@ -49,6 +49,8 @@ export class Authenticator {
   readonly cache: AuthCache;
   readonly limiter: LoginLimiter;
   private readonly refreshTimer: NodeJS.Timeout;
+  /** Logins waiting for the server, by address and credentials (see login). */
+  private readonly inFlight = new Map<string, Promise<Session | Refusal>>();
 
   constructor(
     backend: Backend,
@@ -70,9 +72,25 @@ export class Authenticator {
     this.refreshTimer.unref();
   }
 
-  /** `credentials` null: the client brought none (SOCKS5 method 0, HTTP without Proxy-Authorization). */
-  async login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal> {
+  /**
+   * `credentials` null: the client brought none (SOCKS5 method 0, HTTP without Proxy-Authorization).
+   * Identical logins from one address while the first waits for the server share it: one login
+   * attempt against the address's limit (a burst of one client's connections is not a burst of
+   * guesses, and the cache makes one server call for them anyway).
+   */
+  login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal> {
     if (!credentials) return this.passwordless(remote);
+    const key = `${remote}\0${credentials.username}\0${credentials.password}`;
+    let p = this.inFlight.get(key);
+    if (!p) {
+      p = this.loginOnce(credentials, remote);
+      this.inFlight.set(key, p);
+      void p.finally(() => this.inFlight.delete(key));
+    }
+    return p;
+  }
+
+  private async loginOnce(credentials: Credentials, remote: string | undefined): Promise<Session | Refusal> {
     const { username, password } = credentials;
     if (!username) return refusal('missing', 'Proxy authentication required');
     const parsed = parseProxyUsername(username);

@@ -10,8 +10,9 @@ import type { AuthCacheOptions } from './auth-cache';
 import { Authenticator, type Session } from './authenticator';
 import { createBackend, type Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
-import { createEgress } from './egress';
+import { createEgress, type TargetSocket } from './egress';
 import { FleetHeartbeat } from './fleet-heartbeat';
+import { proxyUserIdOf, type ForwardHooks } from './http-forward';
 import { silentLogger, type Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
 import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
@@ -65,7 +66,7 @@ const ignore = () => undefined;
 /** A handshake done and its target connected: what the relay starts from. */
 interface Opened {
   accepted: Accepted<Session>;
-  target: Socket;
+  target: TargetSocket;
   protocol: ProtocolName;
 }
 
@@ -84,6 +85,7 @@ export class Gateway {
   private closing: Promise<void> | null = null;
   private readonly handshakeTimeoutMs: number;
   private readonly publicUrl: string;
+  private readonly forwardHooks: ForwardHooks;
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
@@ -115,7 +117,20 @@ export class Gateway {
     );
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
-    this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000);
+    this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000, this.handshakeTimeoutMs);
+    // A keep-alive HTTP client's later requests: logged in, refused and counted like first ones.
+    this.forwardHooks = {
+      logger: this.logger,
+      login: async (credentials, remote) => {
+        const r = await this.logins.login(credentials, remote);
+        this.metrics.handshake('http', r);
+        return r;
+      },
+      openTarget: this.openTarget,
+      refuse: (client, r, proxyUserId) => void this.refuse(client, 'http', r, proxyUserId),
+      targetRefused: (r) => this.metrics.tunnelRefused('http', r.kind),
+      handOver: (client, bytes) => this.serve(client, bytes),
+    };
     this.heartbeat = new FleetHeartbeat(
       this.backend,
       opts.gatewayId,
@@ -202,19 +217,32 @@ export class Gateway {
     });
     socket.once('data', (first: Buffer) => {
       socket.pause();
-      this.dispatch(socket, first).then(
-        (opened) => {
-          if (!opened) return;
-          relaying = true;
-          clearTimeout(deadline);
-          this.tunnels.start(socket, opened.target, opened.accepted, opened.protocol);
-        },
-        (err: unknown) => {
-          this.logger.error({ err }, 'proxy handshake failed');
-          socket.destroy();
-        },
-      );
+      this.serve(socket, first, () => {
+        relaying = true;
+        clearTimeout(deadline);
+      });
     });
+  }
+
+  /** A handshake from `bytes` on, then the tunnel or the forwarded requests; `started` once relaying. */
+  private serve(socket: Socket, bytes: Buffer, started?: () => void): void {
+    this.dispatch(socket, bytes).then(
+      (opened) => {
+        if (!opened) return;
+        started?.();
+        const { accepted, target, protocol } = opened;
+        if (accepted.forward) {
+          const first = { session: accepted.session, target: accepted.target, socket: target, request: accepted.forward, leftover: accepted.leftover };
+          this.tunnels.forward(socket, first, this.forwardHooks);
+        } else {
+          this.tunnels.start(socket, target, accepted, protocol);
+        }
+      },
+      (err: unknown) => {
+        this.logger.error({ err }, 'proxy handshake failed');
+        socket.destroy();
+      },
+    );
   }
 
   /** The protocol's handshake, then the lease and the target; null when refused or gone. */
@@ -253,12 +281,6 @@ export class Gateway {
     socket.resume();
     return null;
   }
-}
-
-/** The proxy user id a username starts with, when it looks like one (logged, so nothing else of it). */
-function proxyUserIdOf(username: string): string | null {
-  const id = username.split('_', 1)[0]!.toLowerCase();
-  return /^[a-z0-9]{1,32}$/.test(id) ? id : null;
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {

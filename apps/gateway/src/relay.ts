@@ -14,9 +14,9 @@ import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 import type { UsageTag } from './usage-parts';
 
 /** What one direction may hold in user space before its source pauses (backpressure). */
-const RELAY_BUFFER_BYTES = 128 * 1024;
+export const RELAY_BUFFER_BYTES = 128 * 1024;
 /** After a cut, how long a client has to take the bytes it paid for before the tunnel is destroyed. */
-const CUT_DELIVERY_MS = 10_000;
+export const CUT_DELIVERY_MS = 10_000;
 
 /**
  * A coarse clock for idle tracking: reading it per chunk costs nothing, unlike a socket timeout
@@ -28,9 +28,7 @@ setInterval(() => {
 }, 250).unref();
 
 export interface RelayOptions {
-  /** Up to this many bytes from the client are forwarded; the rest is dropped (HTTP request bodies). */
-  upLimit?: number;
-  /** Bytes to send to the target first (a rewritten request head, early tunnel data). */
+  /** Bytes to send to the target first (early tunnel data). */
   initialUp?: Buffer | undefined;
   onClose?: () => void;
   /** Where the bytes go and how they came in, for the usage history. */
@@ -49,7 +47,6 @@ export class Relay implements MeteredConnection {
   readonly remote: string | undefined;
   private closed = false;
   private cutting = false;
-  private upLeft: number;
   private readonly upState: FlowState = { drain: false, lease: false };
   private readonly downState: FlowState = { drain: false, lease: false };
 
@@ -60,7 +57,6 @@ export class Relay implements MeteredConnection {
     readonly credKey: string,
     private readonly opts: RelayOptions,
   ) {
-    this.upLeft = opts.upLimit ?? Infinity;
     this.remote = client.remoteAddress;
   }
 
@@ -117,15 +113,7 @@ export class Relay implements MeteredConnection {
 
   /** `owned`: false when the chunk lives in a read buffer that will be reused (copied if held). */
   private forward(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState, owned = true): void {
-    let n = chunk.length;
-    if (dir === UP) {
-      if (this.upLeft <= 0) return;
-      if (n > this.upLeft) {
-        chunk = chunk.subarray(0, this.upLeft);
-        n = chunk.length;
-      }
-      this.upLeft -= n;
-    }
+    const n = chunk.length;
     if (n === 0 || this.cutting) return;
     this.lastIo = coarseClock.now;
     const acc = this.account;

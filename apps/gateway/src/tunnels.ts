@@ -1,40 +1,52 @@
-/** The open tunnels: each one's relay, started from its handshake, and their idle timeout. */
+/** The open tunnels and forwarding connections: each one started from its handshake, and their timeouts. */
 import type { Socket } from 'node:net';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
+import { HttpForward, type FirstRequest, type ForwardHooks } from './http-forward';
 import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
 import { coarseClock, Relay } from './relay';
 import { usageTag } from './usage-parts';
 
+/** What the sweeper watches: the last byte moved, and (forwarding) a request head being read. */
+interface Open {
+  lastIo: number;
+  headSince?: number;
+  close(reason: string): void;
+}
+
 export class Tunnels {
-  private readonly relays = new Set<Relay>();
+  private readonly open = new Set<Open>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly idleTimeoutMs: number) {
+  constructor(
+    private readonly idleTimeoutMs: number,
+    /** A keep-alive client has this long to send a request head once it started one. */
+    private readonly headTimeoutMs: number,
+  ) {
     // One sweeper for every tunnel's idle timeout, instead of two timers per tunnel.
-    this.sweeper = setInterval(() => this.sweepIdle(), Math.min(5000, Math.max(100, idleTimeoutMs / 4)));
+    this.sweeper = setInterval(() => this.sweepIdle(), Math.min(5000, Math.max(100, Math.min(idleTimeoutMs, headTimeoutMs) / 4)));
     this.sweeper.unref();
   }
 
   get size(): number {
-    return this.relays.size;
+    return this.open.size;
   }
 
-  /** `protocol`: the handshake's (a SOCKS5 or an HTTP client); a forwarded request is plain HTTP, else a CONNECT tunnel. */
-  start(client: Socket, target: Socket, { session, leftover, forward }: Accepted<Session>, protocol: ProtocolName): void {
-    let initialUp = leftover;
-    let upLimit: number | undefined;
-    if (forward) {
-      // A forwarded request: the rewritten head, then its body and nothing beyond it.
-      initialUp = Buffer.concat([forward.head, leftover.length > forward.bodyLength ? leftover.subarray(0, forward.bodyLength) : leftover]);
-      upLimit = forward.head.length + forward.bodyLength;
-    }
-    const usage = usageTag(protocol === 'socks5' ? 'socks5' : forward ? 'http' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
+  /** `protocol`: the handshake's (a SOCKS5 or an HTTP client): a CONNECT or SOCKS5 tunnel. */
+  start(client: Socket, target: Socket, { session, leftover }: Accepted<Session>, protocol: ProtocolName): void {
+    const usage = usageTag(protocol === 'socks5' ? 'socks5' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
     session.account.countSession(usage);
-    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, upLimit, usage, onClose: () => this.relays.delete(relay) });
-    this.relays.add(relay);
+    const relay = new Relay(client, target, session.account, session.credKey, { initialUp: leftover, usage, onClose: () => this.open.delete(relay) });
+    this.open.add(relay);
     relay.start();
+  }
+
+  /** An HTTP client's forwarded requests, its first one opened. */
+  forward(client: Socket, first: FirstRequest, hooks: ForwardHooks): void {
+    const f = new HttpForward(client, first, hooks, () => this.open.delete(f));
+    this.open.add(f);
+    f.start();
   }
 
   stop(): void {
@@ -42,7 +54,12 @@ export class Tunnels {
   }
 
   private sweepIdle(): void {
-    const cutoff = coarseClock.now - this.idleTimeoutMs;
-    for (const r of this.relays) if (r.lastIo < cutoff) r.close('idle timeout');
+    const now = coarseClock.now;
+    const cutoff = now - this.idleTimeoutMs;
+    const headCutoff = now - this.headTimeoutMs;
+    for (const r of this.open) {
+      if (r.lastIo < cutoff) r.close('idle timeout');
+      else if (r.headSince && r.headSince < headCutoff) r.close('request head timeout');
+    }
   }
 }

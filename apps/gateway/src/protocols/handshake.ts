@@ -5,6 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import type { HostPort } from './host';
+import type { ForwardRequest } from './http';
 
 export interface Credentials {
   username: string;
@@ -65,8 +66,8 @@ export interface Accepted<S> {
   leftover: Buffer;
   /** Written to the client once the target is connected (none for a forwarded HTTP request). */
   established: Buffer | null;
-  /** HTTP forwarding: the request head the origin gets, and how many body bytes follow it. */
-  forward?: { head: Buffer; bodyLength: number };
+  /** HTTP forwarding: the first request of the client's connection (http-forward.ts serves it and the next ones). */
+  forward?: ForwardRequest;
 }
 
 /** Null: the client went away. */

@@ -6,6 +6,9 @@
 import { isIP } from 'node:net';
 import { refusal, type Accepted, type Credentials, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
 import { validHost, validPort, type HostPort } from './host';
+import { header, headerTokens, requestCloses, requestFraming, type Framing } from './http-framing';
+
+export { header };
 
 export const MAX_HEAD_BYTES = 16 * 1024;
 
@@ -39,12 +42,6 @@ export function parseHttpHead(buf: Buffer): { ok: true; head: HttpHead } | Refus
     headers.push([name, line.slice(c + 1).trim()]);
   }
   return { ok: true, head: { method: m[1]!, target: m[2]!, version: m[3]!, headers, length: end + 4 } };
-}
-
-export function header(head: HttpHead, name: string): string | undefined {
-  const lower = name.toLowerCase();
-  for (const [k, v] of head.headers) if (k.toLowerCase() === lower) return v;
-  return undefined;
 }
 
 /** `Proxy-Authorization: Basic base64(user:pass)`; null when missing or not Basic. */
@@ -99,30 +96,22 @@ const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection', 'connecti
 
 /**
  * The request as the origin should see it: origin-form target, no proxy credentials or hop-by-hop
- * headers, and `Connection: close` (one request per tunnel keeps the byte accounting exact).
+ * headers (those the Connection header names included), and `Connection: close` when the client
+ * closes after it; otherwise the connection to the origin stays open for the client's next request.
  */
-export function originRequestHead(head: HttpHead, path: string, authority: string): Buffer {
+export function originRequestHead(head: HttpHead, path: string, authority: string, close: boolean): Buffer {
+  const named = headerTokens(head, 'connection');
   let out = `${head.method} ${path} ${head.version}\r\n`;
   let hasHost = false;
   for (const [k, v] of head.headers) {
     const lower = k.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) continue;
+    if (HOP_BY_HOP.has(lower) || (named.length && named.includes(lower))) continue;
     if (lower === 'host') hasHost = true;
     out += `${k}: ${v}\r\n`;
   }
   if (!hasHost) out += `Host: ${authority}\r\n`;
-  out += 'Connection: close\r\n\r\n';
+  out += close ? 'Connection: close\r\n\r\n' : '\r\n';
   return Buffer.from(out, 'latin1');
-}
-
-/** How many body bytes follow the head: Content-Length, everything (chunked), or none. */
-export function requestBodyLength(head: HttpHead): number | null {
-  const te = header(head, 'transfer-encoding');
-  if (te) return Infinity;
-  const cl = header(head, 'content-length');
-  if (cl === undefined) return 0;
-  if (!/^\d{1,15}$/.test(cl)) return null;
-  return Number(cl);
 }
 
 const REASONS: Record<number, string> = {
@@ -149,19 +138,41 @@ export function httpResponse(status: number, message: string): Buffer {
 
 export const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
 
-type Request = { ok: true; target: HostPort; forward: { path: string; authority: string; bodyLength: number } | null } | Refusal;
+/** An absolute-URI request to forward: where it goes, its body, and whether the client closes after it. */
+export interface ForwardRequest {
+  head: HttpHead;
+  path: string;
+  authority: string;
+  body: Framing;
+  /** The client closes after this request (HTTP/1.0 or `Connection: close`). */
+  close: boolean;
+  /** The Proxy-Authorization header as sent: the same one again reuses the login. */
+  authorization: string | undefined;
+}
 
-/** Where the request goes: a CONNECT authority, or the origin of an absolute URI and its body length. */
-function requestOf(head: HttpHead): Request {
+export type HttpRequest = { ok: true; target: HostPort; forward: ForwardRequest | null } | Refusal;
+
+/** Where the request goes: a CONNECT authority, or the origin of an absolute URI and its body. */
+export function httpRequestOf(head: HttpHead): HttpRequest {
   if (head.method === 'CONNECT') {
     const target = parseAuthority(head.target);
     return target ? { ok: true, target, forward: null } : refusal('bad_target', 'Malformed CONNECT target: expected host:port');
   }
   const uri = parseAbsoluteUri(head.target);
   if (!uri) return refusal('bad_target', 'This is a proxy: send CONNECT or an absolute http:// URI');
-  const bodyLength = requestBodyLength(head);
-  if (bodyLength === null) return refusal('bad_request', 'Malformed Content-Length');
-  return { ok: true, target: { host: uri.host, port: uri.port }, forward: { path: uri.path, authority: uri.authority, bodyLength } };
+  const body = requestFraming(head);
+  if ('ok' in body) return body;
+  return {
+    ok: true,
+    target: { host: uri.host, port: uri.port },
+    forward: { head, path: uri.path, authority: uri.authority, body, close: requestCloses(head), authorization: header(head, 'proxy-authorization') },
+  };
+}
+
+/** `Proxy-Authorization` as a login: null without one; a refusal when it is there but unreadable. */
+export function credentialsOf(authorization: string | undefined): Credentials | null | Refusal {
+  if (authorization === undefined) return null;
+  return parseBasic(authorization) ?? refusal('missing', 'Proxy authentication required: send your proxy username and password');
 }
 
 /** One request head, then the login; the tunnel or the forwarded request follows. */
@@ -170,16 +181,14 @@ export async function httpHandshake<S extends { ok: true }>(reader: HandshakeRea
   if (!parsed?.ok) return parsed;
   const { head } = parsed;
   reader.skip(head.length);
-  const request = requestOf(head);
+  const request = httpRequestOf(head);
   if (!request.ok) return request;
   // No header at all: a password-less address may go on without one; a header we cannot read may not.
-  const authorization = header(head, 'proxy-authorization');
-  const credentials = authorization === undefined ? null : parseBasic(authorization);
-  if (authorization !== undefined && !credentials) return refusal('missing', 'Proxy authentication required: send your proxy username and password');
+  const credentials = credentialsOf(header(head, 'proxy-authorization'));
+  if (credentials && 'ok' in credentials) return credentials;
   const session = await login(credentials);
   if (!session.ok) return session;
   const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK };
   if (!request.forward) return accepted;
-  const { path, authority, bodyLength } = request.forward;
-  return { ...accepted, established: null, forward: { head: originRequestHead(head, path, authority), bodyLength } };
+  return { ...accepted, established: null, forward: request.forward };
 }
