@@ -41,4 +41,25 @@ describe('settings: low-balance alert', () => {
     await page.getByText('Low-balance alerts are off.').waitFor();
     expect(await serverThreshold()).toBeNull();
   });
+
+  it('keeps what the user typed when the saved value arrives after it', async () => {
+    // The saved threshold answers late: typing before it arrives must not be overwritten.
+    await page.route(/\/trpc\/[^?]*alerts\.get/, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    try {
+      await page.reload();
+      const field = page.getByLabel('Alert below (GB)');
+      await field.fill('0.5');
+      await page.waitForResponse(/\/trpc\/[^?]*alerts\.get/);
+      await page.waitForTimeout(100);
+      expect(await field.inputValue()).toBe('0.5');
+      await page.getByRole('button', { name: 'Save Alert' }).click();
+      await page.getByText('We will email you below 0.5 GB and at 0 GB.').waitFor();
+      expect(await serverThreshold()).toBe(0.5);
+    } finally {
+      await page.unroute(/\/trpc\/[^?]*alerts\.get/);
+    }
+  });
 });

@@ -10,11 +10,13 @@ export function AlertSettings() {
   const current = trpc.alerts.get.useQuery();
   const save = trpc.alerts.set.useMutation();
   const [value, setValue] = useState('');
+  // What the user typed wins over the saved value arriving later (a slow first load overwrote it).
+  const [edited, setEdited] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   useEffect(() => {
-    if (current.data) setValue(current.data.lowBalanceGB === null ? '' : String(current.data.lowBalanceGB));
-  }, [current.data]);
+    if (current.data && !edited) setValue(current.data.lowBalanceGB === null ? '' : String(current.data.lowBalanceGB));
+  }, [current.data, edited]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -28,6 +30,7 @@ export function AlertSettings() {
         text: r.lowBalanceGB === null ? 'Low-balance alerts are off.' : `We will email you below ${r.lowBalanceGB} GB and at 0 GB.`,
       });
       await current.refetch();
+      setEdited(false);
     } catch (err) {
       setResult({ kind: 'error', text: errorMessage(err, 'Failed to save the alert') });
     }
@@ -49,6 +52,7 @@ export function AlertSettings() {
           error={error}
           onChange={(e) => {
             setValue(e.target.value);
+            setEdited(true);
             setError(undefined);
           }}
         />
