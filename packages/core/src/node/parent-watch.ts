@@ -2,9 +2,11 @@
  * A process started with an IPC channel (the launcher's children, the gateway's relay) shuts down
  * when its parent goes away, however the parent died: the kernel closes the channel with the
  * parent, `kill -9` included, so nothing is left orphaned holding a port or the database.
- * A process started any other way (systemd, a shell, a test) is left alone.
+ * A process started any other way (systemd, a shell, a test) is left alone. Forced after 10 s, not
+ * 30: nobody waits on an orphan's requests, and the next launcher waits for its ports (a busy CI
+ * machine saw an orphaned server outlive 30 s).
  */
-export function exitWithParent(forceAfterMs = 30_000): void {
+export function exitWithParent(forceAfterMs = 10_000): void {
   if (!process.channel) return;
   // The parent read our output too: once it is gone a log line must not crash the shutdown.
   for (const stream of [process.stdout, process.stderr]) {
