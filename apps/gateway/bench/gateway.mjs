@@ -322,7 +322,8 @@ async function main() {
   children.push(targetProc);
   const { tcp: t, http: httpTarget } = await new Promise((r) => targetProc.once('message', r));
 
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const serverArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
+  const server = spawn(process.execPath, [...serverArgs, join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(server);
   await waitFor('server', async () => (await fetch(`${base}/health`)).ok);
 

@@ -10,6 +10,7 @@ import type {
   GatewayReportInput,
   GatewayReserveLeaseInput,
 } from '@proxyhub/core';
+import { batchedCalls } from './batched-calls';
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -43,10 +44,28 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
       }),
     ],
   });
+  // Logins and lease requests of one moment go to the server together (batched-calls.ts).
+  const authorize = batchedCalls(async (items: readonly GatewayAuthorizeInput[]) => (await client.gateway.authorizeMany.mutate({ items: [...items] })).answers);
+  const reserveLease = batchedCalls(async (items: readonly GatewayReserveLeaseInput[]) => {
+    // One call per gateway id (a process normally has one); grants go back by position.
+    const byGateway = new Map<string, number[]>();
+    items.forEach((item, i) => byGateway.set(item.gatewayId, [...(byGateway.get(item.gatewayId) ?? []), i]));
+    const grants: LeaseAnswer[] = [];
+    await Promise.all(
+      [...byGateway].map(async ([gatewayId, at]) => {
+        const r = await client.gateway.reserveLeases.mutate({
+          gatewayId,
+          items: at.map((i) => ({ proxyAccountId: items[i]!.proxyAccountId, bytes: items[i]!.bytes })),
+        });
+        at.forEach((i, k) => (grants[i] = r.grants[k]!));
+      }),
+    );
+    return grants;
+  });
   return {
-    authorize: (input) => client.gateway.authorize.mutate(input),
+    authorize,
     authorizeAddress: (input) => client.gateway.authorizeAddress.mutate(input),
-    reserveLease: (input) => client.gateway.reserveLease.mutate(input),
+    reserveLease,
     report: (input) => client.gateway.report.mutate(input),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
     upstreams: () => client.gateway.upstreams.query(),

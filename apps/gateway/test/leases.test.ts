@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api';
+import { MAX_GATEWAY_BATCH } from '@proxyhub/core';
 import { createBackend, type Backend } from '../src/backend';
 import {
   balances,
@@ -8,6 +9,8 @@ import {
   expectLedgerHolds,
   hourlyUsage,
   INTERNAL_KEY,
+  internalClient,
+  promSample,
   startGateway,
   startTarget,
   startTestServer,
@@ -47,6 +50,64 @@ describe('gateway.* procedures (internal key)', () => {
     expect(bad).toEqual({ account: { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' }, locationKnown: false });
     const nobody = await api.authorize({ proxyUserId: 'nosuchuser1', password: 'x' });
     expect(nobody.account.ok).toBe(false);
+  });
+
+  it('authorizeMany answers a mixed batch in the order asked, exactly as authorize does one by one', async () => {
+    const rich = await userWithCredits(server, 5n * BigInt(MiB));
+    const poor = await userWithCredits(server, 0n);
+    const items = [
+      { proxyUserId: rich.proxyUserId, password: rich.proxyPassword, location: { country: 'US', state: 'CA' } },
+      { proxyUserId: rich.proxyUserId, password: 'wrong' },
+      { proxyUserId: 'nosuchuser1', password: 'x', location: { country: 'ZZ' } },
+      { proxyUserId: poor.proxyUserId, password: poor.proxyPassword },
+      { proxyUserId: rich.proxyUserId, password: rich.proxyPassword, location: { country: 'ZZ' } },
+    ];
+    const { answers } = await internalClient(server).gateway.authorizeMany.mutate({ items });
+    expect(answers).toHaveLength(items.length);
+    for (const [i, item] of items.entries()) expect(answers[i]).toEqual(await internalClient(server).gateway.authorize.mutate(item));
+    expect(answers.map((a) => [a.account.ok, a.locationKnown])).toEqual([
+      [true, true],
+      [false, null],
+      [false, false],
+      [true, null],
+      [true, false],
+    ]);
+  });
+
+  it('reserveLeases grants in the order asked, and refuses an empty or oversized batch with a 400', async () => {
+    const u = await userWithCredits(server, 5n * BigInt(MiB));
+    const id = await accountOf(u);
+    const trpc = internalClient(server);
+    const { grants } = await trpc.gateway.reserveLeases.mutate({ gatewayId: 'gw-many', items: [3, 3, 3].map(() => ({ proxyAccountId: id, bytes: 3 * MiB })) });
+    expect(grants.map((g) => [g.outcome, g.grantedBytes])).toEqual([
+      ['granted', 3n * BigInt(MiB)],
+      ['granted', 2n * BigInt(MiB)],
+      ['empty', 0n],
+    ]);
+    await expect(trpc.gateway.reserveLeases.mutate({ gatewayId: 'gw-many', items: [] })).rejects.toMatchObject({ data: { httpStatus: 400 } });
+    const tooMany = Array.from({ length: MAX_GATEWAY_BATCH + 1 }, () => ({ proxyAccountId: id, bytes: 1 }));
+    await expect(trpc.gateway.reserveLeases.mutate({ gatewayId: 'gw-many', items: tooMany })).rejects.toMatchObject({ data: { httpStatus: 400 } });
+    await expect(trpc.gateway.authorizeMany.mutate({ items: [] })).rejects.toMatchObject({ data: { httpStatus: 400 } });
+    expect((await expectLedgerHolds(server, u.userId)).leased).toBe(5n * BigInt(MiB));
+    await api.releaseLeases({ gatewayId: 'gw-many' });
+  });
+
+  it('logins and lease requests made at once reach the server as a few batched calls', async () => {
+    const users = await Promise.all(Array.from({ length: 40 }, () => userWithCredits(server, BigInt(MiB))));
+    const calls = async () =>
+      promSample(await fetch(`${server.url}/metrics`).then((r) => r.text()), 'http_requests_total', { route: '/trpc/:path', method: 'POST', status: '200' }) ??
+      0;
+    const before = await calls();
+    const answers = await Promise.all(users.flatMap((u) => [1, 2, 3].map(() => api.authorize({ proxyUserId: u.proxyUserId, password: u.proxyPassword }))));
+    const ids = answers.map((a) => (a.account.ok ? a.account.proxyAccountId : ''));
+    expect(ids.every(Boolean)).toBe(true);
+    const grants = await Promise.all(ids.map((proxyAccountId) => api.reserveLease({ gatewayId: 'gw-gathered', proxyAccountId, bytes: MiB / 2 })));
+    // 120 logins and 120 lease requests: a batch with the server, the rest gathered behind it.
+    expect((await calls()) - before).toBeLessThanOrEqual(6);
+    // Each account's 1 MiB went to its first two requests; the third found the wallet empty.
+    expect(grants.filter((g) => g.outcome === 'granted')).toHaveLength(80);
+    expect(grants.reduce((n, g) => n + g.grantedBytes, 0n)).toBe(40n * BigInt(MiB));
+    await api.releaseLeases({ gatewayId: 'gw-gathered' });
   });
 
   it('leases never exceed the balance, even under 20 concurrent reservations', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers';
+import { MAX_GATEWAY_BATCH } from '@proxyhub/core';
+import { INTERNAL_KEY, startTestServer, type TestServer } from './helpers';
 import { rawRequest } from './auth-support';
 
 describe('security headers and basic endpoints', () => {
@@ -51,6 +52,37 @@ describe('security headers and basic endpoints', () => {
     }
     const rest = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body: big });
     expect(rest.json).toEqual({ success: false, error: 'Request body is too large' });
+    // Without a declared length (chunked) the body is counted as it arrives.
+    const chunked = await rawRequest(server, {
+      method: 'POST',
+      path: '/trpc/auth.login',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: big,
+    });
+    expect(chunked.status).toBe(413);
+  });
+
+  it("lets the internal key send a gateway's large batches to tRPC (a thousand logins), and nobody else", async () => {
+    const items = Array.from({ length: MAX_GATEWAY_BATCH }, (_, i) => ({
+      proxyUserId: `nosuchuser${i}`,
+      password: 'p'.repeat(200),
+      location: { country: 'US' },
+    }));
+    const body = JSON.stringify({ json: { items } });
+    expect(body.length).toBeGreaterThan(200 * 1024);
+    const headers = { 'content-type': 'application/json' };
+    const outsider = await rawRequest(server, { method: 'POST', path: '/trpc/gateway.authorizeMany', headers, body });
+    expect(outsider.status).toBe(413);
+    const gateway = await rawRequest(server, {
+      method: 'POST',
+      path: '/trpc/gateway.authorizeMany',
+      headers: { ...headers, authorization: `Bearer ${INTERNAL_KEY}` },
+      body,
+    });
+    expect(gateway.status).toBe(200);
+    const answers = (gateway.json as { result: { data: { json: { answers: Array<{ account: { ok: boolean } }> } } } }).result.data.json.answers;
+    expect(answers).toHaveLength(MAX_GATEWAY_BATCH);
+    expect(answers.every((a) => !a.account.ok)).toBe(true);
   });
 
   it('an unknown API path is a 404 JSON error, also when a browser asks for HTML', async () => {

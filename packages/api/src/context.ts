@@ -42,9 +42,15 @@ export function usesBearer(authorization: string | undefined): boolean {
   return /^Bearer(\s|$)/i.test(authorization ?? '');
 }
 
-function bearerToken(req: RequestLike): string | null {
-  const m = /^Bearer\s+(\S+)$/i.exec(req.header('authorization') ?? '');
+function bearerToken(authorization: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   return m ? m[1]! : null;
+}
+
+/** Whether an Authorization header carries the internal key (gateways, internal tools). */
+export function isInternalCaller(authorization: string | undefined, internalApiKey: string): boolean {
+  const token = bearerToken(authorization);
+  return token !== null && safeEqual(token, internalApiKey);
 }
 
 /** Resolves who is calling: `Authorization: Bearer <apiKey or internal key>` alone, or else the user and admin session cookies. */
@@ -53,9 +59,9 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
   if (usesBearer(req.header('authorization'))) {
-    const token = bearerToken(req);
+    const token = bearerToken(req.header('authorization'));
     if (!token) return ctx;
-    if (safeEqual(token, deps.config.internalApiKey)) {
+    if (isInternalCaller(req.header('authorization'), deps.config.internalApiKey)) {
       ctx.internal = true;
     } else {
       const keyHash = deps.secrets.lookupHash(token);

@@ -2,18 +2,20 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import {
   gatewayAuthorizeAddressInput,
   gatewayAuthorizeInput,
+  gatewayAuthorizeManyInput,
   gatewayHeartbeatInput,
   gatewayReleaseLeasesInput,
   gatewayReportInput,
   gatewayReserveLeaseInput,
+  gatewayReserveLeasesInput,
   LOCAL_GATEWAY_HOST,
 } from '@proxyhub/core';
 import { inBackground } from '../deps';
 import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
-import { authorizeProxyAccount, authorizeSourceAddress } from '../services/gateway-auth';
+import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
-import { applyGatewayReport, releaseLeases, reserveLease } from '../services/leases';
+import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
 export const gatewayRouter = {
@@ -34,6 +36,12 @@ export const gatewayRouter = {
     .input(gatewayAuthorizeInput)
     .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
 
+  /** Many credential checks in one call (the gateway gathers the logins of one moment): answers in order. */
+  authorizeMany: internalProcedure
+    .meta({ keepsReadCache: true })
+    .input(gatewayAuthorizeManyInput)
+    .mutation(async ({ ctx, input }) => ({ answers: await authorizeProxyAccounts(ctx.db, ctx.deps.secrets, input.items) })),
+
   /** A connection without credentials: whose it is, by its source address (password-less access), if anyone's. */
   authorizeAddress: internalProcedure
     .meta({ keepsReadCache: true })
@@ -42,6 +50,11 @@ export const gatewayRouter = {
 
   /** Moves up to `bytes` from the account's wallet into a lease held by the gateway. */
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),
+
+  /** Many lease requests of one gateway in one transaction: grants in the order asked. */
+  reserveLeases: internalProcedure
+    .input(gatewayReserveLeasesInput)
+    .mutation(async ({ ctx, input }) => ({ grants: await ctx.db.transaction((tx) => reserveLeases(tx, input)) })),
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
   report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {

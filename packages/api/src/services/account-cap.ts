@@ -4,9 +4,9 @@
  * row is locked, so two gateways reserving for one account cannot take the same room; the wallet is
  * locked first, as everywhere.
  */
-import { eq, sql } from 'drizzle-orm';
-import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { openLeaseBytes } from './wallet';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { gatewayLeases, proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { anyOf } from './any-of';
 
 export interface AccountCap {
   /** What may still be leased under the cap; null: no cap. */
@@ -16,15 +16,44 @@ export interface AccountCap {
 }
 
 export async function accountCap(tx: DbOrTx, proxyAccountId: string, opts: { lock: boolean }): Promise<AccountCap> {
+  return (await accountCaps(tx, [proxyAccountId], opts)).get(proxyAccountId)!;
+}
+
+/**
+ * accountCap of several accounts in two queries (rows locked in id order with `lock`); every id
+ * asked is in the map, an unknown one with no room.
+ */
+export async function accountCaps(tx: DbOrTx, proxyAccountIds: readonly string[], opts: { lock: boolean }): Promise<Map<string, AccountCap>> {
+  const ids = [...new Set(proxyAccountIds)].sort();
+  if (!ids.length) return new Map();
   const query = tx
-    .select({ cap: proxyAccounts.capBytes, used: proxyAccounts.usedBytes, held: openLeaseBytes(eq(proxyAccounts.id, proxyAccountId)) })
+    .select({ id: proxyAccounts.id, cap: proxyAccounts.capBytes, used: proxyAccounts.usedBytes })
     .from(proxyAccounts)
-    .where(eq(proxyAccounts.id, proxyAccountId));
-  const [row] = opts.lock ? await query.for('update') : await query;
-  if (!row) return { room: 0n, held: 0n };
-  if (row.cap === null) return { room: null, held: row.held };
-  const room = row.cap - row.used - row.held;
-  return { room: room > 0n ? room : 0n, held: row.held };
+    .where(anyOf(proxyAccounts.id, ids))
+    .orderBy(asc(proxyAccounts.id));
+  const rows = opts.lock ? await query.for('update') : await query;
+  const held = await heldByAccount(tx, ids);
+  const out = new Map<string, AccountCap>(ids.map((id) => [id, { room: 0n, held: 0n }]));
+  for (const r of rows) {
+    const h = held.get(r.id) ?? 0n;
+    if (r.cap === null) {
+      out.set(r.id, { room: null, held: h });
+      continue;
+    }
+    const room = r.cap - r.used - h;
+    out.set(r.id, { room: room > 0n ? room : 0n, held: h });
+  }
+  return out;
+}
+
+/** What the open leases of each account hold, in one query. */
+async function heldByAccount(tx: DbOrTx, ids: readonly string[]): Promise<Map<string, bigint>> {
+  const rows = await tx
+    .select({ id: gatewayLeases.proxyAccountId, v: sql`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text`.mapWith(BigInt) })
+    .from(gatewayLeases)
+    .where(and(anyOf(gatewayLeases.proxyAccountId, ids), isNull(gatewayLeases.settledAt)))
+    .groupBy(gatewayLeases.proxyAccountId);
+  return new Map(rows.map((r) => [r.id, r.v]));
 }
 
 /** Reported usage counts against each account's cap (bytes per proxy account id). */

@@ -8,12 +8,13 @@
  * brought (cap_bytes): whoever still holds a batch account's password (the shop, a reseller) must not
  * be able to drain the rest of the buyer's balance.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { anyOf } from './any-of';
 import { CODE_ALPHABET } from './codes';
-import { batchLeasedBytes, credit, moveLeasedClaim, walletCredits, walletRemaining, type AccountWallet } from './wallet';
+import { batchesLeasedBytes, batchLeasedBytes, credit, moveLeasedClaim, walletKey, walletsCredits, walletsRemaining, type AccountWallet } from './wallet';
 
 /** `BT` + 18 symbols (~89 bits): handed to the buyer, so it must not be guessable. */
 export function newBatchCode(): string {
@@ -116,31 +117,68 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
  * reservations) the batch row is locked, so two reservations for its accounts (any gateway) cannot
  * take the same room; lock the wallet first.
  */
-async function batchCap(tx: DbOrTx, batchId: string, opts: { lock: boolean }): Promise<{ room: bigint; held: bigint }> {
-  const query = tx.select({ cap: batches.capBytes, used: batches.capUsedBytes }).from(batches).where(eq(batches.id, batchId));
-  const [b] = opts.lock ? await query.for('update') : await query;
-  const held = await batchLeasedBytes(tx, batchId);
-  if (!b || b.cap === null) return { room: 0n, held };
-  const room = b.cap - b.used - held;
-  return { room: room > 0n ? room : 0n, held };
+export interface BatchCap {
+  room: bigint;
+  held: bigint;
+}
+
+/** The caps of several batches in two queries (locked in id order with `lock`); every id asked is in the map. */
+export async function batchCaps(tx: DbOrTx, batchIds: readonly string[], opts: { lock: boolean }): Promise<Map<string, BatchCap>> {
+  const ids = [...new Set(batchIds)].sort();
+  if (!ids.length) return new Map();
+  const query = tx
+    .select({ id: batches.id, cap: batches.capBytes, used: batches.capUsedBytes })
+    .from(batches)
+    .where(anyOf(batches.id, ids))
+    .orderBy(asc(batches.id));
+  const rows = new Map((opts.lock ? await query.for('update') : await query).map((b) => [b.id, b]));
+  const held = await batchesLeasedBytes(tx, ids);
+  return new Map(
+    ids.map((id) => {
+      const b = rows.get(id);
+      const h = held.get(id) ?? 0n;
+      if (!b || b.cap === null) return [id, { room: 0n, held: h }];
+      const room = b.cap - b.used - h;
+      return [id, { room: room > 0n ? room : 0n, held: h }];
+    }),
+  );
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-
-/** What an account may lease of its wallet's `walletBytes`: all of it, or less under its batch's cap. */
-export async function spendableBytes(tx: DbOrTx, capBatchId: string | null, walletBytes: bigint, opts: { lock: boolean }): Promise<bigint> {
-  if (!capBatchId) return walletBytes;
-  return min((await batchCap(tx, capBatchId, opts)).room, walletBytes);
-}
 
 /**
  * What an account can still spend: its wallet's remaining, or under a batch cap what its batch's
  * open leases hold plus what it may still lease (never more than the wallet's remaining).
  */
 export async function accountRemaining(db: DbOrTx, acc: AccountWallet): Promise<bigint> {
-  if (!acc.capBatchId) return walletRemaining(db, acc.wallet);
-  const cap = await batchCap(db, acc.capBatchId, { lock: false });
-  return cap.held + min(cap.room, await walletCredits(db, acc.wallet, { lock: false }));
+  return (await accountsRemaining(db, [acc])).get(acc.proxyAccountId)!;
+}
+
+/** accountRemaining of several accounts by proxy account id, in a few queries whatever their number. */
+export async function accountsRemaining(db: DbOrTx, accs: readonly AccountWallet[]): Promise<Map<string, bigint>> {
+  const capped = accs.filter((a) => a.capBatchId);
+  const plain = accs.filter((a) => !a.capBatchId);
+  const remaining = await walletsRemaining(
+    db,
+    plain.map((a) => a.wallet),
+  );
+  const caps = await batchCaps(
+    db,
+    capped.map((a) => a.capBatchId!),
+    { lock: false },
+  );
+  const credits = await walletsCredits(
+    db,
+    capped.map((a) => a.wallet),
+    { lock: false },
+  );
+  const out = new Map<string, bigint>();
+  for (const a of plain) out.set(a.proxyAccountId, remaining.get(walletKey(a.wallet)) ?? 0n);
+  for (const a of capped) {
+    const cap = caps.get(a.capBatchId!)!;
+    out.set(a.proxyAccountId, cap.held + min(cap.room, credits.get(walletKey(a.wallet)) ?? 0n));
+  }
+  return out;
 }
 
 /** Counts reported usage of associated batches' accounts against their caps (bytes per batch id). */

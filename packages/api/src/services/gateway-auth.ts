@@ -8,9 +8,10 @@ import { and, eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import type { GatewayAuthorizeAddressInput, GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { accountCap } from './account-cap';
-import { accountRemaining } from './batches';
-import { allowlistNetworks, passwordlessUserAt } from './ip-allowlist';
+import { accountCaps } from './account-cap';
+import { anyOf } from './any-of';
+import { accountsRemaining } from './batches';
+import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
 import { isKnownLocation } from './locations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from './wallet';
 
@@ -27,34 +28,73 @@ export interface GatewayAuthorization {
 }
 
 const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
+const DISABLED = { ok: false, reason: 'disabled', message: 'This proxy account is disabled' } as const;
 
 export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
-  const locationKnown = input.location ? isKnownLocation(input.location) : null;
-  const [row] = await selectAccountWallets(db, { passwordEnc: proxyAccounts.proxyPasswordEnc })
-    .where(eq(proxyAccounts.proxyUserId, input.proxyUserId))
-    .limit(1);
-  if (!row) return { account: BAD_CREDENTIALS, locationKnown };
-  let password: string;
-  try {
-    password = secrets.decrypt(row.passwordEnc);
-  } catch {
-    return { account: BAD_CREDENTIALS, locationKnown };
-  }
-  if (!safeEqual(password, input.password)) return { account: BAD_CREDENTIALS, locationKnown };
-  return { account: await accountAnswer(db, row), locationKnown };
+  const [answer] = await authorizeProxyAccounts(db, secrets, [input]);
+  return answer!;
 }
 
-/** What an account whose credentials (or source address) were good may do. */
-async function accountAnswer(db: DbOrTx, row: AccountWalletRow): Promise<GatewayAccountResult> {
-  const acc = toAccountWallet(row);
-  if (acc.disabled) return { ok: false, reason: 'disabled', message: 'This proxy account is disabled' };
-  let creditsBytes = await accountRemaining(db, acc);
-  // Under its own cap an account can spend what its open leases hold plus the room left.
-  const cap = await accountCap(db, acc.proxyAccountId, { lock: false });
-  if (cap.room !== null && cap.held + cap.room < creditsBytes) creditsBytes = cap.held + cap.room;
-  const owner = 'userId' in acc.wallet ? acc.wallet.userId : null;
-  const allowlist = owner ? await allowlistNetworks(db, owner) : [];
-  return { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes, allowlist };
+/**
+ * Checks many credentials in a few queries whatever their number (a gateway's cold start sends a
+ * thousand at once); answers in the order asked.
+ */
+export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inputs: readonly GatewayAuthorizeInput[]): Promise<GatewayAuthorization[]> {
+  const rows = await selectAccountWallets(db, { proxyUserId: proxyAccounts.proxyUserId, passwordEnc: proxyAccounts.proxyPasswordEnc }).where(
+    anyOf(
+      proxyAccounts.proxyUserId,
+      inputs.map((i) => i.proxyUserId),
+    ),
+  );
+  const byUserId = new Map(rows.map((r) => [r.proxyUserId, r]));
+  const good = inputs.map((input) => {
+    const row = byUserId.get(input.proxyUserId);
+    return row && passwordMatches(secrets, row.passwordEnc, input.password) ? row : null;
+  });
+  const answers = await accountAnswers(
+    db,
+    good.filter((r) => r !== null),
+  );
+  return inputs.map((input, i) => ({
+    account: good[i] ? answers.get(good[i].proxyAccountId)! : BAD_CREDENTIALS,
+    locationKnown: input.location ? isKnownLocation(input.location) : null,
+  }));
+}
+
+function passwordMatches(secrets: SecretBox, sealed: string, given: string): boolean {
+  let password: string;
+  try {
+    password = secrets.decrypt(sealed);
+  } catch {
+    return false;
+  }
+  return safeEqual(password, given);
+}
+
+/** What accounts whose credentials (or source address) were good may do, by proxy account id. */
+async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
+  const accs = rows.map(toAccountWallet).filter((a) => !a.disabled);
+  const remaining = await accountsRemaining(db, accs);
+  const caps = await accountCaps(
+    db,
+    accs.map((a) => a.proxyAccountId),
+    { lock: false },
+  );
+  const allowlists = await allowlistsOf(
+    db,
+    accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
+  );
+  const out = new Map<string, GatewayAccountResult>();
+  for (const row of rows) out.set(row.proxyAccountId, DISABLED);
+  for (const acc of accs) {
+    let creditsBytes = remaining.get(acc.proxyAccountId)!;
+    // Under its own cap an account can spend what its open leases hold plus the room left.
+    const cap = caps.get(acc.proxyAccountId)!;
+    if (cap.room !== null && cap.held + cap.room < creditsBytes) creditsBytes = cap.held + cap.room;
+    const allowlist = 'userId' in acc.wallet ? (allowlists.get(acc.wallet.userId) ?? []) : [];
+    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes, allowlist });
+  }
+  return out;
 }
 
 /**
@@ -69,5 +109,5 @@ export async function authorizeSourceAddress(db: DbOrTx, input: GatewayAuthorize
         .limit(1)
     : [];
   if (!row) return { account: { ok: false, reason: 'not_passwordless', message: `No credentials, and ${input.address} is not a password-less address` } };
-  return { account: await accountAnswer(db, row) };
+  return { account: (await accountAnswers(db, [row])).get(row.proxyAccountId)! };
 }

@@ -18,6 +18,7 @@ import {
   type SetIpAllowlistInput,
 } from '@proxyhub/core';
 import { ipAllowlistEntries, users, type DbOrTx } from '@proxyhub/db';
+import { anyOf } from './any-of';
 
 export interface IpAllowlist {
   entries: string[];
@@ -44,10 +45,23 @@ async function allowlistEntries(db: DbOrTx, userId: string): Promise<string[]> {
   return rows.map((r) => r.entry);
 }
 
-/** The networks the gateway matches source addresses against (`address/prefix`); empty: anywhere. */
-export async function allowlistNetworks(db: DbOrTx, userId: string): Promise<string[]> {
-  const rows = await db.select({ network: ipAllowlistEntries.network }).from(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, userId));
-  return rows.map((r) => r.network);
+/**
+ * The networks the gateway matches source addresses against (`address/prefix`; none: anywhere),
+ * of several users in one query (users without entries are absent).
+ */
+export async function allowlistsOf(db: DbOrTx, userIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (!userIds.length) return out;
+  const rows = await db
+    .select({ userId: ipAllowlistEntries.userId, network: ipAllowlistEntries.network })
+    .from(ipAllowlistEntries)
+    .where(anyOf(ipAllowlistEntries.userId, userIds));
+  for (const r of rows) {
+    const list = out.get(r.userId);
+    if (list) list.push(r.network);
+    else out.set(r.userId, [r.network]);
+  }
+  return out;
 }
 
 /** Parsed, deduplicated, in the order given; refuses the first entry that is not an address or range. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { gatewayLeases, proxyAccounts, users } from '@proxyhub/db';
 import { expectLedgerOk, fileDatabase, MiB, userWallet, userWithAccount } from '../../test/fixtures';
 import { userUsageTotals } from './usage';
-import { applyGatewayReport, LEASE_TTL_MS, MAX_LEASE_BYTES, reconcileExpiredLeases, releaseLeases, reserveLease } from './leases';
+import { applyGatewayReport, LEASE_TTL_MS, MAX_LEASE_BYTES, reconcileExpiredLeases, releaseLeases, reserveLease, reserveLeases } from './leases';
 
 const database = fileDatabase();
 
@@ -72,6 +72,47 @@ describe('reserving a lease', () => {
     expect(grants.reduce((sum, g) => sum + g.grantedBytes, 0n)).toBe(50n * MiB);
     expect(grants.filter((g) => g.outcome === 'granted')).toHaveLength(8);
     expect((await userWallet(database.db, u.userId)).credits).toBe(0n);
+  });
+});
+
+describe('reserving many leases at once', () => {
+  it('grants each item in order as one by one would, in one transaction, within wallets and caps', async () => {
+    const a = await userWithAccount(database.db, 10n * MiB);
+    const b = await userWithAccount(database.db, 4n * MiB);
+    const off = await userWithAccount(database.db, 4n * MiB);
+    await database.db
+      .update(proxyAccounts)
+      .set({ capBytes: 5n * MiB })
+      .where(eq(proxyAccounts.id, a.proxyAccountId));
+    await database.db.update(proxyAccounts).set({ disabledAt: new Date() }).where(eq(proxyAccounts.id, off.proxyAccountId));
+    const gw = gateway();
+    const ask = [a, b, a, b, { proxyAccountId: randomUUID() }, off].map((u) => ({ proxyAccountId: u.proxyAccountId, bytes: Number(3n * MiB) }));
+    const grants = await database.db.transaction((tx) => reserveLeases(tx, { gatewayId: gw, items: ask }));
+    expect(grants.map((g) => [g.outcome, g.grantedBytes, g.balanceBytes])).toEqual([
+      ['granted', 3n * MiB, 2n * MiB], // a's cap of 5 MiB leaves 2
+      ['granted', 3n * MiB, 1n * MiB],
+      ['granted', 2n * MiB, 0n], // the rest of a's cap, though a's wallet holds more
+      ['granted', 1n * MiB, 0n], // the rest of b's wallet
+      ['unknown_account', 0n, 0n],
+      ['disabled', 0n, 0n],
+    ]);
+    for (const g of grants.slice(0, 4))
+      expect(await leaseRow(g.leaseId!)).toMatchObject({ gatewayId: gw, grantedBytes: g.grantedBytes, usedBytes: 0n, settledAt: null });
+    expect(await userWallet(database.db, a.userId)).toEqual({ credits: 5n * MiB, usage: 0n });
+    expect(await userWallet(database.db, b.userId)).toEqual({ credits: 0n, usage: 0n });
+    expect(await userWallet(database.db, off.userId)).toEqual({ credits: 4n * MiB, usage: 0n });
+  });
+
+  it('never leases the same byte twice when batches for one wallet race', async () => {
+    const u = await userWithAccount(database.db, 10n * MiB);
+    const batch = () =>
+      database.db.transaction((tx) =>
+        reserveLeases(tx, { gatewayId: gateway(), items: Array.from({ length: 5 }, () => ({ proxyAccountId: u.proxyAccountId, bytes: Number(MiB) })) }),
+      );
+    const all = (await Promise.all(Array.from({ length: 4 }, batch))).flat();
+    expect(all.reduce((n, g) => n + g.grantedBytes, 0n)).toBe(10n * MiB);
+    expect(all.filter((g) => g.outcome === 'empty')).toHaveLength(10);
+    expect(await userWallet(database.db, u.userId)).toEqual({ credits: 0n, usage: 0n });
   });
 });
 

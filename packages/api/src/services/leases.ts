@@ -8,13 +8,26 @@
  * stops reporting expire and are settled by the reconciliation job. Throughout:
  *   sum(credit_entries) = credits_bytes + sum(open leases: granted - used) + total_usage_bytes.
  */
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { GatewayReportInput, GatewayReserveLeaseInput } from '@proxyhub/core';
+import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeasesInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
-import { countBatchUsage, spendableBytes } from './batches';
-import { accountCap, countAccountUsage } from './account-cap';
+import { arrayOf } from './any-of';
+import { batchCaps, countBatchUsage } from './batches';
+import { accountCaps, countAccountUsage } from './account-cap';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
-import { adjustWallet, findAccountWallet, selectAccountWallets, toAccountWallet, walletCredits, walletKey, type Wallet } from './wallet';
+import {
+  adjustWallet,
+  adjustWallets,
+  findAccountWallets,
+  selectAccountWallets,
+  toAccountWallet,
+  walletCredits,
+  walletKey,
+  walletsCredits,
+  type Wallet,
+  type WalletDelta,
+} from './wallet';
 
 /** A lease of a gateway that has not reported for this long is settled by the reconciliation job. */
 export const LEASE_TTL_MS = 2 * 60_000;
@@ -39,23 +52,82 @@ export interface LeaseGrant {
 }
 
 export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant> {
-  const acc = await findAccountWallet(tx, input.proxyAccountId);
-  if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
-  if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
-  let credits = await spendableBytes(tx, acc.capBatchId, await walletCredits(tx, acc.wallet, { lock: true }), { lock: true });
+  const [grant] = await reserveLeases(tx, { gatewayId: input.gatewayId, items: [input] }, ttlMs);
+  return grant!;
+}
+
+/**
+ * Reserves a lease for each item, in order, as if one by one, in a fixed number of statements
+ * whatever their number (a gateway's cold start asks for a thousand at once). Must run inside a
+ * transaction: the wallets, batch caps and account caps involved are locked (wallets first, as
+ * everywhere), then every grant is worked out from those rows and written at once.
+ */
+export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant[]> {
+  const accs = await findAccountWallets(
+    tx,
+    input.items.map((i) => i.proxyAccountId),
+  );
+  const live = [...accs.values()].filter((a) => !a.disabled);
+  const credits = await walletsCredits(
+    tx,
+    live.map((a) => a.wallet),
+    { lock: true },
+  );
+  const batchRoom = await batchCaps(
+    tx,
+    live.flatMap((a) => (a.capBatchId ? [a.capBatchId] : [])),
+    { lock: true },
+  );
   // A capped account (a sub-account) never leases beyond its own cap, whatever the wallet holds.
-  const cap = await accountCap(tx, acc.proxyAccountId, { lock: true });
-  if (cap.room !== null && cap.room < credits) credits = cap.room;
-  let granted = BigInt(input.bytes);
-  if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
-  if (granted > credits) granted = credits;
-  if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: credits, outcome: 'empty' };
-  await adjustWallet(tx, acc.wallet, { credits: -granted, usage: 0n });
-  const [lease] = await tx
-    .insert(gatewayLeases)
-    .values({ gatewayId: input.gatewayId, proxyAccountId: acc.proxyAccountId, grantedBytes: granted, expiresAt: new Date(Date.now() + ttlMs) })
-    .returning({ id: gatewayLeases.id });
-  return { leaseId: lease!.id, grantedBytes: granted, balanceBytes: credits - granted, outcome: 'granted' };
+  const accountRoom = await accountCaps(
+    tx,
+    live.map((a) => a.proxyAccountId),
+    { lock: true },
+  );
+  const expiresAt = new Date(Date.now() + ttlMs);
+  const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint }> = [];
+  const wallets = new WalletDeltas();
+  const grants = input.items.map((item): LeaseGrant => {
+    const acc = accs.get(item.proxyAccountId);
+    if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
+    if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
+    const key = walletKey(acc.wallet);
+    const batch = acc.capBatchId ? batchRoom.get(acc.capBatchId)! : null;
+    const cap = accountRoom.get(acc.proxyAccountId)!;
+    let spendable = credits.get(key) ?? 0n;
+    if (batch && batch.room < spendable) spendable = batch.room;
+    if (cap.room !== null && cap.room < spendable) spendable = cap.room;
+    let granted = BigInt(item.bytes);
+    if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
+    if (granted > spendable) granted = spendable;
+    if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
+    // What this grant takes is gone for the items after it.
+    credits.set(key, credits.get(key)! - granted);
+    if (batch) batch.room -= granted;
+    if (cap.room !== null) cap.room -= granted;
+    wallets.add(acc.wallet, -granted, 0n);
+    const id = randomUUID();
+    leases.push({ id, proxyAccountId: acc.proxyAccountId, grantedBytes: granted });
+    return { leaseId: id, grantedBytes: granted, balanceBytes: spendable - granted, outcome: 'granted' };
+  });
+  await wallets.apply(tx);
+  if (leases.length) {
+    const l = gatewayLeases;
+    await tx.execute(
+      sql`insert into ${l} (${sql.identifier(l.id.name)}, ${sql.identifier(l.gatewayId.name)}, ${sql.identifier(l.proxyAccountId.name)}, ${sql.identifier(l.grantedBytes.name)}, ${sql.identifier(l.expiresAt.name)})
+          select n.id, ${input.gatewayId}::text, n.account, n.granted, ${expiresAt.toISOString()}::timestamptz from unnest(${arrayOf(
+            l.id,
+            leases.map((x) => x.id),
+          )}, ${arrayOf(
+            l.proxyAccountId,
+            leases.map((x) => x.proxyAccountId),
+          )}, ${arrayOf(
+            l.grantedBytes,
+            leases.map((x) => x.grantedBytes),
+          )}) as n(id, account, granted)`,
+    );
+  }
+  return grants;
 }
 
 export interface ReportResult {
@@ -79,7 +151,7 @@ function leaseRows(tx: DbOrTx, where: SQL | undefined) {
 }
 
 class WalletDeltas {
-  private readonly map = new Map<string, { wallet: Wallet; credits: bigint; usage: bigint }>();
+  private readonly map = new Map<string, WalletDelta>();
   add(wallet: Wallet, credits: bigint, usage: bigint) {
     const k = walletKey(wallet);
     const cur = this.map.get(k) ?? { wallet, credits: 0n, usage: 0n };
@@ -87,8 +159,8 @@ class WalletDeltas {
     cur.usage += usage;
     this.map.set(k, cur);
   }
-  async apply(tx: DbOrTx) {
-    for (const d of this.map.values()) await adjustWallet(tx, d.wallet, { credits: d.credits, usage: d.usage });
+  apply(tx: DbOrTx) {
+    return adjustWallets(tx, [...this.map.values()]);
   }
 }
 

@@ -14,9 +14,10 @@
  * check): the wallet's credits plus the bytes held in open leases on the accounts spending it. Those
  * bytes are still the user's: what a gateway does not use goes back to the wallet.
  */
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder, type SelectedFields } from 'drizzle-orm/pg-core';
 import { DomainError, type UsageType } from '@proxyhub/core';
+import { anyOf, arrayOf } from './any-of';
 import { batches, creditEntries, gatewayLeases, proxyAccounts, users, type CREDIT_KINDS, type DbOrTx } from '@proxyhub/db';
 
 export type Wallet = { userId: string } | { batchId: string };
@@ -88,28 +89,78 @@ export function toAccountWallet(r: AccountWalletRow): AccountWallet {
 }
 
 export async function findAccountWallet(db: DbOrTx, proxyAccountId: string): Promise<AccountWallet | null> {
-  const [row] = await selectAccountWallets(db, {}).where(eq(proxyAccounts.id, proxyAccountId)).limit(1);
-  return row ? toAccountWallet(row) : null;
+  return (await findAccountWallets(db, [proxyAccountId])).get(proxyAccountId) ?? null;
+}
+
+/** Several accounts' wallets in one query, by proxy account id (unknown ids are absent). */
+export async function findAccountWallets(db: DbOrTx, proxyAccountIds: readonly string[]): Promise<Map<string, AccountWallet>> {
+  if (!proxyAccountIds.length) return new Map();
+  const rows = await selectAccountWallets(db, {}).where(anyOf(proxyAccounts.id, proxyAccountIds));
+  return new Map(rows.map((r) => [r.proxyAccountId, toAccountWallet(r)]));
 }
 
 // --- Balances and the ledger --------------------------------------------------------------------
 
 /** The wallet's credits, not counting open leases (0 for an unknown wallet); `lock` holds its row for the rest of the transaction. */
 export async function walletCredits(tx: DbOrTx, w: Wallet, opts: { lock: boolean }): Promise<bigint> {
-  const { table, id } = walletRow(w);
-  const query = tx.select({ credits: table.creditsBytes }).from(table).where(eq(table.id, id));
-  const [row] = opts.lock ? await query.for('update') : await query;
-  return row?.credits ?? 0n;
+  return (await walletsCredits(tx, [w], opts)).get(walletKey(w)) ?? 0n;
+}
+
+/** The ids of the user wallets and of the batch wallets among `wallets`, each sorted and once. */
+function walletIds(wallets: Iterable<Wallet>): { userIds: string[]; batchIds: string[] } {
+  const userIds = new Set<string>();
+  const batchIds = new Set<string>();
+  for (const w of wallets) {
+    if ('userId' in w) userIds.add(w.userId);
+    else batchIds.add(w.batchId);
+  }
+  return { userIds: [...userIds].sort(), batchIds: [...batchIds].sort() };
+}
+
+/**
+ * Several wallets' credits by walletKey, in two queries at most (unknown wallets are absent). With
+ * `lock` the rows are locked in one order everywhere (users, then batches, each by id), so
+ * reservations for overlapping sets of wallets queue instead of deadlocking.
+ */
+export async function walletsCredits(tx: DbOrTx, wallets: Iterable<Wallet>, opts: { lock: boolean }): Promise<Map<string, bigint>> {
+  const { userIds, batchIds } = walletIds(wallets);
+  const out = new Map<string, bigint>();
+  for (const [table, ids, key] of [
+    [users, userIds, (id: string) => walletKey({ userId: id })],
+    [batches, batchIds, (id: string) => walletKey({ batchId: id })],
+  ] as const) {
+    if (!ids.length) continue;
+    const query = tx.select({ id: table.id, credits: table.creditsBytes }).from(table).where(anyOf(table.id, ids)).orderBy(asc(table.id));
+    for (const r of opts.lock ? await query.for('update') : await query) out.set(key(r.id), r.credits);
+  }
+  return out;
 }
 
 /** Moves a wallet by lease traffic (bytes into or back from leases, usage): no ledger entry, in the caller's transaction. */
 export async function adjustWallet(tx: DbOrTx, w: Wallet, delta: { credits: bigint; usage: bigint }): Promise<void> {
-  if (delta.credits === 0n && delta.usage === 0n) return;
-  const { table, id } = walletRow(w);
-  await tx
-    .update(table)
-    .set({ creditsBytes: sql`${table.creditsBytes} + ${delta.credits}`, totalUsageBytes: sql`${table.totalUsageBytes} + ${delta.usage}` })
-    .where(eq(table.id, id));
+  await adjustWallets(tx, [{ wallet: w, ...delta }]);
+}
+
+export interface WalletDelta {
+  wallet: Wallet;
+  credits: bigint;
+  usage: bigint;
+}
+
+/** Moves several wallets by lease traffic: one statement per kind of wallet, whatever their number. */
+export async function adjustWallets(tx: DbOrTx, deltas: readonly WalletDelta[]): Promise<void> {
+  const moved = deltas.filter((d) => d.credits !== 0n || d.usage !== 0n);
+  for (const table of [users, batches]) {
+    const rows = moved.map((d) => ({ d, row: walletRow(d.wallet) })).filter((r) => r.row.table === table);
+    if (!rows.length) continue;
+    const [ids, credits, usage] = [rows.map((r) => r.row.id), rows.map((r) => r.d.credits), rows.map((r) => r.d.usage)];
+    await tx.execute(
+      sql`update ${table} set ${sql.identifier(table.creditsBytes.name)} = ${table.creditsBytes} + d.credits,
+            ${sql.identifier(table.totalUsageBytes.name)} = ${table.totalUsageBytes} + d.usage
+          from unnest(${arrayOf(table.id, ids)}, ${arrayOf(table.creditsBytes, credits)}, ${arrayOf(table.totalUsageBytes, usage)}) as d(id, credits, usage)
+          where ${table.id} = d.id`,
+    );
+  }
 }
 
 export interface CreditInput {
@@ -210,23 +261,40 @@ export function userRemaining(): SQL<bigint> {
 
 /** Remaining of a wallet, in bytes (0 for an unknown one). */
 export async function walletRemaining(db: DbOrTx, w: Wallet): Promise<bigint> {
-  const row =
-    'userId' in w
-      ? await db.select({ v: userRemaining() }).from(users).where(eq(users.id, w.userId))
-      : await db
-          .select({ v: remaining(batches.creditsBytes, and(batchAccounts(), isNull(proxyAccounts.userId))) })
-          .from(batches)
-          .where(eq(batches.id, w.batchId));
-  return row[0]?.v ?? 0n;
+  return (await walletsRemaining(db, [w])).get(walletKey(w)) ?? 0n;
+}
+
+/** Remaining of several wallets by walletKey, in two queries at most (unknown wallets are absent). */
+export async function walletsRemaining(db: DbOrTx, wallets: Iterable<Wallet>): Promise<Map<string, bigint>> {
+  const { userIds, batchIds } = walletIds(wallets);
+  const out = new Map<string, bigint>();
+  if (userIds.length) {
+    for (const r of await db.select({ id: users.id, v: userRemaining() }).from(users).where(anyOf(users.id, userIds)))
+      out.set(walletKey({ userId: r.id }), r.v);
+  }
+  if (batchIds.length) {
+    const rows = await db
+      .select({ id: batches.id, v: remaining(batches.creditsBytes, and(batchAccounts(), isNull(proxyAccounts.userId))) })
+      .from(batches)
+      .where(anyOf(batches.id, batchIds));
+    for (const r of rows) out.set(walletKey({ batchId: r.id }), r.v);
+  }
+  return out;
 }
 
 /** Bytes held in open leases on the accounts of a batch (associated or not). */
 export async function batchLeasedBytes(db: DbOrTx, batchId: string): Promise<bigint> {
-  const [row] = await db
-    .select({ v: openLeaseBytes(batchAccounts()) })
+  return (await batchesLeasedBytes(db, [batchId])).get(batchId) ?? 0n;
+}
+
+/** Bytes held in open leases on the accounts of each of several batches, in one query. */
+export async function batchesLeasedBytes(db: DbOrTx, batchIds: readonly string[]): Promise<Map<string, bigint>> {
+  if (!batchIds.length) return new Map();
+  const rows = await db
+    .select({ id: batches.id, v: openLeaseBytes(batchAccounts()) })
     .from(batches)
-    .where(eq(batches.id, batchId));
-  return row?.v ?? 0n;
+    .where(anyOf(batches.id, batchIds));
+  return new Map(rows.map((r) => [r.id, r.v]));
 }
 
 /** Bytes held in open leases on a user's accounts. */

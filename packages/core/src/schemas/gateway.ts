@@ -27,6 +27,21 @@ export const gatewayReserveLeaseInput = z.object({
   bytes: byteCount.min(1),
 });
 
+/** At most this many items in one batched gateway call (a cold start's logins and first leases). */
+export const MAX_GATEWAY_BATCH = 1000;
+
+/** Many credential checks in one call: answered in the order asked. */
+export const gatewayAuthorizeManyInput = z.object({ items: z.array(gatewayAuthorizeInput).min(1).max(MAX_GATEWAY_BATCH) });
+
+/** Many lease requests of one gateway in one call: granted in the order asked, in one transaction. */
+export const gatewayReserveLeasesInput = z.object({
+  gatewayId,
+  items: z
+    .array(gatewayReserveLeaseInput.omit({ gatewayId: true }))
+    .min(1)
+    .max(MAX_GATEWAY_BATCH),
+});
+
 const sessionCount = z.number().int().min(0).max(1_000_000_000);
 
 /**
@@ -71,6 +86,8 @@ export const gatewayReleaseLeasesInput = z.object({
 export type GatewayAuthorizeInput = z.infer<typeof gatewayAuthorizeInput>;
 export type GatewayAuthorizeAddressInput = z.infer<typeof gatewayAuthorizeAddressInput>;
 export type GatewayReserveLeaseInput = z.infer<typeof gatewayReserveLeaseInput>;
+export type GatewayAuthorizeManyInput = z.infer<typeof gatewayAuthorizeManyInput>;
+export type GatewayReserveLeasesInput = z.infer<typeof gatewayReserveLeasesInput>;
 export type GatewayReportInput = z.infer<typeof gatewayReportInput>;
 export type GatewayReportItem = z.infer<typeof gatewayReportItem>;
 export type GatewayUsagePart = z.infer<typeof gatewayUsagePart>;

@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '@proxyhub/api';
+import { buildProxyUsername } from '@proxyhub/core';
+import { batches } from '@proxyhub/db';
+import { connectTunnel, exchangeUntilClosed, internalClient, startStack, startTarget, type Stack } from './helpers';
+
+const ACCOUNTS = 500;
+let stack: Stack;
+let target: Awaited<ReturnType<typeof startTarget>>;
+
+beforeAll(async () => {
+  // One client address opens them all: its limit of logins waiting for the server is raised.
+  stack = await startStack({ loginLimits: { perAddress: 10_000 } });
+  target = await startTarget();
+});
+afterAll(async () => {
+  await stack?.close();
+  await target?.close();
+});
+
+describe('many new accounts at once (a cold auth cache)', () => {
+  it(`${ACCOUNTS} accounts connect together: every tunnel opens, and one usage report for all their leases bills each byte`, async () => {
+    const batch = await internalClient(stack.server).credits.createBatch.mutate({ accounts: ACCOUNTS, creditsGB: 40, usageType: 'shop_proxy_regular' });
+    const request = 'GET / HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n';
+    const received = await Promise.all(
+      batch.accounts.map(async (a) => {
+        const username = buildProxyUsername({ proxyUserId: a.proxyUserId, location: { country: 'US' }, durationMinutes: 60 });
+        return exchangeUntilClosed(await connectTunnel(stack.port, target.port, username, a.proxyPassword), request);
+      }),
+    );
+    expect(received.every((n) => n > 0)).toBe(true);
+
+    // One report names all their leases (well past the 64 KiB other callers may send) and is applied.
+    await stack.gateway.flush();
+    const [row] = await stack.server.database.db.select().from(batches).where(eq(batches.batchCode, batch.batchId));
+    const moved = received.reduce((n, r) => n + r, 0) + ACCOUNTS * request.length;
+    expect(row!.totalUsageBytes).toBe(BigInt(moved));
+    expect(await checkLedger(stack.server.database.db)).toMatchObject({ ok: true });
+  });
+});
