@@ -11,17 +11,13 @@ import { anyOf } from './any-of';
 export interface AccountCap {
   /** What may still be leased under the cap; null: no cap. */
   room: bigint | null;
-  /** What the account's open leases hold. */
+  /** What the account's open leases hold (counted under a cap only: 0 without one). */
   held: bigint;
 }
 
-export async function accountCap(tx: DbOrTx, proxyAccountId: string, opts: { lock: boolean }): Promise<AccountCap> {
-  return (await accountCaps(tx, [proxyAccountId], opts)).get(proxyAccountId)!;
-}
-
 /**
- * accountCap of several accounts in two queries (rows locked in id order with `lock`); every id
- * asked is in the map, an unknown one with no room.
+ * The caps of several accounts in two queries at most (rows locked in id order with `lock`); every
+ * id asked is in the map, an unknown one with no room.
  */
 export async function accountCaps(tx: DbOrTx, proxyAccountIds: readonly string[], opts: { lock: boolean }): Promise<Map<string, AccountCap>> {
   const ids = [...new Set(proxyAccountIds)].sort();
@@ -32,12 +28,16 @@ export async function accountCaps(tx: DbOrTx, proxyAccountIds: readonly string[]
     .where(anyOf(proxyAccounts.id, ids))
     .orderBy(asc(proxyAccounts.id));
   const rows = opts.lock ? await query.for('update') : await query;
-  const held = await heldByAccount(tx, ids);
+  // What open leases hold matters under a cap only (most accounts have none).
+  const held = await heldByAccount(
+    tx,
+    rows.flatMap((r) => (r.cap === null ? [] : [r.id])),
+  );
   const out = new Map<string, AccountCap>(ids.map((id) => [id, { room: 0n, held: 0n }]));
   for (const r of rows) {
     const h = held.get(r.id) ?? 0n;
     if (r.cap === null) {
-      out.set(r.id, { room: null, held: h });
+      out.set(r.id, { room: null, held: 0n });
       continue;
     }
     const room = r.cap - r.used - h;
@@ -48,6 +48,7 @@ export async function accountCaps(tx: DbOrTx, proxyAccountIds: readonly string[]
 
 /** What the open leases of each account hold, in one query. */
 async function heldByAccount(tx: DbOrTx, ids: readonly string[]): Promise<Map<string, bigint>> {
+  if (!ids.length) return new Map();
   const rows = await tx
     .select({ id: gatewayLeases.proxyAccountId, v: sql`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)::text`.mapWith(BigInt) })
     .from(gatewayLeases)
