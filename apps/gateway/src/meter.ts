@@ -21,7 +21,11 @@ export interface MeterOptions {
   gatewayId: string;
   backend: Backend;
   logger: Logger;
-  /** First lease of an account; later ones are sized by its observed rate (leaseSeconds of traffic). */
+  /**
+   * First lease of an account; later ones are sized by its observed rate (leaseSeconds of traffic).
+   * Small (a slow start): accounts that share a wallet (sub-accounts, a shop batch) must not tie it
+   * up in leases they do not use, or the next account is refused while the balance is still there.
+   */
   initialLeaseBytes: number;
   minLeaseBytes: number;
   /** Caps a lease: with the next one reserved ahead, an account holds at most two. */
@@ -42,7 +46,7 @@ export interface MeterOptions {
 }
 
 export const DEFAULT_METER_OPTIONS = {
-  initialLeaseBytes: 16 * 1024 * 1024,
+  initialLeaseBytes: 1024 * 1024,
   minLeaseBytes: 1024 * 1024,
   maxLeaseBytes: 128 * 1024 * 1024,
   leaseSeconds: 10,

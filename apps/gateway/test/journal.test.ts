@@ -202,6 +202,8 @@ describe('usage journal', () => {
     const journal = UsageJournal.open(dir, 'gw-w', silentLogger);
     const m = new Meter({
       ...DEFAULT_METER_OPTIONS,
+      // One lease holds the fast account's 3 MiB, so the journal's 1 MiB marks fall on spends.
+      initialLeaseBytes: 16 * 1024 * 1024,
       journalBytes: 1024 * 1024,
       journalIntervalMs: 50,
       gatewayId: 'gw-w',
