@@ -201,6 +201,66 @@ describe('hostile and broken clients', () => {
     talker.server.close();
   });
 
+  it('keeps each tunnel its own bytes when several relay at once and one client stalls (shared read buffers)', async () => {
+    // Each download's target sends the byte value its client asks for; a client that stops reading
+    // leaves the gateway holding a queued write while the other tunnels keep reading.
+    const bytes = 24 * MiB;
+    const senders = await tcpTarget((s) => {
+      s.once('data', (ask: Buffer) => {
+        const chunk = Buffer.alloc(64 * 1024, ask[0]);
+        let left = bytes;
+        const pump = () => {
+          while (!s.destroyed && left > 0) {
+            left -= chunk.length;
+            if (!s.write(chunk)) return void s.once('drain', pump);
+          }
+          s.end();
+        };
+        pump();
+      });
+    });
+    // Uploads too: each client sends its own byte value to a target that checks it.
+    const mixed: string[] = [];
+    const checker = await tcpTarget((s) => {
+      let first = -1;
+      s.on('data', (d: Buffer) => {
+        if (first < 0) first = d[0]!;
+        if (d.some((b) => b !== first)) mixed.push(`upload ${String.fromCharCode(first)}`);
+      });
+      s.on('end', () => s.end());
+    });
+    const receive = (s: Socket, value: number, stallMs: number) =>
+      new Promise<Buffer[]>((resolve) => {
+        const got: Buffer[] = [];
+        s.on('data', (d: Buffer) => got.push(d));
+        s.on('close', () => resolve(got));
+        s.write(Buffer.from([value]));
+        if (stallMs) {
+          s.pause();
+          setTimeout(() => s.resume(), stallMs);
+        }
+      });
+    const downloads = await Promise.all([0, 1, 2, 3].map(() => openTunnel(senders.port)));
+    const uploads = await Promise.all([0, 1, 2, 3].map(() => openTunnel(checker.port)));
+    const sending = uploads.map(async (s, i) => {
+      const chunk = Buffer.alloc(64 * 1024, 0x61 + i);
+      for (let sent = 0; sent < bytes / 2; sent += chunk.length) if (!s.write(chunk)) await once(s, 'drain');
+      s.end();
+      await closed(s);
+    });
+    const received = await Promise.all(downloads.map((s, i) => receive(s, 0x41 + i, i === 0 ? 300 : 0)));
+    await Promise.all(sending);
+    const values = received.map((chunks) => {
+      const all = Buffer.concat(chunks);
+      expect(all.length).toBe(bytes);
+      return new Set(all).size === 1 ? String.fromCharCode(all[0]!) : 'mixed';
+    });
+    expect(values.sort()).toEqual(['A', 'B', 'C', 'D']);
+    expect(mixed).toEqual([]);
+    senders.server.close();
+    checker.server.close();
+  });
+
   it('closes tunnels that stay idle past the idle timeout, and keeps busy ones', async () => {
     const quick = await startGateway(stack.server, { idleTimeoutMs: 400 });
     const port = (quick.server.address() as AddressInfo).port;
