@@ -81,6 +81,7 @@ export class Relay implements MeteredConnection {
     if ((target as TargetSocket).sharedReads) this.readShared(target, client, DOWN, this.downState);
     else this.pipe(target, client, DOWN, this.downState);
     const initialUp = this.opts.initialUp;
+    this.opts.initialUp = undefined; // an idle tunnel does not keep its handshake's read buffer
     if (readIntoShared(client)) {
       this.readShared(client, target, UP, this.upState, initialUp);
     } else {
