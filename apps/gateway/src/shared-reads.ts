@@ -1,33 +1,59 @@
 /**
- * Socket reads into one shared buffer (net's `onread`): no allocation per read, reads of up to
+ * Socket reads into shared buffers (net's `onread`): no allocation per read, reads of up to
  * READ_BUFFER_BYTES, and an idle socket holds no buffer of its own. Used for direct targets (set at
  * connect) and for tunnel clients (switched over once the handshake is done).
  *
- * The trap: a socket reads into the buffer it was handed after its previous read, and every socket
- * holds the same one, so a chunk still queued in a write (the kernel took only part of it) lives in
- * memory that the next read of any socket overwrites. The buffer is never replaced; instead, while a
- * write holds part of it (`pinned`), a read into it is copied out and the pinned bytes are put back
- * before anything else runs. A write only ever queues a shared chunk when it found its socket's
- * queue empty (writeChunk); a chunk that would wait behind others is copied first. Handlers must
- * consume a shared chunk synchronously or copy it.
+ * The trap: a socket reads into the buffer it was handed after its previous read, and many sockets
+ * hold the same one, so a chunk still queued in a write (the kernel took only part of it) lives in
+ * memory that the next read of any of them overwrites. Such a buffer is `pinned` until that write
+ * calls back: a read that lands in it meanwhile is copied out and the pinned bytes are put back
+ * before anything else runs, and every socket is handed an unpinned buffer for its next read (one
+ * of a few, so a slow client's write costs each other socket one copy, not one per read). A write
+ * only ever holds a shared chunk when it found its socket's queue empty (writeChunk); a chunk that
+ * would wait behind others is copied first. Handlers must consume a shared chunk synchronously or
+ * copy it.
  */
 import { Socket, type SocketConstructorOpts } from 'node:net';
 
 /** Bytes one read may bring: four times Node's default, a quarter the syscalls. */
 export const READ_BUFFER_BYTES = 256 * 1024;
+/** Buffers at most (while all are pinned, reads are copied). */
+const MAX_SHARED_BUFFERS = 8;
 
-const shared = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
+class SharedBuffer {
+  readonly buf = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
+  /** A write the kernel did not take whole, which still reads from the start of `buf`, and a copy of its chunk. */
+  pinned: { dst: Socket; bytes: Buffer } | null = null;
+  /** Writes of chunks of `buf` that have not called back (those that went through whole do on the next tick). */
+  writes = 0;
+  readonly written = (): void => {
+    this.writes -= 1;
+    if (this.writes === 0) this.pinned = null;
+  };
 
-/**
- * A write the kernel did not take whole, which still reads from the start of the shared buffer,
- * and a copy of its chunk; null once every write of a shared chunk has called back.
- */
-let pinned: { dst: Socket; bytes: Buffer } | null = null;
-let sharedWrites = 0;
+  isPinned(): boolean {
+    // A destroyed socket's writes are cancelled: libuv reads that memory no more.
+    if (this.pinned?.dst.destroyed) this.pinned = null;
+    return this.pinned !== null;
+  }
+}
 
-function sharedWritten(): void {
-  sharedWrites -= 1;
-  if (sharedWrites === 0) pinned = null;
+const pool = [new SharedBuffer()];
+let current = pool[0]!;
+
+function sharedOf(chunk: Buffer): SharedBuffer | undefined {
+  for (const b of pool) if (b.buf.buffer === chunk.buffer) return b;
+  return undefined;
+}
+
+/** The buffer a socket reads into next: an unpinned one while there is one. */
+function nextBuffer(): Buffer {
+  if (current.isPinned()) {
+    const free = pool.find((b) => !b.isPinned());
+    if (free) current = free;
+    else if (pool.length < MAX_SHARED_BUFFERS) pool.push((current = new SharedBuffer()));
+  }
+  return current.buf;
 }
 
 /** `owned`: false when the chunk lives in the shared buffer (valid until the handler returns). */
@@ -37,15 +63,15 @@ export type ReadHandler = (chunk: Buffer, owned: boolean) => void;
 export type SharedReadSocket = Socket & { onSharedRead?: ReadHandler | null; earlyReads?: Buffer[] };
 
 /** net's onread callback; `this` is the socket. One function for every socket (no closure each). */
-function onRead(this: SharedReadSocket, n: number): boolean {
-  let chunk = shared.subarray(0, n);
+function onRead(this: SharedReadSocket, n: number, buf: Uint8Array): boolean {
+  let chunk = (buf as Buffer).subarray(0, n);
   let owned = false;
-  // A destroyed socket's writes are cancelled: libuv reads that memory no more.
-  if (pinned?.dst.destroyed) pinned = null;
-  if (pinned) {
+  const shared = sharedOf(chunk);
+  if (shared?.isPinned()) {
     chunk = Buffer.from(chunk);
     owned = true;
-    pinned.bytes.copy(shared, 0, 0, Math.min(n, pinned.bytes.length));
+    const pinned = shared.pinned!.bytes;
+    pinned.copy(shared.buf, 0, 0, Math.min(n, pinned.length));
   }
   const handler = this.onSharedRead;
   if (handler) handler(chunk, owned);
@@ -54,7 +80,7 @@ function onRead(this: SharedReadSocket, n: number): boolean {
 }
 
 /** The `onread` option for net.connect. */
-export const sharedReadOption = { buffer: shared, callback: onRead };
+export const sharedReadOption = { buffer: nextBuffer, callback: onRead };
 
 /**
  * Writes a chunk to `dst`; a shared one (`owned` false) is copied when it would wait in the queue,
@@ -63,17 +89,18 @@ export const sharedReadOption = { buffer: shared, callback: onRead };
 export function writeChunk(dst: Socket, chunk: Buffer, owned: boolean): boolean {
   if (owned) return dst.write(chunk);
   if (dst.writableLength > 0) return dst.write(Buffer.from(chunk));
-  sharedWrites += 1;
-  const ok = dst.write(chunk, sharedWritten);
-  // Only one write can pin: while the buffer is pinned every read is handed out as a copy. (Writes
-  // that went through whole call back on the next tick, before any further read.)
-  if (dst.writableLength > 0) pinned = { dst, bytes: Buffer.from(chunk) };
+  const shared = sharedOf(chunk);
+  if (!shared) return dst.write(chunk);
+  shared.writes += 1;
+  const ok = dst.write(chunk, shared.written);
+  // Only one write can pin a buffer: while it is pinned, reads into it are handed out as copies.
+  if (dst.writableLength > 0) shared.pinned = { dst, bytes: Buffer.from(chunk) };
   return ok;
 }
 
 /** The stream internals that `onread` sets up (net offers no `onread` for accepted sockets). */
 const internals = (() => {
-  const probe = { buffer: () => shared, callback: onRead };
+  const probe = { buffer: nextBuffer, callback: onRead };
   // new net.Socket() takes `onread` (documented), though @types/node lists it for connect() only.
   const s = new Socket({ onread: probe } as SocketConstructorOpts);
   let buffer: symbol | undefined;
@@ -109,10 +136,11 @@ export function readIntoShared(socket: SharedReadSocket): boolean {
     (socket.earlyReads ??= []).push(chunk);
   }
   const fields = socket as unknown as Record<symbol, unknown>;
-  fields[internals.buffer] = shared;
-  fields[internals.gen] = null;
+  const buf = nextBuffer();
+  fields[internals.buffer] = buf;
+  fields[internals.gen] = nextBuffer;
   fields[internals.callback] = onRead;
-  handle.useUserBuffer(shared);
+  handle.useUserBuffer(buf);
   // read() may have started the handle reading: stop it until the relay resumes the socket.
   socket.pause();
   return true;
