@@ -8,7 +8,11 @@
 // Knobs: BENCH_ROUNDS (5), BENCH_BYTES (128 MiB a transfer), BENCH_HANDSHAKES (400 a round),
 // BENCH_HTTP_SECONDS (3), BENCH_HTTP_CONNECTIONS (50), BENCH_CONCURRENT (100 tunnels),
 // BENCH_CONCURRENT_BYTES (4 MiB each), BENCH_TUNNELS (10,000 idle tunnels; fewer when the open-file
-// limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling).
+// limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling),
+// BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory;
+// all by default). Every row selected still runs for both proxies and direct in every round.
+// BENCH_BASELINE=<another checkout, built> adds that checkout's gateway as a third proxy in the same
+// rounds (rows 'baseline ...'): before/after figures of a change from one run, under the same load.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -33,6 +37,10 @@ const HTTP_CONNECTIONS = num('BENCH_HTTP_CONNECTIONS', 50);
 const CONCURRENT = num('BENCH_CONCURRENT', 100);
 const CONCURRENT_BYTES = num('BENCH_CONCURRENT_BYTES', 4 * MiB);
 const COLD_USERS = num('BENCH_COLD_USERS', 1000);
+const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
+const ALL_ROWS = ['download', 'upload', 'setup', 'http', 'concurrent', 'cold', 'memory'];
+const ROWS = new Set(process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map((r) => r.trim()) : ALL_ROWS);
+for (const r of ROWS) if (!ALL_ROWS.includes(r)) throw new Error(`BENCH_ROWS: unknown row ${r} (rows: ${ALL_ROWS.join(',')})`);
 
 /** The open-file limit of this process (and so of its children): a proxied idle tunnel holds two sockets. */
 function openFileLimit() {
@@ -98,6 +106,13 @@ function relayPid(pid) {
   } catch {
     return pid;
   }
+}
+
+/** CPU time (user + system) a process has used, in seconds. */
+function cpuSeconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
 function rssKiB(pid) {
@@ -293,7 +308,7 @@ async function idleTunnelMemory(open, t, pid) {
 
 // ---- set-up: target, server, a user with credit, gateway, proxy-chain ---------------------------
 async function main() {
-  const [port, gwPort, pcPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, gwPort, pcPort, basePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const key = randomBytes(24).toString('base64url');
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -380,13 +395,17 @@ async function main() {
     proc.kill('SIGTERM');
     await exited;
   };
-  const startGateway = async () => {
-    const proc = spawn(process.execPath, [...profile, join(root, 'apps/gateway/dist/main.js')], {
-      env,
+  const startGateway = async (baseline = false) => {
+    const from = baseline ? BASELINE : root;
+    const gwEnv = baseline
+      ? { ...env, GATEWAY_PORT: String(basePort), GATEWAY_ID: 'bench-baseline', GATEWAY_STATE_DIR: join(dataDir, 'gateway-baseline') }
+      : env;
+    const proc = spawn(process.execPath, [...profile, join(from, 'apps/gateway/dist/main.js')], {
+      env: gwEnv,
       stdio: ['ignore', process.env.BENCH_NODE_ARGS ? 'inherit' : 'ignore', 'inherit'],
     });
     children.push(proc);
-    await waitFor('gateway', () => canConnect(gwPort));
+    await waitFor('gateway', () => canConnect(baseline ? basePort : gwPort));
     return { proc, pid: relayPid(proc.pid) };
   };
   const startChain = async () => {
@@ -408,7 +427,13 @@ async function main() {
     chain: { name: 'proxy-chain CONNECT', open: openers.connect(pcPort, username, password), port: pcPort },
     direct: { name: 'direct', open: openers.direct(), port: null },
   };
-  const rotation = (round) => (round % 2 === 0 ? ['gwConnect', 'gwSocks', 'chain', 'direct'] : ['chain', 'direct', 'gwConnect', 'gwSocks']);
+  if (BASELINE) {
+    configs.baseConnect = { name: 'baseline CONNECT', open: openers.connect(basePort, username, password), port: basePort };
+    configs.baseSocks = { name: 'baseline SOCKS5', open: openers.socks(basePort, username, password), port: basePort };
+  }
+  const ours = BASELINE ? ['gwConnect', 'gwSocks', 'baseConnect', 'baseSocks'] : ['gwConnect', 'gwSocks'];
+  const rotation = (round) => (round % 2 === 0 ? [...ours, 'chain', 'direct'] : ['chain', 'direct', ...[...ours].reverse()]);
+  const socks = (id) => id.endsWith('Socks');
   console.log(
     `# ${ROUNDS} rounds (order alternating), ${TRANSFER_BYTES / MiB} MiB a transfer, ${HANDSHAKES} handshakes a round, ` +
       `HTTP ${HTTP_SECONDS} s x ${HTTP_CONNECTIONS} keep-alive connections, ${CONCURRENT} tunnels x ${CONCURRENT_BYTES / MiB} MiB, ` +
@@ -418,11 +443,8 @@ async function main() {
   // Memory first, each proxy in a fresh process (after a small warm-up), so no earlier phase's
   // heap is reused and counted in anyone's favour.
   const kib = {};
-  for (const [id, start] of [
-    ['gwConnect', startGateway],
-    ['chain', startChain],
-  ]) {
-    if (!TUNNELS) break;
+  for (const [id, start] of [['gwConnect', () => startGateway()], ['chain', startChain], ...(BASELINE ? [['baseConnect', () => startGateway(true)]] : [])]) {
+    if (!TUNNELS || !ROWS.has('memory')) break;
     const c = configs[id];
     const p = await start();
     for (let i = 0; i < 50; i++) (await c.open(t)).destroy();
@@ -433,32 +455,24 @@ async function main() {
 
   const gateway = await startGateway();
   const chain = await startChain();
+  const baseline = BASELINE ? await startGateway(true) : null;
   const rows = {};
   const add = (row, id, v) => ((rows[row] ??= {})[id] ??= []).push(v);
+  // The proxy's own CPU seconds per GiB relayed: a diagnostic that other load on the machine moves
+  // far less than MB/s (it is not held to a target).
+  const pids = { gwConnect: gateway.pid, gwSocks: gateway.pid, chain: chain.pid, baseConnect: baseline?.pid, baseSocks: baseline?.pid };
+  const transfer = async (row, id, run) => {
+    const pid = pids[id];
+    const cpu0 = pid ? cpuSeconds(pid) : 0;
+    add(row, id, await run());
+    if (pid) add(`${row}Cpu`, id, (cpuSeconds(pid) - cpu0) / (TRANSFER_BYTES / 2 ** 30));
+  };
   for (const id of Object.keys(configs)) for (let i = 0; i < 50; i++) (await configs[id].open(t)).destroy(); // warm-up: auth cached, JIT warm
   step('warm-up');
-  for (const http of [gwPort, pcPort]) await httpRate(http, httpTarget, auth); // warm-up
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = rotation(round);
-    for (const id of order) {
-      const c = configs[id];
-      const named = (p) => p.catch((err) => Promise.reject(new Error(`${c.name}: ${err.message}`)));
-      step(`${c.name} download`);
-      add('download', id, await named(download(c.open, t)));
-      step(`${c.name} upload`);
-      add('upload', id, await named(upload(c.open, t)));
-    }
-    step('setup');
-    for (const id of order) add('setup', id, pct(await setupTimes(configs[id].open, t, HANDSHAKES), 99));
-    step('http');
-    for (const id of order) {
-      if (id === 'gwSocks') continue;
-      add('http', id, await httpRate(id === 'direct' ? httpTarget : configs[id].port, httpTarget, id === 'direct' ? null : auth));
-    }
-    step('concurrent');
-    for (const id of order) if (id !== 'gwSocks') add('concurrent', id, await concurrent(configs[id].open, t));
-    // Cold auth cache: accounts the gateway has never seen, all connecting at once, each from an
-    // address of its own (one address may only have so many logins waiting: login-limit.ts).
+  if (ROWS.has('http')) for (const http of [gwPort, pcPort, ...(BASELINE ? [basePort] : [])]) await httpRate(http, httpTarget, auth); // warm-up
+  // Cold auth cache: accounts the gateway has never seen, all connecting at once, each from an
+  // address of its own (one address may only have so many logins waiting: login-limit.ts).
+  async function coldRound(round) {
     step('cold');
     const accounts = await coldAccounts();
     const times = await Promise.all(
@@ -480,7 +494,39 @@ async function main() {
       }),
     );
     add('cold', 'gwConnect', pct(times, 99));
-    const r = (row, id, d = 0) => rows[row][id].at(-1).toFixed(d);
+  }
+
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = rotation(round);
+    for (const id of order) {
+      const c = configs[id];
+      const named = (p) => p.catch((err) => Promise.reject(new Error(`${c.name}: ${err.message}`)));
+      if (ROWS.has('download')) {
+        step(`${c.name} download`);
+        await transfer('download', id, () => named(download(c.open, t)));
+      }
+      if (ROWS.has('upload')) {
+        step(`${c.name} upload`);
+        await transfer('upload', id, () => named(upload(c.open, t)));
+      }
+    }
+    if (ROWS.has('setup')) {
+      step('setup');
+      for (const id of order) add('setup', id, pct(await setupTimes(configs[id].open, t, HANDSHAKES), 99));
+    }
+    if (ROWS.has('http')) {
+      step('http');
+      for (const id of order) {
+        if (socks(id)) continue;
+        add('http', id, await httpRate(id === 'direct' ? httpTarget : configs[id].port, httpTarget, id === 'direct' ? null : auth));
+      }
+    }
+    if (ROWS.has('concurrent')) {
+      step('concurrent');
+      for (const id of order) if (!socks(id)) add('concurrent', id, await concurrent(configs[id].open, t));
+    }
+    if (ROWS.has('cold')) await coldRound(round);
+    const r = (row, id, d = 0) => (rows[row]?.[id] ? rows[row][id].at(-1).toFixed(d) : '-');
     console.log(
       `  round ${round + 1} (${order[0] === 'chain' ? 'proxy-chain' : 'gateway'} first): ` +
         `CONNECT down ${r('download', 'gwConnect')}/${r('download', 'chain')}/${r('download', 'direct')} MB/s, ` +
@@ -489,13 +535,18 @@ async function main() {
         `setup p99 ${r('setup', 'gwConnect', 2)}/${r('setup', 'gwSocks', 2)}/${r('setup', 'chain', 2)} ms; ` +
         `HTTP ${r('http', 'gwConnect')}/${r('http', 'chain')}/${r('http', 'direct')} req/s; ` +
         `x${CONCURRENT} ${r('concurrent', 'gwConnect')}/${r('concurrent', 'chain')}/${r('concurrent', 'direct')} MB/s; ` +
-        `cold p99 ${r('cold', 'gwConnect', 1)} ms`,
+        `cold p99 ${r('cold', 'gwConnect', 1)} ms` +
+        (BASELINE
+          ? `; baseline CONNECT down ${r('download', 'baseConnect')} up ${r('upload', 'baseConnect')}, SOCKS5 down ${r('download', 'baseSocks')} ` +
+            `up ${r('upload', 'baseSocks')}, setup p99 ${r('setup', 'baseConnect', 2)}/${r('setup', 'baseSocks', 2)} ms`
+          : ''),
     );
   }
 
   // Graceful stop: the gateway reports and returns its leases; the user's usage shows the metering.
   await stop(gateway.proc);
   await stop(chain.proc);
+  if (baseline) await stop(baseline.proc);
   const me = await fetch(`${base}/auth/user`, { headers: { cookie } }).then((r) => r.json());
 
   const med = (row, id) => median(rows[row][id]);
@@ -514,8 +565,15 @@ async function main() {
   for (const [label, id] of [
     ['CONNECT', 'gwConnect'],
     ['SOCKS5', 'gwSocks'],
+    ...(BASELINE
+      ? [
+          ['baseline CONNECT', 'baseConnect'],
+          ['baseline SOCKS5', 'baseSocks'],
+        ]
+      : []),
   ]) {
     for (const row of ['download', 'upload']) {
+      if (!rows[row]) continue;
       const v = med(row, id);
       const c = med(row, 'chain');
       const d = med(row, 'direct');
@@ -523,9 +581,11 @@ async function main() {
         ['proxy-chain', v / c, 1.1, true],
         ['direct', v / d, 0.75, true],
       ]);
+      const cpu = (x) => median(rows[`${row}Cpu`][x]).toFixed(2);
+      console.log(`  ${''.padEnd(44)} CPU per GiB relayed: ${cpu(id)} s | proxy-chain ${cpu('chain')} s (median of rounds; diagnostic)`);
     }
   }
-  for (const id of ['gwConnect', 'gwSocks']) {
+  for (const id of rows.setup ? ours : []) {
     const ours = rows.setup[id];
     const theirs = rows.setup.chain;
     const worst = Math.max(...ours.map((v, i) => v / theirs[i]));
@@ -542,33 +602,41 @@ async function main() {
       `${wins}/${ours.length} rounds <= proxy-chain (worst ${worst.toFixed(2)}x) ${ok(wins === ours.length)}`,
     ]);
   }
-  const h = med('http', 'gwConnect');
-  line(`HTTP forward, 1 KiB, ${HTTP_CONNECTIONS} keep-alive connections`, h, med('http', 'chain'), med('http', 'direct'), 'req/s', 0, [
-    ['proxy-chain', h / med('http', 'chain'), 1.5, true],
-  ]);
-  const cc = med('concurrent', 'gwConnect');
-  line(`${CONCURRENT} concurrent CONNECT tunnels, aggregate`, cc, med('concurrent', 'chain'), med('concurrent', 'direct'), 'MB/s', 0, [
-    ['proxy-chain', cc / med('concurrent', 'chain'), 1.1, true],
-  ]);
-  if (kib.gwConnect !== undefined) {
-    const pass = kib.gwConnect <= 10;
-    console.log(
-      `  ${`idle tunnels at ${TUNNELS}`.padEnd(44)} ${kib.gwConnect.toFixed(1).padStart(8)} KiB RSS each | proxy-chain ${kib.chain.toFixed(1)} | target <= 10 KiB ${ok(pass)}`,
-    );
-    table.push([`memory per idle tunnel at ${TUNNELS} (KiB RSS)`, kib.gwConnect.toFixed(1), kib.chain.toFixed(1), '-', `target <= 10 KiB ${ok(pass)}`]);
+  for (const [who, id] of [['', 'gwConnect'], ...(BASELINE ? [['baseline ', 'baseConnect']] : [])]) {
+    if (rows.http) {
+      const h = med('http', id);
+      line(`${who}HTTP forward, 1 KiB, ${HTTP_CONNECTIONS} keep-alive connections`, h, med('http', 'chain'), med('http', 'direct'), 'req/s', 0, [
+        ['proxy-chain', h / med('http', 'chain'), 1.5, true],
+      ]);
+    }
+    if (rows.concurrent) {
+      const cc = med('concurrent', id);
+      line(`${who}${CONCURRENT} concurrent CONNECT tunnels, aggregate`, cc, med('concurrent', 'chain'), med('concurrent', 'direct'), 'MB/s', 0, [
+        ['proxy-chain', cc / med('concurrent', 'chain'), 1.1, true],
+      ]);
+    }
+    if (kib[id] !== undefined) {
+      const pass = kib[id] <= 10;
+      console.log(
+        `  ${`${who}idle tunnels at ${TUNNELS}`.padEnd(44)} ${kib[id].toFixed(1).padStart(8)} KiB RSS each | proxy-chain ${kib.chain.toFixed(1)} | target <= 10 KiB ${ok(pass)}`,
+      );
+      table.push([`${who}memory per idle tunnel at ${TUNNELS} (KiB RSS)`, kib[id].toFixed(1), kib.chain.toFixed(1), '-', `target <= 10 KiB ${ok(pass)}`]);
+    }
   }
-  const cold = rows.cold.gwConnect;
-  const coldPass = Math.max(...cold) < 100;
-  console.log(
-    `  ${`${COLD_USERS} cold users at once, setup p99 by round`.padEnd(44)} ${cold.map((v) => v.toFixed(1)).join(' ')} ms | target < 100 ms ${ok(coldPass)}`,
-  );
-  table.push([
-    `${COLD_USERS} users at once, cold auth cache: setup p99 (ms, worst round)`,
-    Math.max(...cold).toFixed(1),
-    '-',
-    '-',
-    `target < 100 ms ${ok(coldPass)}`,
-  ]);
+  if (rows.cold) {
+    const cold = rows.cold.gwConnect;
+    const coldPass = Math.max(...cold) < 100;
+    console.log(
+      `  ${`${COLD_USERS} cold users at once, setup p99 by round`.padEnd(44)} ${cold.map((v) => v.toFixed(1)).join(' ')} ms | target < 100 ms ${ok(coldPass)}`,
+    );
+    table.push([
+      `${COLD_USERS} users at once, cold auth cache: setup p99 (ms, worst round)`,
+      Math.max(...cold).toFixed(1),
+      '-',
+      '-',
+      `target < 100 ms ${ok(coldPass)}`,
+    ]);
+  }
 
   console.log('');
   console.log('| row | gateway | proxy-chain | direct | ratio, target |');

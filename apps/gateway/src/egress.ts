@@ -10,6 +10,7 @@ import { BlockList, connect, isIP, type Socket } from 'node:net';
 import type { ProxyLocation } from '@proxyhub/core';
 import ipaddr from 'ipaddr.js';
 import { SocksClient } from 'socks';
+import { sharedReadOption, type SharedReadSocket } from './shared-reads';
 import type { Upstream, UpstreamPool } from './upstream-pool';
 
 export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream';
@@ -127,57 +128,22 @@ export function isPrivateAddress(address: string): boolean {
 
 const ignore = () => {};
 
-/** Bytes one read of a direct target may bring: four times Node's default, a quarter the syscalls. */
-export const READ_BUFFER_BYTES = 256 * 1024;
-
 /**
- * Reads of direct targets land in one shared buffer (net's `onread`): no allocation per read, and
- * reads of up to READ_BUFFER_BYTES. Safe to share: each read is handled synchronously before the
- * next one starts, and a buffer still queued in a write is never handed out again (a fresh one is).
- * An idle tunnel holds no buffer at all.
+ * `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress).
+ * `sharedReads`: it reads into the shared buffer (shared-reads.ts), not through 'data' events.
  */
-let sharedBuffer: Buffer | null = null;
-let sharedQueued = false;
+export type TargetSocket = SharedReadSocket & { sharedReads?: boolean; upstreamId?: string };
 
-export class ReadSink {
-  /** Set by the relay; until then whatever arrives is copied aside. */
-  onRead: ((chunk: Buffer) => void) | null = null;
-  readonly early: Buffer[] = [];
-
-  /** The last chunk stayed queued in a write: the buffer it lives in must not be reused. */
-  markQueued(): void {
-    sharedQueued = true;
-  }
-
-  buffer = (): Buffer => {
-    if (!sharedBuffer || sharedQueued) {
-      sharedBuffer = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
-      sharedQueued = false;
-    }
-    return sharedBuffer;
-  };
-
-  callback = (n: number, buf: Uint8Array): boolean => {
-    const chunk = (buf as Buffer).subarray(0, n);
-    if (this.onRead) this.onRead(chunk);
-    else this.early.push(Buffer.from(chunk));
-    return true;
-  };
-}
-
-/** `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress). */
-export type TargetSocket = Socket & { readSink?: ReadSink; upstreamId?: string };
-
-function connectTo(host: string, port: number, timeoutMs: number, sink?: ReadSink, upstream = false): Promise<TargetSocket> {
+function connectTo(host: string, port: number, timeoutMs: number, sharedReads = false, upstream = false): Promise<TargetSocket> {
   return new Promise((resolve, reject) => {
     const socket: TargetSocket = connect({
       host,
       port,
       allowHalfOpen: true,
       noDelay: true,
-      ...(sink ? { onread: { buffer: sink.buffer, callback: sink.callback } } : {}),
+      ...(sharedReads ? { onread: sharedReadOption } : {}),
     });
-    if (sink) socket.readSink = sink;
+    if (sharedReads) socket.sharedReads = true;
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`, upstream));
@@ -284,7 +250,7 @@ function authority(host: string, port: number): string {
 }
 
 async function viaHttpUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const socket = await connectTo(bare(up.host), up.port, timeoutMs, undefined, true);
+  const socket = await connectTo(bare(up.host), up.port, timeoutMs, false, true);
   socket.setNoDelay(true);
   const user = fillTemplate(up.usernameTemplate, req, up.id ? (req.token ?? req.session) : req.session);
   const pass = up.password;
@@ -333,7 +299,7 @@ async function viaSocksUpstream(up: Upstream, req: EgressRequest, timeoutMs: num
   const password = up.password;
   if (Buffer.byteLength(userId) > 255 || Buffer.byteLength(password) > 255) throw new EgressError('upstream', 'Upstream credentials too long', true);
   // Our own connection (half-open allowed, no delay, our timeout); the client speaks SOCKS5 on it.
-  const socket = await connectTo(host, port, timeoutMs, undefined, true);
+  const socket = await connectTo(host, port, timeoutMs, false, true);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -391,7 +357,7 @@ export function createEgress(opts: EgressOptions): Egress {
   const fallback = opts.upstreamUrl ? upstreamFromUrl(opts.upstreamUrl) : null;
   const direct: Egress = async (req) => {
     const address = await resolveChecked(req.host, opts.allowPrivate);
-    return connectTo(address, req.port, opts.connectTimeoutMs, new ReadSink());
+    return connectTo(address, req.port, opts.connectTimeoutMs, true);
   };
   return async (req) => {
     const pool = opts.pool;

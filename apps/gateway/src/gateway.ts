@@ -201,25 +201,29 @@ export class Gateway {
       return;
     }
     this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
-    socket.on('error', ignore);
     // An absolute deadline, not an idle timer: a client dripping a byte at a time is cut off too.
-    const deadline = setTimeout(() => {
+    let deadline: NodeJS.Timeout | null = setTimeout(() => {
       this.logger.debug({ remote: socket.remoteAddress }, 'handshake timeout');
       socket.destroy();
     }, this.handshakeTimeoutMs);
-    socket.once('close', () => clearTimeout(deadline));
-    let relaying = false;
+    socket.on('close', () => {
+      if (deadline) clearTimeout(deadline);
+      this.sockets.delete(socket);
+    });
+    socket.on('error', ignore);
     // EOF before the handshake completed: nothing can follow. (While a login or a connect is under
     // way the socket is paused, so a client's half-close reaches the relay instead.)
-    socket.once('end', () => {
-      if (!socket.writableEnded && !relaying) socket.destroy();
-    });
+    const endedEarly = () => {
+      if (!socket.writableEnded) socket.destroy();
+    };
+    socket.once('end', endedEarly);
     socket.once('data', (first: Buffer) => {
       socket.pause();
       this.serve(socket, first, () => {
-        relaying = true;
-        clearTimeout(deadline);
+        // Relaying: an idle tunnel keeps neither the timer nor the handshake's listener.
+        if (deadline) clearTimeout(deadline);
+        deadline = null;
+        socket.off('end', endedEarly);
       });
     });
   }

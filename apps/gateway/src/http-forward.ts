@@ -23,6 +23,7 @@ import type { HostPort } from './protocols/host';
 import { credentialsOf, httpRequestOf, originRequestHead, parseHttpHead, type ForwardRequest } from './protocols/http';
 import { BodyTracker, mayBeHttpResponse, parseResponseHead, responseCloses, responseFraming, type Framing } from './protocols/http-framing';
 import { coarseClock, CUT_DELIVERY_MS, RELAY_BUFFER_BYTES } from './relay';
+import { writeChunk } from './shared-reads';
 import { usageTag, type UsageTag } from './usage-parts';
 
 export interface ForwardHooks {
@@ -357,14 +358,10 @@ export class HttpForward implements MeteredConnection {
       this.up.drain = false;
       this.flow();
     });
-    const sink = socket.readSink;
-    if (sink) {
-      // Direct origins read into shared buffers (egress.ts): whatever is held past this call is copied.
-      sink.onRead = (chunk) => {
-        this.fromTarget(socket, chunk, false);
-        if (this.client.writableLength > 0) sink.markQueued();
-      };
-      for (const chunk of sink.early.splice(0)) this.fromTarget(socket, chunk, true);
+    if (socket.sharedReads) {
+      // Direct origins read into the shared buffer (shared-reads.ts): whatever is held past this call is copied.
+      socket.onSharedRead = (chunk, owned) => this.fromTarget(socket, chunk, owned);
+      for (const chunk of socket.earlyReads?.splice(0) ?? []) this.fromTarget(socket, chunk, true);
     } else {
       socket.on('data', (chunk: Buffer) => this.fromTarget(socket, chunk, true));
     }
@@ -443,7 +440,7 @@ export class HttpForward implements MeteredConnection {
       return;
     }
     if (this.account.available >= chunk.length) {
-      this.write(dir, chunk);
+      this.write(dir, chunk, owned);
       return;
     }
     flow.lease = true;
@@ -459,12 +456,13 @@ export class HttpForward implements MeteredConnection {
     else step();
   }
 
-  private write(dir: number, chunk: Buffer): void {
+  /** `owned` false: the chunk lives in the shared read buffer (shared-reads.ts). */
+  private write(dir: number, chunk: Buffer, owned = true): void {
     const dst = dir === UP ? this.target : this.client;
     if (!dst || dst.destroyed || chunk.length === 0) return;
     this.account.spend(chunk.length, dir, this.usage);
     // As in relay.ts: pause only when the destination really holds data back.
-    if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) {
+    if (!writeChunk(dst, chunk, owned) && dst.writableLength > RELAY_BUFFER_BYTES) {
       (dir === UP ? this.up : this.down).drain = true;
       this.flow();
     }

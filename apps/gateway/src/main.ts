@@ -1,6 +1,7 @@
 // Entry point. The relay runs in a child process started with tuned allocator and heap settings,
 // which only take effect at process start (both measured with the bench, on this machine):
-// - glibc: each socket read allocates a 64 KiB buffer; by default the freed heap top goes back to
+// - glibc: a socket read outside the shared read buffers (HTTP-forward clients, upstream proxies)
+//   allocates a 64 KiB buffer; by default the freed heap top goes back to
 //   the kernel and is faulted in again thousands of times a second (strace: ~6,000 brk calls per
 //   2 GiB relayed). MALLOC_TOP_PAD_ and MALLOC_TRIM_THRESHOLD_ end that (see malloc-tuning.ts).
 // - V8: with the default initial old-space limit the process ran ~70 full mark-compacts per

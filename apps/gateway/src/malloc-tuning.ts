@@ -2,7 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /**
- * Every socket read allocates a fresh 64 KiB buffer, freed when the GC collects it. With glibc's
+ * A socket read outside the shared read buffers (shared-reads.ts: HTTP-forward clients, upstream
+ * proxies) allocates a fresh 64 KiB buffer, freed when the GC collects it. With glibc's
  * default thresholds the freed top of the heap is handed back to the kernel (brk) and faulted in
  * again moments later, thousands of times a second under load (strace on the bench: ~6,000 brk
  * calls per 2 GiB relayed). MALLOC_TOP_PAD_/MALLOC_TRIM_THRESHOLD_ in the environment end it

@@ -1,7 +1,8 @@
 /**
  * The data path. Each direction is one 'data' listener that counts, spends from the account's
  * leases and writes; the source pauses while the destination's buffer is full (backpressure) or
- * while a lease is being reserved. No per-chunk allocation, no Transform streams.
+ * while a lease is being reserved. Direct targets and clients read into one shared buffer
+ * (shared-reads.ts): no per-chunk allocation, no Transform streams.
  * Half-close passes through ('end' ends the other side); an error or an abortive close on either
  * side destroys both; idle sockets time out.
  * A tunnel outlives a server outage: out of lease and unable to reach the server, it holds its
@@ -11,6 +12,7 @@
 import type { Socket } from 'node:net';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
+import { readIntoShared, writeChunk, type SharedReadSocket } from './shared-reads';
 import type { UsageTag } from './usage-parts';
 
 /** What one direction may hold in user space before its source pauses (backpressure). */
@@ -76,21 +78,16 @@ export class Relay implements MeteredConnection {
       if (!target.readableEnded && !this.cutting) client.destroy();
       this.finish();
     });
-    const sink = (target as TargetSocket).readSink;
-    if (sink) {
-      // Direct targets read into relay-owned buffers (egress.ts): same flow, no 'data' events.
-      const state = this.downState;
-      sink.onRead = (chunk) => {
-        this.forward(target, client, DOWN, chunk, state, false);
-        if (client.writableLength > 0) sink.markQueued();
-      };
-      this.watch(target, client, state);
-      for (const chunk of sink.early.splice(0)) this.forward(target, client, DOWN, chunk, state);
+    if ((target as TargetSocket).sharedReads) this.readShared(target, client, DOWN, this.downState);
+    else this.pipe(target, client, DOWN, this.downState);
+    const initialUp = this.opts.initialUp;
+    this.opts.initialUp = undefined; // an idle tunnel does not keep its handshake's read buffer
+    if (readIntoShared(client)) {
+      this.readShared(client, target, UP, this.upState, initialUp);
     } else {
-      this.pipe(target, client, DOWN, this.downState);
+      this.pipe(client, target, UP, this.upState);
+      if (initialUp?.length) this.forward(client, target, UP, initialUp, this.upState);
     }
-    this.pipe(client, target, UP, this.upState);
-    if (this.opts.initialUp?.length) this.forward(client, target, UP, this.opts.initialUp, this.upState);
     if (!this.upState.lease && !this.upState.drain) client.resume();
     target.resume();
   }
@@ -98,6 +95,16 @@ export class Relay implements MeteredConnection {
   private pipe(src: Socket, dst: Socket, dir: number, state: FlowState): void {
     src.on('data', (chunk: Buffer) => this.forward(src, dst, dir, chunk, state));
     this.watch(src, dst, state);
+  }
+
+  /** Reads into the shared buffer (shared-reads.ts): same flow as pipe(), no 'data' events. */
+  private readShared(src: SharedReadSocket, dst: Socket, dir: number, state: FlowState, first?: Buffer): void {
+    src.onSharedRead = (chunk, owned) => this.forward(src, dst, dir, chunk, state, owned);
+    this.watch(src, dst, state);
+    // What came before the relay, in order, as one chunk (one lease check, nothing reordered).
+    const early = src.earlyReads?.splice(0) ?? [];
+    if (first?.length) early.unshift(first);
+    if (early.length) this.forward(src, dst, dir, early.length === 1 ? early[0]! : Buffer.concat(early), state);
   }
 
   private watch(src: Socket, dst: Socket, state: FlowState): void {
@@ -124,7 +131,7 @@ export class Relay implements MeteredConnection {
       // Pause only when the destination really holds data back: a write that went straight to the
       // kernel still returns false for a chunk above the 16 KiB mark, and pausing on that costs a
       // pause/resume per chunk for nothing.
-      if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) {
+      if (!writeChunk(dst, chunk, owned) && dst.writableLength > RELAY_BUFFER_BYTES) {
         state.drain = true;
         src.pause();
       }

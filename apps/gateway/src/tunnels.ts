@@ -37,7 +37,8 @@ export class Tunnels {
   start(client: Socket, target: Socket, { session, leftover }: Accepted<Session>, protocol: ProtocolName): void {
     const usage = usageTag(protocol === 'socks5' ? 'socks5' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
     session.account.countSession(usage);
-    const relay = new Relay(client, target, session.account, session.credKey, { initialUp: leftover, usage, onClose: () => this.open.delete(relay) });
+    const initialUp = leftover.length ? leftover : undefined;
+    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, usage, onClose: () => this.open.delete(relay) });
     this.open.add(relay);
     relay.start();
   }
