@@ -472,16 +472,17 @@ async function main() {
   if (ROWS.has('http')) for (const http of [gwPort, pcPort, ...(BASELINE ? [basePort] : [])]) await httpRate(http, httpTarget, auth); // warm-up
   // Cold auth cache: accounts the gateway has never seen, all connecting at once, each from an
   // address of its own (one address may only have so many logins waiting: login-limit.ts).
-  async function coldRound(round) {
-    step('cold');
+  async function coldRound(round, id, port, k) {
+    step(`cold (${id})`);
     const accounts = await coldAccounts();
     const times = await Promise.all(
       accounts.map(async (a, i) => {
-        const from = `127.${1 + round}.${Math.floor(i / 250)}.${1 + (i % 250)}`;
+        // Addresses of their own for each round and gateway: 127.<n>.<x>.<y>, n = 1 + 2 round + k.
+        const from = `127.${1 + 2 * round + k}.${Math.floor(i / 250)}.${1 + (i % 250)}`;
         const t0 = process.hrtime.bigint();
         const s = await openers
           .connect(
-            gwPort,
+            port,
             `${a.proxyUserId}_US_60_COLD0001`,
             a.proxyPassword,
             from,
@@ -493,7 +494,7 @@ async function main() {
         return ms;
       }),
     );
-    add('cold', 'gwConnect', pct(times, 99));
+    add('cold', id, pct(times, 99));
   }
 
   for (let round = 0; round < ROUNDS; round++) {
@@ -525,7 +526,10 @@ async function main() {
       step('concurrent');
       for (const id of order) if (!socks(id)) add('concurrent', id, await concurrent(configs[id].open, t));
     }
-    if (ROWS.has('cold')) await coldRound(round);
+    if (ROWS.has('cold')) {
+      await coldRound(round, 'gwConnect', gwPort, 0);
+      if (BASELINE) await coldRound(round, 'baseConnect', basePort, 1);
+    }
     const r = (row, id, d = 0) => (rows[row]?.[id] ? rows[row][id].at(-1).toFixed(d) : '-');
     console.log(
       `  round ${round + 1} (${order[0] === 'chain' ? 'proxy-chain' : 'gateway'} first): ` +
@@ -623,14 +627,15 @@ async function main() {
       table.push([`${who}memory per idle tunnel at ${TUNNELS} (KiB RSS)`, kib[id].toFixed(1), kib.chain.toFixed(1), '-', `target <= 10 KiB ${ok(pass)}`]);
     }
   }
-  if (rows.cold) {
-    const cold = rows.cold.gwConnect;
+  for (const [who, id] of [['', 'gwConnect'], ...(BASELINE ? [['baseline ', 'baseConnect']] : [])]) {
+    const cold = rows.cold?.[id];
+    if (!cold) continue;
     const coldPass = Math.max(...cold) < 100;
     console.log(
-      `  ${`${COLD_USERS} cold users at once, setup p99 by round`.padEnd(44)} ${cold.map((v) => v.toFixed(1)).join(' ')} ms | target < 100 ms ${ok(coldPass)}`,
+      `  ${`${who}${COLD_USERS} cold users at once, setup p99 by round`.padEnd(44)} ${cold.map((v) => v.toFixed(1)).join(' ')} ms | target < 100 ms ${ok(coldPass)}`,
     );
     table.push([
-      `${COLD_USERS} users at once, cold auth cache: setup p99 (ms, worst round)`,
+      `${who}${COLD_USERS} users at once, cold auth cache: setup p99 (ms, worst round)`,
       Math.max(...cold).toFixed(1),
       '-',
       '-',
