@@ -7,5 +7,6 @@ export default defineProject({
     exclude: [...configDefaults.exclude, 'test/crash/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    isolate: false,
   },
 });
