@@ -7,5 +7,8 @@ export default defineProject({
     exclude: [...configDefaults.exclude, 'test/crash/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A fresh process per file, unlike the other projects: robustness.test.ts counts the process's
+    // open files and times idle tunnels, which a worker reused by earlier files can disturb.
+    isolate: true,
   },
 });

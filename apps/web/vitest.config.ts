@@ -7,5 +7,6 @@ export default defineProject({
     globalSetup: ['e2e/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    isolate: false,
   },
 });

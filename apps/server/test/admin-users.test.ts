@@ -27,6 +27,7 @@ describe('GET /admin/users with parameters', () => {
     const b = await signedInUser(server, `Bob ${tag}`, { email: uniqueEmail(`${tag}-b`) });
     const unverified = uniqueEmail(`${tag}-c`);
     expect((await server.client().post('/auth/register', { email: unverified, password: STRONG_PASSWORD, name: `Cy ${tag}` })).status).toBe(200);
+    await server.settle(); // the account is created after the answer (same answer for a known email)
     await admin.post(`/admin/users/${a.user.id}/adjust`, { deltaGB: 2, reason: 'sort test' });
 
     const byEmail = await admin.get<Page>(`/admin/users?q=${tag.toUpperCase()}`);

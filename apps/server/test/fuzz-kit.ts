@@ -1,27 +1,42 @@
 /**
- * Shared by the fuzz test files (each file loads its own copy: its own server). Malformed input over every route and every tRPC procedure the app has registered (enumerated at
+ * Shared by the fuzz test files. Malformed input over every route and every tRPC procedure the app has registered (enumerated at
  * run time, so routes added later are covered as they land): no 5xx, and every 4xx says why.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
-import { INTERNAL_KEY, signedInUser, startTestServer } from './helpers';
+import { INTERNAL_KEY, signedInUser, startTestServer, type TestServer } from './helpers';
 import { rawRequest, type RawResponse } from './auth-support';
-
-export const server = await startTestServer();
-afterAll(() => server.close());
-export const { client: userClient, user } = await signedInUser(server, 'Fuzz Target');
-export const PUBLIC = server.config.publicUrl;
 
 export interface Identity {
   name: string;
   headers: Record<string, string>;
 }
-export const IDENTITIES: Identity[] = [
-  { name: 'anonymous', headers: {} },
-  { name: 'user cookie', headers: { cookie: userClient.cookieHeader(), origin: PUBLIC } },
-  { name: 'user api key', headers: { authorization: `Bearer ${user.apiKey}` } },
-  { name: 'internal key', headers: { authorization: `Bearer ${INTERNAL_KEY}` } },
-];
+
+export interface SweepRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  label: string;
+}
+
+/**
+ * Each fuzz file's own server (closed after the file), a signed-in user on it and the identities
+ * the requests go out as. A function, not module state: the server project runs its files without
+ * isolation, so a module is loaded once per worker and shared by the files that worker runs.
+ */
+export async function fuzzTarget() {
+  const server = await startTestServer();
+  afterAll(() => server.close());
+  const { client: userClient, user } = await signedInUser(server, 'Fuzz Target');
+  const IDENTITIES: Identity[] = [
+    { name: 'anonymous', headers: {} },
+    { name: 'user cookie', headers: { cookie: userClient.cookieHeader(), origin: server.config.publicUrl } },
+    { name: 'user api key', headers: { authorization: `Bearer ${user.apiKey}` } },
+    { name: 'internal key', headers: { authorization: `Bearer ${INTERNAL_KEY}` } },
+  ];
+  return { server, IDENTITIES, sweep: (requests: SweepRequest[]) => sweep(server, requests) };
+}
 
 export const FIELD_NAMES = [
   'email',
@@ -189,7 +204,7 @@ export function concretePaths(url: string): string[] {
 }
 
 /** Sends requests a few at a time; collects problems instead of stopping at the first. */
-export async function sweep(requests: { method: string; path: string; headers: Record<string, string>; body?: string | Buffer; label: string }[]) {
+async function sweep(server: TestServer, requests: SweepRequest[]) {
   const problems: string[] = [];
   const queue = [...requests];
   const worker = async () => {

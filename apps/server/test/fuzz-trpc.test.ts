@@ -8,7 +8,9 @@ import { appRouter, type AppRouter } from '@proxyhub/api';
 import { topupCodes } from '@proxyhub/db';
 import { rawRequest } from './auth-support';
 import { adminClient, expectLedgerOk, sessionClient } from './credits-helpers';
-import { FUZZ_TIMEOUT_MS, IDENTITIES, QUERY_STRINGS, deep, deepArray, server, sweep, weirdObjects } from './fuzz-kit';
+import { FUZZ_TIMEOUT_MS, QUERY_STRINGS, deep, deepArray, fuzzTarget, weirdObjects } from './fuzz-kit';
+
+const { server, IDENTITIES, sweep } = await fuzzTarget();
 
 type ProcedureRecord = Record<string, { _def: { type: 'query' | 'mutation' | 'subscription' } }>;
 const procedures = Object.entries((appRouter._def as unknown as { procedures: ProcedureRecord }).procedures);

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../src/app';
 import { rawRequest } from './auth-support';
-import { BODY_PAYLOADS, FUZZ_TIMEOUT_MS, IDENTITIES, QUERY_STRINGS, concretePaths, server, sweep } from './fuzz-kit';
+import { BODY_PAYLOADS, FUZZ_TIMEOUT_MS, QUERY_STRINGS, concretePaths, fuzzTarget } from './fuzz-kit';
+
+const { server, IDENTITIES, sweep } = await fuzzTarget();
 
 const NOT_FUZZED = new Set(['/auth/logout']); // would end the fuzzing user's own session; covered in auth-login
 const routes = listRoutes(server.app).filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/trpc'));
