@@ -38,6 +38,9 @@ describe('two-factor sign-in', () => {
 
     // Sign out and back in: the password is not enough.
     await page.getByRole('button', { name: 'Logout' }).click();
+    // Logout goes home once the server ended the session; going to /login before that raced it
+    // (a busy CI machine: /login saw the session still open and sent the page on to the dashboard).
+    await page.waitForURL((u) => u.pathname === '/');
     await page.goto('/login');
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
@@ -52,6 +55,9 @@ describe('two-factor sign-in', () => {
 
     // A recovery code works too, once.
     await page.getByRole('button', { name: 'Logout' }).click();
+    // Logout goes home once the server ended the session; going to /login before that raced it
+    // (a busy CI machine: /login saw the session still open and sent the page on to the dashboard).
+    await page.waitForURL((u) => u.pathname === '/');
     await page.goto('/login');
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
