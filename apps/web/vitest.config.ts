@@ -8,5 +8,9 @@ export default defineProject({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     isolate: false,
+    // A browser test that fails on CI runs once more: a renderer starved on the loaded 2-core
+    // machine once stopped painting one page for a minute (every click waited on a frame) while
+    // the same test passes alone and under load. A real failure still fails twice.
+    retry: process.env.CI ? 1 : 0,
   },
 });

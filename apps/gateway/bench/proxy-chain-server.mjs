@@ -8,6 +8,11 @@ const server = new Server({
   host: '127.0.0.1',
   prepareRequestFunction: (req) => ({ requestAuthentication: req.username !== username || req.password !== password }),
 });
-await server.listen();
-process.send?.({ ready: server.port });
+// Listened on directly (server.listen() takes no options) with the gateway's accept queue, so a burst
+// of connections is not dropped here and not there.
+await new Promise((resolve, reject) => {
+  server.server.once('error', reject);
+  server.server.listen({ port: Number(port), host: '127.0.0.1', backlog: 4096 }, resolve);
+});
+process.send?.({ ready: server.server.address().port });
 process.on('SIGTERM', () => server.close(true).then(() => process.exit(0)));

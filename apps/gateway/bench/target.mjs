@@ -47,5 +47,8 @@ const http = createHttpServer({ keepAliveTimeout: 60_000 }, (req, res) => {
 });
 http.on('connection', (s) => s.setNoDelay(true));
 
-tcp.listen(0, '127.0.0.1', () => http.listen(0, '127.0.0.1', () => process.send?.({ tcp: tcp.address().port, http: http.address().port })));
+// A large accept queue, like the gateway's: a burst of a thousand connections is not dropped.
+tcp.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () =>
+  http.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => process.send?.({ tcp: tcp.address().port, http: http.address().port })),
+);
 process.on('disconnect', () => process.exit(0));

@@ -62,6 +62,8 @@ export interface GatewayStats {
 
 const HANDSHAKES: Record<ProtocolName, Handshake> = { http: httpHandshake, socks5: socks5Handshake };
 const ignore = () => undefined;
+/** Connections the kernel may queue before the gateway accepts them (see listen()). */
+export const LISTEN_BACKLOG = 4096;
 
 /** A handshake done and its target connected: what the relay starts from. */
 interface Opened {
@@ -153,7 +155,10 @@ export class Gateway {
     await this.upstreams.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the upstream list yet'));
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(port, host, () => {
+      // A burst of new connections (a thousand customers' scrapers starting together) must wait in
+      // the kernel's queue, not be dropped: a dropped SYN is retried only after a second. Node's
+      // default queue is 511; the kernel caps this at net.core.somaxconn.
+      this.server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
         this.server.off('error', reject);
         resolve();
       });
