@@ -8,13 +8,13 @@
  * brought (cap_bytes): whoever still holds a batch account's password (the shop, a reseller) must not
  * be able to drain the rest of the buyer's balance.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { anyOf } from './any-of';
+import { capRooms } from './caps';
 import { CODE_ALPHABET } from './codes';
-import { batchesLeasedBytes, batchLeasedBytes, credit, moveLeasedClaim, walletKey, walletsCredits, walletsRemaining, type AccountWallet } from './wallet';
+import { batchLeasedBytes, credit, moveLeasedClaim, walletKey, walletsCredits, walletsRemaining, type AccountWallet } from './wallet';
 
 /** `BT` + 18 symbols (~89 bits): handed to the buyer, so it must not be guessable. */
 export function newBatchCode(): string {
@@ -111,39 +111,6 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
   };
 }
 
-/**
- * An associated batch's cap: what its accounts may still lease (the cap less what they used since
- * association and what their open leases hold) and what those leases hold. With `lock` (lease
- * reservations) the batch row is locked, so two reservations for its accounts (any gateway) cannot
- * take the same room; lock the wallet first.
- */
-export interface BatchCap {
-  room: bigint;
-  held: bigint;
-}
-
-/** The caps of several batches in two queries (locked in id order with `lock`); every id asked is in the map. */
-export async function batchCaps(tx: DbOrTx, batchIds: readonly string[], opts: { lock: boolean }): Promise<Map<string, BatchCap>> {
-  const ids = [...new Set(batchIds)].sort();
-  if (!ids.length) return new Map();
-  const query = tx
-    .select({ id: batches.id, cap: batches.capBytes, used: batches.capUsedBytes })
-    .from(batches)
-    .where(anyOf(batches.id, ids))
-    .orderBy(asc(batches.id));
-  const rows = new Map((opts.lock ? await query.for('update') : await query).map((b) => [b.id, b]));
-  const held = await batchesLeasedBytes(tx, ids);
-  return new Map(
-    ids.map((id) => {
-      const b = rows.get(id);
-      const h = held.get(id) ?? 0n;
-      if (!b || b.cap === null) return [id, { room: 0n, held: h }];
-      const room = b.cap - b.used - h;
-      return [id, { room: room > 0n ? room : 0n, held: h }];
-    }),
-  );
-}
-
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
 
 /**
@@ -162,8 +129,9 @@ export async function accountsRemaining(db: DbOrTx, accs: readonly AccountWallet
     db,
     plain.map((a) => a.wallet),
   );
-  const caps = await batchCaps(
+  const caps = await capRooms(
     db,
+    'batch',
     capped.map((a) => a.capBatchId!),
     { lock: false },
   );
@@ -176,18 +144,8 @@ export async function accountsRemaining(db: DbOrTx, accs: readonly AccountWallet
   for (const a of plain) out.set(a.proxyAccountId, remaining.get(walletKey(a.wallet)) ?? 0n);
   for (const a of capped) {
     const cap = caps.get(a.capBatchId!)!;
-    out.set(a.proxyAccountId, cap.held + min(cap.room, credits.get(walletKey(a.wallet)) ?? 0n));
+    const wallet = credits.get(walletKey(a.wallet)) ?? 0n;
+    out.set(a.proxyAccountId, cap.held + (cap.room === null ? wallet : min(cap.room, wallet)));
   }
   return out;
-}
-
-/** Counts reported usage of associated batches' accounts against their caps (bytes per batch id). */
-export async function countBatchUsage(tx: DbOrTx, usedByBatch: ReadonlyMap<string, bigint>): Promise<void> {
-  for (const [batchId, used] of usedByBatch) {
-    if (used === 0n) continue;
-    await tx
-      .update(batches)
-      .set({ capUsedBytes: sql`${batches.capUsedBytes} + ${used}` })
-      .where(eq(batches.id, batchId));
-  }
 }

@@ -8,9 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import type { GatewayAuthorizeAddressInput, GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { accountCaps } from './account-cap';
 import { anyOf } from './any-of';
 import { accountsRemaining } from './batches';
+import { capRooms } from './caps';
 import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
 import { isKnownLocation } from './locations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from './wallet';
@@ -75,8 +75,9 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
   const accs = rows.map(toAccountWallet).filter((a) => !a.disabled);
   const remaining = await accountsRemaining(db, accs);
-  const caps = await accountCaps(
+  const caps = await capRooms(
     db,
+    'account',
     accs.map((a) => a.proxyAccountId),
     { lock: false },
   );

@@ -13,8 +13,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeasesInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
-import { batchCaps, countBatchUsage } from './batches';
-import { accountCaps, countAccountUsage } from './account-cap';
+import { capRooms, countCapUsage, hasCap } from './caps';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
   adjustWallet,
@@ -73,14 +72,16 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     live.map((a) => a.wallet),
     { lock: true },
   );
-  const batchRoom = await batchCaps(
+  const batchRoom = await capRooms(
     tx,
+    'batch',
     live.flatMap((a) => (a.capBatchId ? [a.capBatchId] : [])),
     { lock: true },
   );
   // A capped account (a sub-account) never leases beyond its own cap, whatever the wallet holds.
-  const accountRoom = await accountCaps(
+  const accountRoom = await capRooms(
     tx,
+    'account',
     live.map((a) => a.proxyAccountId),
     { lock: true },
   );
@@ -92,19 +93,17 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
     if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
     const key = walletKey(acc.wallet);
-    const batch = acc.capBatchId ? batchRoom.get(acc.capBatchId)! : null;
-    const cap = accountRoom.get(acc.proxyAccountId)!;
+    // Each cap in the way (the account's batch, the account itself) bounds the grant.
+    const caps = [acc.capBatchId ? batchRoom.get(acc.capBatchId) : undefined, accountRoom.get(acc.proxyAccountId)].filter(hasCap);
     let spendable = credits.get(key) ?? 0n;
-    if (batch && batch.room < spendable) spendable = batch.room;
-    if (cap.room !== null && cap.room < spendable) spendable = cap.room;
+    for (const c of caps) if (c.room < spendable) spendable = c.room;
     let granted = BigInt(item.bytes);
     if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
     if (granted > spendable) granted = spendable;
     if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
     // What this grant takes is gone for the items after it.
     credits.set(key, credits.get(key)! - granted);
-    if (batch) batch.room -= granted;
-    if (cap.room !== null) cap.room -= granted;
+    for (const c of caps) c.room -= granted;
     wallets.add(acc.wallet, -granted, 0n);
     const id = randomUUID();
     leases.push({ id, proxyAccountId: acc.proxyAccountId, grantedBytes: granted });
@@ -238,8 +237,8 @@ export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, 
     }
   }
   await wallets.apply(tx);
-  await countBatchUsage(tx, batchUsage);
-  await countAccountUsage(tx, accountUsage);
+  await countCapUsage(tx, 'batch', batchUsage);
+  await countCapUsage(tx, 'account', accountUsage);
   await addHourlyUsage(tx, [...hourly.values()]);
   // Every report is also the gateway's heartbeat: its open leases stay alive.
   await tx

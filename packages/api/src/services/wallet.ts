@@ -224,13 +224,16 @@ export async function moveLeasedClaim(
 
 const qb = new QueryBuilder();
 
+/** What open leases hold: granted - used, summed (numeric). */
+const heldSum = () => sql`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)`;
+
+/** Open leases on the accounts `accounts` selects (a condition on proxy_accounts). */
+const openLeasesOn = (accounts?: SQL) => and(isNull(gatewayLeases.settledAt), accounts);
+const leaseAccount = eq(proxyAccounts.id, gatewayLeases.proxyAccountId);
+
 /** Sum of granted - used over open leases on the accounts `accounts` selects: a scalar subquery (numeric). */
 function leaseSum(accounts?: SQL): SQL {
-  const sum = qb
-    .select({ v: sql`coalesce(sum(${gatewayLeases.grantedBytes} - ${gatewayLeases.usedBytes}), 0)` })
-    .from(gatewayLeases)
-    .innerJoin(proxyAccounts, eq(proxyAccounts.id, gatewayLeases.proxyAccountId))
-    .where(and(isNull(gatewayLeases.settledAt), accounts));
+  const sum = qb.select({ v: heldSum() }).from(gatewayLeases).innerJoin(proxyAccounts, leaseAccount).where(openLeasesOn(accounts));
   return sql`(${sum})`;
 }
 
@@ -284,17 +287,26 @@ export async function walletsRemaining(db: DbOrTx, wallets: Iterable<Wallet>): P
 
 /** Bytes held in open leases on the accounts of a batch (associated or not). */
 export async function batchLeasedBytes(db: DbOrTx, batchId: string): Promise<bigint> {
-  return (await batchesLeasedBytes(db, [batchId])).get(batchId) ?? 0n;
+  return (await openLeaseBytesBy(db, proxyAccounts.batchId, [batchId])).get(batchId) ?? 0n;
 }
 
-/** Bytes held in open leases on the accounts of each of several batches, in one query. */
-export async function batchesLeasedBytes(db: DbOrTx, batchIds: readonly string[]): Promise<Map<string, bigint>> {
-  if (!batchIds.length) return new Map();
+/**
+ * Bytes held in open leases grouped by `by` (each account, or each batch of accounts), for the ids
+ * given, in one query; an id without open leases is absent.
+ */
+export async function openLeaseBytesBy(
+  db: DbOrTx,
+  by: typeof proxyAccounts.id | typeof proxyAccounts.batchId,
+  ids: readonly string[],
+): Promise<Map<string, bigint>> {
+  if (!ids.length) return new Map();
   const rows = await db
-    .select({ id: batches.id, v: openLeaseBytes(batchAccounts()) })
-    .from(batches)
-    .where(anyOf(batches.id, batchIds));
-  return new Map(rows.map((r) => [r.id, r.v]));
+    .select({ id: by, v: asBytes(heldSum()) })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, leaseAccount)
+    .where(openLeasesOn(anyOf(by, ids)))
+    .groupBy(by);
+  return new Map(rows.map((r) => [r.id!, r.v]));
 }
 
 /** Bytes held in open leases on a user's accounts. */
