@@ -7,7 +7,7 @@
  * unreported byte (in memory and, with a journal, on disk) and delivers it when the server is back.
  */
 import type { UsageType } from '@proxyhub/core';
-import type { Backend } from './backend';
+import type { Backend, LeaseAnswer } from './backend';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
@@ -226,23 +226,7 @@ export class Account {
       const r = await opts.backend.reserveLease({ gatewayId: opts.gatewayId, proxyAccountId: this.id, bytes: this.leaseSize });
       this.failures = 0;
       this.retryAt = 0;
-      if (r.leaseId && r.grantedBytes > 0n) {
-        const granted = Number(r.grantedBytes);
-        const lease = new Lease(r.leaseId, granted);
-        lease.sessions = this.pendingSessions;
-        this.pendingSessions = 0;
-        this.leases.push(lease);
-        this.available += granted;
-        this.emptyAt = 0;
-        this.meter.ensureHeartbeat();
-        return 'granted';
-      }
-      if (r.outcome === 'disabled' || r.outcome === 'unknown_account') {
-        this.disabled = true;
-        return 'disabled';
-      }
-      this.emptyAt = Date.now();
-      return 'empty';
+      return this.adopt(r);
     } catch (err) {
       // The server is unreachable: tunnels wait (relay.ts) and ask again after a backoff.
       this.failures += 1;
@@ -251,6 +235,32 @@ export class Account {
         opts.logger.warn({ err, account: this.id, failures: this.failures }, 'lease reservation failed; retrying');
       return 'error';
     }
+  }
+
+  /** Takes the server's answer to a lease request: this one's, or the first lease that came with a login. */
+  adopt(r: LeaseAnswer): ReserveResult {
+    if (r.leaseId && r.grantedBytes > 0n) {
+      const granted = Number(r.grantedBytes);
+      const lease = new Lease(r.leaseId, granted);
+      lease.sessions = this.pendingSessions;
+      this.pendingSessions = 0;
+      this.leases.push(lease);
+      this.available += granted;
+      this.emptyAt = 0;
+      // The next lease is sized by the traffic from here (requestLease).
+      if (!this.lastReserveAt) {
+        this.lastReserveAt = Date.now();
+        this.spentAtReserve = this.spentTotal;
+      }
+      this.meter.ensureHeartbeat();
+      return 'granted';
+    }
+    if (r.outcome === 'disabled' || r.outcome === 'unknown_account') {
+      this.disabled = true;
+      return 'disabled';
+    }
+    this.emptyAt = Date.now();
+    return 'empty';
   }
 
   /** Closes every open connection of the account (account disabled). */

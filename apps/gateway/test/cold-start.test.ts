@@ -3,7 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '@proxyhub/api';
 import { buildProxyUsername } from '@proxyhub/core';
 import { batches } from '@proxyhub/db';
-import { connectTunnel, exchangeUntilClosed, internalClient, startStack, startTarget, type Stack } from './helpers';
+import { createBackend, type Backend } from '../src/backend';
+import {
+  balances,
+  connectTunnel,
+  exchangeUntilClosed,
+  INTERNAL_KEY,
+  internalClient,
+  startGateway,
+  startStack,
+  startTarget,
+  userWithCredits,
+  type Stack,
+} from './helpers';
 
 const ACCOUNTS = 500;
 let stack: Stack;
@@ -39,5 +51,57 @@ describe('many new accounts at once (a cold auth cache)', () => {
     const moved = received.reduce((n, r) => n + r, 0) + ACCOUNTS * request.length;
     expect(row!.totalUsageBytes).toBe(BigInt(moved));
     expect(await checkLedger(stack.server.database.db)).toMatchObject({ ok: true });
+  });
+});
+
+describe("a new account's first connection", () => {
+  /** The real backend, counting the calls the gateway makes. */
+  function countingBackend(): { backend: Backend; calls: Record<string, number> } {
+    const real = createBackend(stack.server.url, INTERNAL_KEY);
+    const calls: Record<string, number> = {};
+    const backend = Object.fromEntries(
+      Object.entries(real).map(([name, call]) => [
+        name,
+        (...args: unknown[]) => {
+          calls[name] = (calls[name] ?? 0) + 1;
+          return (call as (...a: unknown[]) => unknown)(...args);
+        },
+      ]),
+    ) as unknown as Backend;
+    return { backend, calls };
+  }
+
+  it('waits for one server call: the login brings the first lease, and every byte is billed from it', async () => {
+    const { backend, calls } = countingBackend();
+    const gateway = await startGateway(stack.server, { backend });
+    try {
+      const port = (gateway.server.address() as { port: number }).port;
+      const u = await userWithCredits(stack.server, 10n * 1024n * 1024n);
+      const request = 'GET / HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n';
+      const socket = await connectTunnel(port, target.port, u.username(), u.proxyPassword);
+      expect(calls).toMatchObject({ authorize: 1 });
+      expect(calls.reserveLease).toBeUndefined();
+      const received = await exchangeUntilClosed(socket, request);
+      expect(received).toBeGreaterThan(0);
+      await gateway.flush();
+      expect((await balances(u)).usage).toBe(BigInt(received + request.length));
+      expect(await checkLedger(stack.server.database.db)).toMatchObject({ ok: true });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('at zero balance is refused with 402 after that one call', async () => {
+    const { backend, calls } = countingBackend();
+    const gateway = await startGateway(stack.server, { backend });
+    try {
+      const port = (gateway.server.address() as { port: number }).port;
+      const u = await userWithCredits(stack.server, 0n);
+      await expect(connectTunnel(port, target.port, u.username(), u.proxyPassword)).rejects.toThrow(/^HTTP\/1\.1 402/);
+      expect(calls).toMatchObject({ authorize: 1 });
+      expect(calls.reserveLease).toBeUndefined();
+    } finally {
+      await gateway.close();
+    }
   });
 });

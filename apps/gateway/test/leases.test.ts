@@ -74,6 +74,31 @@ describe('gateway.* procedures (internal key)', () => {
     ]);
   });
 
+  it('authorize with a lease reserves the first lease for a login that goes through, and for no other', async () => {
+    const rich = await userWithCredits(server, 5n * BigInt(MiB));
+    const poor = await userWithCredits(server, 0n);
+    const lease = { gatewayId: `g-${randomUUID().slice(0, 8)}`, bytes: MiB };
+    const { answers } = await internalClient(server).gateway.authorizeMany.mutate({
+      items: [
+        { proxyUserId: rich.proxyUserId, password: rich.proxyPassword, location: { country: 'US' }, lease },
+        { proxyUserId: rich.proxyUserId, password: 'wrong', lease },
+        { proxyUserId: rich.proxyUserId, password: rich.proxyPassword, location: { country: 'ZZ' }, lease },
+        { proxyUserId: poor.proxyUserId, password: poor.proxyPassword, lease },
+        { proxyUserId: rich.proxyUserId, password: rich.proxyPassword },
+      ],
+    });
+    expect(answers[0]!.lease).toMatchObject({ outcome: 'granted', grantedBytes: BigInt(MiB), balanceBytes: 4n * BigInt(MiB) });
+    expect(answers[1]!.lease).toBeNull();
+    expect(answers[2]!.lease).toBeNull();
+    expect(answers[3]!.lease).toMatchObject({ outcome: 'empty', leaseId: null, grantedBytes: 0n });
+    expect(answers[4]).not.toHaveProperty('lease');
+    // The lease is the gateway's like any other: credits moved into it, what is left unchanged.
+    expect(await balances(rich)).toEqual({ credits: 5n * BigInt(MiB), usage: 0n });
+    const released = await api.releaseLeases({ gatewayId: lease.gatewayId, leaseIds: [answers[0]!.lease!.leaseId!] });
+    expect(released).toMatchObject({ released: 1 });
+    await expectLedgerHolds(server, rich.userId);
+  });
+
   it('reserveLeases grants in the order asked, and refuses an empty or oversized batch with a 400', async () => {
     const u = await userWithCredits(server, 5n * BigInt(MiB));
     const id = await accountOf(u);

@@ -29,9 +29,13 @@ export const gatewayRouter = {
     localHost: LOCAL_GATEWAY_HOST,
   })),
 
-  /** Checks proxy credentials (and a location) for the gateway, which caches the answer briefly. */
+  /**
+   * Checks proxy credentials (and a location) for the gateway, which caches the answer briefly; with
+   * `lease`, also reserves the account's first lease for a login it lets through.
+   */
   authorize: internalProcedure
-    // Every gateway connection with a cold cache asks: it must not empty the API's read cache.
+    // Every gateway connection with a cold cache asks: it must not empty the API's read cache (a
+    // first lease moves credits into a lease: what a user has left, all the cache shows, is the same).
     .meta({ keepsReadCache: true })
     .input(gatewayAuthorizeInput)
     .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),

@@ -12,6 +12,7 @@ import { anyOf } from './any-of';
 import { accountsRemaining } from './batches';
 import { capRooms } from './caps';
 import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
+import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from './locations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from './wallet';
 
@@ -25,6 +26,11 @@ export interface GatewayAuthorization {
   account: GatewayAccountResult;
   /** Whether the location exists; null when none was asked about. */
   locationKnown: boolean | null;
+  /**
+   * The first lease, when one was asked for (absent otherwise): null when the login is refused
+   * (credentials, account, location), else the grant as reserveLease answers it.
+   */
+  lease?: LeaseGrant | null;
 }
 
 const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
@@ -55,10 +61,33 @@ export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inp
     db,
     good.filter((r) => r !== null),
   );
-  return inputs.map((input, i) => ({
+  const out = inputs.map((input, i): GatewayAuthorization => ({
     account: good[i] ? answers.get(good[i].proxyAccountId)! : BAD_CREDENTIALS,
     locationKnown: input.location ? isKnownLocation(input.location) : null,
   }));
+  await firstLeases(db, inputs, out);
+  return out;
+}
+
+/**
+ * The first leases asked for with logins, for the logins the gateway will let through (the remaining
+ * bytes do not change: credits move into a lease). One transaction per gateway, as reserveLeases.
+ */
+async function firstLeases(db: DbOrTx, inputs: readonly GatewayAuthorizeInput[], out: GatewayAuthorization[]): Promise<void> {
+  const byGateway = new Map<string, Array<{ at: number; proxyAccountId: string; bytes: number }>>();
+  inputs.forEach((input, i) => {
+    if (!input.lease) return;
+    const a = out[i]!;
+    a.lease = null;
+    if (!a.account.ok || a.locationKnown === false) return;
+    const asks = byGateway.get(input.lease.gatewayId) ?? [];
+    asks.push({ at: i, proxyAccountId: a.account.proxyAccountId, bytes: input.lease.bytes });
+    byGateway.set(input.lease.gatewayId, asks);
+  });
+  for (const [gatewayId, asks] of byGateway) {
+    const grants = await db.transaction((tx) => reserveLeases(tx, { gatewayId, items: asks }));
+    asks.forEach((ask, k) => (out[ask.at]!.lease = grants[k]!));
+  }
 }
 
 function passwordMatches(secrets: SecretBox, sealed: string, given: string): boolean {

@@ -9,23 +9,28 @@ const code = z.string().regex(LOCATION_CODE_RE);
 
 export const gatewayLocation = z.object({ country: code, state: code.optional(), city: code.optional() });
 
-export const gatewayAuthorizeInput = z.object({
-  /** Lowercase alphanumeric, as the username carries it. */
-  proxyUserId: z.string().regex(PROXY_USER_ID_RE),
-  password: z.string().min(1).max(256),
-  /** Checked against the known locations when given. */
-  location: gatewayLocation.optional(),
-});
-
-/** A connection without credentials: its source address (IPv4-mapped IPv6 already made IPv4). */
-export const gatewayAuthorizeAddressInput = z.object({ address: z.union([z.ipv4(), z.ipv6()]) });
-
 export const gatewayReserveLeaseInput = z.object({
   gatewayId,
   proxyAccountId: z.uuid(),
   /** Requested size; the grant may be smaller (what is left) or zero (empty balance). */
   bytes: byteCount.min(1),
 });
+
+export const gatewayAuthorizeInput = z.object({
+  /** Lowercase alphanumeric, as the username carries it. */
+  proxyUserId: z.string().regex(PROXY_USER_ID_RE),
+  password: z.string().min(1).max(256),
+  /** Checked against the known locations when given. */
+  location: gatewayLocation.optional(),
+  /**
+   * A login's first lease, reserved with the answer when the credentials and the location are good:
+   * a new account's first connection waits for one server call, not two.
+   */
+  lease: gatewayReserveLeaseInput.pick({ gatewayId: true, bytes: true }).optional(),
+});
+
+/** A connection without credentials: its source address (IPv4-mapped IPv6 already made IPv4). */
+export const gatewayAuthorizeAddressInput = z.object({ address: z.union([z.ipv4(), z.ipv6()]) });
 
 /** At most this many items in one batched gateway call (a cold start's logins and first leases). */
 export const MAX_GATEWAY_BATCH = 1000;
