@@ -71,15 +71,20 @@ describe('admin panel', () => {
     await creditsGB.fill('1.5');
     await quantity.fill('3');
     await admin.getByLabel('Expires At (optional)').fill('2099-12-31T23:59');
-    await generate.click();
     const list = admin.getByTestId('code-list');
-    await list.waitFor();
-    codes = (await list.locator('.code-value').allInnerTexts()).map((c) => c.trim());
+    const shown = async () => (await list.locator('.code-value').allInnerTexts()).map((c) => c.trim());
+    // Codes of an earlier attempt of this test (a retry) may still be listed: wait for new ones.
+    const earlier = (await shown()).join();
+    await generate.click();
+    await expect.poll(async () => (await shown()).join()).not.toBe(earlier);
+    codes = await shown();
     expect(codes).toHaveLength(3);
     for (const c of codes) expect(c).toMatch(/^[A-Z0-9]{8,20}$/);
-    // The list speaks in GB, like every other GB figure.
-    expect(await list.innerText()).toContain('1.50 GB · expires');
-    expect(await list.innerText()).not.toContain('MB');
+    // The list speaks in GB, like every other GB figure (the codes themselves may hold "MB").
+    for (const detail of await list.locator('li .muted').allInnerTexts()) {
+      expect(detail).toMatch(/^1\.50 GB · expires /);
+      expect(detail).not.toContain('MB');
+    }
     await screenshots(admin, 'admin-codes');
 
     await admin.getByRole('button', { name: `Copy code ${codes[1]}` }).click();
