@@ -50,6 +50,13 @@ function openFileLimit() {
 const FD_LIMIT = openFileLimit();
 const TUNNELS = Math.min(num('BENCH_TUNNELS', 10_000), Math.floor((FD_LIMIT - 200) / 2 / 100) * 100);
 
+/** The gateway's accept queue (apps/gateway/src/gateway.ts), given to the target and proxy-chain too: a burst is dropped nowhere. */
+const LISTEN_BACKLOG = (() => {
+  const m = /export const LISTEN_BACKLOG = ([\d_]+);/.exec(readFileSync(join(root, 'apps/gateway/src/gateway.ts'), 'utf8'));
+  if (!m) throw new Error('LISTEN_BACKLOG not found in apps/gateway/src/gateway.ts');
+  return m[1].replaceAll('_', '');
+})();
+
 const children = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-bench-'));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -333,7 +340,7 @@ async function main() {
   const tuned = { ...env, MALLOC_TOP_PAD_: String(64 * MiB), MALLOC_TRIM_THRESHOLD_: String(256 * MiB) };
   const tunedFlags = ['--initial-old-space-size=64'];
 
-  const targetProc = fork(join(here, 'target.mjs'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const targetProc = fork(join(here, 'target.mjs'), [LISTEN_BACKLOG], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   children.push(targetProc);
   const { tcp: t, http: httpTarget } = await new Promise((r) => targetProc.once('message', r));
 
@@ -409,7 +416,7 @@ async function main() {
     return { proc, pid: relayPid(proc.pid) };
   };
   const startChain = async () => {
-    const proc = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password], {
+    const proc = fork(join(here, 'proxy-chain-server.mjs'), [String(pcPort), username, password, LISTEN_BACKLOG], {
       env: tuned,
       execArgv: [...tunedFlags, ...profile],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -2,7 +2,7 @@
 // checked against one fixed pair (no database, no metering), in its own process like our gateway.
 import { Server } from 'proxy-chain';
 
-const [port, username, password] = process.argv.slice(2);
+const [port, username, password, backlog] = process.argv.slice(2);
 const server = new Server({
   port: Number(port),
   host: '127.0.0.1',
@@ -12,7 +12,7 @@ const server = new Server({
 // of connections is not dropped here and not there.
 await new Promise((resolve, reject) => {
   server.server.once('error', reject);
-  server.server.listen({ port: Number(port), host: '127.0.0.1', backlog: 4096 }, resolve);
+  server.server.listen({ port: Number(port), host: '127.0.0.1', backlog: Number(backlog) }, resolve);
 });
 process.send?.({ ready: server.server.address().port });
 process.on('SIGTERM', () => server.close(true).then(() => process.exit(0)));

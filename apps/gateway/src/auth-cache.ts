@@ -66,9 +66,6 @@ export class AuthCache {
   private readonly creds: LRUCache<string, Entry>;
   private readonly locations = new LRUCache<string, boolean>({ max: MAX_LOCATIONS, ttl: LOCATION_TTL_MS });
   private readonly inflight = new Map<string, Promise<AuthAnswer>>();
-  /** Set by the gateway (see FirstLease); refreshes never ask for a lease. */
-  firstLease: FirstLease | null = null;
-
   constructor(
     private readonly backend: Backend,
     private readonly opts: AuthCacheOptions,
@@ -77,6 +74,8 @@ export class AuthCache {
     private readonly onRevoked: (credKey: string, answer: AccountAnswer) => void,
     /** Called when a refresh says yes again, with what may have changed (the allow-list). */
     private readonly onRenewed: (credKey: string, answer: AccountAnswer & { ok: true }) => void = () => undefined,
+    /** Asked for with each login that misses the cache (see FirstLease); refreshes never ask for one. */
+    private readonly firstLease: FirstLease | null = null,
   ) {
     // Each entry gets its own time to live (good and bad answers differ); expired ones are never served.
     this.creds = new LRUCache<string, Entry>({ max: opts.maxEntries, ttl: opts.ttlMs });

@@ -65,12 +65,12 @@ export class Authenticator {
       logger,
       (credKey, answer) => this.revoke(credKey, answer.ok ? '' : answer.message),
       (credKey, answer) => this.recheck(credKey, answer),
+      {
+        gatewayId: meter.opts.gatewayId,
+        bytes: meter.opts.initialLeaseBytes,
+        adopt: (account, lease) => void meter.account(account.proxyAccountId, account.usageType).adopt(lease),
+      },
     );
-    this.cache.firstLease = {
-      gatewayId: meter.opts.gatewayId,
-      bytes: meter.opts.initialLeaseBytes,
-      adopt: (account, lease) => void meter.account(account.proxyAccountId, account.usageType).adopt(lease),
-    };
     this.limiter = new LoginLimiter({ ...DEFAULT_LOGIN_LIMITS, ...opts.loginLimits });
     // Credentials of open connections are re-checked before their cache entry expires.
     this.refreshTimer = setInterval(() => this.cache.refreshInUse(this.credKeysInUse()), Math.max(250, authOpts.ttlMs / 2));

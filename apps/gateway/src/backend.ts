@@ -10,6 +10,7 @@ import type {
   GatewayReportInput,
   GatewayReserveLeaseInput,
 } from '@proxyhub/core';
+import { positionsBy } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
 import { createNodeFetch } from './http-fetch';
 
@@ -48,11 +49,9 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
   const authorize = batchedCalls(async (items: readonly GatewayAuthorizeInput[]) => (await client.gateway.authorizeMany.mutate({ items: [...items] })).answers);
   const reserveLease = batchedCalls(async (items: readonly GatewayReserveLeaseInput[]) => {
     // One call per gateway id (a process normally has one); grants go back by position.
-    const byGateway = new Map<string, number[]>();
-    items.forEach((item, i) => byGateway.set(item.gatewayId, [...(byGateway.get(item.gatewayId) ?? []), i]));
     const grants: LeaseAnswer[] = [];
     await Promise.all(
-      [...byGateway].map(async ([gatewayId, at]) => {
+      [...positionsBy(items, (item) => item.gatewayId)].map(async ([gatewayId, at]) => {
         const r = await client.gateway.reserveLeases.mutate({
           gatewayId,
           items: at.map((i) => ({ proxyAccountId: items[i]!.proxyAccountId, bytes: items[i]!.bytes })),

@@ -8,7 +8,7 @@
  */
 import { and, asc, isNotNull, sql } from 'drizzle-orm';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { anyOf } from './any-of';
+import { anyOf, arrayOf } from './any-of';
 import { openLeaseBytesBy } from './wallet';
 
 export interface CapRoom {
@@ -19,13 +19,12 @@ export interface CapRoom {
 }
 
 const CAPPED = {
-  batch: { table: batches, id: batches.id, cap: batches.capBytes, used: batches.capUsedBytes, usedKey: 'capUsedBytes', leasesBy: proxyAccounts.batchId },
+  batch: { table: batches, id: batches.id, cap: batches.capBytes, used: batches.capUsedBytes, leasesBy: proxyAccounts.batchId },
   account: {
     table: proxyAccounts,
     id: proxyAccounts.id,
     cap: proxyAccounts.capBytes,
     used: proxyAccounts.usedBytes,
-    usedKey: 'usedBytes',
     leasesBy: proxyAccounts.id,
   },
 } as const;
@@ -60,14 +59,21 @@ export async function capRooms(tx: DbOrTx, kind: CappedKind, ids: readonly strin
   return out;
 }
 
-/** Reported usage counts against the caps (bytes per batch or account id). */
+/** Reported usage counts against the caps (bytes per batch or account id): one statement, however many ids. */
 export async function countCapUsage(tx: DbOrTx, kind: CappedKind, usedById: ReadonlyMap<string, bigint>): Promise<void> {
   const c = CAPPED[kind];
-  for (const [id, used] of usedById) {
-    if (used === 0n) continue;
-    await tx
-      .update(c.table)
-      .set({ [c.usedKey]: sql`${c.used} + ${used}` })
-      .where(sql`${c.id} = ${id}`);
-  }
+  // In id order, as capRooms locks them.
+  const counted = [...usedById].filter(([, used]) => used !== 0n).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (!counted.length) return;
+  await tx.execute(
+    sql`update ${c.table} set ${sql.identifier(c.used.name)} = ${c.used} + d.used
+          from unnest(${arrayOf(
+            c.id,
+            counted.map(([id]) => id),
+          )}, ${arrayOf(
+            c.used,
+            counted.map(([, used]) => used),
+          )}) as d(id, used)
+          where ${c.id} = d.id`,
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
-import type { GatewayAuthorizeAddressInput, GatewayAuthorizeInput, UsageType } from '@proxyhub/core';
+import { positionsBy, type GatewayAuthorizeAddressInput, type GatewayAuthorizeInput, type UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from './any-of';
 import { accountsRemaining } from './batches';
@@ -74,19 +74,20 @@ export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inp
  * bytes do not change: credits move into a lease). One transaction per gateway, as reserveLeases.
  */
 async function firstLeases(db: DbOrTx, inputs: readonly GatewayAuthorizeInput[], out: GatewayAuthorization[]): Promise<void> {
-  const byGateway = new Map<string, Array<{ at: number; proxyAccountId: string; bytes: number }>>();
   inputs.forEach((input, i) => {
-    if (!input.lease) return;
-    const a = out[i]!;
-    a.lease = null;
-    if (!a.account.ok || a.locationKnown === false) return;
-    const asks = byGateway.get(input.lease.gatewayId) ?? [];
-    asks.push({ at: i, proxyAccountId: a.account.proxyAccountId, bytes: input.lease.bytes });
-    byGateway.set(input.lease.gatewayId, asks);
+    if (input.lease) out[i]!.lease = null;
   });
-  for (const [gatewayId, asks] of byGateway) {
-    const grants = await db.transaction((tx) => reserveLeases(tx, { gatewayId, items: asks }));
-    asks.forEach((ask, k) => (out[ask.at]!.lease = grants[k]!));
+  const byGateway = positionsBy(inputs, (input, i) => {
+    const a = out[i]!;
+    return a.account.ok && a.locationKnown !== false ? input.lease?.gatewayId : undefined;
+  });
+  for (const [gatewayId, at] of byGateway) {
+    const items = at.map((i) => {
+      const account = out[i]!.account as Extract<GatewayAccountResult, { ok: true }>; // only good logins have a key
+      return { proxyAccountId: account.proxyAccountId, bytes: inputs[i]!.lease!.bytes };
+    });
+    const grants = await db.transaction((tx) => reserveLeases(tx, { gatewayId, items }));
+    at.forEach((i, k) => (out[i]!.lease = grants[k]!));
   }
 }
 
