@@ -5,7 +5,7 @@
 // rounds, the order alternating (gateway first, then proxy-chain first), printed beside
 // proxy-chain's and direct's with the ratio and the target it is held to.
 //
-// Knobs: BENCH_ROUNDS (5), BENCH_BYTES (128 MiB a transfer), BENCH_HANDSHAKES (400 a round),
+// Knobs: BENCH_ROUNDS (5), BENCH_BYTES (1 GiB a transfer), BENCH_HANDSHAKES (400 a round),
 // BENCH_HTTP_SECONDS (3), BENCH_HTTP_CONNECTIONS (50), BENCH_CONCURRENT (100 tunnels),
 // BENCH_CONCURRENT_BYTES (4 MiB each), BENCH_TUNNELS (10,000 idle tunnels; fewer when the open-file
 // limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling),
@@ -30,7 +30,8 @@ const root = resolve(here, '../../..');
 const MiB = 1024 * 1024;
 const num = (name, def) => Number(process.env[name] ?? def);
 const ROUNDS = num('BENCH_ROUNDS', 5);
-const TRANSFER_BYTES = num('BENCH_BYTES', 128 * MiB);
+// A transfer lasts about a second: 128 MiB (a tenth of a second) moved by 2x between rounds.
+const TRANSFER_BYTES = num('BENCH_BYTES', 1024 * MiB);
 const HANDSHAKES = num('BENCH_HANDSHAKES', 400);
 const HTTP_SECONDS = num('BENCH_HTTP_SECONDS', 3);
 const HTTP_CONNECTIONS = num('BENCH_HTTP_CONNECTIONS', 50);

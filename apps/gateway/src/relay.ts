@@ -156,8 +156,14 @@ export class Relay implements MeteredConnection {
         setTimeout(() => this.awaitLease(src, dst, dir, chunk, state), Math.max(50, acc.retryAt - Date.now())).unref();
         return;
       }
-      state.lease = false;
       const avail = acc.available;
+      if (avail < n && r === 'granted') {
+        // Another connection of the account spent the new lease first (they wait for the same
+        // request): ask again. Only the server's "empty" is a cut.
+        this.awaitLease(src, dst, dir, chunk, state);
+        return;
+      }
+      state.lease = false;
       if (avail >= n) {
         acc.spend(n, dir, this.opts.usage);
         if (dir === UP) this.stats.up += n;

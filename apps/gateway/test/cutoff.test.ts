@@ -90,4 +90,25 @@ describe('cut-off at zero balance', () => {
       await expectLedgerHolds(stack.server, u.userId);
     });
   }
+
+  it('many tunnels of one account waiting for a lease at once are not cut while the balance lasts', async () => {
+    // Each tunnel's first chunks outgrow the account's small first lease, so they all wait for the
+    // same lease request; the first to resume spends it, and the others must ask again, not cut.
+    const tunnels = 40;
+    const bytes = 4 * MiB;
+    const u = await userWithCredits(stack.server, 1024n * BigInt(MiB));
+    const sockets = await Promise.all(Array.from({ length: tunnels }, () => open.connect(u)));
+    const counts = sockets.map((s) => {
+      const c = counter(s);
+      s.write(`GET /download?bytes=${bytes} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`);
+      s.resume();
+      return c;
+    });
+    const received = await Promise.all(counts.map((c) => c.closed));
+    for (const r of received) expect(r).toBeGreaterThan(bytes); // the body and its head, every one
+    await stack.gateway.flush();
+    const total = received.reduce((a, b) => a + b, 0);
+    expect((await hourlyUsage(stack.server, u.userId)).down).toBe(total);
+    await expectLedgerHolds(stack.server, u.userId);
+  });
 });
