@@ -2,15 +2,15 @@ import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
-import type {
-  GatewayAuthorizeAddressInput,
-  GatewayAuthorizeInput,
-  GatewayHeartbeatInput,
-  GatewayReleaseLeasesInput,
-  GatewayReportInput,
-  GatewayReserveLeaseInput,
+import {
+  positionsBy,
+  type GatewayAuthorizeAddressInput,
+  type GatewayAuthorizeInput,
+  type GatewayHeartbeatInput,
+  type GatewayReleaseLeasesInput,
+  type GatewayReportInput,
+  type GatewayReserveLeaseInput,
 } from '@proxyhub/core';
-import { positionsBy } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
 import { createNodeFetch } from './http-fetch';
 

@@ -65,15 +65,16 @@ export async function countCapUsage(tx: DbOrTx, kind: CappedKind, usedById: Read
   // In id order, as capRooms locks them.
   const counted = [...usedById].filter(([, used]) => used !== 0n).sort(([a], [b]) => (a < b ? -1 : 1));
   if (!counted.length) return;
+  const ids = arrayOf(
+    c.id,
+    counted.map(([id]) => id),
+  );
+  const bytes = arrayOf(
+    c.used,
+    counted.map(([, used]) => used),
+  );
   await tx.execute(
     sql`update ${c.table} set ${sql.identifier(c.used.name)} = ${c.used} + d.used
-          from unnest(${arrayOf(
-            c.id,
-            counted.map(([id]) => id),
-          )}, ${arrayOf(
-            c.used,
-            counted.map(([, used]) => used),
-          )}) as d(id, used)
-          where ${c.id} = d.id`,
+          from unnest(${ids}, ${bytes}) as d(id, used) where ${c.id} = d.id`,
   );
 }
