@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '@proxyhub/api';
@@ -50,6 +51,29 @@ describe('many new accounts at once (a cold auth cache)', () => {
     const [row] = await stack.server.database.db.select().from(batches).where(eq(batches.batchCode, batch.batchId));
     const moved = received.reduce((n, r) => n + r, 0) + ACCOUNTS * request.length;
     expect(row!.totalUsageBytes).toBe(BigInt(moved));
+    expect(await checkLedger(stack.server.database.db)).toMatchObject({ ok: true });
+  });
+});
+
+describe('a small allowance shared by many accounts', () => {
+  it('150 accounts of a 0.1 GB batch hold tunnels open at once: none is refused while most of the allowance is unused', async () => {
+    // 0.1 GB is about 102 MiB: 1 MiB first leases (and the next lease asked for at the first byte)
+    // tied it all up after some fifty accounts, and the rest got 402 with the bytes unspent.
+    const batch = await internalClient(stack.server).credits.createBatch.mutate({ accounts: 150, creditsGB: 0.1, usageType: 'shop_proxy_regular' });
+    const opened = await Promise.allSettled(
+      batch.accounts.map((a) => {
+        const username = buildProxyUsername({ proxyUserId: a.proxyUserId, location: { country: 'US' }, durationMinutes: 60 });
+        return connectTunnel(stack.port, target.port, username, a.proxyPassword);
+      }),
+    );
+    const refused = opened.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason).split('\r\n')[0]);
+    expect(refused).toEqual([]);
+    const request = 'GET / HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n';
+    const received = await Promise.all(opened.map((o) => exchangeUntilClosed((o as PromiseFulfilledResult<Socket>).value, request)));
+    expect(received.every((n) => n > 0)).toBe(true);
+    await stack.gateway.flush();
+    const [row] = await stack.server.database.db.select().from(batches).where(eq(batches.batchCode, batch.batchId));
+    expect(row!.totalUsageBytes).toBe(BigInt(received.reduce((n, r) => n + r, 0) + 150 * request.length));
     expect(await checkLedger(stack.server.database.db)).toMatchObject({ ok: true });
   });
 });

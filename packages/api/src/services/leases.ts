@@ -23,6 +23,7 @@ import {
   toAccountWallet,
   walletCredits,
   walletKey,
+  walletLeaseHolders,
   walletsCredits,
   type Wallet,
   type WalletDelta,
@@ -36,6 +37,22 @@ export const LEASE_TTL_MS = 2 * 60_000;
  * vanishes with its journal can leave unbilled (see the README).
  */
 export const MAX_LEASE_BYTES = 1024n * 1024n * 1024n;
+
+/** No lease is cut below this by the fair share (what is left is still granted whole). */
+export const MIN_SHARE_BYTES = 16n * 1024n;
+
+/**
+ * The most one lease may take of what a wallet has left: an equal part for each other account
+ * holding leases on it and one for this one. Many accounts on one small allowance (a shop batch, a
+ * user's sub-accounts) then each get a lease, instead of the first ones tying it all up in leases
+ * they barely use while the next are refused with the balance unspent. An account alone on its
+ * wallet may take all of it, as before.
+ */
+function fairShare(pool: bigint, otherHolders: number): bigint {
+  if (otherHolders === 0) return pool;
+  const share = pool / BigInt(otherHolders + 1);
+  return share > MIN_SHARE_BYTES ? share : MIN_SHARE_BYTES;
+}
 
 export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
 
@@ -85,6 +102,10 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     live.map((a) => a.proxyAccountId),
     { lock: true },
   );
+  const holders = await walletLeaseHolders(
+    tx,
+    live.map((a) => a.wallet),
+  );
   const expiresAt = new Date(Date.now() + ttlMs);
   const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint }> = [];
   const wallets = new WalletDeltas();
@@ -94,15 +115,22 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
     const key = walletKey(acc.wallet);
     // Each cap in the way (the account's batch, the account itself) bounds the grant.
-    const caps = [acc.capBatchId ? batchRoom.get(acc.capBatchId) : undefined, accountRoom.get(acc.proxyAccountId)].filter(hasCap);
+    const batchCap = acc.capBatchId ? batchRoom.get(acc.capBatchId) : undefined;
+    const caps = [batchCap, accountRoom.get(acc.proxyAccountId)].filter(hasCap);
     let spendable = credits.get(key) ?? 0n;
+    // What the wallet's accounts share (the account's own cap is its alone).
+    const pool = hasCap(batchCap) && batchCap.room < spendable ? batchCap.room : spendable;
     for (const c of caps) if (c.room < spendable) spendable = c.room;
     let granted = BigInt(item.bytes);
     if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
+    const holding = holders.get(key) ?? new Set<string>();
+    const share = fairShare(pool, holding.size - (holding.has(acc.proxyAccountId) ? 1 : 0));
+    if (granted > share) granted = share;
     if (granted > spendable) granted = spendable;
     if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
     // What this grant takes is gone for the items after it.
     credits.set(key, credits.get(key)! - granted);
+    holders.set(key, holding.add(acc.proxyAccountId));
     for (const c of caps) c.room -= granted;
     wallets.add(acc.wallet, -granted, 0n);
     const id = randomUUID();

@@ -136,6 +136,18 @@ export async function walletsCredits(tx: DbOrTx, wallets: Iterable<Wallet>, opts
   return out;
 }
 
+/**
+ * The accounts holding open leases on each wallet, by walletKey (absent: none), in two queries at
+ * most. A user's wallet counts the user's own accounts (main and sub-accounts), a batch's its accounts.
+ */
+export async function walletLeaseHolders(db: DbOrTx, wallets: Iterable<Wallet>): Promise<Map<string, Set<string>>> {
+  const { userIds, batchIds } = walletIds(wallets);
+  const out = new Map<string, Set<string>>();
+  for (const [id, holders] of await leaseHoldersBy(db, proxyAccounts.userId, userIds)) out.set(walletKey({ userId: id }), new Set(holders));
+  for (const [id, holders] of await leaseHoldersBy(db, proxyAccounts.batchId, batchIds)) out.set(walletKey({ batchId: id }), new Set(holders));
+  return out;
+}
+
 /** Moves a wallet by lease traffic (bytes into or back from leases, usage): no ledger entry, in the caller's transaction. */
 export async function adjustWallet(tx: DbOrTx, w: Wallet, delta: { credits: bigint; usage: bigint }): Promise<void> {
   await adjustWallets(tx, [{ wallet: w, ...delta }]);
@@ -307,6 +319,22 @@ export async function openLeaseBytesBy(
     .where(openLeasesOn(anyOf(by, ids)))
     .groupBy(by);
   return new Map(rows.map((r) => [r.id!, r.v]));
+}
+
+/** The accounts holding open leases, grouped by `by` (each user's own accounts, or each batch's), for the ids given. */
+async function leaseHoldersBy(
+  db: DbOrTx,
+  by: typeof proxyAccounts.batchId | typeof proxyAccounts.userId,
+  ids: readonly string[],
+): Promise<Map<string, string[]>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: by, holders: sql<string[]>`array_agg(distinct ${gatewayLeases.proxyAccountId})` })
+    .from(gatewayLeases)
+    .innerJoin(proxyAccounts, leaseAccount)
+    .where(openLeasesOn(anyOf(by, ids)))
+    .groupBy(by);
+  return new Map(rows.map((r) => [r.id!, r.holders]));
 }
 
 /** Bytes held in open leases on a user's accounts. */
