@@ -1,4 +1,3 @@
-import type { Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '@proxyhub/api';
@@ -68,8 +67,9 @@ describe('a small allowance shared by many accounts', () => {
     );
     const refused = opened.flatMap((o) => (o.status === 'rejected' ? [String(o.reason).split('\r\n')[0]] : []));
     expect(refused).toEqual([]);
+    const tunnels = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     const request = 'GET / HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n';
-    const received = await Promise.all(opened.map((o) => exchangeUntilClosed((o as PromiseFulfilledResult<Socket>).value, request)));
+    const received = await Promise.all(tunnels.map((t) => exchangeUntilClosed(t, request)));
     expect(received.every((n) => n > 0)).toBe(true);
     await stack.gateway.flush();
     const [row] = await stack.server.database.db.select().from(batches).where(eq(batches.batchCode, batch.batchId));

@@ -302,18 +302,14 @@ export async function batchLeasedBytes(db: DbOrTx, batchId: string): Promise<big
   return (await openLeaseBytesBy(db, proxyAccounts.batchId, [batchId])).get(batchId) ?? 0n;
 }
 
-/**
- * Bytes held in open leases grouped by `by` (each account, or each batch of accounts), for the ids
- * given, in one query; an id without open leases is absent.
- */
-export async function openLeaseBytesBy(
-  db: DbOrTx,
-  by: typeof proxyAccounts.id | typeof proxyAccounts.batchId,
-  ids: readonly string[],
-): Promise<Map<string, bigint>> {
+/** Accounts grouped by one of their columns: each account, each batch's, each user's own. */
+type AccountGroup = typeof proxyAccounts.id | typeof proxyAccounts.batchId | typeof proxyAccounts.userId;
+
+/** `value`, an aggregate over the open leases of each group of accounts among `ids`, in one query; a group without open leases is absent. */
+async function openLeasesBy<T>(db: DbOrTx, by: AccountGroup, ids: readonly string[], value: SQL<T>): Promise<Map<string, T>> {
   if (!ids.length) return new Map();
   const rows = await db
-    .select({ id: by, v: asBytes(heldSum()) })
+    .select({ id: by, v: value })
     .from(gatewayLeases)
     .innerJoin(proxyAccounts, leaseAccount)
     .where(openLeasesOn(anyOf(by, ids)))
@@ -321,20 +317,14 @@ export async function openLeaseBytesBy(
   return new Map(rows.map((r) => [r.id!, r.v]));
 }
 
-/** The accounts holding open leases, grouped by `by` (each user's own accounts, or each batch's), for the ids given. */
-async function leaseHoldersBy(
-  db: DbOrTx,
-  by: typeof proxyAccounts.batchId | typeof proxyAccounts.userId,
-  ids: readonly string[],
-): Promise<Map<string, string[]>> {
-  if (!ids.length) return new Map();
-  const rows = await db
-    .select({ id: by, holders: sql<string[]>`array_agg(distinct ${gatewayLeases.proxyAccountId})` })
-    .from(gatewayLeases)
-    .innerJoin(proxyAccounts, leaseAccount)
-    .where(openLeasesOn(anyOf(by, ids)))
-    .groupBy(by);
-  return new Map(rows.map((r) => [r.id!, r.holders]));
+/** Bytes held in open leases grouped by `by` (each account, or each batch of accounts), for the ids given. */
+export function openLeaseBytesBy(db: DbOrTx, by: AccountGroup, ids: readonly string[]): Promise<Map<string, bigint>> {
+  return openLeasesBy(db, by, ids, asBytes(heldSum()));
+}
+
+/** The accounts holding open leases, grouped by `by`, for the ids given. */
+function leaseHoldersBy(db: DbOrTx, by: AccountGroup, ids: readonly string[]): Promise<Map<string, string[]>> {
+  return openLeasesBy(db, by, ids, sql<string[]>`array_agg(distinct ${gatewayLeases.proxyAccountId})`);
 }
 
 /** Bytes held in open leases on a user's accounts. */
