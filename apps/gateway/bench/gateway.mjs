@@ -9,7 +9,7 @@
 // BENCH_HTTP_SECONDS (3), BENCH_HTTP_CONNECTIONS (50), BENCH_CONCURRENT (100 tunnels),
 // BENCH_CONCURRENT_BYTES (4 MiB each), BENCH_TUNNELS (10,000 idle tunnels; fewer when the open-file
 // limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling),
-// BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory;
+// BENCH_VERBOSE (each step, and each round's set-up times p50/p90/p99/max), BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory;
 // all by default). Every row selected still runs for both proxies and direct in every round.
 // BENCH_BASELINE=<another checkout, built> adds that checkout's gateway as a third proxy in the same
 // rounds (rows 'baseline ...'): before/after figures of a change from one run, under the same load.
@@ -530,7 +530,16 @@ async function main() {
     }
     if (ROWS.has('setup')) {
       step('setup');
-      for (const id of order) add('setup', id, pct(await setupTimes(configs[id].open, t, HANDSHAKES), 99));
+      for (const id of order) {
+        const times = await setupTimes(configs[id].open, t, HANDSHAKES);
+        add('setup', id, pct(times, 99));
+        if (process.env.BENCH_VERBOSE) {
+          const over = times.filter((x) => x > 1.5).length;
+          console.error(
+            `    ${configs[id].name.padEnd(20)} p50 ${pct(times, 50).toFixed(2)} p90 ${pct(times, 90).toFixed(2)} p99 ${pct(times, 99).toFixed(2)} max ${pct(times, 100).toFixed(2)} ms, ${over} over 1.5 ms`,
+          );
+        }
+      }
     }
     if (ROWS.has('http')) {
       step('http');

@@ -471,7 +471,7 @@ export class HttpForward implements MeteredConnection {
   private awaitLease(flow: Flow, dir: number): void {
     const acc = this.account;
     const first = flow.held[0] as Buffer;
-    void acc.ensure(first.length).then((r) => {
+    acc.whenAvailable(first.length, (r) => {
       if (this.over()) return;
       if (r === 'error') {
         // The server is unreachable: wait with the data in hand (not idling) until a lease comes.
@@ -479,6 +479,7 @@ export class HttpForward implements MeteredConnection {
         setTimeout(() => this.awaitLease(flow, dir), Math.max(50, acc.retryAt - Date.now())).unref();
         return;
       }
+      // Called in the turn the first held chunk's bytes are there: later chunks may need another lease.
       while (flow.held.length) {
         const item = flow.held[0]!;
         if (typeof item === 'function') {

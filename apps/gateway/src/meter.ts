@@ -185,12 +185,19 @@ export class Account {
   }
 
   /** Reserves until n bytes are available; returns why not when the balance or the server says no. */
-  async ensure(n: number): Promise<ReserveResult> {
-    while (this.available < n) {
-      const r = await this.reserve();
-      if (r !== 'granted') return r;
-    }
-    return 'granted';
+  ensure(n: number): Promise<ReserveResult> {
+    return new Promise((resolve) => this.whenAvailable(n, resolve));
+  }
+
+  /**
+   * Reserves until n bytes are available and calls `then` in the same turn it finds them, so a
+   * caller that spends them there cannot find them gone: connections of one account wait for the
+   * same lease request, and each is called in turn with what the ones before it left. `then`
+   * gets why not when the balance or the server says no (available < n then).
+   */
+  whenAvailable(n: number, then: (r: ReserveResult) => void): void {
+    if (this.available >= n) return then('granted');
+    void this.reserve().then((r) => (r === 'granted' ? this.whenAvailable(n, then) : then(r)));
   }
 
   /** One lease request at a time per account; concurrent callers share it. */

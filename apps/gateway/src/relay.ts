@@ -125,9 +125,7 @@ export class Relay implements MeteredConnection {
     this.lastIo = coarseClock.now;
     const acc = this.account;
     if (acc.available >= n) {
-      acc.spend(n, dir, this.opts.usage);
-      if (dir === UP) this.stats.up += n;
-      else this.stats.down += n;
+      this.spend(n, dir);
       // Pause only when the destination really holds data back: a write that went straight to the
       // kernel still returns false for a chunk above the 16 KiB mark, and pausing on that costs a
       // pause/resume per chunk for nothing.
@@ -144,10 +142,16 @@ export class Relay implements MeteredConnection {
     this.awaitLease(src, dst, dir, chunk, state);
   }
 
+  private spend(n: number, dir: number): void {
+    this.account.spend(n, dir, this.opts.usage);
+    if (dir === UP) this.stats.up += n;
+    else this.stats.down += n;
+  }
+
   private awaitLease(src: Socket, dst: Socket, dir: number, chunk: Buffer, state: FlowState): void {
     const acc = this.account;
     const n = chunk.length;
-    void acc.ensure(n).then((r) => {
+    acc.whenAvailable(n, (r) => {
       if (this.closed || this.cutting || dst.destroyed) return;
       if (r === 'error') {
         // The server is unreachable: the tunnel stays open, paused, until a lease comes through
@@ -157,26 +161,16 @@ export class Relay implements MeteredConnection {
         return;
       }
       const avail = acc.available;
-      if (avail < n && r === 'granted') {
-        // Another connection of the account spent the new lease first (they wait for the same
-        // request): ask again. Only the server's "empty" is a cut.
-        this.awaitLease(src, dst, dir, chunk, state);
-        return;
-      }
       state.lease = false;
-      if (avail >= n) {
-        acc.spend(n, dir, this.opts.usage);
-        if (dir === UP) this.stats.up += n;
-        else this.stats.down += n;
+      if (r === 'granted') {
+        this.spend(n, dir);
         if (!dst.write(chunk) && dst.writableLength > RELAY_BUFFER_BYTES) state.drain = true;
         else if (!state.drain) src.resume();
         return;
       }
       // What is left of the balance is sent, nothing beyond it.
       if (avail > 0) {
-        acc.spend(avail, dir, this.opts.usage);
-        if (dir === UP) this.stats.up += avail;
-        else this.stats.down += avail;
+        this.spend(avail, dir);
         dst.write(chunk.subarray(0, avail));
       }
       if (r === 'disabled') acc.closeAll('account disabled');

@@ -57,6 +57,32 @@ describe('meter', () => {
     expect(reports[2]!.items).toEqual([{ leaseId: expect.any(String), bytesUp: 0, bytesDown: 50, sessions: 0, release: false }]);
   });
 
+  it('calls connections waiting for one lease in turn, each with what the ones before left: none finds its bytes gone', async () => {
+    let requests = 0;
+    const { backend } = fakeBackend({ grant: (bytes) => (++requests, bytes) });
+    const m = meter(backend);
+    const acc = m.account('acc-waiters', 'normal_proxy');
+    const found: number[] = [];
+    // Five connections of the account out of lease at once, each needing 600 bytes (a lease is 1,000).
+    await Promise.all(
+      Array.from(
+        { length: 5 },
+        () =>
+          new Promise<void>((done) =>
+            acc.whenAvailable(600, (r) => {
+              expect(r).toBe('granted');
+              found.push(acc.available);
+              acc.spend(600, DOWN);
+              done();
+            }),
+          ),
+      ),
+    );
+    expect(found.every((n) => n >= 600)).toBe(true);
+    expect(acc.available).toBeGreaterThanOrEqual(0);
+    expect(requests).toBeGreaterThan(1);
+  });
+
   it('spends across leases exactly, retires a used-up lease with release, and returns the rest on close', async () => {
     const { backend, reports } = fakeBackend();
     const m = meter(backend);
