@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkLedger } from '@proxyhub/api';
 import { buildProxyUsername } from '@proxyhub/core';
 import { batches } from '@proxyhub/db';
@@ -13,6 +14,7 @@ import {
   startGateway,
   startStack,
   startTarget,
+  tunnelOver,
   userWithCredits,
   type Stack,
 } from './helpers';
@@ -37,10 +39,16 @@ describe('many new accounts at once (a cold auth cache)', () => {
     // was tied up after about 60 accounts, and the rest were refused with 402 while it was unused.
     const batch = await internalClient(stack.server).credits.createBatch.mutate({ accounts: ACCOUNTS, creditsGB: 2, usageType: 'shop_proxy_regular' });
     const request = 'GET / HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n';
+    // Connected first, then all logins at once. The gateway shares this process's event loop with
+    // the embedded database, and Node accepts one connection per turn of it: sent on connect, the
+    // logins trickled in behind each database call, two a batch, 17 s for 500 (a gateway of its
+    // own accepts a burst in milliseconds while it waits for the server).
+    const sockets = batch.accounts.map(() => connect({ host: '127.0.0.1', port: stack.port }));
+    await vi.waitFor(() => expect(stack.gateway.stats().connections).toBe(ACCOUNTS), { timeout: 20_000, interval: 5 });
     const received = await Promise.all(
-      batch.accounts.map(async (a) => {
+      batch.accounts.map(async (a, i) => {
         const username = buildProxyUsername({ proxyUserId: a.proxyUserId, location: { country: 'US' }, durationMinutes: 60 });
-        return exchangeUntilClosed(await connectTunnel(stack.port, target.port, username, a.proxyPassword), request);
+        return exchangeUntilClosed(await tunnelOver(sockets[i]!, target.port, username, a.proxyPassword), request);
       }),
     );
     expect(received.every((n) => n > 0)).toBe(true);

@@ -25,6 +25,7 @@ export {
   rawExchange,
   socketClosed,
   startTarget,
+  tunnelOver,
   type CurlResult,
   type TargetConnection,
 } from './proxy-traffic';

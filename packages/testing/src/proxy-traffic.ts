@@ -114,8 +114,12 @@ export function basic(username: string, password: string): string {
  * answer when refused. `from`: the client's source address (another loopback address, 127.0.0.2).
  */
 export function connectTunnel(port: number, targetPort: number, username: string, password: string, from?: string): Promise<Socket> {
+  return tunnelOver(connect({ host: '127.0.0.1', port, ...(from ? { localAddress: from } : {}) }), targetPort, username, password);
+}
+
+/** The CONNECT handshake of connectTunnel on a socket already connected (or connecting) to the proxy. */
+export function tunnelOver(socket: Socket, targetPort: number, username: string, password: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, ...(from ? { localAddress: from } : {}) });
     socket.on('error', reject);
     socket.write(`CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nProxy-Authorization: ${basic(username, password)}\r\n\r\n`);
     let head = Buffer.alloc(0);
