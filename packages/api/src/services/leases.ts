@@ -13,7 +13,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeasesInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
-import { capRooms, countCapUsage, hasCap } from './caps';
+import { capRooms, countCapUsage, hasCap, type CapRoom } from './caps';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
   adjustWallet,
@@ -52,6 +52,11 @@ function fairShare(pool: bigint, otherHolders: number): bigint {
   if (otherHolders === 0) return pool;
   const share = pool / BigInt(otherHolders + 1);
   return share > MIN_SHARE_BYTES ? share : MIN_SHARE_BYTES;
+}
+
+/** `bytes`, or less when the cap has less room. */
+function within(bytes: bigint, cap: CapRoom | undefined): bigint {
+  return hasCap(cap) && cap.room < bytes ? cap.room : bytes;
 }
 
 export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
@@ -116,11 +121,11 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     const key = walletKey(acc.wallet);
     // Each cap in the way (the account's batch, the account itself) bounds the grant.
     const batchCap = acc.capBatchId ? batchRoom.get(acc.capBatchId) : undefined;
-    const caps = [batchCap, accountRoom.get(acc.proxyAccountId)].filter(hasCap);
-    let spendable = credits.get(key) ?? 0n;
-    // What the wallet's accounts share (the account's own cap is its alone).
-    const pool = hasCap(batchCap) && batchCap.room < spendable ? batchCap.room : spendable;
-    for (const c of caps) if (c.room < spendable) spendable = c.room;
+    const accountCap = accountRoom.get(acc.proxyAccountId);
+    const caps = [batchCap, accountCap].filter(hasCap);
+    // What the wallet's accounts share (the account's own cap is its alone), then this account's part of it.
+    const pool = within(credits.get(key) ?? 0n, batchCap);
+    const spendable = within(pool, accountCap);
     let granted = BigInt(item.bytes);
     if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
     const holding = holders.get(key) ?? new Set<string>();
