@@ -7,3 +7,4 @@ export * from './proxy-username';
 export * from './schemas';
 export * from './units';
 export * from './upstream-template';
+export * from './upstream-presets';
