@@ -5,7 +5,7 @@
  * a real gateway to a pool made from the preset; a rotating line goes through the admin's upstream
  * test, which renders and dials exactly as the gateway does.
  */
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { loadLocations } from '@proxyhub/api';
 import { UPSTREAM_PRESETS, type UpstreamPreset } from '@proxyhub/core';
 import { Server as ProxyChainServer } from 'proxy-chain';
@@ -245,6 +245,59 @@ describe('provider presets', () => {
       expect(JSON.stringify(rotating.body)).not.toContain(provider.password);
     });
   }
+
+  it('renders username and password templates for every tunnel: a sticky city line as the example spells it', async () => {
+    const provider: FakeProvider = {
+      account: {},
+      password: 'pw',
+      parse: (u, p) =>
+        groups(/^acct-(?<country>[a-z]{2})-st-(?<state>[a-z_]+)-city-(?<city>[a-z_]+)-sid-(?<session>[a-z0-9]{8})-for-(?<duration>\d+)$/.exec(u)) &&
+        (p === 'pw_life-600s' ? { country: 'ok' } : null),
+      spelled: { country: '', state: '', city: '', duration: '' },
+    };
+    const fake = await startFakeProvider(provider);
+    const r = await admin.request('POST', '/admin/upstreams', {
+      name: 'Example',
+      protocol: 'http',
+      host: '127.0.0.1',
+      port: fake.port,
+      usernameTemplate: 'acct-{country|lower}[-st-{state|name|lower|snake}][-city-{city|name|lower|snake}][-sid-{sid}-for-{minutes}]',
+      passwordTemplate: '{password}[_life-{seconds}s]',
+      password: 'pw',
+    });
+    expect(r.status).toBe(201);
+    const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+    cleanups.push(() => gw.close());
+    expect(await through(gw, user.username({ country: 'US', state: 'CA', city: 'LOSANGELES' }, 10, 'EXAMPLE1'))).toBe(true);
+    expect(fake.seen).toHaveLength(1);
+    expect(fake.seen[0]!.username).toMatch(/^acct-us-st-california-city-los_angeles-sid-[a-z0-9]{8}-for-10$/);
+    expect(fake.seen[0]!.password).toBe('pw_life-600s');
+  });
+
+  it('a gateway without private egress will not dial an upstream on a private address (checked after resolution)', async () => {
+    const provider = PROVIDERS.oxylabs!;
+    const preset = UPSTREAM_PRESETS[0]!;
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const fake = await startFakeProvider(provider);
+      const pool = await poolFromPreset(preset, provider, fake.port);
+      await admin.request('PATCH', `/admin/upstreams/${pool.id}`, { host });
+      const gw = await startGateway(server, { allowPrivate: false, upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+      try {
+        // A public name: the upstream would resolve it; the upstream's own address is what is refused.
+        const s = connect({ host: '127.0.0.1', port: (gw.server.address() as AddressInfo).port });
+        let head = '';
+        s.on('data', (d: Buffer) => (head += d.toString('latin1')));
+        const auth = Buffer.from(`${user.username({ country: 'US' }, 10, 'PRIVATE1')}:${user.proxyPassword}`).toString('base64');
+        await exchangeUntilClosed(s, `CONNECT example.com:443 HTTP/1.1\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
+        expect(head).toMatch(/^HTTP\/1\.1 502 /);
+        expect(head).toContain(`Upstream ${host} is a private address`);
+        expect(fake.seen).toHaveLength(0);
+      } finally {
+        await gw.close();
+      }
+      await admin.request('DELETE', `/admin/upstreams/${pool.id}`);
+    }
+  });
 
   it('the fake providers refuse credentials not in their grammar', () => {
     expect(PROVIDERS.oxylabs!.parse('customer-acct1-cc-US-city-Los Angeles', 'oxy-pw')).toBeNull();

@@ -116,7 +116,10 @@ const PRIVATE_NAMES = /^(localhost|metadata\.google\.internal|metadata)\.?$|\.lo
  */
 export async function resolveChecked(host: string, allowPrivate: boolean, what = 'Destination', upstream = false): Promise<string> {
   const bare = bareHost(host);
-  if (!allowPrivate && PRIVATE_NAMES.test(bare)) throw new EgressError('forbidden', `${what} ${host} is a private address`, upstream);
+  // An upstream of ours on a private address is our configuration's fault, not the client's
+  // request: it fails as the upstream (502, logged as a warning), and the next one is tried.
+  const refuse = () => new EgressError(upstream ? 'upstream' : 'forbidden', `${what} ${host} is a private address`, upstream);
+  if (!allowPrivate && PRIVATE_NAMES.test(bare)) throw refuse();
   let addresses: string[];
   if (isIP(bare)) {
     addresses = [bare];
@@ -128,7 +131,7 @@ export async function resolveChecked(host: string, allowPrivate: boolean, what =
     }
     if (!addresses.length) throw new EgressError('dns', `Cannot resolve ${host}`, upstream);
   }
-  if (!allowPrivate && addresses.some(isPrivateAddress)) throw new EgressError('forbidden', `${what} ${host} is a private address`, upstream);
+  if (!allowPrivate && addresses.some(isPrivateAddress)) throw refuse();
   return addresses[0]!;
 }
 
