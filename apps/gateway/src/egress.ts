@@ -64,7 +64,8 @@ export function sidOf(req: EgressRequest): string {
 
 /**
  * English place names for `{state|name}`: the dataset is loaded on the first tunnel whose upstream
- * spells a place by name (about 70 MB and 0.4 s, once), never by a gateway that does not need it.
+ * spells a place by name (about 110 MB and 0.65 s, once; see core's places), never by a gateway
+ * whose upstreams take codes.
  */
 let placeNames: Promise<PlaceNames> | undefined;
 function namesFor(up: TemplatedUpstream): Promise<PlaceNames> | undefined {
