@@ -41,7 +41,7 @@ beforeAll(async () => {
     seen.push({ auth, target: req.url ?? '' });
     if (!/^acct-us(-sid-[a-z0-9]{8})?:pw_ok$/.test(auth)) return void sock.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
     const [host, port] = (req.url ?? '').split(':');
-    const t = connect(Number(port), host!, () => {
+    const t = connect(Number(port), host, () => {
       sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       sock.pipe(t).pipe(sock);
     });
@@ -235,5 +235,12 @@ describe('testing an upstream', () => {
     await strict.deps.db.update(upstreams).set({ host: '127.0.0.1', port: providerPort }).where(eq(upstreams.id, made.body.upstream.id));
     const r = await strictAdmin.request<Record<string, unknown>>('POST', `/admin/upstreams/${made.body.upstream.id}/test`, { country: 'US' });
     expect(r.body).toMatchObject({ ok: false, error: 'Upstream 127.0.0.1 is a private address' });
+    // Nor send the check to a private page through a public upstream.
+    const pub = await strictAdmin.request<{ upstream: { id: string } }>('POST', '/admin/upstreams', { ...base, host: '8.8.4.4' });
+    const metadata = await strictAdmin.request<Record<string, unknown>>('POST', `/admin/upstreams/${pub.body.upstream.id}/test`, {
+      country: 'US',
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
+    expect(metadata.body).toMatchObject({ ok: false, error: 'Destination 169.254.169.254 is a private address' });
   });
 });

@@ -7,10 +7,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { randomSessionToken, renderUpstreamCredentials, upstreamNeedsNames, type TestUpstreamInput } from '@proxyhub/core';
-import { dialUpstream } from '@proxyhub/core/node';
+import { bareHost, dialUpstream, isPrivateAddress } from '@proxyhub/core/node';
 import { placeNames } from '@proxyhub/core/places';
 import type { SecretBox } from '@proxyhub/auth';
 import type { DbOrTx } from '@proxyhub/db';
@@ -79,6 +79,11 @@ export async function testUpstream(
   const signal = AbortSignal.timeout(UPSTREAM_TEST_TIMEOUT_MS);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   let socket: Socket | undefined;
+  const host = bareHost(url.hostname);
+  // As the gateway does for a line: a literal private destination is refused before any upstream.
+  if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) {
+    return { ok: false, status: null, latencyMs: 0, username: credentials.username, body: '', error: `Destination ${url.hostname} is a private address` };
+  }
   try {
     socket = await dialUpstream(up, credentials, { host: url.hostname, port }, { timeoutMs: UPSTREAM_TEST_TIMEOUT_MS, allowPrivate: opts.allowPrivate });
     if (signal.aborted) throw new Error('Timed out after 10 s');
