@@ -5,7 +5,12 @@
  * hosts on loopback, private, link-local or metadata addresses are refused unless private egress
  * is allowed (both ways tested). The test opens a real tunnel through a fake provider on loopback.
  */
+import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -177,6 +182,29 @@ describe('testing an upstream', () => {
     expect(rotating.body).toMatchObject({ ok: true, status: 200, username: 'acct-us' });
     // Not billed: no usage recorded anywhere.
     expect((await server.deps.db.select().from(usageDaily)).length).toBe(usageBefore);
+  });
+
+  it('speaks TLS through the tunnel to an https page (a self-signed one is refused by certificate checks)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'upstream-tls-'));
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => res.end('secure\n'));
+    tls.listen(0, '127.0.0.1');
+    await once(tls, 'listening');
+    closers.push(() => tls.close());
+    const id = await provider_();
+    const r = await admin.request<Record<string, unknown>>('POST', `/admin/upstreams/${id}/test`, {
+      country: 'US',
+      url: `https://localhost:${(tls.address() as AddressInfo).port}/`,
+    });
+    expect(r.body).toMatchObject({ ok: false, status: null });
+    expect(r.body.error).toMatch(/self[- ]signed certificate/);
+    expect(seen.at(-1)!.target).toBe(`localhost:${(tls.address() as AddressInfo).port}`);
   });
 
   it("answers ok:false with the upstream's refusal, an unreachable upstream, or the timeout", async () => {
