@@ -10,7 +10,9 @@ import { loadLocations } from '@proxyhub/api';
 import { UPSTREAM_PRESETS, type UpstreamPreset } from '@proxyhub/core';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fillTemplate, sidOf } from '../src/egress';
 import type { Gateway } from '../src/gateway';
+import { StickySessions } from '../src/sessions';
 import {
   adminClient,
   connectTunnel,
@@ -297,6 +299,26 @@ describe('provider presets', () => {
       }
       await admin.request('DELETE', `/admin/upstreams/${pool.id}`);
     }
+  });
+
+  it('gives a sticky line one 8-character {sid} for its duration, a new one after, and none to a rotating line', () => {
+    const sticky = new StickySessions();
+    const t0 = 1_800_000_000_000;
+    const req = (token: string, minutes: number, now: number) => ({
+      host: 'x',
+      port: 1,
+      location: { country: 'US' },
+      token,
+      durationMinutes: minutes,
+      session: sticky.get('abcdef1234', token, minutes, now),
+    });
+    const first = sidOf(req('TOKENAAA', 10, t0));
+    expect(first).toMatch(/^[a-z0-9]{8}$/);
+    expect(sidOf(req('TOKENAAA', 10, t0 + 9 * 60_000))).toBe(first);
+    expect(sidOf(req('TOKENAAA', 10, t0 + 10 * 60_000 + 1))).not.toBe(first);
+    expect(sidOf(req('TOKENBBB', 10, t0))).not.toBe(first);
+    expect(sidOf({ ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('');
+    expect(fillTemplate('u-{country}[-s-{sid}-{minutes}]', { ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('u-US');
   });
 
   it('the fake providers refuse credentials not in their grammar', () => {
