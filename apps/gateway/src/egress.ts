@@ -1,30 +1,19 @@
 /**
  * Egress: where a tunnel's target connection comes from. Direct by default, or through an upstream
- * proxy (http:// with CONNECT, or socks5://) whose username is a template carrying the location and
- * the sticky session. Direct egress refuses private, loopback, link-local and metadata addresses,
- * also as IPv6 transition forms that embed one, after DNS resolution, and connects to the very
- * address it checked (no second lookup to rebind).
+ * proxy (http:// with CONNECT, or socks5://) whose username and password are templates carrying the
+ * location and the session (core's upstream-template grammar). The dialling and the private-address
+ * rule live in core's node part, shared with the server's upstream test. Direct egress refuses
+ * private, loopback, link-local and metadata addresses after DNS resolution and connects to the
+ * very address it checked; so does the connection to an upstream itself.
  */
-import { lookup } from 'node:dns/promises';
-import { BlockList, connect, isIP, type Socket } from 'node:net';
-import type { ProxyLocation } from '@proxyhub/core';
-import ipaddr from 'ipaddr.js';
-import { SocksClient } from 'socks';
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+import { renderUpstreamCredentials, upstreamNeedsNames, type PlaceNames, type ProxyLocation } from '@proxyhub/core';
+import { bareHost, connectTo, dialUpstream, EgressError, isPrivateAddress, resolveChecked } from '@proxyhub/core/node';
 import { sharedReadOption, type SharedReadSocket } from './shared-reads';
 import type { Upstream, UpstreamPool } from './upstream-pool';
 
-export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream';
-
-export class EgressError extends Error {
-  constructor(
-    readonly kind: EgressErrorKind,
-    message: string,
-    /** The upstream proxy itself failed (no connection, no answer in time): another one may do. */
-    readonly upstreamFailed = false,
-  ) {
-    super(message);
-  }
-}
+export { embeddedIPv4, EgressError, isPrivateAddress, type EgressErrorKind } from '@proxyhub/core/node';
 
 export interface EgressRequest {
   host: string;
@@ -34,6 +23,9 @@ export interface EgressRequest {
   session: string;
   /** The client's 8-character session token, as its username carries it (a pool's {session}). */
   token?: string;
+  /** The upstream session id `{sid}`: 8 characters of [a-z0-9], '' for a rotating line (see sidOf). */
+  sid?: string;
+  /** 0: a rotating line (a new exit per connection, no session sent). */
   durationMinutes: number;
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
   sticky?: { upstreamId: string | null };
@@ -49,84 +41,8 @@ export interface EgressOptions {
 
 export type Egress = (req: EgressRequest) => Promise<TargetSocket>;
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  // Local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the local network.
-  ['64:ff9b:1::', 48],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-function ipv4Of(high: number, low: number): string {
-  return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
-}
-
-/**
- * The IPv4 addresses an IPv6 address carries by a transition mechanism: traffic to it can end up
- * there (the host's own stack for mapped forms, a NAT64 or 6to4 relay, a Teredo server).
- */
-export function embeddedIPv4(address: string): string[] {
-  let ip: ipaddr.IPv6;
-  try {
-    ip = ipaddr.IPv6.parse(address);
-  } catch {
-    return [];
-  }
-  const p = ip.parts as [number, number, number, number, number, number, number, number];
-  const last = ipv4Of(p[6], p[7]);
-  if (p.slice(0, 6).every((x) => x === 0)) return [last]; // IPv4-compatible ::a.b.c.d (deprecated)
-  switch (ip.range()) {
-    case 'ipv4Mapped': // ::ffff:0:0/96
-    case 'rfc6145': // ::ffff:0:0:0/96, stateless translation
-    case 'rfc6052': // 64:ff9b::/96 NAT64 (the /48 local-use prefix is refused as a whole)
-      return [last];
-    case '6to4': // 2002:AABB:CCDD::/48
-      return [ipv4Of(p[1], p[2])];
-    case 'teredo': // 2001:0:SERVER:flags:port:~CLIENT
-      return [ipv4Of(p[2], p[3]), ipv4Of(~p[6] & 0xffff, ~p[7] & 0xffff)];
-    default:
-      return [];
-  }
-}
-
-/**
- * Private, loopback, link-local (cloud metadata lives there), reserved or multicast, also when
- * written as an IPv6 transition form of such an IPv4 address.
- */
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6') || embeddedIPv4(address).some((v4) => blocked.check(v4, 'ipv4'));
-  return true;
-}
-
-const ignore = () => {};
+/** A pool entry as the server lists it: the pool keeps every field of the row, its password template too. */
+type TemplatedUpstream = Upstream & { passwordTemplate?: string };
 
 /**
  * `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress).
@@ -134,195 +50,42 @@ const ignore = () => {};
  */
 export type TargetSocket = SharedReadSocket & { sharedReads?: boolean; upstreamId?: string };
 
-function connectTo(host: string, port: number, timeoutMs: number, sharedReads = false, upstream = false): Promise<TargetSocket> {
-  return new Promise((resolve, reject) => {
-    const socket: TargetSocket = connect({
-      host,
-      port,
-      allowHalfOpen: true,
-      noDelay: true,
-      ...(sharedReads ? { onread: sharedReadOption } : {}),
-    });
-    if (sharedReads) socket.sharedReads = true;
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new EgressError('timeout', `Timed out connecting to ${host}:${port}`, upstream));
-    }, timeoutMs);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      // Until the relay takes over, an error must not escape as an unhandled event: 'close' follows.
-      socket.on('error', ignore);
-      resolve(socket);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      socket.destroy();
-      // The target said no; no route to its network at all; or the host cannot be reached.
-      const kind = err.code === 'ECONNREFUSED' ? 'refused' : err.code === 'ENETUNREACH' ? 'net_unreachable' : 'unreachable';
-      reject(new EgressError(kind, `Cannot connect to ${host}:${port} (${err.code ?? err.message})`, upstream));
-    });
-  });
-}
-
-async function resolveChecked(host: string, allowPrivate: boolean): Promise<string> {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  let addresses: string[];
-  if (isIP(bare)) {
-    addresses = [bare];
-  } else {
-    try {
-      addresses = (await lookup(bare, { all: true, verbatim: true })).map((a) => a.address);
-    } catch {
-      throw new EgressError('dns', `Cannot resolve ${host}`);
-    }
-    if (!addresses.length) throw new EgressError('dns', `Cannot resolve ${host}`);
-  }
-  if (!allowPrivate && addresses.some(isPrivateAddress)) throw new EgressError('forbidden', `Destination ${host} is a private address`);
-  return addresses[0]!;
-}
-
-/** Reads one response head from an upstream socket; returns the bytes after it. */
-function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: number, limit = 16 * 1024): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    let buf: Buffer = Buffer.alloc(0);
-    const fail = (err: Error) => {
-      cleanup();
-      socket.destroy();
-      reject(err);
-    };
-    const timer = setTimeout(() => fail(new EgressError('timeout', 'Upstream proxy timed out', true)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      let end: number;
-      try {
-        end = done(buf);
-      } catch (err) {
-        fail(err as Error);
-        return;
-      }
-      if (end >= 0) {
-        cleanup();
-        socket.pause();
-        if (end < buf.length) socket.unshift(buf.subarray(end));
-        resolve(buf.subarray(0, end));
-      } else if (buf.length > limit) {
-        fail(new EgressError('upstream', 'Upstream proxy sent an oversized reply'));
-      }
-    };
-    const onEnd = () => fail(new EgressError('upstream', 'Upstream proxy closed the connection', true));
-    const onError = (err: Error) => fail(new EgressError('upstream', `Upstream proxy error: ${err.message}`, true));
-    const cleanup = () => {
-      clearTimeout(timer);
-      socket.off('data', onData);
-      socket.off('end', onEnd);
-      socket.off('error', onError);
-    };
-    socket.on('data', onData);
-    socket.on('end', onEnd);
-    socket.on('error', onError);
-    socket.resume();
-  });
+/**
+ * The upstream session id of a sticky line, 8 characters of [a-z0-9] (what IPRoyal, Evomi and
+ * Oxylabs all accept): derived from the line's sticky session id (account, token and the start of
+ * its period), so it stays for the duration and changes after; '' for a rotating line.
+ */
+export function sidOf(req: EgressRequest): string {
+  if (req.sid !== undefined) return req.sid;
+  if (req.durationMinutes <= 0 || req.token === '') return '';
+  const n = createHash('sha256').update(req.session).digest().readBigUInt64BE(0);
+  return n.toString(36).padStart(8, '0').slice(-8);
 }
 
 /**
- * `{country} {state} {city} {session} {minutes}` in an upstream's username, as the client's proxy
- * username wrote them; `session` defaults to the request's sticky session id.
+ * English place names for `{state|name}`: the dataset is loaded on the first tunnel whose upstream
+ * spells a place by name (about 110 MB and 0.65 s, once; see core's places), never by a gateway
+ * whose upstreams take codes.
  */
+let placeNames: Promise<PlaceNames> | undefined;
+function namesFor(up: TemplatedUpstream): Promise<PlaceNames> | undefined {
+  if (!upstreamNeedsNames(up)) return undefined;
+  placeNames ??= import('@proxyhub/core/places').then((m) => m.placeNames);
+  return placeNames;
+}
+
+/** The username and password this upstream gets for this tunnel; `session` is what `{session}` stands for. */
+export async function upstreamCredentials(up: TemplatedUpstream, req: EgressRequest, session = up.id ? (req.token ?? req.session) : req.session) {
+  const names = await namesFor(up);
+  return renderUpstreamCredentials(up, { location: req.location, session, sid: sidOf(req), durationMinutes: req.durationMinutes }, names);
+}
+
+/** The username template filled for a tunnel (names as codes unless the dataset is loaded). */
 export function fillTemplate(template: string, req: EgressRequest, session = req.session): string {
-  const values: Record<string, string> = {
-    country: req.location.country,
-    state: req.location.state ?? '',
-    city: req.location.city ?? '',
-    session,
-    minutes: String(req.durationMinutes),
-  };
-  return template.replace(/\{(country|state|city|session|minutes)\}/g, (_, k: string) => values[k]!);
-}
-
-/** A host without the brackets an IPv6 literal may be written in. */
-function bare(host: string): string {
-  return host.replace(/^\[|\]$/g, '');
-}
-
-function authority(host: string, port: number): string {
-  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-async function viaHttpUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const socket = await connectTo(bare(up.host), up.port, timeoutMs, false, true);
-  socket.setNoDelay(true);
-  const user = fillTemplate(up.usernameTemplate, req, up.id ? (req.token ?? req.session) : req.session);
-  const pass = up.password;
-  const target = authority(bare(req.host), req.port);
-  const auth = user || pass ? `Proxy-Authorization: Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}\r\n` : '';
-  socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
-  const head = await readUntil(
-    socket,
-    (b) => {
-      const i = b.indexOf('\r\n\r\n');
-      return i < 0 ? -1 : i + 4;
-    },
-    timeoutMs,
-  );
-  const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'));
-  if (!status || status[1] !== '200') {
-    socket.destroy();
-    throw new EgressError('upstream', `Upstream proxy refused the tunnel (${status ? status[1] : 'bad reply'})`);
-  }
-  return socket;
-}
-
-/**
- * The socks client hands bytes that came with its final reply to 'data' listeners on the next turn
- * of the event loop, and resumes the socket then: they are kept here instead and the socket stays
- * paused, so the relay reads them first and under its own flow control.
- */
-function heldForRelay(socket: Socket): Promise<Socket> {
-  return new Promise((resolve) => {
-    const early: Buffer[] = [];
-    const keep = (chunk: Buffer) => early.push(chunk);
-    socket.on('data', keep);
-    setImmediate(() => {
-      socket.off('data', keep);
-      socket.pause();
-      if (early.length && !socket.readableEnded) socket.unshift(early.length === 1 ? early[0]! : Buffer.concat(early));
-      resolve(socket);
-    });
-  });
-}
-
-async function viaSocksUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<Socket> {
-  const host = bare(up.host);
-  const port = up.port;
-  const userId = fillTemplate(up.usernameTemplate, req, up.id ? (req.token ?? req.session) : req.session);
-  const password = up.password;
-  if (Buffer.byteLength(userId) > 255 || Buffer.byteLength(password) > 255) throw new EgressError('upstream', 'Upstream credentials too long', true);
-  // Our own connection (half-open allowed, no delay, our timeout); the client speaks SOCKS5 on it.
-  const socket = await connectTo(host, port, timeoutMs, false, true);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    socket.destroy();
-  }, timeoutMs);
-  try {
-    await SocksClient.createConnection({
-      proxy: { host, port, type: 5, ...(userId || password ? { userId, password } : {}) },
-      command: 'connect',
-      destination: { host: bare(req.host), port: req.port },
-      existing_socket: socket,
-    });
-  } catch (err) {
-    socket.destroy();
-    if (timedOut) throw new EgressError('timeout', 'Upstream proxy timed out', true);
-    // "rejected connection": the upstream answered and could not reach the target; anything
-    // else (closed, bad reply, authentication) is the upstream's own failure.
-    const message = (err as Error).message;
-    throw new EgressError('upstream', `Upstream SOCKS proxy: ${message}`, !/rejected connection/i.test(message));
-  } finally {
-    clearTimeout(timer);
-  }
-  return heldForRelay(socket);
+  return renderUpstreamCredentials(
+    { usernameTemplate: template, password: '' },
+    { location: req.location, session, sid: sidOf(req), durationMinutes: req.durationMinutes },
+  ).username;
 }
 
 /** The default upstream (GATEWAY_UPSTREAM_URL) as a pool entry without an id. */
@@ -332,7 +95,7 @@ export function upstreamFromUrl(url: string): Upstream {
   return {
     id: '',
     protocol: socks ? 'socks5' : 'http',
-    host: bare(u.hostname),
+    host: bareHost(u.hostname),
     port: Number(u.port || (socks ? 1080 : 80)),
     usernameTemplate: decodeURIComponent(u.username),
     password: decodeURIComponent(u.password),
@@ -341,8 +104,9 @@ export function upstreamFromUrl(url: string): Upstream {
   };
 }
 
-async function viaUpstream(up: Upstream, req: EgressRequest, timeoutMs: number): Promise<TargetSocket> {
-  const socket: TargetSocket = up.protocol === 'socks5' ? await viaSocksUpstream(up, req, timeoutMs) : await viaHttpUpstream(up, req, timeoutMs);
+async function viaUpstream(up: Upstream, req: EgressRequest, opts: EgressOptions): Promise<TargetSocket> {
+  const credentials = await upstreamCredentials(up, req);
+  const socket: TargetSocket = await dialUpstream(up, credentials, req, { timeoutMs: opts.connectTimeoutMs, allowPrivate: opts.allowPrivate });
   socket.upstreamId = up.id;
   return socket;
 }
@@ -357,14 +121,16 @@ export function createEgress(opts: EgressOptions): Egress {
   const fallback = opts.upstreamUrl ? upstreamFromUrl(opts.upstreamUrl) : null;
   const direct: Egress = async (req) => {
     const address = await resolveChecked(req.host, opts.allowPrivate);
-    return connectTo(address, req.port, opts.connectTimeoutMs, true);
+    const socket: TargetSocket = await connectTo(address, req.port, opts.connectTimeoutMs, false, { onread: sharedReadOption });
+    socket.sharedReads = true;
+    return socket;
   };
   return async (req) => {
     const pool = opts.pool;
     const route = pool?.route(req.location.country, req.sticky?.upstreamId ?? null) ?? null;
     if (!route && !fallback) return direct(req);
     // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
-    const host = bare(req.host);
+    const host = bareHost(req.host);
     if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
     const candidates = route ? [...route] : [];
     if (fallback) candidates.push(fallback);
@@ -372,7 +138,7 @@ export function createEgress(opts: EgressOptions): Egress {
     let last: unknown;
     for (const up of candidates) {
       try {
-        const socket = await viaUpstream(up, req, opts.connectTimeoutMs);
+        const socket = await viaUpstream(up, req, opts);
         if (up.id) pool?.succeeded(up.id);
         if (req.sticky) req.sticky.upstreamId = up.id || null;
         return socket;

@@ -32,5 +32,6 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
           : null,
     },
     rateLimits: DEFAULT_RATE_LIMITS,
+    upstreams: { allowPrivate: env.GATEWAY_ALLOW_PRIVATE, checkUrl: env.UPSTREAM_CHECK_URL },
   };
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
+import { DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -35,6 +36,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
   TRUST_PROXY: bool,
+  /** The gateway's switch, read here too: upstream hosts on private addresses are accepted only with it. */
+  GATEWAY_ALLOW_PRIVATE: bool,
+  /** The page an admin's upstream test fetches unless it names another. */
+  UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
 });
 
 export type ServerEnv = ReturnType<typeof loadEnv>;

@@ -61,17 +61,27 @@ describe('admin network', () => {
     await expect.poll(() => table.innerText()).toContain('No upstreams');
 
     const form = admin.getByTestId('upstream-form');
+    // A preset fills the endpoint and both templates in the provider's grammar.
+    await form.getByLabel('Provider preset').selectOption('IPRoyal');
+    expect(await form.getByLabel('Host').inputValue()).toBe('geo.iproyal.com');
+    expect(await form.getByLabel('Port').inputValue()).toBe('12321');
+    expect(await form.getByLabel('Password template').inputValue()).toContain('{password}_country-{country|lower}');
+    await form.getByLabel('Provider preset').selectOption('Custom');
+    await form.getByLabel('Password template').fill('');
     await form.getByLabel('Name', { exact: true }).fill('Provider One');
     await form.getByLabel('Protocol').selectOption('socks5');
     await form.getByLabel('Host').fill('proxy.provider.example');
     await form.getByLabel('Port').fill('99999');
     await form.getByLabel('Username template').fill('cust-{country}-sess-{session}');
-    await form.getByLabel('Password').fill('provider-secret');
+    await form.getByLabel('Password', { exact: true }).fill('provider-secret');
     await form.getByLabel('Countries').fill('US, DE');
     await form.getByLabel('Weight').fill('2');
     await form.getByLabel('Cost per GB (cents)').fill('30');
+    await form.getByLabel('Username template').fill('cust-{region}');
     await form.getByRole('button', { name: 'Add upstream' }).click();
     await form.getByText('port must be from 1 to 65535').waitFor();
+    await form.getByText('usernameTemplate: unknown placeholder {region}').waitFor();
+    await form.getByLabel('Username template').fill('cust-{country}-sess-{session}');
     await form.getByLabel('Port').fill('1080');
     await form.getByRole('button', { name: 'Add upstream' }).click();
     const row = table.locator('tr[data-upstream="Provider One"]');
@@ -92,6 +102,15 @@ describe('admin network', () => {
       .toMatch(new RegExp(`${new Date().toISOString().slice(0, 10)}\\s+1\\.00 GB\\s+\\$0\\.30\\s+\\$0\\.90\\s+\\$0\\.60`));
     expect(await days.locator('tbody tr').count()).toBe(30);
     await screenshots(admin, 'admin-upstreams');
+
+    // The test button: one tunnel as a line would open it; this upstream's host does not resolve.
+    await row.getByRole('button', { name: 'Test' }).click();
+    const test = admin.getByTestId('upstream-test');
+    await test.getByRole('button', { name: 'Run test' }).click();
+    const answer = admin.getByTestId('upstream-test-answer');
+    await expect.poll(() => answer.innerText(), { timeout: 15_000 }).toContain('Cannot resolve proxy.provider.example');
+    expect(await answer.innerText()).toContain('Username sent: cust-US-sess-');
+    await test.getByRole('button', { name: 'Close' }).click();
 
     await row.getByRole('button', { name: 'Edit' }).click();
     await expect.poll(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe('Provider One');

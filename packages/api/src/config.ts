@@ -19,6 +19,13 @@ export interface ApiConfig {
   adminRequire2fa?: boolean;
   /** GATEWAY_DOWN_AFTER_SECONDS: a gateway silent this long is down and its leases are settled (default 60 s). */
   gatewayDownAfterMs?: number;
+  /**
+   * Upstream pools. `allowPrivate` (GATEWAY_ALLOW_PRIVATE, the gateway's switch): upstream hosts on
+   * loopback, private, link-local or metadata addresses are accepted; the server's env always sets
+   * it (off unless 1), absent means allowed (tests and development build configs without it).
+   * `checkUrl` (UPSTREAM_CHECK_URL): the page an admin's upstream test fetches by default.
+   */
+  upstreams?: { allowPrivate?: boolean; checkUrl?: string };
 }
 
 export interface RateLimitRule {

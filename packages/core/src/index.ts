@@ -6,3 +6,5 @@ export * from './proxy-list';
 export * from './proxy-username';
 export * from './schemas';
 export * from './units';
+export * from './upstream-template';
+export * from './upstream-presets';

@@ -16,6 +16,7 @@ import {
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
+  testUpstreamInput,
   upstreamIdInput,
 } from '@proxyhub/core';
 import { RestResponse, restRoute, type Caller } from './rest';
@@ -134,6 +135,9 @@ export const adminRoutes = [
     upstream: await caller.admin.updateUpstream(input),
   })),
   restRoute({ method: 'DELETE', url: '/admin/upstreams/:id', params: upstreamIdInput }, async (caller, input) => caller.admin.deleteUpstream(input)),
+  restRoute({ method: 'POST', url: '/admin/upstreams/:id/test', body: testUpstreamInput, pathParams: true }, async (caller, input) =>
+    caller.admin.testUpstream(input),
+  ),
   restRoute({ method: 'GET', url: '/admin/upstreams/:id/usage', params: upstreamIdInput }, async (caller, input) => caller.admin.upstreamUsage(input)),
   restRoute({ method: 'GET', url: '/admin/gateways' }, async (caller) => caller.admin.gateways()),
 ];

@@ -1,11 +1,21 @@
 /**
  * The admin panel's network: upstream pools (list with 30 days of usage, cost, revenue and margin;
- * one pool's days; add, edit, disable, delete) and the gateway fleet from its heartbeats.
+ * one pool's days; add from a provider preset, edit, test, disable, delete) and the gateway fleet
+ * from its heartbeats.
  */
-import { useState, type FormEvent } from 'react';
-import { centsToUsd, createUpstreamInput, updateUpstreamInput, UPSTREAM_PROTOCOL_OPTIONS } from '@proxyhub/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import {
+  centsToUsd,
+  createUpstreamInput,
+  updateUpstreamInput,
+  UPSTREAM_PRESETS,
+  UPSTREAM_PROTOCOL_OPTIONS,
+  type CreateUpstreamInput,
+  type UpdateUpstreamInput,
+} from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
@@ -16,17 +26,19 @@ type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${centsToUsd(Math.abs(cents))}`;
 const when = (iso: string) => new Date(iso).toLocaleString();
 
+/** What the inputs hold: text as typed; the resolver turns it into the schema's input. */
 interface FormValues {
   name: string;
   protocol: (typeof UPSTREAM_PROTOCOL_OPTIONS)[number];
   host: string;
   port: string;
   usernameTemplate: string;
+  passwordTemplate: string;
   password: string;
   countries: string;
   weight: string;
   costPerGbCents: string;
-  enabled: boolean;
+  enabled: 'enabled' | 'disabled';
 }
 
 const EMPTY: FormValues = {
@@ -35,11 +47,12 @@ const EMPTY: FormValues = {
   host: '',
   port: '',
   usernameTemplate: '',
+  passwordTemplate: '',
   password: '',
   countries: '',
   weight: '1',
   costPerGbCents: '0',
-  enabled: true,
+  enabled: 'enabled',
 };
 
 const valuesOf = (u: Upstream): FormValues => ({
@@ -48,11 +61,12 @@ const valuesOf = (u: Upstream): FormValues => ({
   host: u.host,
   port: String(u.port),
   usernameTemplate: u.usernameTemplate,
+  passwordTemplate: u.passwordTemplate,
   password: '',
   countries: u.countries?.join(', ') ?? '',
   weight: String(u.weight),
   costPerGbCents: String(u.costPerGbCents),
-  enabled: u.enabled,
+  enabled: u.enabled ? 'enabled' : 'disabled',
 });
 
 /** The form's text as the schema's input: numbers as numbers, "US, DE" as a list, empty as all. */
@@ -62,76 +76,114 @@ const inputOf = (v: FormValues) => ({
   host: v.host,
   port: v.port.trim() === '' ? NaN : Number(v.port),
   usernameTemplate: v.usernameTemplate,
+  passwordTemplate: v.passwordTemplate,
   countries: v.countries.trim() ? v.countries.split(/[\s,]+/).filter(Boolean) : null,
   weight: Number(v.weight),
   costPerGbCents: Number(v.costPerGbCents),
-  enabled: v.enabled,
+  enabled: v.enabled === 'enabled',
 });
 
+/**
+ * The procedure's own core schema on the form's values reshaped: the messages are the server's,
+ * each under its field. Editing, an empty password keeps the stored one.
+ */
+function upstreamResolver(editing: Upstream | null): Resolver<FormValues, unknown, CreateUpstreamInput | UpdateUpstreamInput> {
+  return (values, context, options) => {
+    const input = inputOf(values);
+    if (editing) {
+      const body = { id: editing.id, ...input, ...(values.password ? { password: values.password } : {}) };
+      return zodResolver(updateUpstreamInput)(body, context, options as never) as never;
+    }
+    return zodResolver(createUpstreamInput)({ ...input, password: values.password }, context, options as never) as never;
+  };
+}
+
+const PLACEHOLDER_HINT =
+  'Placeholders {country} {state} {city} {session} {sid} {minutes} {seconds}; filters |name |lower |upper |snake |compact |plus; [ ... ] is left out when a placeholder in it is empty.';
+
 function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: () => void }) {
-  const [v, setV] = useState<FormValues>(editing ? valuesOf(editing) : EMPTY);
-  const [error, setError] = useState<string | null>(null);
+  const form = useForm<FormValues, unknown, CreateUpstreamInput | UpdateUpstreamInput>({
+    resolver: upstreamResolver(editing),
+    defaultValues: editing ? valuesOf(editing) : EMPTY,
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+  });
+  const [preset, setPreset] = useState('custom');
   const utils = trpc.useUtils();
   const create = trpc.admin.createUpstream.useMutation();
   const update = trpc.admin.updateUpstream.useMutation();
-  const set = (k: keyof FormValues) => (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value });
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    // An empty password field keeps the stored one when editing.
-    const password = v.password || editing ? { password: v.password || undefined } : {};
-    const checked = editing
-      ? validate(updateUpstreamInput, { id: editing.id, ...inputOf(v), ...password })
-      : validate(createUpstreamInput, { ...inputOf(v), ...password });
-    if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
+  const errors = form.formState.errors;
+  const field = (name: keyof FormValues) => ({ ...form.register(name, { onChange: () => form.clearErrors(name) }), error: errors[name]?.message });
+  /** A preset fills the endpoint and both templates; the admin then fills in the account part. */
+  function applyPreset(id: string) {
+    setPreset(id);
+    const p = UPSTREAM_PRESETS.find((x) => x.id === id);
+    if (!p) return;
+    if (!form.getValues('name')) form.setValue('name', p.label);
+    form.setValue('protocol', p.protocol);
+    form.setValue('host', p.host);
+    form.setValue('port', String(p.port));
+    form.setValue('usernameTemplate', p.usernameTemplate);
+    form.setValue('passwordTemplate', p.passwordTemplate);
+    form.clearErrors();
+  }
+  const chosen = UPSTREAM_PRESETS.find((x) => x.id === preset);
+  const onValid = async (data: CreateUpstreamInput | UpdateUpstreamInput) => {
     try {
-      if (editing) await update.mutateAsync(checked.data as Parameters<typeof update.mutateAsync>[0]);
-      else await create.mutateAsync(checked.data as Parameters<typeof create.mutateAsync>[0]);
-      setV(EMPTY);
+      if (editing) await update.mutateAsync(data as UpdateUpstreamInput);
+      else await create.mutateAsync(data as CreateUpstreamInput);
+      form.reset(EMPTY);
+      setPreset('custom');
       await utils.admin.upstreams.invalidate();
       onDone();
     } catch (err) {
-      setError(errorMessage(err, 'Saving the upstream failed'));
+      form.setError('root', { message: errorMessage(err, 'Saving the upstream failed') });
     }
-  }
+  };
   return (
-    <Card
-      title={editing ? `Edit ${editing.name}` : 'Add an upstream'}
-      description="Placeholders in the username: {country} {state} {city} {session} {minutes}."
-    >
-      <form onSubmit={(e) => void onSubmit(e)} noValidate data-testid="upstream-form">
-        {error && <Alert kind="error">{error}</Alert>}
+    <Card title={editing ? `Edit ${editing.name}` : 'Add an upstream'} description={PLACEHOLDER_HINT}>
+      <form onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate data-testid="upstream-form">
+        {errors.root?.message && <Alert kind="error">{errors.root.message}</Alert>}
+        {!editing && (
+          <SelectField
+            label="Provider preset"
+            value={preset}
+            onChange={(e) => applyPreset(e.target.value)}
+            hint={chosen ? `Replace ${chosen.account} with your account's; from ${chosen.docs[0]}` : 'Any provider: write both templates yourself.'}
+          >
+            <option value="custom">Custom</option>
+            {UPSTREAM_PRESETS.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.label}
+              </option>
+            ))}
+          </SelectField>
+        )}
         <div className="grid-3">
-          <Field label="Name" value={v.name} onChange={set('name')} autoComplete="off" />
-          <SelectField label="Protocol" value={v.protocol} onChange={set('protocol')}>
+          <Field label="Name" autoComplete="off" {...field('name')} />
+          <SelectField label="Protocol" {...field('protocol')}>
             {UPSTREAM_PROTOCOL_OPTIONS.map((p) => (
               <option key={p} value={p}>
                 {p === 'http' ? 'HTTP (CONNECT)' : 'SOCKS5'}
               </option>
             ))}
           </SelectField>
-          <Field label="Host" value={v.host} onChange={set('host')} autoComplete="off" />
-          <Field label="Port" inputMode="numeric" value={v.port} onChange={set('port')} />
+          <Field label="Host" autoComplete="off" {...field('host')} />
+          <Field label="Port" inputMode="numeric" {...field('port')} />
+          <Field label="Username template" placeholder="cust-{country}-sess-{sid}" autoComplete="off" {...field('usernameTemplate')} />
           <Field
-            label="Username template"
-            placeholder="cust-{country}-sess-{session}"
-            value={v.usernameTemplate}
-            onChange={set('usernameTemplate')}
+            label="Password template"
+            placeholder="{password}[_session-{sid}]"
+            hint="Empty: the password as it is"
             autoComplete="off"
+            {...field('passwordTemplate')}
           />
-          <Field
-            label="Password"
-            type="password"
-            placeholder={editing?.hasPassword ? 'Unchanged' : ''}
-            value={v.password}
-            onChange={set('password')}
-            autoComplete="new-password"
-          />
-          <Field label="Countries" hint="Codes like US, DE; empty for all" value={v.countries} onChange={set('countries')} />
-          <Field label="Weight" inputMode="numeric" value={v.weight} onChange={set('weight')} />
-          <Field label="Cost per GB (cents)" inputMode="numeric" value={v.costPerGbCents} onChange={set('costPerGbCents')} />
+          <Field label="Password" type="password" placeholder={editing?.hasPassword ? 'Unchanged' : ''} autoComplete="new-password" {...field('password')} />
+          <Field label="Countries" hint="Codes like US, DE; empty for all" {...field('countries')} />
+          <Field label="Weight" inputMode="numeric" {...field('weight')} />
+          <Field label="Cost per GB (cents)" inputMode="numeric" {...field('costPerGbCents')} />
         </div>
-        <SelectField label="State" value={v.enabled ? 'enabled' : 'disabled'} onChange={(e) => setV({ ...v, enabled: e.target.value === 'enabled' })}>
+        <SelectField label="State" {...field('enabled')}>
           <option value="enabled">Enabled</option>
           <option value="disabled">Disabled</option>
         </SelectField>
@@ -146,6 +198,70 @@ function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: (
           )}
         </div>
       </form>
+    </Card>
+  );
+}
+
+type TestAnswer = RouterOutputs['admin']['testUpstream'];
+
+/** One tunnel through the upstream as a line for this place would go, and the page it fetched. */
+function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
+  const [place, setPlace] = useState({ country: 'US', state: '', city: '', minutes: '10' });
+  const [answer, setAnswer] = useState<TestAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const test = trpc.admin.testUpstream.useMutation();
+  const set = (k: keyof typeof place) => (e: { target: { value: string } }) => setPlace({ ...place, [k]: e.target.value });
+  async function run() {
+    setError(null);
+    setAnswer(null);
+    try {
+      setAnswer(
+        await test.mutateAsync({
+          id: upstream.id,
+          country: place.country,
+          ...(place.state ? { state: place.state } : {}),
+          ...(place.state && place.city ? { city: place.city } : {}),
+          minutes: Number(place.minutes),
+        }),
+      );
+    } catch (err) {
+      setError(errorMessage(err, 'The test failed'));
+    }
+  }
+  return (
+    <Card title={`Test ${upstream.name}`} description="Opens one tunnel exactly as a customer's line would, and fetches the check page through it. Not billed.">
+      <div data-testid="upstream-test">
+        <div className="grid-3">
+          <Field label="Country" value={place.country} onChange={set('country')} />
+          <Field label="State" hint="A code like CA; optional" value={place.state} onChange={set('state')} />
+          <Field label="City" hint="A code like LOSANGELES; optional" value={place.city} onChange={set('city')} />
+          <SelectField label="Session" value={place.minutes} onChange={set('minutes')}>
+            <option value="0">Rotating (new IP per connection)</option>
+            <option value="10">Sticky, 10 minutes</option>
+            <option value="60">Sticky, 60 minutes</option>
+          </SelectField>
+        </div>
+        <div style={{ display: 'flex', gap: 8 }}>
+          <Button onClick={() => void run()} loading={test.isPending}>
+            Run test
+          </Button>
+          <Button variant="secondary" onClick={onClose}>
+            Close
+          </Button>
+        </div>
+        {error && <Alert kind="error">{error}</Alert>}
+        {answer && (
+          <div data-testid="upstream-test-answer">
+            <Alert kind={answer.ok ? 'success' : 'error'}>
+              {answer.ok ? `OK: ${answer.status} in ${answer.latencyMs} ms` : `Failed after ${answer.latencyMs} ms: ${answer.error}`}
+            </Alert>
+            <p>
+              Username sent: <span className="mono">{answer.username}</span>
+            </p>
+            {answer.body && <pre className="mono">{answer.body}</pre>}
+          </div>
+        )}
+      </div>
     </Card>
   );
 }
@@ -213,6 +329,7 @@ export function AdminUpstreams() {
   const remove = trpc.admin.deleteUpstream.useMutation();
   const [editing, setEditing] = useState<Upstream | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
+  const [testing, setTesting] = useState<Upstream | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function run(what: string, f: () => Promise<unknown>) {
     setError(null);
@@ -272,6 +389,9 @@ export function AdminUpstreams() {
                     <Button variant="secondary" onClick={() => setEditing(u)}>
                       Edit
                     </Button>
+                    <Button variant="secondary" onClick={() => setTesting(u)}>
+                      Test
+                    </Button>
                     <Button variant="secondary" onClick={() => void run('Saving', () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
                       {u.enabled ? 'Disable' : 'Enable'}
                     </Button>
@@ -293,6 +413,7 @@ export function AdminUpstreams() {
         </div>
       </Card>
       {shown && <UpstreamDays key={shown.id} upstream={shown} />}
+      {testing && <UpstreamTest key={testing.id} upstream={testing} onClose={() => setTesting(null)} />}
       <UpstreamForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
     </div>
   );

@@ -16,9 +16,12 @@ import {
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
+  testUpstreamInput,
+  DEFAULT_UPSTREAM_CHECK_URL,
   upstreamIdInput,
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
+import type { ApiConfig } from '../config';
 import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
 import { createAdmin, disableAdmin, listAdmins } from '../services/admin-accounts';
@@ -32,10 +35,14 @@ import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
+import { testUpstream } from '../services/upstream-test';
 import { signInLimited } from '../limits';
 import { actorOf, adminOrInternalProcedure, publicProcedure } from '../trpc';
 import { twoFactorEnabled } from '../services/two-factor';
 import { owePendingSecondFactor } from './two-factor';
+
+/** Private upstream hosts: allowed only where the config says so (absent: tests and development). */
+const upstreamPolicy = (config: ApiConfig) => ({ allowPrivate: config.upstreams?.allowPrivate ?? true });
 
 export const adminRouter = {
   login: publicProcedure
@@ -132,10 +139,17 @@ export const adminRouter = {
   upstreamUsage: adminOrInternalProcedure.input(upstreamIdInput).query(({ ctx, input }) => upstreamDailyUsage(ctx.db, input.id)),
   createUpstream: adminOrInternalProcedure
     .input(createUpstreamInput)
-    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createUpstream(tx, ctx.deps.secrets, input))),
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createUpstream(tx, ctx.deps.secrets, input, upstreamPolicy(ctx.deps.config)))),
   updateUpstream: adminOrInternalProcedure
     .input(updateUpstreamInput)
-    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateUpstream(tx, ctx.deps.secrets, input))),
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateUpstream(tx, ctx.deps.secrets, input, upstreamPolicy(ctx.deps.config)))),
+  /** One tunnel through the upstream as a customer's line would go, and one page fetched through it (not billed). */
+  testUpstream: adminOrInternalProcedure.input(testUpstreamInput).mutation(({ ctx, input }) =>
+    testUpstream(ctx.db, ctx.deps.secrets, input, {
+      ...upstreamPolicy(ctx.deps.config),
+      checkUrl: ctx.deps.config.upstreams?.checkUrl ?? DEFAULT_UPSTREAM_CHECK_URL,
+    }),
+  ),
   deleteUpstream: adminOrInternalProcedure.input(upstreamIdInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => deleteUpstream(tx, input.id))),
   /** The gateway fleet from its heartbeats; silent past GATEWAY_DOWN_AFTER_SECONDS is down. */
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),

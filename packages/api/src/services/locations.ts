@@ -7,51 +7,12 @@
  * dataset; per state, the dataset's cities without administrative entries (counties, districts).
  * The dataset has no population, so "principal cities" is every populated place it lists.
  */
-import { City, Country, State } from 'country-state-city';
 import { LOCATION_CODE_RE } from '@proxyhub/core';
+import { buildCountry, type CityOption, type CountryOption, type StateOption } from '@proxyhub/core/places';
+
+export { codeFromName, type CityOption, type CountryOption, type StateOption } from '@proxyhub/core/places';
 
 export const LOCATION_COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'PL', 'SE', 'AU', 'JP', 'IN', 'BR', 'MX'] as const;
-
-export interface CityOption {
-  code: string;
-  name: string;
-}
-export interface StateOption {
-  code: string;
-  name: string;
-  cities: CityOption[];
-}
-export interface CountryOption {
-  code: string;
-  name: string;
-  states: StateOption[];
-}
-
-const MAX_CODE = 16;
-/** Administrative areas the dataset lists among its cities. */
-const NOT_A_CITY = /\b(county|district|municipality|province|prefecture|region|borough|parish|census area|kreis|landkreis|regierungsbezirk)\b/i;
-
-/** A name to a code: diacritics folded, uppercase A-Z0-9 only, at most 16 characters. */
-export function codeFromName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'SS')
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '')
-    .slice(0, MAX_CODE);
-}
-
-/** Makes `code` unique within `taken` by replacing its tail with a number (deterministic in input order). */
-function uniqueCode(code: string, taken: Set<string>): string {
-  let c = code || 'X';
-  for (let i = 2; taken.has(c); i++) {
-    const suffix = String(i);
-    c = (code || 'X').slice(0, MAX_CODE - suffix.length) + suffix;
-  }
-  taken.add(c);
-  return c;
-}
 
 interface Index {
   countries: CountryOption[];
@@ -64,28 +25,11 @@ function build(): Index {
   const countries: CountryOption[] = [];
   const byCountry: Index['byCountry'] = new Map();
   for (const iso of LOCATION_COUNTRIES) {
-    const c = Country.getCountryByCode(iso);
-    if (!c) continue;
-    const country: CountryOption = { code: iso, name: c.name, states: [] };
-    const states = new Map<string, { state: StateOption; cities: Set<string> }>();
-    const stateCodes = new Set<string>();
-    const dataStates = [...State.getStatesOfCountry(iso)].sort((a, b) => a.name.localeCompare(b.name, 'en'));
-    for (const s of dataStates) {
-      const seen = new Set<string>();
-      const cityNames = City.getCitiesOfState(iso, s.isoCode)
-        .map((x) => x.name.trim())
-        .filter((n) => n && !NOT_A_CITY.test(n) && !seen.has(n) && seen.add(n))
-        .sort((a, b) => a.localeCompare(b, 'en'));
-      if (!cityNames.length) continue;
-      const cityCodes = new Set<string>();
-      const cities = cityNames.map((name) => ({ code: uniqueCode(codeFromName(name), cityCodes), name }));
-      const state: StateOption = { code: uniqueCode(codeFromName(s.isoCode) || codeFromName(s.name), stateCodes), name: s.name, cities };
-      country.states.push(state);
-      states.set(state.code, { state, cities: cityCodes });
-    }
-    if (!country.states.length) continue;
+    // The codes are built in core (shared with the gateway, which spells names for upstreams).
+    const country = buildCountry(iso);
+    if (!country) continue;
     countries.push(country);
-    byCountry.set(iso, { country, states });
+    byCountry.set(iso, { country, states: new Map(country.states.map((state) => [state.code, { state, cities: new Set(state.cities.map((c) => c.code)) }])) });
   }
   countries.sort((a, b) => a.name.localeCompare(b.name, 'en'));
   return { countries, byCountry };

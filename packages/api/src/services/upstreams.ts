@@ -7,6 +7,7 @@
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
 import { BYTES_PER_GB, DomainError, PRICE_PER_GB_CENTS, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
+import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
 
 export const UPSTREAM_NOT_FOUND = 'Upstream not found';
@@ -42,6 +43,7 @@ function view(r: Row) {
     host: r.host,
     port: r.port,
     usernameTemplate: r.usernameTemplate,
+    passwordTemplate: r.passwordTemplate,
     hasPassword: r.passwordEnc !== '',
     countries: r.countries,
     weight: r.weight,
@@ -98,8 +100,31 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
   return { upstream: view(row), days };
 }
 
-export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: CreateUpstreamInput) {
+/**
+ * An upstream host on a loopback, private, link-local or metadata address (as written or as DNS
+ * answers now) is refused unless private egress is allowed: the gateways would carry customers'
+ * tunnels into our own network. The gateway checks again when it connects (DNS may change). A name
+ * that does not resolve is accepted: it cannot be judged yet, and the gateway's check still holds.
+ */
+export async function checkUpstreamHost(host: string, allowPrivate: boolean): Promise<void> {
+  if (allowPrivate) return;
+  try {
+    await resolveChecked(host, false, 'Upstream');
+  } catch (err) {
+    if (err instanceof EgressError && err.kind === 'forbidden') {
+      throw new DomainError('BAD_REQUEST', `host ${host} is a loopback, private, link-local or metadata address`);
+    }
+    if (!(err instanceof EgressError)) throw err;
+  }
+}
+
+export interface UpstreamPolicy {
+  allowPrivate: boolean;
+}
+
+export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: CreateUpstreamInput, policy: UpstreamPolicy = { allowPrivate: true }) {
   const { password, ...fields } = input;
+  await checkUpstreamHost(fields.host, policy.allowPrivate);
   const [row] = await tx
     .insert(upstreams)
     .values({ ...fields, passwordEnc: password ? secrets.encrypt(password) : '' })
@@ -107,14 +132,28 @@ export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: Crea
   return view(row!);
 }
 
-export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: UpdateUpstreamInput) {
+export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: UpdateUpstreamInput, policy: UpstreamPolicy = { allowPrivate: true }) {
   const { id, password, ...fields } = input;
+  if (fields.host !== undefined) await checkUpstreamHost(fields.host, policy.allowPrivate);
   await findRow(tx, id, true);
   const set: Partial<typeof upstreams.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
   if (password !== undefined) set.passwordEnc = password ? secrets.encrypt(password) : '';
   const [row] = await tx.update(upstreams).set(set).where(eq(upstreams.id, id)).returning();
   return view(row!);
+}
+
+/** One upstream as the gateways dial it, password in clear (the server's own upstream test). */
+export async function upstreamForDial(db: DbOrTx, secrets: SecretBox, id: string) {
+  const r = await findRow(db, id);
+  return {
+    protocol: r.protocol,
+    host: r.host,
+    port: r.port,
+    usernameTemplate: r.usernameTemplate,
+    passwordTemplate: r.passwordTemplate,
+    password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : '',
+  };
 }
 
 /** Usage rows keep the id: the history of a deleted pool's traffic stays in the totals. */
@@ -134,6 +173,7 @@ export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
       host: r.host,
       port: r.port,
       usernameTemplate: r.usernameTemplate,
+      passwordTemplate: r.passwordTemplate,
       password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : '',
       countries: r.countries,
       weight: r.weight,

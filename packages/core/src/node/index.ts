@@ -4,3 +4,4 @@ export * from './parent-watch';
 export * from './shutdown';
 export * from './log-format';
 export * from './metrics-access';
+export * from './upstream-dial';

@@ -1,12 +1,23 @@
 import { z } from 'zod';
+import { templateProblem, type TemplateKind } from '../upstream-template';
 
 /** Upstream pools (admin.upstreams*) and the gateway fleet's heartbeat (gateway.heartbeat). */
 
 export const UPSTREAM_PROTOCOL_OPTIONS = ['http', 'socks5'] as const;
 export type UpstreamProtocol = (typeof UPSTREAM_PROTOCOL_OPTIONS)[number];
 
-/** Placeholders a username template may hold, filled from the client's proxy username. */
-export const UPSTREAM_TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'session', 'minutes'] as const;
+/** Placeholders a username template may hold (the password template may also hold `{password}`). */
+export const UPSTREAM_TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'session', 'sid', 'minutes', 'seconds'] as const;
+
+/** A template in the upstream-template grammar: at most 255 characters, refused with what is wrong in it. */
+const templateField = (field: string, kind: TemplateKind) =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(255, `${field} must be at most 255 characters`)
+    .superRefine((value, ctx) => {
+      const problem = templateProblem(value, kind);
+      if (problem) ctx.addIssue({ code: 'custom', message: `${field}: ${problem}` });
+    });
 
 const upstreamFields = {
   name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
@@ -22,7 +33,8 @@ const upstreamFields = {
     .int('port must be an integer from 1 to 65535')
     .min(1, 'port must be from 1 to 65535')
     .max(65535, 'port must be from 1 to 65535'),
-  usernameTemplate: z.string({ error: 'usernameTemplate must be text' }).max(255, 'usernameTemplate must be at most 255 characters'),
+  usernameTemplate: templateField('usernameTemplate', 'username'),
+  passwordTemplate: templateField('passwordTemplate', 'password'),
   password: z.string({ error: 'password must be text' }).max(255, 'password must be at most 255 characters'),
   /** Upper-case two-letter codes, as proxy usernames carry them; null serves every country. */
   countries: z
@@ -52,6 +64,7 @@ export const createUpstreamInput = z.object({
   host: upstreamFields.host,
   port: upstreamFields.port,
   usernameTemplate: upstreamFields.usernameTemplate.default(''),
+  passwordTemplate: upstreamFields.passwordTemplate.default(''),
   password: upstreamFields.password.default(''),
   countries: upstreamFields.countries.default(null),
   weight: upstreamFields.weight.default(1),
@@ -68,6 +81,7 @@ export const updateUpstreamInput = z.object({
   host: upstreamFields.host.optional(),
   port: upstreamFields.port.optional(),
   usernameTemplate: upstreamFields.usernameTemplate.optional(),
+  passwordTemplate: upstreamFields.passwordTemplate.optional(),
   password: upstreamFields.password.optional(),
   countries: upstreamFields.countries.optional(),
   weight: upstreamFields.weight.optional(),
@@ -77,6 +91,43 @@ export const updateUpstreamInput = z.object({
 export type UpdateUpstreamInput = z.infer<typeof updateUpstreamInput>;
 
 export const upstreamIdInput = z.object({ id: upstreamIdField });
+
+/** UPSTREAM_CHECK_URL's default: a public page answering with the address it was reached from. */
+export const DEFAULT_UPSTREAM_CHECK_URL = 'https://api.ipify.org/?format=json';
+
+/** `POST /admin/upstreams/:id/test`: one tunnel through the upstream as a line for this place would go. */
+export const testUpstreamInput = z.object({
+  id: upstreamIdField,
+  country: z
+    .string({ error: 'country is required' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'country must be a two-letter country code'),
+  state: z
+    .string({ error: 'state must be text' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{1,16}$/, 'state must be a location code (A-Z, 0-9)')
+    .optional(),
+  city: z
+    .string({ error: 'city must be text' })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{1,16}$/, 'city must be a location code (A-Z, 0-9)')
+    .optional(),
+  /** 0: as a rotating line; 1 to 10080: sticky for that long. */
+  minutes: z
+    .number({ error: 'minutes must be a number' })
+    .int('minutes must be an integer from 0 to 10080')
+    .min(0, 'minutes must be from 0 to 10080')
+    .max(10080, 'minutes must be from 0 to 10080')
+    .default(10),
+  url: z
+    .url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' })
+    .max(2000, 'url must be at most 2000 characters')
+    .optional(),
+});
+export type TestUpstreamInput = z.infer<typeof testUpstreamInput>;
 
 /** What a gateway reports every few seconds about itself (gateway.heartbeat, internal key). */
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -17,8 +17,10 @@ export const upstreams = pgTable(
     protocol: text('protocol', { enum: UPSTREAM_PROTOCOLS }).notNull(),
     host: text('host').notNull(),
     port: integer('port').notNull(),
-    /** `{country} {state} {city} {session} {minutes}` are filled from the client's proxy username. */
+    /** In core's upstream-template grammar: the line's location, session and duration in the provider's spelling. */
     usernameTemplate: text('username_template').notNull().default(''),
+    /** The same grammar, `{password}` for the sealed password; '' sends the password as it is. */
+    passwordTemplate: text('password_template').notNull().default(''),
     passwordEnc: text('password_enc').notNull(),
     /** Upper-case ISO codes this pool serves; null serves every country. */
     countries: text('countries').array(),

@@ -1,0 +1,331 @@
+/**
+ * Provider presets through real sockets: for each preset, a fake provider on loopback that parses
+ * credentials in that provider's own documented grammar (written here independently of our
+ * templates) and refuses anything else. Lines for a country, a state and a city, sticky, go through
+ * a real gateway to a pool made from the preset; a rotating line goes through the admin's upstream
+ * test, which renders and dials exactly as the gateway does.
+ */
+import { connect, type AddressInfo } from 'node:net';
+import { loadLocations } from '@proxyhub/api';
+import { UPSTREAM_PRESETS, type UpstreamPreset } from '@proxyhub/core';
+import { Server as ProxyChainServer } from 'proxy-chain';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fillTemplate, sidOf } from '../src/egress';
+import type { Gateway } from '../src/gateway';
+import { StickySessions } from '../src/sessions';
+import {
+  adminClient,
+  connectTunnel,
+  exchangeUntilClosed,
+  startGateway,
+  startTestServer,
+  startTarget,
+  userWithCredits,
+  type HttpClient,
+  type ProxyUser,
+  type TestServer,
+} from './helpers';
+
+const MiB = 1024 * 1024;
+let server: TestServer;
+let admin: HttpClient;
+let target: Awaited<ReturnType<typeof startTarget>>;
+let user: ProxyUser;
+const cleanups: Array<() => unknown> = [];
+
+beforeAll(async () => {
+  loadLocations();
+  server = await startTestServer();
+  admin = await adminClient(server);
+  target = await startTarget();
+  user = await userWithCredits(server, 50n * BigInt(MiB));
+});
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+  const r = await admin.get<{ upstreams: { id: string }[] }>('/admin/upstreams');
+  for (const u of r.body.upstreams) await admin.request('DELETE', `/admin/upstreams/${u.id}`);
+});
+afterAll(async () => {
+  await target?.close();
+  await server?.close();
+});
+
+/** What a provider read from the credentials: location as it spells it, and the session if any. */
+interface Parsed {
+  country: string;
+  state?: string;
+  city?: string;
+  session?: string;
+  /** The session's duration in the provider's unit, as written. */
+  duration?: string;
+}
+
+interface FakeProvider {
+  /** The account part of the preset's templates, as the admin fills it in. */
+  account: Record<string, string>;
+  password: string;
+  parse(username: string, password: string): Parsed | null;
+  /** What it should read for US / California / Los Angeles, sticky 10 minutes. */
+  spelled: { country: string; state: string; city: string; duration: string };
+}
+
+const groups = (m: RegExpExecArray | null): Parsed | null => {
+  if (!m?.groups) return null;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(m.groups)) if (v !== undefined) out[k] = v;
+  return out as unknown as Parsed;
+};
+
+/** Each provider's grammar, from its documentation (see the presets' `docs`). */
+const PROVIDERS: Record<string, FakeProvider> = {
+  oxylabs: {
+    account: { USERNAME: 'acct1' },
+    password: 'oxy-pw',
+    parse: (u, p) =>
+      p === 'oxy-pw'
+        ? groups(
+            /^customer-acct1-cc-(?<country>[A-Z]{2})(?:-st-us_(?<state>[a-z_]+))?(?:-city-(?<city>[a-z_]+))?(?:-sessid-(?<session>[a-z0-9]+)-sesstime-(?<duration>\d+))?$/.exec(
+              u,
+            ),
+          )
+        : null,
+    spelled: { country: 'US', state: 'california', city: 'los_angeles', duration: '10' },
+  },
+  brightdata: {
+    account: { CUSTOMER_ID: 'c123', ZONE: 'residential1' },
+    password: 'brd-pw',
+    parse: (u, p) =>
+      p === 'brd-pw'
+        ? groups(
+            /^brd-customer-c123-zone-residential1-country-(?<country>[a-z]{2})(?:-state-(?<state>[a-z]{2}))?(?:-city-(?<city>[a-z]+))?(?:-session-(?<session>[a-z0-9]+))?$/.exec(
+              u,
+            ),
+          )
+        : null,
+    spelled: { country: 'us', state: 'ca', city: 'losangeles', duration: '' },
+  },
+  decodo: {
+    account: { USERNAME: 'acct1' },
+    password: 'dec-pw',
+    parse: (u, p) =>
+      p === 'dec-pw'
+        ? groups(
+            /^user-acct1-country-(?<country>[a-z]{2})(?:-state-us_(?<state>[a-z_]+))?(?:-city-(?<city>[a-z_]+))?(?:-session-(?<session>[a-z0-9]+)-sessionduration-(?<duration>\d+))?$/.exec(
+              u,
+            ),
+          )
+        : null,
+    spelled: { country: 'us', state: 'california', city: 'los_angeles', duration: '10' },
+  },
+  iproyal: {
+    account: { USERNAME: 'acct1' },
+    password: 'ipr-secret',
+    parse: (u, p) =>
+      u === 'acct1'
+        ? groups(
+            /^ipr-secret_country-(?<country>[a-z]{2})(?:_state-(?<state>[a-z]+))?(?:_city-(?<city>[a-z]+))?(?:_session-(?<session>[a-z0-9]{8})_lifetime-(?<duration>\d+m))?$/.exec(
+              p,
+            ),
+          )
+        : null,
+    spelled: { country: 'us', state: 'california', city: 'losangeles', duration: '10m' },
+  },
+  soax: {
+    account: { PACKAGE_ID: '12345' },
+    password: 'soax-key',
+    parse: (u, p) =>
+      p === 'soax-key'
+        ? groups(
+            /^package-12345-country-(?<country>[a-z]{2})(?:-region-(?<state>[a-z+]+))?(?:-city-(?<city>[a-z+]+))?(?:-sessionid-(?<session>[a-z0-9]+)-sessionlength-(?<duration>\d+))?$/.exec(
+              u,
+            ),
+          )
+        : null,
+    spelled: { country: 'us', state: 'california', city: 'los+angeles', duration: '600' },
+  },
+};
+
+/** An HTTP CONNECT provider on loopback: refuses (407) credentials its grammar does not parse. */
+async function startFakeProvider(provider: FakeProvider) {
+  const seen: Array<{ username: string; password: string; parsed: Parsed | null }> = [];
+  const chain = new ProxyChainServer({
+    port: 0,
+    host: '127.0.0.1',
+    prepareRequestFunction: ({ username, password }) => {
+      const parsed = provider.parse(username, password);
+      seen.push({ username, password, parsed });
+      return { requestAuthentication: parsed === null };
+    },
+  });
+  await chain.listen();
+  cleanups.push(() => chain.close(true));
+  return { port: chain.port, seen };
+}
+
+function fillAccount(template: string, account: Record<string, string>): string {
+  let out = template;
+  for (const [k, v] of Object.entries(account)) out = out.replaceAll(k, v);
+  return out;
+}
+
+async function poolFromPreset(preset: UpstreamPreset, provider: FakeProvider, port: number) {
+  const r = await admin.request<{ upstream: { id: string; usernameTemplate: string; passwordTemplate: string } }>('POST', '/admin/upstreams', {
+    name: preset.label,
+    protocol: preset.protocol,
+    host: '127.0.0.1',
+    port,
+    usernameTemplate: fillAccount(preset.usernameTemplate, provider.account),
+    passwordTemplate: preset.passwordTemplate,
+    password: provider.password,
+  });
+  expect(r.status).toBe(201);
+  return r.body.upstream;
+}
+
+async function through(gw: Gateway, username: string): Promise<boolean> {
+  const s = await connectTunnel((gw.server.address() as AddressInfo).port, target.port, username, user.proxyPassword);
+  let body = '';
+  s.on('data', (d: Buffer) => (body += d.toString('latin1')));
+  await exchangeUntilClosed(s, 'GET /hello HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n');
+  return body.includes('hello from target');
+}
+
+describe('provider presets', () => {
+  it('covers Oxylabs, Bright Data, Decodo, IPRoyal and SOAX, each with its documentation', () => {
+    expect(UPSTREAM_PRESETS.map((p) => p.id)).toEqual(Object.keys(PROVIDERS));
+    for (const p of UPSTREAM_PRESETS) expect(p.docs.length).toBeGreaterThan(0);
+  });
+
+  for (const preset of UPSTREAM_PRESETS) {
+    it(`${preset.label}: country, state and city lines, sticky through the gateway and rotating through the test, in the provider's grammar`, async () => {
+      const provider = PROVIDERS[preset.id]!;
+      const fake = await startFakeProvider(provider);
+      const pool = await poolFromPreset(preset, provider, fake.port);
+      const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+      cleanups.push(() => gw.close());
+
+      const sp = provider.spelled;
+      const lines = [
+        { loc: { country: 'US' }, want: { country: sp.country } },
+        { loc: { country: 'US', state: 'CA' }, want: { country: sp.country, state: sp.state } },
+        { loc: { country: 'US', state: 'CA', city: 'LOSANGELES' }, want: { country: sp.country, state: sp.state, city: sp.city } },
+      ];
+      for (const [i, line] of lines.entries()) {
+        const tok = `PRESET0${i}`;
+        // Twice: a sticky line keeps its session id.
+        expect(await through(gw, user.username(line.loc, 10, tok))).toBe(true);
+        expect(await through(gw, user.username(line.loc, 10, tok))).toBe(true);
+      }
+      const parsed = fake.seen.map((s) => s.parsed);
+      expect(parsed.every((p) => p !== null)).toBe(true);
+      for (const [i, line] of lines.entries()) {
+        const [a, b] = [parsed[2 * i]!, parsed[2 * i + 1]!];
+        expect(a).toMatchObject(line.want);
+        expect(a.state).toBe((line.want as { state?: string }).state);
+        expect(a.city).toBe((line.want as { city?: string }).city);
+        expect(a.session).toMatch(/^[a-z0-9]{8}$/);
+        expect(b.session).toBe(a.session);
+        if (sp.duration) expect(a.duration).toBe(sp.duration);
+      }
+      // Different lines, different sessions.
+      expect(new Set(parsed.map((p) => p!.session)).size).toBe(3);
+
+      // The admin's test: rotating (no session at all) and sticky, through the same provider.
+      const rotating = await admin.request<{ ok: boolean; status: number; username: string; body: string }>('POST', `/admin/upstreams/${pool.id}/test`, {
+        country: 'US',
+        state: 'CA',
+        city: 'LOSANGELES',
+        minutes: 0,
+        url: `${target.url}/hello`,
+      });
+      expect(rotating.status).toBe(200);
+      expect(rotating.body).toMatchObject({ ok: true, status: 200, body: 'hello from target\n' });
+      const last = fake.seen.at(-1)!;
+      expect(last.parsed).toMatchObject({ country: sp.country, state: sp.state, city: sp.city });
+      expect(last.parsed!.session).toBeUndefined();
+      expect(rotating.body.username).toBe(last.username);
+      expect(JSON.stringify(rotating.body)).not.toContain(provider.password);
+    });
+  }
+
+  it('renders username and password templates for every tunnel: a sticky city line as the example spells it', async () => {
+    const provider: FakeProvider = {
+      account: {},
+      password: 'pw',
+      parse: (u, p) =>
+        groups(/^acct-(?<country>[a-z]{2})-st-(?<state>[a-z_]+)-city-(?<city>[a-z_]+)-sid-(?<session>[a-z0-9]{8})-for-(?<duration>\d+)$/.exec(u)) &&
+        (p === 'pw_life-600s' ? { country: 'ok' } : null),
+      spelled: { country: '', state: '', city: '', duration: '' },
+    };
+    const fake = await startFakeProvider(provider);
+    const r = await admin.request('POST', '/admin/upstreams', {
+      name: 'Example',
+      protocol: 'http',
+      host: '127.0.0.1',
+      port: fake.port,
+      usernameTemplate: 'acct-{country|lower}[-st-{state|name|lower|snake}][-city-{city|name|lower|snake}][-sid-{sid}-for-{minutes}]',
+      passwordTemplate: '{password}[_life-{seconds}s]',
+      password: 'pw',
+    });
+    expect(r.status).toBe(201);
+    const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+    cleanups.push(() => gw.close());
+    expect(await through(gw, user.username({ country: 'US', state: 'CA', city: 'LOSANGELES' }, 10, 'EXAMPLE1'))).toBe(true);
+    expect(fake.seen).toHaveLength(1);
+    expect(fake.seen[0]!.username).toMatch(/^acct-us-st-california-city-los_angeles-sid-[a-z0-9]{8}-for-10$/);
+    expect(fake.seen[0]!.password).toBe('pw_life-600s');
+  });
+
+  it('a gateway without private egress will not dial an upstream on a private address (checked after resolution)', async () => {
+    const provider = PROVIDERS.oxylabs!;
+    const preset = UPSTREAM_PRESETS[0]!;
+    for (const host of ['127.0.0.1', 'localhost']) {
+      const fake = await startFakeProvider(provider);
+      const pool = await poolFromPreset(preset, provider, fake.port);
+      await admin.request('PATCH', `/admin/upstreams/${pool.id}`, { host });
+      const gw = await startGateway(server, { allowPrivate: false, upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+      try {
+        // A public name: the upstream would resolve it; the upstream's own address is what is refused.
+        const s = connect({ host: '127.0.0.1', port: (gw.server.address() as AddressInfo).port });
+        let head = '';
+        s.on('data', (d: Buffer) => (head += d.toString('latin1')));
+        const auth = Buffer.from(`${user.username({ country: 'US' }, 10, 'PRIVATE1')}:${user.proxyPassword}`).toString('base64');
+        await exchangeUntilClosed(s, `CONNECT example.com:443 HTTP/1.1\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
+        expect(head).toMatch(/^HTTP\/1\.1 502 /);
+        expect(head).toContain(`Upstream ${host} is a private address`);
+        expect(fake.seen).toHaveLength(0);
+      } finally {
+        await gw.close();
+      }
+      await admin.request('DELETE', `/admin/upstreams/${pool.id}`);
+    }
+  });
+
+  it('gives a sticky line one 8-character {sid} for its duration, a new one after, and none to a rotating line', () => {
+    const sticky = new StickySessions();
+    const t0 = 1_800_000_000_000;
+    const req = (token: string, minutes: number, now: number) => ({
+      host: 'x',
+      port: 1,
+      location: { country: 'US' },
+      token,
+      durationMinutes: minutes,
+      session: sticky.get('abcdef1234', token, minutes, now),
+    });
+    const first = sidOf(req('TOKENAAA', 10, t0));
+    expect(first).toMatch(/^[a-z0-9]{8}$/);
+    expect(sidOf(req('TOKENAAA', 10, t0 + 9 * 60_000))).toBe(first);
+    expect(sidOf(req('TOKENAAA', 10, t0 + 10 * 60_000 + 1))).not.toBe(first);
+    expect(sidOf(req('TOKENBBB', 10, t0))).not.toBe(first);
+    expect(sidOf({ ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('');
+    expect(fillTemplate('u-{country}[-s-{sid}-{minutes}]', { ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('u-US');
+  });
+
+  it('the fake providers refuse credentials not in their grammar', () => {
+    expect(PROVIDERS.oxylabs!.parse('customer-acct1-cc-US-city-Los Angeles', 'oxy-pw')).toBeNull();
+    expect(PROVIDERS.brightdata!.parse('brd-customer-c123-zone-residential1-country-US', 'brd-pw')).toBeNull();
+    expect(PROVIDERS.decodo!.parse('user-acct1-country-us-session-abc', 'dec-pw')).toBeNull();
+    expect(PROVIDERS.iproyal!.parse('acct1', 'ipr-secret_country-us_session-abc_lifetime-10m')).toBeNull();
+    expect(PROVIDERS.soax!.parse('package-12345-country-us-city-los angeles', 'soax-key')).toBeNull();
+  });
+});

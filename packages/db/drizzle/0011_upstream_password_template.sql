@@ -1,0 +1,1 @@
+ALTER TABLE "upstreams" ADD COLUMN "password_template" text DEFAULT '' NOT NULL;
