@@ -32,8 +32,11 @@ export interface EgressRequest {
   location: ProxyLocation;
   /** Upstream session id, stable for the sticky session's duration (the default upstream's {session}). */
   session: string;
-  /** The client's 8-character session token, as its username carries it (a pool's {session}). */
+  /** The client's 8-character session token, as its username carries it (a pool's {session}); '' when rotating. */
   token?: string;
+  /** The line's upstream session id ({sid}): 8 characters of [a-z0-9], the same on every gateway for the period; '' when rotating. */
+  sid: string;
+  /** The line's duration; 0 for a rotating line. */
   durationMinutes: number;
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
   sticky?: { upstreamId: string | null };
@@ -361,7 +364,7 @@ export function createEgress(opts: EgressOptions): Egress {
   };
   return async (req) => {
     const pool = opts.pool;
-    const route = pool?.route(req.location.country, req.sticky?.upstreamId ?? null) ?? null;
+    const route = pool?.route(req.location, req.sid) ?? null;
     if (!route && !fallback) return direct(req);
     // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
     const host = bare(req.host);

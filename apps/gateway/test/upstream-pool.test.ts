@@ -1,7 +1,8 @@
 /**
  * Upstream pools through real sockets: two local upstreams (proxy-chain over HTTP CONNECT, a SOCKS5
  * one) configured by an admin over HTTP. Tunnels go by country and weight, a sticky session keeps
- * its pool, a stopped or silent pool is passed over without the client seeing an error (and is
+ * its pool (the one its session id hashes to, on every gateway), a line with a city prefers a pool
+ * whose template carries {city}, a stopped or silent pool is passed over without the client seeing an error (and is
  * marked down), the admin's changes reach a running gateway, and usage lands on the pool that
  * carried it. With no pool serving, GATEWAY_UPSTREAM_URL is the default; with neither, direct.
  */
@@ -191,24 +192,25 @@ describe('routing over upstream pools', () => {
     cleanups.push(silent.close);
     const a = await addPool({ name: 'chain', protocol: 'http', port: chain.port, password: 'chain-secret', countries: ['US'] });
     const b = await addPool({ name: 'socks', protocol: 'socks5', port: sock.port, password: 'pw', countries: ['US'] });
-    // The weighted pick made predictable: 0 takes the first pool listed, 0.999 the last.
+    // Rotating lines (a sticky one goes where its session id hashes), and their weighted pick made
+    // predictable: 0 takes the first pool listed, 0.999 the last.
     let pick = 0;
     const { gw, port } = await gateway({ connectTimeoutMs: 300, upstreams: { refreshMs: POLL_MS, random: () => pick, backoffMinMs: 500 } });
 
-    // A session on the proxy-chain pool...
+    // A line on the proxy-chain pool...
     const pinned = token();
-    expect(await through(port, user.username({ country: 'US' }, 60, pinned))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, pinned))).toBe(true);
     expect(chain.seen).toHaveLength(1);
     // ...keeps working, through the SOCKS5 pool, once proxy-chain is stopped.
     await chain.close();
-    expect(await through(port, user.username({ country: 'US' }, 60, pinned))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, pinned))).toBe(true);
     expect(sock.requests).toHaveLength(1);
     expect(gw.upstreams.isDown(a.id)).toBe(false);
     // Two more failures in a row: down, and no longer tried.
-    for (let i = 0; i < 2; i++) expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    for (let i = 0; i < 2; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(gw.upstreams.isDown(a.id)).toBe(true);
     expect(gw.upstreams.errors).toBe(3);
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(gw.upstreams.errors).toBe(3);
     expect(sock.requests).toHaveLength(4);
     expect(gw.upstreams.isDown(b.id)).toBe(false);
@@ -218,16 +220,16 @@ describe('routing over upstream pools', () => {
     const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, countries: null });
     await waitFor(() => gw.upstreams.upstreams.some((u) => u.id === c.id) && gw.upstreams.upstreams.length === 2);
     pick = 0.999;
-    for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(silent.accepted).toBe(3);
     expect(gw.upstreams.isDown(c.id)).toBe(true);
     const started = Date.now();
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(Date.now() - started).toBeLessThan(300);
     expect(silent.accepted).toBe(3);
     // After its backoff it is tried again: one more timeout marks it down again.
     await waitFor(() => !gw.upstreams.isDown(c.id));
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(silent.accepted).toBe(4);
     expect(gw.upstreams.isDown(c.id)).toBe(true);
     expect(sock.requests).toHaveLength(9);

@@ -13,6 +13,7 @@ import {
   createUpstreamInput,
   DomainError,
   revokeCodeInput,
+  setCatalogueInput,
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
@@ -31,6 +32,7 @@ import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
+import { getCatalogue, setCatalogue } from '../services/catalogue';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { signInLimited } from '../limits';
 import { actorOf, adminOrInternalProcedure, publicProcedure } from '../trpc';
@@ -137,6 +139,9 @@ export const adminRouter = {
     .input(updateUpstreamInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateUpstream(tx, ctx.deps.secrets, input))),
   deleteUpstream: adminOrInternalProcedure.input(upstreamIdInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => deleteUpstream(tx, input.id))),
+  /** The countries sold (offered while an upstream serves them, or egress is direct). */
+  catalogue: adminOrInternalProcedure.query(({ ctx }) => getCatalogue(ctx.db)),
+  setCatalogue: adminOrInternalProcedure.input(setCatalogueInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setCatalogue(tx, input))),
   /** The gateway fleet from its heartbeats; silent past GATEWAY_DOWN_AFTER_SECONDS is down. */
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */

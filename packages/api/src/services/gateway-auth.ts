@@ -11,6 +11,7 @@ import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from './any-of';
 import { accountsRemaining } from './batches';
 import { capRooms } from './caps';
+import { offeredCountries } from './catalogue';
 import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from './locations';
@@ -24,7 +25,7 @@ export type GatewayAccountResult =
 
 export interface GatewayAuthorization {
   account: GatewayAccountResult;
-  /** Whether the location exists; null when none was asked about. */
+  /** Whether the location exists and its country is offered; null when none was asked about. */
   locationKnown: boolean | null;
   /**
    * The first lease, when one was asked for (absent otherwise): null when the login is refused
@@ -61,9 +62,11 @@ export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inp
     db,
     good.filter((r) => r !== null),
   );
+  // A location is known when the dataset has it and its country is offered now (catalogue.ts).
+  const offered = inputs.some((i) => i.location) ? await offeredCountries(db) : new Set<string>();
   const out = inputs.map((input, i): GatewayAuthorization => ({
     account: good[i] ? answers.get(good[i].proxyAccountId)! : BAD_CREDENTIALS,
-    locationKnown: input.location ? isKnownLocation(input.location) : null,
+    locationKnown: input.location ? offered.has(input.location.country) && isKnownLocation(input.location) : null,
   }));
   await firstLeases(db, inputs, out);
   return out;
