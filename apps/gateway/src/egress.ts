@@ -229,8 +229,8 @@ function readUntil(socket: Socket, done: (buf: Buffer) => number, timeoutMs: num
 }
 
 /**
- * `{country} {state} {city} {session} {minutes}` in an upstream's username, as the client's proxy
- * username wrote them; `session` defaults to the request's sticky session id.
+ * `{country} {state} {city} {session} {sid} {minutes}` in an upstream's username, as the client's
+ * proxy username wrote them; `session` defaults to the request's sticky session id.
  */
 export function fillTemplate(template: string, req: EgressRequest, session = req.session): string {
   const values: Record<string, string> = {
@@ -238,9 +238,10 @@ export function fillTemplate(template: string, req: EgressRequest, session = req
     state: req.location.state ?? '',
     city: req.location.city ?? '',
     session,
+    sid: req.sid,
     minutes: String(req.durationMinutes),
   };
-  return template.replace(/\{(country|state|city|session|minutes)\}/g, (_, k: string) => values[k]!);
+  return template.replace(/\{(country|state|city|session|sid|minutes)\}/g, (_, k: string) => values[k]!);
 }
 
 /** A host without the brackets an IPv6 literal may be written in. */
