@@ -2,7 +2,8 @@
  * The catalogue over HTTP: an admin reads and sets the countries sold (any code the dataset has; an
  * unknown one is a 400 naming it, nothing saved), each change is in the audit log, and
  * /api/locations lists a catalogue country only while an enabled upstream serves it or egress is
- * direct (no upstream enabled). The gateway's login check refuses the others.
+ * direct (no upstream enabled) or the gateways have a default upstream. The gateway's login check
+ * refuses the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogue } from '@proxyhub/db';
@@ -106,6 +107,16 @@ describe('catalogue', () => {
     expect(await check('DE')).toMatchObject({ account: { ok: true }, locationKnown: true });
     expect(await check('FR')).toMatchObject({ account: { ok: true }, locationKnown: false });
     expect(await check('GB')).toMatchObject({ locationKnown: false }); // served, not in the catalogue
+
+    // The gateways have a default upstream (GATEWAY_UPSTREAM_URL, set on the server too): it reaches
+    // every country, so the whole catalogue is offered.
+    server.config.defaultUpstream = true;
+    try {
+      expect(await offered()).toEqual(['DE', 'FR', 'PT', 'US']);
+      expect(await check('FR')).toMatchObject({ locationKnown: true });
+    } finally {
+      server.config.defaultUpstream = false;
+    }
 
     // No upstream enabled: direct egress, every catalogue country.
     await admin.request('PATCH', `/admin/upstreams/${a}`, { enabled: false });

@@ -19,6 +19,11 @@ export interface ApiConfig {
   adminRequire2fa?: boolean;
   /** GATEWAY_DOWN_AFTER_SECONDS: a gateway silent this long is down and its leases are settled (default 60 s). */
   gatewayDownAfterMs?: number;
+  /**
+   * GATEWAY_UPSTREAM_URL is set (the server reads only whether it is): the gateways' default
+   * upstream reaches every country, so the whole catalogue is offered (services/catalogue.ts).
+   */
+  defaultUpstream?: boolean;
 }
 
 export interface RateLimitRule {

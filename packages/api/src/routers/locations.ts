@@ -6,15 +6,15 @@ import { publicProcedure } from '../trpc';
 
 /** Only the countries offered now (the catalogue, as the upstreams serve it); the rest are unknown here. */
 export const locationsRouter = {
-  countries: publicProcedure.query(async ({ ctx }) => listCountries([...(await offeredCountries(ctx.db))])),
+  countries: publicProcedure.query(async ({ ctx }) => listCountries([...(await offeredCountries(ctx.db, ctx.deps.config))])),
   states: publicProcedure.input(statesInput).query(async ({ ctx, input }) => {
-    const offered = await offeredCountries(ctx.db);
+    const offered = await offeredCountries(ctx.db, ctx.deps.config);
     const states = offered.has(input.country.toUpperCase()) ? listStates(input.country) : null;
     if (!states) throw new DomainError('NOT_FOUND', `Unknown country: ${input.country}`);
     return states;
   }),
   cities: publicProcedure.input(citiesInput).query(async ({ ctx, input }) => {
-    const offered = await offeredCountries(ctx.db);
+    const offered = await offeredCountries(ctx.db, ctx.deps.config);
     const cities = offered.has(input.country.toUpperCase()) ? listCities(input.country, input.state) : null;
     if (!cities) {
       throw new DomainError(

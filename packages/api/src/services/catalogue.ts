@@ -1,9 +1,10 @@
 /**
  * The catalogue: the countries the operator sells, and which of them are offered right now. A
  * catalogue country is offered while some enabled upstream serves it (an upstream's `countries`
- * null serves all), or while egress is direct: no upstream is enabled, so the gateways go out
- * directly or through their own default upstream (GATEWAY_UPSTREAM_URL), both of which reach every
- * country. The server reads this from its own database, nothing from the gateways.
+ * null serves all), or while the gateways have an egress that reaches every country: direct egress
+ * (no upstream enabled) or the default upstream (GATEWAY_UPSTREAM_URL, set on the servers as on the
+ * gateways; the server reads only whether it is set). The server decides from its own database and
+ * configuration, nothing from the gateways.
  */
 import { eq } from 'drizzle-orm';
 import { DomainError, type SetCatalogueInput } from '@proxyhub/core';
@@ -29,8 +30,9 @@ export async function setCatalogue(tx: DbOrTx, input: SetCatalogueInput): Promis
 }
 
 /** The catalogue countries offered now (see the module comment), as a set of upper-case codes. */
-export async function offeredCountries(db: DbOrTx): Promise<Set<string>> {
+export async function offeredCountries(db: DbOrTx, egress: { defaultUpstream?: boolean | undefined } = {}): Promise<Set<string>> {
   const { countries } = await getCatalogue(db);
+  if (egress.defaultUpstream) return new Set(countries);
   const enabled = await db.select({ countries: upstreams.countries }).from(upstreams).where(eq(upstreams.enabled, true));
   const all = enabled.length === 0 || enabled.some((u) => u.countries === null);
   if (all) return new Set(countries);

@@ -37,8 +37,18 @@ export interface GatewayAuthorization {
 const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
 const DISABLED = { ok: false, reason: 'disabled', message: 'This proxy account is disabled' } as const;
 
-export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
-  const [answer] = await authorizeProxyAccounts(db, secrets, [input]);
+/** Whether the gateways have a default upstream (then every catalogue country is offered; catalogue.ts). */
+export interface EgressConfig {
+  defaultUpstream?: boolean | undefined;
+}
+
+export async function authorizeProxyAccount(
+  db: DbOrTx,
+  secrets: SecretBox,
+  input: GatewayAuthorizeInput,
+  egress: EgressConfig = {},
+): Promise<GatewayAuthorization> {
+  const [answer] = await authorizeProxyAccounts(db, secrets, [input], egress);
   return answer!;
 }
 
@@ -46,7 +56,12 @@ export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, inpu
  * Checks many credentials in a few queries whatever their number (a gateway's cold start sends a
  * thousand at once); answers in the order asked.
  */
-export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inputs: readonly GatewayAuthorizeInput[]): Promise<GatewayAuthorization[]> {
+export async function authorizeProxyAccounts(
+  db: DbOrTx,
+  secrets: SecretBox,
+  inputs: readonly GatewayAuthorizeInput[],
+  egress: EgressConfig = {},
+): Promise<GatewayAuthorization[]> {
   const rows = await selectAccountWallets(db, { proxyUserId: proxyAccounts.proxyUserId, passwordEnc: proxyAccounts.proxyPasswordEnc }).where(
     anyOf(
       proxyAccounts.proxyUserId,
@@ -63,7 +78,7 @@ export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inp
     good.filter((r) => r !== null),
   );
   // A location is known when the dataset has it and its country is offered now (catalogue.ts).
-  const offered = inputs.some((i) => i.location) ? await offeredCountries(db) : new Set<string>();
+  const offered = inputs.some((i) => i.location) ? await offeredCountries(db, egress) : new Set<string>();
   const out = inputs.map((input, i): GatewayAuthorization => ({
     account: good[i] ? answers.get(good[i].proxyAccountId)! : BAD_CREDENTIALS,
     locationKnown: input.location ? offered.has(input.location.country) && isKnownLocation(input.location) : null,
