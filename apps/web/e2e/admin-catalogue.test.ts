@@ -1,11 +1,11 @@
 /**
  * The admin's Catalogue tab in Chromium: the default countries ticked, a search that narrows the
  * dataset's ~250 countries, a country ticked and one unticked, saved; the API and the customer's
- * location list agree after it.
+ * location list agree after it, and a customer's generator starts on a country offered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, screenshots, startE2E, type E2E } from './harness';
+import { ADMIN, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let admin: Page;
@@ -62,5 +62,20 @@ describe('admin catalogue', () => {
     await admin.getByTestId('catalogue-form').waitFor();
     expect(await admin.getByRole('checkbox', { name: /^Portugal PT$/ }).isChecked()).toBe(true);
     expect(await admin.getByRole('checkbox', { name: /^Germany DE$/ }).isChecked()).toBe(false);
+  });
+
+  it("starts a customer's generator on the first country offered when the default (US) is not", async () => {
+    await e2e.internal.admin.setCatalogue.mutate({ countries: ['PT', 'NG'] });
+    const customer = await e2e.newPage();
+    await signUpAndLogIn(e2e, customer, 'Catalogue Customer');
+    await customer.getByRole('link', { name: 'Proxies', exact: true }).click();
+    await customer.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
+    const country = customer.getByLabel('Country');
+    await expect.poll(() => country.inputValue()).toBe('NG');
+    expect(await country.locator('option').allInnerTexts()).toEqual(['Nigeria', 'Portugal']);
+    await customer.getByLabel('Number of Proxies').fill('2');
+    await customer.getByRole('button', { name: 'Generate Proxies' }).click();
+    await customer.getByTestId('generated-count').filter({ hasText: '2 proxies generated · Nigeria' }).waitFor();
+    expect(await customer.getByTestId('proxy-output').getByRole('listitem').allInnerTexts()).toHaveLength(2);
   });
 });

@@ -75,6 +75,11 @@ export function ProxiesPage() {
   const typedCity = cityText.trim().toLowerCase();
   const selectedCity = typedCity ? cities.data?.find((c) => c.name.toLowerCase() === typedCity || c.code.toLowerCase() === typedCity) : undefined;
   useLogged(countries.error, 'countries');
+  // The operator's catalogue may not offer the default country: start from the first one offered.
+  useEffect(() => {
+    const offered = countries.data;
+    if (offered?.length && !offered.some((c) => c.code === country)) setCountry(offered[0]!.code);
+  }, [countries.data, country]);
   useLogged(states.error, 'states');
   useLogged(cities.error, 'cities');
 
