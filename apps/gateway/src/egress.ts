@@ -38,7 +38,7 @@ export interface EgressRequest {
   sid: string;
   /** The line's duration; 0 for a rotating line. */
   durationMinutes: number;
-  /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
+  /** The line's session: notes the pool that carried it (the pool itself is chosen from `sid`, upstream-pool.ts). */
   sticky?: { upstreamId: string | null };
 }
 
@@ -352,8 +352,8 @@ async function viaUpstream(up: Upstream, req: EgressRequest, timeoutMs: number):
 }
 
 /**
- * Where each tunnel leaves: the enabled pools serving its country (weighted, its sticky session's
- * pool first), then the default upstream; the next one is tried when one cannot be reached or does
+ * Where each tunnel leaves: the enabled pools serving its country (in upstream-pool.ts's order: a
+ * sticky line's by its sid, a rotating line's by weight), then the default upstream; the next one is tried when one cannot be reached or does
  * not answer in time, before the client sees an error. With no pool at all: the default upstream,
  * else direct. With pools but none serving the country and no default: refused.
  */
