@@ -19,7 +19,8 @@ export interface AuthCacheOptions {
 }
 
 export const DEFAULT_AUTH_CACHE_OPTIONS: AuthCacheOptions = { ttlMs: 5000, negativeTtlMs: 2000, maxEntries: 100_000 };
-const LOCATION_TTL_MS = 10 * 60_000;
+/** Whether a location is offered (the admin's catalogue, the upstreams serving it): a change reaches running gateways within this. */
+const LOCATION_TTL_MS = 60_000;
 /** Locations are named by clients (in the username), known or not: bounded too. */
 const MAX_LOCATIONS = 10_000;
 

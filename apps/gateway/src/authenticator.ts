@@ -119,7 +119,7 @@ export class Authenticator {
     if (!answer.account.ok && answer.account.reason === 'bad_credentials') return failed();
     attempt.succeeded();
     if (!answer.account.ok) return refusal('disabled', answer.account.message);
-    if (!answer.locationKnown) return refusal('bad_location', `Unknown location: ${locationString(parts.location)}`);
+    if (!answer.locationKnown) return refusal('bad_location', `Location not offered: ${locationString(parts.location)}`);
     if (!allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
       return refusal('address_not_allowed', `This proxy account's IP allow-list does not include ${sourceAddress(remote) ?? 'this address'}`);
     }

@@ -6,7 +6,6 @@
  * private, loopback, link-local and metadata addresses after DNS resolution and connects to the
  * very address it checked; so does the connection to an upstream itself.
  */
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { renderUpstreamCredentials, upstreamNeedsNames, type PlaceNames, type ProxyLocation } from '@proxyhub/core';
 import { bareHost, connectTo, dialUpstream, EgressError, isPrivateAddress, resolveChecked } from '@proxyhub/core/node';
@@ -23,8 +22,8 @@ export interface EgressRequest {
   session: string;
   /** The client's 8-character session token, as its username carries it (a pool's {session}). */
   token?: string;
-  /** The upstream session id `{sid}`: 8 characters of [a-z0-9], '' for a rotating line (see sidOf). */
-  sid?: string;
+  /** The line's upstream session id ({sid}): 8 characters of [a-z0-9], the same on every gateway for the period; '' when rotating. */
+  sid: string;
   /** 0: a rotating line (a new exit per connection, no session sent). */
   durationMinutes: number;
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
@@ -41,9 +40,6 @@ export interface EgressOptions {
 
 export type Egress = (req: EgressRequest) => Promise<TargetSocket>;
 
-/** A pool entry as the server lists it: the pool keeps every field of the row, its password template too. */
-type TemplatedUpstream = Upstream & { passwordTemplate?: string };
-
 /**
  * `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress).
  * `sharedReads`: it reads into the shared buffer (shared-reads.ts), not through 'data' events.
@@ -51,40 +47,28 @@ type TemplatedUpstream = Upstream & { passwordTemplate?: string };
 export type TargetSocket = SharedReadSocket & { sharedReads?: boolean; upstreamId?: string };
 
 /**
- * The upstream session id of a sticky line, 8 characters of [a-z0-9] (what IPRoyal, Evomi and
- * Oxylabs all accept): derived from the line's sticky session id (account, token and the start of
- * its period), so it stays for the duration and changes after; '' for a rotating line.
- */
-export function sidOf(req: EgressRequest): string {
-  if (req.sid !== undefined) return req.sid;
-  if (req.durationMinutes <= 0 || req.token === '') return '';
-  const n = createHash('sha256').update(req.session).digest().readBigUInt64BE(0);
-  return n.toString(36).padStart(8, '0').slice(-8);
-}
-
-/**
  * English place names for `{state|name}`: the dataset is loaded on the first tunnel whose upstream
  * spells a place by name (about 110 MB and 0.65 s, once; see core's places), never by a gateway
  * whose upstreams take codes.
  */
 let placeNames: Promise<PlaceNames> | undefined;
-function namesFor(up: TemplatedUpstream): Promise<PlaceNames> | undefined {
+function namesFor(up: Upstream): Promise<PlaceNames> | undefined {
   if (!upstreamNeedsNames(up)) return undefined;
   placeNames ??= import('@proxyhub/core/places').then((m) => m.placeNames);
   return placeNames;
 }
 
 /** The username and password this upstream gets for this tunnel; `session` is what `{session}` stands for. */
-export async function upstreamCredentials(up: TemplatedUpstream, req: EgressRequest, session = up.id ? (req.token ?? req.session) : req.session) {
+export async function upstreamCredentials(up: Upstream, req: EgressRequest, session = up.id ? (req.token ?? req.session) : req.session) {
   const names = await namesFor(up);
-  return renderUpstreamCredentials(up, { location: req.location, session, sid: sidOf(req), durationMinutes: req.durationMinutes }, names);
+  return renderUpstreamCredentials(up, { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes }, names);
 }
 
 /** The username template filled for a tunnel (names as codes unless the dataset is loaded). */
 export function fillTemplate(template: string, req: EgressRequest, session = req.session): string {
   return renderUpstreamCredentials(
     { usernameTemplate: template, password: '' },
-    { location: req.location, session, sid: sidOf(req), durationMinutes: req.durationMinutes },
+    { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes },
   ).username;
 }
 
@@ -112,8 +96,8 @@ async function viaUpstream(up: Upstream, req: EgressRequest, opts: EgressOptions
 }
 
 /**
- * Where each tunnel leaves: the enabled pools serving its country (weighted, its sticky session's
- * pool first), then the default upstream; the next one is tried when one cannot be reached or does
+ * Where each tunnel leaves: the enabled pools serving its country (in upstream-pool.ts's order: a
+ * sticky line's by its sid, a rotating line's by weight), then the default upstream; the next one is tried when one cannot be reached or does
  * not answer in time, before the client sees an error. With no pool at all: the default upstream,
  * else direct. With pools but none serving the country and no default: refused.
  */
@@ -127,7 +111,7 @@ export function createEgress(opts: EgressOptions): Egress {
   };
   return async (req) => {
     const pool = opts.pool;
-    const route = pool?.route(req.location.country, req.sticky?.upstreamId ?? null) ?? null;
+    const route = pool?.route(req.location, req.sid) ?? null;
     if (!route && !fallback) return direct(req);
     // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
     const host = bareHost(req.host);

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   serverUrl?: string;
   internalApiKey?: string;
   backend?: Backend;
+  /** Derives sticky sessions the same on every gateway (default: internalApiKey; the fleet shares it). */
+  sessionSecret?: string;
   allowPrivate?: boolean;
   /** The default upstream: used when no pool (admin panel) serves a tunnel. */
   upstreamUrl?: string | undefined;
@@ -116,6 +118,7 @@ export class Gateway {
         pool: this.upstreams,
         connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
       }),
+      opts.sessionSecret ?? opts.internalApiKey ?? '',
     );
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));

@@ -3,6 +3,7 @@
  * target through the egress, with the sticky session the username asked for.
  */
 import type { Socket } from 'node:net';
+import { isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { EgressError, type Egress, type TargetSocket } from './egress';
 import type { Account, MeteredConnection } from './meter';
@@ -24,9 +25,12 @@ export async function leaseRefusal(acc: Account): Promise<Refusal | null> {
   return null;
 }
 
-/** Opens targets through `egress`; null when the client went away meanwhile. */
-export function targetOpener(egress: Egress): OpenTarget {
-  const sticky = new StickySessions();
+/**
+ * Opens targets through `egress`; null when the client went away meanwhile. `sessionSecret` (the
+ * fleet's shared internal key) derives each line's sticky session, the same on every gateway.
+ */
+export function targetOpener(egress: Egress, sessionSecret = ''): OpenTarget {
+  const sticky = new StickySessions(sessionSecret);
   return async (session, target, client) => {
     const { account: acc, parts } = session;
     // Counted as a connection of the account from here, so an idle release cannot pull its leases.
@@ -37,16 +41,19 @@ export function targetOpener(egress: Egress): OpenTarget {
       if (noLease) return noLease;
       if (client.destroyed) return null;
       let socket: TargetSocket;
-      const session = sticky.session(parts.proxyUserId, parts.token, parts.durationMinutes);
+      // A rotating line (duration 0) carries no session at all: the provider picks a new exit.
+      const rotating = isRotating(parts);
+      const line = sticky.session(parts.proxyUserId, parts.token, parts.durationMinutes);
       try {
         socket = await egress({
           host: target.host,
           port: target.port,
           location: parts.location,
-          session: session.id,
-          token: parts.token,
+          session: line.id,
+          token: rotating ? '' : parts.token,
+          sid: line.sid,
           durationMinutes: parts.durationMinutes,
-          sticky: session,
+          sticky: line,
         });
       } catch (err) {
         if (err instanceof EgressError) return refusal(err.kind, err.message);

@@ -1,44 +1,60 @@
 /**
- * Sticky sessions: a username's token keeps one upstream session id for its duration, counted from
- * first use, and the upstream pool that first carried it. After that the token gets a new id (a new
- * exit) and may land on another pool, as the generator's duration promises.
+ * Sticky sessions, derived: every gateway computes a line's session from what they all share (the
+ * internal API key as the secret, the line's account and token, its duration, the clock), so the
+ * same line gets the same upstream session id on each of them with no state to share, Redis or not.
+ *
+ * Periods: a line of D minutes has periods of D minutes laid end to end from the epoch, shifted by
+ * an offset derived from the line (so lines of one duration do not all change exit at the same
+ * instant). The consequence: a line's first period ends at its next boundary, anywhere from 0 to D
+ * minutes after its first connection; every later period lasts D minutes.
+ *
+ * `sid`: 8 characters of [a-z0-9] from an HMAC over (account, token, duration, period). Two lines
+ * share one only by chance: 36^8 = 2.8e12 values, so among n sessions live at once the chance that
+ * any two collide is about n^2 / 5.6e12 (1.8e-5 for 10,000 lines, 0.18% for 100,000); a collision
+ * lasts one period at most (the next period draws anew).
  */
-export interface StickySession {
-  /** The default upstream's session id. */
+import { createHmac } from 'node:crypto';
+
+export interface LineSession {
+  /** The upstream session id (a template's {sid}): 8 characters of [a-z0-9]; '' for a rotating line. */
+  readonly sid: string;
+  /** The default upstream's session id ({session} of GATEWAY_UPSTREAM_URL); '' for a rotating line. */
   readonly id: string;
-  /** The pool upstream this session keeps (null until one carried it, or on the default upstream). */
+  /** When this period ends (ms since the epoch); 0 for a rotating line. */
+  readonly endsAt: number;
+  /** The pool upstream that carried it (informational: the pool is chosen from `sid`). */
   upstreamId: string | null;
-  readonly expiresAt: number;
 }
 
-export class StickySessions {
-  private readonly map = new Map<string, StickySession>();
-  private calls = 0;
+const SID_SPACE = 36n ** 8n;
 
-  /** The upstream session id for (account, token) now. */
+export class StickySessions {
+  constructor(private readonly secret: string) {}
+
+  private mac(text: string): Buffer {
+    return createHmac('sha256', this.secret).update(text).digest();
+  }
+
+  /** Where the line's periods are shifted from the epoch, in ms (0 to D - 1). */
+  offsetMs(proxyUserId: string, token: string, durationMinutes: number): number {
+    const periodMs = durationMinutes * 60_000;
+    return this.mac(`offset\n${proxyUserId}\n${token}\n${durationMinutes}`).readUIntBE(0, 6) % periodMs;
+  }
+
+  /** The session of (account, token) now: the same on every gateway for the same period. */
+  session(proxyUserId: string, token: string, durationMinutes: number, now = Date.now()): LineSession {
+    if (durationMinutes <= 0) return { sid: '', id: '', endsAt: 0, upstreamId: null };
+    const periodMs = durationMinutes * 60_000;
+    const offset = this.offsetMs(proxyUserId, token, durationMinutes);
+    const period = Math.floor((now + offset) / periodMs);
+    const sid = (this.mac(`sid\n${proxyUserId}\n${token}\n${durationMinutes}\n${period}`).readBigUInt64BE(0) % SID_SPACE).toString(36).padStart(8, '0');
+    // Letters and digits only (providers put the id inside their own usernames).
+    const id = `${proxyUserId}${token.toLowerCase()}${period.toString(36)}`;
+    return { sid, id, endsAt: (period + 1) * periodMs - offset, upstreamId: null };
+  }
+
+  /** The default upstream's session id for (account, token) now. */
   get(proxyUserId: string, token: string, durationMinutes: number, now = Date.now()): string {
     return this.session(proxyUserId, token, durationMinutes, now).id;
-  }
-
-  /** The sticky session of (account, token) now: a new one once the last one's duration is over. */
-  session(proxyUserId: string, token: string, durationMinutes: number, now = Date.now()): StickySession {
-    const key = `${proxyUserId}_${token}`;
-    const cur = this.map.get(key);
-    if (cur && cur.expiresAt > now) return cur;
-    if (++this.calls % 1024 === 0) this.sweep(now);
-    // Letters and digits only (providers put the id inside their own usernames); the start minute
-    // makes each period of the token a new session.
-    const id = `${proxyUserId}${token.toLowerCase()}${Math.floor(now / 60_000).toString(36)}`;
-    const session: StickySession = { id, upstreamId: null, expiresAt: now + durationMinutes * 60_000 };
-    this.map.set(key, session);
-    return session;
-  }
-
-  private sweep(now: number): void {
-    for (const [k, v] of this.map) if (v.expiresAt <= now) this.map.delete(k);
-  }
-
-  get size(): number {
-    return this.map.size;
   }
 }

@@ -1,10 +1,14 @@
 /**
  * Upstream pools as the gateway uses them: the admin's list (polled from the server), the order in
  * which to try them for a tunnel, and their health. A tunnel goes to an enabled pool serving its
- * country, picked by weight; its sticky session's pool first while that one is up. A pool that
+ * country, preferring pools whose templates carry its state or city; a sticky line to the pool its
+ * session id hashes to (the same on every gateway) while that one is up, a rotating line to one
+ * picked by weight. A pool that
  * fails `failuresToMarkDown` times in a row is down: skipped until its backoff (doubling from
  * `backoffMinMs` to `backoffMaxMs`) ends, then tried again; one success makes it up again.
  */
+import { createHash } from 'node:crypto';
+import type { ProxyLocation } from '@proxyhub/core';
 import type { Backend } from './backend';
 import type { Logger } from './log';
 
@@ -15,6 +19,8 @@ export interface Upstream {
   host: string;
   port: number;
   usernameTemplate: string;
+  /** The password's template, when the upstream has one (its targeting may live there). */
+  passwordTemplate?: string | undefined;
   password: string;
   /** Upper-case country codes served; null: all. */
   countries: string[] | null;
@@ -74,20 +80,29 @@ export class UpstreamPool {
   }
 
   /**
-   * The pools to try for a tunnel to `country`, in order: null when there are none at all (the
-   * default upstream or direct egress then), empty when none serves the country. Down pools come
-   * last (soonest back first): better a retry than an error.
+   * The pools to try for a tunnel to `location`, in order: null when there are none at all (the
+   * default upstream or direct egress then), empty when none serves the country. Pools whose
+   * templates can carry the line's targeting come first (for a city, those using {city}, then
+   * {state}; for a state, those using {state}). Within that, a sticky line (`sid`) ranks the pools
+   * by rendezvous hashing on its sid, weighted: every gateway picks the same one while it is up and
+   * the next one while it is down; a rotating line (`sid` '') draws by weight. Down pools come last
+   * (soonest back first): better a retry than an error.
    */
-  route(country: string, stickyId: string | null, now = Date.now()): Upstream[] | null {
+  route(location: ProxyLocation, sid = '', now = Date.now()): Upstream[] | null {
     if (!this.list.length) return null;
+    const country = location.country;
     const serving = this.list.filter((u) => u.countries === null || u.countries.includes(country));
     const up = serving.filter((u) => !this.isDown(u.id, now));
     const down = serving.filter((u) => this.isDown(u.id, now)).sort((a, b) => this.health.get(a.id)!.downUntil - this.health.get(b.id)!.downUntil);
     const order: Upstream[] = [];
-    const sticky = stickyId ? up.find((u) => u.id === stickyId) : undefined;
-    if (sticky) order.push(sticky);
-    const rest = up.filter((u) => u !== sticky);
-    // Weighted order without replacement: each next pick in proportion to the weights left.
+    for (const tier of targetingTiers(up, location)) order.push(...(sid ? rendezvousOrder(tier, sid) : this.weightedOrder(tier)));
+    return order.concat(down);
+  }
+
+  /** Weighted order without replacement: each next pick in proportion to the weights left. */
+  private weightedOrder(list: readonly Upstream[]): Upstream[] {
+    const rest = [...list];
+    const order: Upstream[] = [];
     while (rest.length) {
       let total = 0;
       for (const u of rest) total += u.weight;
@@ -96,7 +111,7 @@ export class UpstreamPool {
       while (i < rest.length - 1 && r >= rest[i]!.weight) r -= rest[i++]!.weight;
       order.push(rest.splice(i, 1)[0]!);
     }
-    return order.concat(down);
+    return order;
   }
 
   succeeded(id: string): void {
@@ -145,4 +160,33 @@ export class UpstreamPool {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+}
+
+/** Whether a username or password template uses `{name` as a placeholder (`{city}`, `{city|...}`). */
+export function templateUses(u: Pick<Upstream, 'usernameTemplate' | 'passwordTemplate'>, name: 'state' | 'city'): boolean {
+  const re = new RegExp(`\\{${name}[|}]`);
+  return re.test(u.usernameTemplate) || re.test(u.passwordTemplate ?? '');
+}
+
+/** The pools split by how well their templates carry the line's targeting, best first (none empty). */
+function targetingTiers(list: readonly Upstream[], location: ProxyLocation): Upstream[][] {
+  if (!location.state && !location.city) return [list as Upstream[]];
+  const rank = (u: Upstream) => (location.city && templateUses(u, 'city') ? 0 : templateUses(u, 'state') ? 1 : 2);
+  const tiers: Upstream[][] = [[], [], []];
+  for (const u of list) tiers[rank(u)]!.push(u);
+  return tiers.filter((t) => t.length);
+}
+
+/** A uniform number in (0, 1) from (sid, upstream id): the same on every gateway. */
+function unitHash(sid: string, id: string): number {
+  const n = createHash('sha256').update(`${sid}\n${id}`).digest().readUIntBE(0, 6);
+  return (n + 0.5) / 2 ** 48;
+}
+
+/** Weighted rendezvous (highest random weight) order for `sid`: score weight / -ln(h), highest first. */
+export function rendezvousOrder(list: readonly Upstream[], sid: string): Upstream[] {
+  return list
+    .map((u) => ({ u, score: Math.max(u.weight, 0) / -Math.log(unitHash(sid, u.id)) }))
+    .sort((a, b) => b.score - a.score || (a.u.id < b.u.id ? -1 : 1))
+    .map((x) => x.u);
 }

@@ -95,17 +95,16 @@ describe('credentials', () => {
     expect((err as Error).message).toMatch(/Authentication failed/i);
   });
 
-  it('refuses malformed usernames, unknown locations and durations outside 1 minute to 7 days, saying why', async () => {
+  it('refuses malformed usernames, unknown locations and durations other than rotating (0) or 1 minute to 7 days, saying why', async () => {
     const u = await userWithCredits(stack.server, 10n * BigInt(MiB));
     const cases: Array<[string, RegExp]> = [
       [`${u.proxyUserId}`, /Malformed proxy username: username must be/],
       [`${u.proxyUserId}_US_60`, /Malformed proxy username/],
       [`${u.proxyUserId}_us_60_ABCDEFGH`, /invalid location/],
-      [`${u.proxyUserId}_US_0_ABCDEFGH`, /invalid duration: 1 to 10080 minutes/],
-      [`${u.proxyUserId}_US_10081_ABCDEFGH`, /invalid duration: 1 to 10080 minutes/],
+      [`${u.proxyUserId}_US_10081_ABCDEFGH`, /invalid duration: 0 \(rotating\) or 1 to 10080 minutes/],
       [`${u.proxyUserId}_US_60_abc`, /invalid session token/],
-      [`${u.proxyUserId}_ZZ_60_ABCDEFGH`, /Unknown location: ZZ/],
-      [`${u.proxyUserId}_US-NOSUCHSTATE_60_ABCDEFGH`, /Unknown location: US-NOSUCHSTATE/],
+      [`${u.proxyUserId}_ZZ_60_ABCDEFGH`, /Location not offered: ZZ/],
+      [`${u.proxyUserId}_US-NOSUCHSTATE_60_ABCDEFGH`, /Location not offered: US-NOSUCHSTATE/],
     ];
     for (const [name, why] of cases) {
       const r = await curl(['-x', stack.proxyUrl, '-U', `${name}:${u.proxyPassword}`, `${target.url}/hello`]);
@@ -113,7 +112,7 @@ describe('credentials', () => {
       expect(r.stdout, name).toMatch(why);
     }
     // The limits themselves are accepted.
-    for (const minutes of [1, 10080]) {
+    for (const minutes of [0, 1, 10080]) {
       const r = await curl(['-x', stack.proxyUrl, '-U', `${u.username({ country: 'US' }, minutes)}:${u.proxyPassword}`, `${target.url}/hello`]);
       expect(r.status).toBe(200);
     }

@@ -64,7 +64,7 @@ describe('direct egress address checks', () => {
   it('refuses such a destination before connecting anywhere', async () => {
     const egress = createEgress({ allowPrivate: false, connectTimeoutMs: 1000 });
     for (const host of ['[2002:7f00:1::1]', '2001:0:a9fe:a9fe::1', '[::ffff:0:10.0.0.1]', 'fd00::1']) {
-      const err = await egress({ host, port: 80, location: { country: 'US' }, session: 's', durationMinutes: 1 }).catch((e: unknown) => e);
+      const err = await egress({ host, port: 80, location: { country: 'US' }, session: 's', sid: '', durationMinutes: 1 }).catch((e: unknown) => e);
       expect(err, host).toBeInstanceOf(EgressError);
       expect((err as EgressError).kind, host).toBe('forbidden');
     }

@@ -1,7 +1,8 @@
 /**
  * Upstream pools through real sockets: two local upstreams (proxy-chain over HTTP CONNECT, a SOCKS5
  * one) configured by an admin over HTTP. Tunnels go by country and weight, a sticky session keeps
- * its pool, a stopped or silent pool is passed over without the client seeing an error (and is
+ * its pool (the one its session id hashes to, on every gateway), a line with a city prefers a pool
+ * whose template carries {city}, a stopped or silent pool is passed over without the client seeing an error (and is
  * marked down), the admin's changes reach a running gateway, and usage lands on the pool that
  * carried it. With no pool serving, GATEWAY_UPSTREAM_URL is the default; with neither, direct.
  */
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { loadLocations } from '@proxyhub/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/gateway';
+import { templateUses, UpstreamPool, type Upstream } from '../src/upstream-pool';
 import {
   adminClient,
   connectTunnel,
@@ -135,8 +137,8 @@ describe('routing over upstream pools', () => {
     expect(r2.status).toBe(200);
     expect(sock.requests.map((q) => q.credentials)).toEqual(['u-DE-TOKENBBB-10:pw']);
 
-    // No pool serves FR and there is no default upstream: refused, never sent out directly.
-    await expect(through(port, user.username({ country: 'FR' }))).rejects.toThrow(/^HTTP\/1\.1 502 [^]*No upstream serves country FR/);
+    // No pool serves FR and there is no default upstream: not offered, refused at login, never sent out directly.
+    await expect(through(port, user.username({ country: 'FR' }))).rejects.toThrow(/^HTTP\/1\.1 407 [^]*Location not offered: FR/);
     expect(chain.seen).toHaveLength(1);
     expect(sock.requests).toHaveLength(1);
 
@@ -191,24 +193,25 @@ describe('routing over upstream pools', () => {
     cleanups.push(silent.close);
     const a = await addPool({ name: 'chain', protocol: 'http', port: chain.port, password: 'chain-secret', countries: ['US'] });
     const b = await addPool({ name: 'socks', protocol: 'socks5', port: sock.port, password: 'pw', countries: ['US'] });
-    // The weighted pick made predictable: 0 takes the first pool listed, 0.999 the last.
+    // Rotating lines (a sticky one goes where its session id hashes), and their weighted pick made
+    // predictable: 0 takes the first pool listed, 0.999 the last.
     let pick = 0;
     const { gw, port } = await gateway({ connectTimeoutMs: 300, upstreams: { refreshMs: POLL_MS, random: () => pick, backoffMinMs: 500 } });
 
-    // A session on the proxy-chain pool...
+    // A line on the proxy-chain pool...
     const pinned = token();
-    expect(await through(port, user.username({ country: 'US' }, 60, pinned))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, pinned))).toBe(true);
     expect(chain.seen).toHaveLength(1);
     // ...keeps working, through the SOCKS5 pool, once proxy-chain is stopped.
     await chain.close();
-    expect(await through(port, user.username({ country: 'US' }, 60, pinned))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, pinned))).toBe(true);
     expect(sock.requests).toHaveLength(1);
     expect(gw.upstreams.isDown(a.id)).toBe(false);
     // Two more failures in a row: down, and no longer tried.
-    for (let i = 0; i < 2; i++) expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    for (let i = 0; i < 2; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(gw.upstreams.isDown(a.id)).toBe(true);
     expect(gw.upstreams.errors).toBe(3);
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(gw.upstreams.errors).toBe(3);
     expect(sock.requests).toHaveLength(4);
     expect(gw.upstreams.isDown(b.id)).toBe(false);
@@ -218,16 +221,16 @@ describe('routing over upstream pools', () => {
     const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, countries: null });
     await waitFor(() => gw.upstreams.upstreams.some((u) => u.id === c.id) && gw.upstreams.upstreams.length === 2);
     pick = 0.999;
-    for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(silent.accepted).toBe(3);
     expect(gw.upstreams.isDown(c.id)).toBe(true);
     const started = Date.now();
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(Date.now() - started).toBeLessThan(300);
     expect(silent.accepted).toBe(3);
     // After its backoff it is tried again: one more timeout marks it down again.
     await waitFor(() => !gw.upstreams.isDown(c.id));
-    expect(await through(port, user.username({ country: 'US' }, 60, token()))).toBe(true);
+    expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
     expect(silent.accepted).toBe(4);
     expect(gw.upstreams.isDown(c.id)).toBe(true);
     expect(sock.requests).toHaveLength(9);
@@ -260,6 +263,10 @@ describe('routing over upstream pools', () => {
   });
 
   it('uses GATEWAY_UPSTREAM_URL where no pool serves, and direct egress with neither', async () => {
+    // The servers know the gateways have a default upstream (GATEWAY_UPSTREAM_URL set on them too):
+    // every catalogue country is offered, whatever the pools serve.
+    server.config.defaultUpstream = true;
+    cleanups.push(() => (server.config.defaultUpstream = false));
     const chain = await proxyChain('default-secret');
     const sock = await socks();
     await addPool({ name: 'DE only', protocol: 'socks5', port: sock.port, password: 'pw', countries: ['DE'] });
@@ -280,5 +287,49 @@ describe('routing over upstream pools', () => {
     await target.closedCount(closed + 1);
     expect(chain.seen).toHaveLength(1);
     expect(sock.requests).toHaveLength(1);
+  });
+});
+
+describe('the order of pools for a line', () => {
+  const pool = (id: string, usernameTemplate: string, extra: Partial<Upstream> = {}): Upstream => ({
+    id,
+    protocol: 'http',
+    host: '127.0.0.1',
+    port: 1,
+    usernameTemplate,
+    password: '',
+    countries: null,
+    weight: 1,
+    ...extra,
+  });
+
+  it('prefers pools carrying the city, then the state; a sticky line keeps its pool on every gateway and moves on only while it is down', () => {
+    const list = [
+      pool('plain', 'u-{country}-{session}'),
+      pool('state', 'u-{country}-{state|name|lower}'),
+      pool('city', 'u-{country}', { passwordTemplate: '{password}_city-{city}' }),
+      pool('other-country', 'u-{country}-{city}', { countries: ['DE'] }),
+    ];
+    expect(templateUses(list[2]!, 'city')).toBe(true);
+    expect(templateUses(pool('x', '{cityname}'), 'city')).toBe(false);
+    const a = new UpstreamPool({ random: () => 0.5 });
+    const b = new UpstreamPool({ random: () => 0.1 });
+    a.set(list);
+    b.set(list);
+    const ids = (p: UpstreamPool, loc: { country: string; state?: string; city?: string }, sid: string) => p.route(loc, sid)!.map((u) => u.id);
+    expect(ids(a, { country: 'US', state: 'CA', city: 'LOSANGELES' }, 'k3x9a0qz')).toEqual(['city', 'state', 'plain']);
+    expect(ids(a, { country: 'US', state: 'CA' }, 'k3x9a0qz')[0]).toBe('state');
+    // A country line: any pool, the same order on two gateways (whatever their random draws).
+    for (const sid of ['k3x9a0qz', '00000001', 'zzzzzzzz', 'abc12345']) expect(ids(a, { country: 'US' }, sid)).toEqual(ids(b, { country: 'US' }, sid));
+    // Sids spread over the pools, each staying on its own.
+    const firsts = new Set<string>();
+    for (let i = 0; i < 60; i++) firsts.add(ids(a, { country: 'US' }, `s${String(i).padStart(7, '0')}`)[0]!);
+    expect(firsts).toEqual(new Set(['plain', 'state', 'city']));
+    // Down: the next in the same order, the down one last; back up, the first again.
+    const order = ids(a, { country: 'US' }, 'k3x9a0qz');
+    for (let i = 0; i < 3; i++) a.failed(order[0]!);
+    expect(ids(a, { country: 'US' }, 'k3x9a0qz')).toEqual([...order.slice(1), order[0]]);
+    a.succeeded(order[0]!);
+    expect(ids(a, { country: 'US' }, 'k3x9a0qz')).toEqual(order);
   });
 });

@@ -10,7 +10,7 @@ import { loadLocations } from '@proxyhub/api';
 import { UPSTREAM_PRESETS, type UpstreamPreset } from '@proxyhub/core';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fillTemplate, sidOf } from '../src/egress';
+import { fillTemplate } from '../src/egress';
 import type { Gateway } from '../src/gateway';
 import { StickySessions } from '../src/sessions';
 import {
@@ -302,23 +302,19 @@ describe('provider presets', () => {
   });
 
   it('gives a sticky line one 8-character {sid} for its duration, a new one after, and none to a rotating line', () => {
-    const sticky = new StickySessions();
+    const sticky = new StickySessions('secret');
     const t0 = 1_800_000_000_000;
-    const req = (token: string, minutes: number, now: number) => ({
-      host: 'x',
-      port: 1,
-      location: { country: 'US' },
-      token,
-      durationMinutes: minutes,
-      session: sticky.get('abcdef1234', token, minutes, now),
-    });
-    const first = sidOf(req('TOKENAAA', 10, t0));
+    const req = (token: string, minutes: number, now: number) => {
+      const line = sticky.session('abcdef1234', token, minutes, now);
+      return { host: 'x', port: 1, location: { country: 'US' }, token, durationMinutes: minutes, session: line.id, sid: line.sid };
+    };
+    const start = sticky.session('abcdef1234', 'TOKENAAA', 10, t0).endsAt;
+    const first = fillTemplate('{sid}', req('TOKENAAA', 10, start));
     expect(first).toMatch(/^[a-z0-9]{8}$/);
-    expect(sidOf(req('TOKENAAA', 10, t0 + 9 * 60_000))).toBe(first);
-    expect(sidOf(req('TOKENAAA', 10, t0 + 10 * 60_000 + 1))).not.toBe(first);
-    expect(sidOf(req('TOKENBBB', 10, t0))).not.toBe(first);
-    expect(sidOf({ ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('');
-    expect(fillTemplate('u-{country}[-s-{sid}-{minutes}]', { ...req('TOKENAAA', 10, t0), durationMinutes: 0 })).toBe('u-US');
+    expect(fillTemplate('{sid}', req('TOKENAAA', 10, start + 9 * 60_000))).toBe(first);
+    expect(fillTemplate('{sid}', req('TOKENAAA', 10, start + 10 * 60_000 + 1))).not.toBe(first);
+    expect(fillTemplate('{sid}', req('TOKENBBB', 10, start))).not.toBe(first);
+    expect(fillTemplate('u-{country}[-s-{sid}-{minutes}]', req('TOKENAAA', 0, t0))).toBe('u-US');
   });
 
   it('the fake providers refuse credentials not in their grammar', () => {

@@ -158,13 +158,32 @@ describe('egress through an upstream proxy', () => {
   });
 
   it('fills every template field and rotates the session after its duration', () => {
-    const req = { host: 'x', port: 1, location: { country: 'GB' }, session: 's1', durationMinutes: 5 };
+    const req = { host: 'x', port: 1, location: { country: 'GB' }, session: 's1', sid: '', durationMinutes: 5 };
     expect(fillTemplate('c={country},s={state},ci={city},ss={session},m={minutes}', req)).toBe('c=GB,s=,ci=,ss=s1,m=5');
-    const sticky = new StickySessions();
+    const sticky = new StickySessions('fleet-secret');
     const t0 = 1_800_000_000_000;
-    const first = sticky.get('abcdef1234', 'TOKEN123', 5, t0);
-    expect(sticky.get('abcdef1234', 'TOKEN123', 5, t0 + 4 * 60_000)).toBe(first);
-    expect(sticky.get('abcdef1234', 'TOKEN123', 5, t0 + 5 * 60_000 + 1)).not.toBe(first);
-    expect(sticky.get('abcdef1234', 'OTHER123', 5, t0)).not.toBe(first);
+    const first = sticky.session('abcdef1234', 'TOKEN123', 5, t0);
+    expect(first.sid).toMatch(/^[a-z0-9]{8}$/);
+    expect(first.endsAt).toBeGreaterThan(t0);
+    expect(first.endsAt).toBeLessThanOrEqual(t0 + 5 * 60_000);
+    // The same period: the same ids; from the period's end, new ones for the next 5 minutes.
+    expect(sticky.session('abcdef1234', 'TOKEN123', 5, first.endsAt - 1)).toMatchObject({ sid: first.sid, id: first.id });
+    const next = sticky.session('abcdef1234', 'TOKEN123', 5, first.endsAt);
+    expect(next.sid).not.toBe(first.sid);
+    expect(next.id).not.toBe(first.id);
+    expect(next.endsAt).toBe(first.endsAt + 5 * 60_000);
+    // Another gateway with the same secret agrees; another token, or another secret, does not.
+    expect(new StickySessions('fleet-secret').session('abcdef1234', 'TOKEN123', 5, t0)).toEqual(first);
+    expect(sticky.session('abcdef1234', 'OTHER123', 5, t0).sid).not.toBe(first.sid);
+    expect(new StickySessions('other-secret').session('abcdef1234', 'TOKEN123', 5, t0).sid).not.toBe(first.sid);
+    // A rotating line has no session.
+    expect(sticky.session('abcdef1234', 'TOKEN123', 0, t0)).toMatchObject({ sid: '', id: '' });
+  });
+
+  it('derives distinct sids for distinct lines (no collision among 20,000)', () => {
+    const sticky = new StickySessions('fleet-secret');
+    const sids = new Set<string>();
+    for (let i = 0; i < 20_000; i++) sids.add(sticky.session('abcdef1234', `T${String(i).padStart(7, '0')}`, 60, 1_800_000_000_000).sid);
+    expect(sids.size).toBe(20_000);
   });
 });

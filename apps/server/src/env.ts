@@ -30,6 +30,8 @@ const schema = z.object({
   GATEWAY_PUBLIC_HOST: optionalString,
   GATEWAY_PUBLIC_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   GATEWAY_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
+  /** The gateways' default upstream: only whether it is set matters here (every country is then offered). */
+  GATEWAY_UPSTREAM_URL: optionalString,
   /** A gateway without a heartbeat for this long is down and its open leases are settled. */
   GATEWAY_DOWN_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   WEB_DIST_DIR: optionalString,

@@ -90,7 +90,9 @@ describe('proxy generator', () => {
       .getByLabel('Session Duration')
       .locator('option')
       .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
-    expect(durations).toEqual(['5', '10', '45', '60', '90', '1440', '4320', '10080']);
+    expect(durations).toEqual(['0', '5', '10', '45', '60', '90', '1440', '4320', '10080']);
+    // Rotating comes first, with its own label.
+    expect((await page.getByLabel('Session Duration').locator('option').allInnerTexts())[0]).toBe('Rotating (new IP per connection)');
     const formats = await page.getByLabel('Format').locator('option').allInnerTexts();
     expect(formats).toEqual(PROXY_FORMATS.map((f) => f.label));
     expect(await page.getByTestId('credits').innerText()).toContain('0.00 GB');
@@ -201,6 +203,15 @@ describe('proxy generator', () => {
     expect(await state.inputValue()).toBe('');
     expect(await city.inputValue()).toBe('');
     await page.getByLabel('Country').selectOption('US');
+    await page.getByLabel('Session Duration').selectOption('60');
+  });
+
+  it('builds rotating lines (duration 0) when Rotating is chosen', async () => {
+    await page.getByLabel('Session Duration').selectOption({ label: 'Rotating (new IP per connection)' });
+    await page.getByLabel('Number of Proxies').fill('4');
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    await page.getByTestId('generated-count').filter({ hasText: '4 proxies generated · United States' }).waitFor();
+    checkLines(await lines(), 'host:port:user:pass', { location: 'US', duration: 0, count: 4 });
     await page.getByLabel('Session Duration').selectOption('60');
   });
 

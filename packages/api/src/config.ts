@@ -26,6 +26,11 @@ export interface ApiConfig {
    * `checkUrl` (UPSTREAM_CHECK_URL): the page an admin's upstream test fetches by default.
    */
   upstreams?: { allowPrivate?: boolean; checkUrl?: string };
+  /**
+   * GATEWAY_UPSTREAM_URL is set (the server reads only whether it is): the gateways' default
+   * upstream reaches every country, so the whole catalogue is offered (services/catalogue.ts).
+   */
+  defaultUpstream?: boolean;
 }
 
 export interface RateLimitRule {

@@ -10,6 +10,11 @@ export const MAX_ORDER_GB = 100_000;
 
 export const DURATION_OPTIONS_MINUTES = [5, 10, 45, 60, 90, 1440, 4320, 10080] as const;
 export const DEFAULT_DURATION_MINUTES = 60;
+/** Duration 0 in a username: a rotating line (no session, a new exit per connection). */
+export const ROTATING_DURATION_MINUTES = 0;
+/** The generator's choices: rotating first, then the sticky durations. */
+export const GENERATOR_DURATION_OPTIONS = [ROTATING_DURATION_MINUTES, ...DURATION_OPTIONS_MINUTES] as const;
+/** The shortest sticky duration (1 to MAX: sticky; 0: rotating). */
 export const MIN_DURATION_MINUTES = 1;
 export const MAX_DURATION_MINUTES = 10080;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DURATION_OPTIONS_MINUTES } from './constants';
+import { GENERATOR_DURATION_OPTIONS } from './constants';
 import { PROXY_FORMATS, formatProxyLine, generateProxies, isSocksFormat } from './proxy-list';
-import { buildProxyUsername, parseProxyUsername, randomSessionToken } from './proxy-username';
+import { buildProxyUsername, isRotating, parseProxyUsername, randomSessionToken } from './proxy-username';
 
 describe('proxy usernames', () => {
   it('parses every built username back to what was built', () => {
@@ -12,7 +12,7 @@ describe('proxy usernames', () => {
       { country: 'GB', state: 'ENG', city: 'LONDON' },
     ];
     for (const location of locations) {
-      for (const durationMinutes of [...DURATION_OPTIONS_MINUTES, 1]) {
+      for (const durationMinutes of [...GENERATOR_DURATION_OPTIONS, 1]) {
         const token = randomSessionToken();
         const username = buildProxyUsername({ proxyUserId: 'abc123xyz', location, durationMinutes, token });
         const parsed = parseProxyUsername(username);
@@ -30,6 +30,19 @@ describe('proxy usernames', () => {
     );
   });
 
+  it('builds and parses a rotating line (duration 0); durations 1 to 10080 stay sticky', () => {
+    const username = buildProxyUsername({ proxyUserId: 'abc123xyz', location: { country: 'US' }, durationMinutes: 0, token: 'ABCDEFGH' });
+    expect(username).toBe('abc123xyz_US_0_ABCDEFGH');
+    const parsed = parseProxyUsername(username);
+    expect(parsed).toMatchObject({ ok: true, value: { durationMinutes: 0, token: 'ABCDEFGH' } });
+    expect(parsed.ok && isRotating(parsed.value)).toBe(true);
+    for (const m of [1, 60, 10080]) {
+      const p = parseProxyUsername(`abc123xyz_US_${m}_ABCDEFGH`);
+      expect(p.ok && isRotating(p.value)).toBe(false);
+    }
+    expect(parseProxyUsername('abc123xyz_US_10081_ABCDEFGH')).toEqual({ ok: false, reason: 'invalid duration: 0 (rotating) or 1 to 10080 minutes' });
+  });
+
   it('refuses malformed usernames with a reason', () => {
     for (const bad of [
       '',
@@ -37,7 +50,7 @@ describe('proxy usernames', () => {
       'abc123xyz_US_60',
       'ABC123XYZ_US_60_ABCDEFGH',
       'abc123xyz_us_60_ABCDEFGH',
-      'abc123xyz_US_0_ABCDEFGH',
+      'abc123xyz_US_-1_ABCDEFGH',
       'abc123xyz_US_10081_ABCDEFGH',
       'abc123xyz_US_60_abcdefgh',
       'abc123xyz_US-CA-LA-X_60_ABCDEFGH',

@@ -1,7 +1,8 @@
-import { MAX_DURATION_MINUTES, MIN_DURATION_MINUTES } from './constants';
+import { MAX_DURATION_MINUTES, MIN_DURATION_MINUTES, ROTATING_DURATION_MINUTES } from './constants';
 
 /**
- * Proxy usernames: `<proxyUserId>_<COUNTRY[-STATE[-CITY]]>_<durationMinutes>_<TOKEN8>`.
+ * Proxy usernames: `<proxyUserId>_<COUNTRY[-STATE[-CITY]]>_<durationMinutes>_<TOKEN8>`, where a
+ * duration of 0 is a rotating line (a new exit per connection) and 1 to 10080 a sticky one.
  * The web generator builds them and the gateway parses them, so both use this one module.
  */
 export const PROXY_USER_ID_RE = /^[a-z0-9]{6,24}$/;
@@ -20,6 +21,11 @@ export interface ProxyUsernameParts {
   location: ProxyLocation;
   durationMinutes: number;
   token: string;
+}
+
+/** A rotating line: no sticky session, each connection may leave through a new exit. */
+export function isRotating(parts: Pick<ProxyUsernameParts, 'durationMinutes'>): boolean {
+  return parts.durationMinutes === ROTATING_DURATION_MINUTES;
 }
 
 export type ParseResult = { ok: true; value: ProxyUsernameParts } | { ok: false; reason: string };
@@ -66,8 +72,8 @@ export function parseProxyUsername(username: string): ParseResult {
   }
   if (!/^\d{1,5}$/.test(minutes)) return { ok: false, reason: 'invalid duration: whole minutes expected' };
   const durationMinutes = Number(minutes);
-  if (durationMinutes < MIN_DURATION_MINUTES || durationMinutes > MAX_DURATION_MINUTES) {
-    return { ok: false, reason: `invalid duration: ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} minutes` };
+  if (durationMinutes !== ROTATING_DURATION_MINUTES && (durationMinutes < MIN_DURATION_MINUTES || durationMinutes > MAX_DURATION_MINUTES)) {
+    return { ok: false, reason: `invalid duration: 0 (rotating) or ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} minutes` };
   }
   if (!SESSION_TOKEN_RE.test(token)) return { ok: false, reason: 'invalid session token: 8 characters A-Z0-9' };
   const [country, state, city] = codes as [string, string | undefined, string | undefined];

@@ -20,9 +20,10 @@ const USERNAME_PASSWORD_METHOD = 2;
 /**
  * Login refusals that are not about the credentials (RFC 1929 can only say "failed"): the login is
  * accepted and the request gets the reply code that says why (not allowed, general failure).
- * Nothing is relayed either way.
+ * Nothing is relayed either way. A location not offered is a login failure (the username itself is
+ * what is refused), logged with its reason; it does not count as a failed password.
  */
-const REFUSED_AT_REQUEST = new Set<RefusalKind>(['disabled', 'bad_location', 'unavailable']);
+const REFUSED_AT_REQUEST = new Set<RefusalKind>(['disabled', 'unavailable']);
 /** The longest message is a login: 3 + 255 + 255 bytes. */
 const MAX_MESSAGE_BYTES = 1024;
 

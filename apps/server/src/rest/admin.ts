@@ -13,6 +13,7 @@ import {
   createCodesInput,
   createUpstreamInput,
   revokeCodeInput,
+  setCatalogueInput,
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
@@ -125,6 +126,8 @@ export const adminRoutes = [
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
   ),
+  restRoute({ method: 'GET', url: '/admin/catalogue' }, async (caller) => caller.admin.catalogue()),
+  restRoute({ method: 'PUT', url: '/admin/catalogue', body: setCatalogueInput }, async (caller, input) => caller.admin.setCatalogue(input)),
   restRoute({ method: 'GET', url: '/admin/upstreams' }, async (caller) => caller.admin.upstreams()),
   restRoute(
     { method: 'POST', url: '/admin/upstreams', body: createUpstreamInput },

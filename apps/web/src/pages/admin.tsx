@@ -12,6 +12,7 @@ import {
   type ADMIN_USER_STATUSES,
 } from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
+import { AdminCatalogue } from '../components/admin-catalogue';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { TwoFactorSetup } from '../components/two-factor-setup';
@@ -149,7 +150,7 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways';
+type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways' | 'catalogue';
 
 const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'code-list', label: 'Codes' },
@@ -158,6 +159,7 @@ const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'audit', label: 'Audit log' },
   { id: 'upstreams', label: 'Upstreams' },
   { id: 'gateways', label: 'Gateways' },
+  { id: 'catalogue', label: 'Catalogue' },
 ];
 const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   'code-list': AdminCodes,
@@ -166,6 +168,7 @@ const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   audit: AdminAuditLog,
   upstreams: AdminUpstreams,
   gateways: AdminGateways,
+  catalogue: AdminCatalogue,
 };
 type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];

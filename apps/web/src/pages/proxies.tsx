@@ -6,6 +6,7 @@ import {
   DEFAULT_PROXY_COUNT,
   DEFAULT_PROXY_FORMAT,
   DURATION_OPTIONS_MINUTES,
+  GENERATOR_DURATION_OPTIONS,
   MAX_PROXY_COUNT,
   PROXY_FORMATS,
   PROXY_NOTICE_MS,
@@ -25,7 +26,7 @@ import { validate, type FieldErrors } from '../lib/validation';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 
-const DURATION_LABELS: Record<number, string> = { 1440: '1 day', 4320: '3 days', 10080: '7 days' };
+const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
 const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
 /** The hint names the shortest and longest of the options offered, so the two cannot disagree. */
 const DURATION_HINT = `Sticky session length: ${durationLabel(DURATION_OPTIONS_MINUTES[0])} to ${durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!)}.`;
@@ -74,6 +75,11 @@ export function ProxiesPage() {
   const typedCity = cityText.trim().toLowerCase();
   const selectedCity = typedCity ? cities.data?.find((c) => c.name.toLowerCase() === typedCity || c.code.toLowerCase() === typedCity) : undefined;
   useLogged(countries.error, 'countries');
+  // The operator's catalogue may not offer the default country: start from the first one offered.
+  useEffect(() => {
+    const offered = countries.data;
+    if (offered?.length && !offered.some((c) => c.code === country)) setCountry(offered[0]!.code);
+  }, [countries.data, country]);
   useLogged(states.error, 'states');
   useLogged(cities.error, 'cities');
 
@@ -253,7 +259,7 @@ export function ProxiesPage() {
                 setErrors((x) => ({ ...x, durationMinutes: undefined }));
               }}
             >
-              {DURATION_OPTIONS_MINUTES.map((m) => (
+              {GENERATOR_DURATION_OPTIONS.map((m) => (
                 <option key={m} value={m}>
                   {durationLabel(m)}
                 </option>

@@ -13,6 +13,7 @@ import {
   createUpstreamInput,
   DomainError,
   revokeCodeInput,
+  setCatalogueInput,
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
@@ -34,6 +35,8 @@ import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
+import { getCatalogue, setCatalogue } from '../services/catalogue';
+import { datasetCountries } from '../services/locations';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { testUpstream } from '../services/upstream-test';
 import { signInLimited } from '../limits';
@@ -151,6 +154,11 @@ export const adminRouter = {
     }),
   ),
   deleteUpstream: adminOrInternalProcedure.input(upstreamIdInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => deleteUpstream(tx, input.id))),
+  /** The countries sold (offered while an upstream serves them, or egress is direct). */
+  catalogue: adminOrInternalProcedure.query(({ ctx }) => getCatalogue(ctx.db)),
+  /** Every country the catalogue may list (the location dataset's), by name. */
+  catalogueChoices: adminOrInternalProcedure.query(() => ({ countries: datasetCountries() })),
+  setCatalogue: adminOrInternalProcedure.input(setCatalogueInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setCatalogue(tx, input))),
   /** The gateway fleet from its heartbeats; silent past GATEWAY_DOWN_AFTER_SECONDS is down. */
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */

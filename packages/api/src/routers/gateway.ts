@@ -38,13 +38,13 @@ export const gatewayRouter = {
     // first lease moves credits into a lease: what a user has left, all the cache shows, is the same).
     .meta({ keepsReadCache: true })
     .input(gatewayAuthorizeInput)
-    .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input)),
+    .mutation(({ ctx, input }) => authorizeProxyAccount(ctx.db, ctx.deps.secrets, input, ctx.deps.config)),
 
   /** Many credential checks in one call (the gateway gathers the logins of one moment): answers in order. */
   authorizeMany: internalProcedure
     .meta({ keepsReadCache: true })
     .input(gatewayAuthorizeManyInput)
-    .mutation(async ({ ctx, input }) => ({ answers: await authorizeProxyAccounts(ctx.db, ctx.deps.secrets, input.items) })),
+    .mutation(async ({ ctx, input }) => ({ answers: await authorizeProxyAccounts(ctx.db, ctx.deps.secrets, input.items, ctx.deps.config) })),
 
   /** A connection without credentials: whose it is, by its source address (password-less access), if anyone's. */
   authorizeAddress: internalProcedure

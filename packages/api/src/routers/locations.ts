@@ -1,19 +1,26 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { citiesInput, DomainError, statesInput } from '@proxyhub/core';
+import { offeredCountries } from '../services/catalogue';
 import { listCities, listCountries, listStates } from '../services/locations';
 import { publicProcedure } from '../trpc';
 
+/** Only the countries offered now (the catalogue, as the upstreams serve it); the rest are unknown here. */
 export const locationsRouter = {
-  countries: publicProcedure.query(() => listCountries()),
-  states: publicProcedure.input(statesInput).query(({ input }) => {
-    const states = listStates(input.country);
+  countries: publicProcedure.query(async ({ ctx }) => listCountries([...(await offeredCountries(ctx.db, ctx.deps.config))])),
+  states: publicProcedure.input(statesInput).query(async ({ ctx, input }) => {
+    const offered = await offeredCountries(ctx.db, ctx.deps.config);
+    const states = offered.has(input.country.toUpperCase()) ? listStates(input.country) : null;
     if (!states) throw new DomainError('NOT_FOUND', `Unknown country: ${input.country}`);
     return states;
   }),
-  cities: publicProcedure.input(citiesInput).query(({ input }) => {
-    const cities = listCities(input.country, input.state);
+  cities: publicProcedure.input(citiesInput).query(async ({ ctx, input }) => {
+    const offered = await offeredCountries(ctx.db, ctx.deps.config);
+    const cities = offered.has(input.country.toUpperCase()) ? listCities(input.country, input.state) : null;
     if (!cities) {
-      throw new DomainError('NOT_FOUND', listStates(input.country) ? `Unknown state: ${input.state}` : `Unknown country: ${input.country}`);
+      throw new DomainError(
+        'NOT_FOUND',
+        offered.has(input.country.toUpperCase()) && listStates(input.country) ? `Unknown state: ${input.state}` : `Unknown country: ${input.country}`,
+      );
     }
     return cities;
   }),

@@ -11,6 +11,7 @@ import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from './any-of';
 import { accountsRemaining } from './batches';
 import { capRooms } from './caps';
+import { offeredCountries } from './catalogue';
 import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from './locations';
@@ -24,7 +25,7 @@ export type GatewayAccountResult =
 
 export interface GatewayAuthorization {
   account: GatewayAccountResult;
-  /** Whether the location exists; null when none was asked about. */
+  /** Whether the location exists and its country is offered; null when none was asked about. */
   locationKnown: boolean | null;
   /**
    * The first lease, when one was asked for (absent otherwise): null when the login is refused
@@ -36,8 +37,18 @@ export interface GatewayAuthorization {
 const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
 const DISABLED = { ok: false, reason: 'disabled', message: 'This proxy account is disabled' } as const;
 
-export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, input: GatewayAuthorizeInput): Promise<GatewayAuthorization> {
-  const [answer] = await authorizeProxyAccounts(db, secrets, [input]);
+/** Whether the gateways have a default upstream (then every catalogue country is offered; catalogue.ts). */
+export interface EgressConfig {
+  defaultUpstream?: boolean | undefined;
+}
+
+export async function authorizeProxyAccount(
+  db: DbOrTx,
+  secrets: SecretBox,
+  input: GatewayAuthorizeInput,
+  egress: EgressConfig = {},
+): Promise<GatewayAuthorization> {
+  const [answer] = await authorizeProxyAccounts(db, secrets, [input], egress);
   return answer!;
 }
 
@@ -45,7 +56,12 @@ export async function authorizeProxyAccount(db: DbOrTx, secrets: SecretBox, inpu
  * Checks many credentials in a few queries whatever their number (a gateway's cold start sends a
  * thousand at once); answers in the order asked.
  */
-export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inputs: readonly GatewayAuthorizeInput[]): Promise<GatewayAuthorization[]> {
+export async function authorizeProxyAccounts(
+  db: DbOrTx,
+  secrets: SecretBox,
+  inputs: readonly GatewayAuthorizeInput[],
+  egress: EgressConfig = {},
+): Promise<GatewayAuthorization[]> {
   const rows = await selectAccountWallets(db, { proxyUserId: proxyAccounts.proxyUserId, passwordEnc: proxyAccounts.proxyPasswordEnc }).where(
     anyOf(
       proxyAccounts.proxyUserId,
@@ -61,9 +77,11 @@ export async function authorizeProxyAccounts(db: DbOrTx, secrets: SecretBox, inp
     db,
     good.filter((r) => r !== null),
   );
+  // A location is known when the dataset has it and its country is offered now (catalogue.ts).
+  const offered = inputs.some((i) => i.location) ? await offeredCountries(db, egress) : new Set<string>();
   const out = inputs.map((input, i): GatewayAuthorization => ({
     account: good[i] ? answers.get(good[i].proxyAccountId)! : BAD_CREDENTIALS,
-    locationKnown: input.location ? isKnownLocation(input.location) : null,
+    locationKnown: input.location ? offered.has(input.location.country) && isKnownLocation(input.location) : null,
   }));
   await firstLeases(db, inputs, out);
   return out;

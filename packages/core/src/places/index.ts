@@ -74,7 +74,7 @@ function cityNamesOf(country: string, stateIso: string): string[] {
 
 /**
  * One country with its codes: the states that have cities in the dataset (sorted by name), each
- * with its cities, administrative entries (counties, districts) left out. Null when unknown or empty.
+ * with its cities, administrative entries (counties, districts) left out. Null when unknown.
  */
 export function buildCountry(iso: string): CountryOption | null {
   const c = Country.getCountryByCode(iso);
@@ -93,7 +93,7 @@ export function buildCountry(iso: string): CountryOption | null {
     const cities = cityNames.map((name) => ({ code: uniqueCode(codeFromName(name), cityCodes), name }));
     country.states.push({ code: uniqueCode(codeFromName(s.isoCode) || codeFromName(s.name), stateCodes), name: s.name, cities });
   }
-  return country.states.length ? country : null;
+  return country;
 }
 
 interface NamedCountry {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DURATION_OPTIONS_MINUTES, MAX_PROXY_COUNT } from '../constants';
+import { GENERATOR_DURATION_OPTIONS, MAX_PROXY_COUNT } from '../constants';
 import { LOCATION_CODE_RE } from '../proxy-username';
 
 const code = z.string().regex(LOCATION_CODE_RE, 'Invalid location code');
@@ -8,7 +8,7 @@ export const generateProxiesForm = z.object({
   country: code,
   state: code.optional(),
   city: code.optional(),
-  durationMinutes: z.number().refine((v) => (DURATION_OPTIONS_MINUTES as readonly number[]).includes(v), 'Choose one of the listed durations'),
+  durationMinutes: z.number().refine((v) => (GENERATOR_DURATION_OPTIONS as readonly number[]).includes(v), 'Choose one of the listed durations'),
   count: z
     .number({ error: 'Count is required' })
     .int('Count must be a whole number')

@@ -52,3 +52,19 @@ export const gateways = pgTable('gateways', {
     .notNull()
     .default(sql`0`),
 });
+
+/**
+ * The countries the operator sells (GET/PUT /admin/catalogue): one row, absent until the first
+ * change (then the default list applies). A listed country is offered while an enabled upstream
+ * serves it, or while egress is direct.
+ */
+export const catalogue = pgTable(
+  'catalogue',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** Upper-case ISO 3166-1 alpha-2 codes. */
+    countries: text('countries').array().notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('catalogue_single_row', sql`${t.id} = 1`)],
+);
