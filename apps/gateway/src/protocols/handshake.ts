@@ -31,6 +31,7 @@ export type RefusalKind =
   | 'unavailable'
   // The tunnel.
   | 'empty'
+  | 'cap_reached'
   | 'forbidden'
   | 'dns'
   | 'refused'
