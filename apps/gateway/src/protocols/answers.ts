@@ -4,6 +4,7 @@
  * may not do, host/network unreachable and refused for what the target did, general failure for
  * our own trouble).
  */
+import type { Socket } from 'node:net';
 import type { Refusal, RefusalKind } from './handshake';
 import { httpResponse } from './http';
 import { SOCKS, socksReply } from './socks5';
@@ -110,3 +111,17 @@ export function answerTo(protocol: ProtocolName, r: Refusal, ctx: AnswerContext)
 
 /** Refusals that are our side's trouble (the server, an upstream) are warnings; the rest is the client's business. */
 export const refusalLogLevel = (r: Refusal): 'info' | 'warn' => (r.kind === 'unavailable' || r.kind === 'upstream' ? 'warn' : 'info');
+
+/**
+ * Sends a refusal's answer and ends the connection (no answer: it is closed at once). What the
+ * client still sends is drained and dropped; the handshake deadline ends stragglers.
+ */
+export function endWith(socket: Socket, answer: Buffer | null): void {
+  if (!answer || socket.destroyed) {
+    socket.destroy();
+    return;
+  }
+  socket.end(answer);
+  socket.on('data', () => undefined);
+  socket.resume();
+}

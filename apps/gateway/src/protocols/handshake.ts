@@ -125,3 +125,9 @@ export class HandshakeReader {
     return this.buf;
   }
 }
+
+/** The proxy user id a username starts with, when it looks like one (logged, so nothing else of it). */
+export function proxyUserIdOf(username: string): string | null {
+  const id = username.split('_', 1)[0]!.toLowerCase();
+  return /^[a-z0-9]{1,32}$/.test(id) ? id : null;
+}
