@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { gatewayLeases, proxyAccounts, users } from '@proxyhub/db';
 import { expectLedgerOk, fileDatabase, MiB, userWallet, userWithAccount } from '../../test/fixtures';
+import { readFunds, spendable } from './caps';
 import { userUsageTotals } from './usage';
+import { findAccountWallet } from './wallet';
 import { applyGatewayReport, LEASE_TTL_MS, MAX_LEASE_BYTES, reconcileExpiredLeases, releaseLeases, reserveLease, reserveLeases } from './leases';
 
 const database = fileDatabase();
@@ -71,6 +73,33 @@ describe('reserving a lease', () => {
     expect(grants.reduce((sum, g) => sum + g.grantedBytes, 0n)).toBe(50n * MiB);
     expect(grants.filter((g) => g.outcome === 'granted')).toHaveLength(8);
     expect((await userWallet(database.db, u.userId)).credits).toBe(0n);
+  });
+});
+
+describe('the spending rule', () => {
+  /** What the rule answers for an account, from its rows as they are now. */
+  const rule = async (proxyAccountId: string) => {
+    const acc = (await findAccountWallet(database.db, proxyAccountId))!;
+    return spendable(acc, await readFunds(database.db, [acc], { lock: false }));
+  };
+
+  it('says what an account may lease and, when nothing, why: an empty wallet, a reached cap, a suspension, a disabled account', async () => {
+    const rich = await userWithAccount(database.db, 10n * MiB);
+    expect(await rule(rich.proxyAccountId)).toMatchObject({ ok: true, bytes: 10n * MiB });
+    expect(await rule((await userWithAccount(database.db)).proxyAccountId)).toEqual({ ok: false, reason: 'wallet_empty' });
+
+    // At its cap while the wallet holds 10 MiB: a top-up would not help, so that is not what it says.
+    const capped = await userWithAccount(database.db, 10n * MiB);
+    await database.db.update(proxyAccounts).set({ capBytes: MiB, usedBytes: MiB }).where(eq(proxyAccounts.id, capped.proxyAccountId));
+    expect(await rule(capped.proxyAccountId)).toEqual({ ok: false, reason: 'cap_reached' });
+    expect(await reserve(gateway(), capped.proxyAccountId, MiB)).toMatchObject({ grantedBytes: 0n, outcome: 'cap_reached' });
+
+    const suspended = await userWithAccount(database.db, MiB);
+    await database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, suspended.userId));
+    expect(await rule(suspended.proxyAccountId)).toEqual({ ok: false, reason: 'suspended' });
+    const off = await userWithAccount(database.db, MiB);
+    await database.db.update(proxyAccounts).set({ disabledAt: new Date() }).where(eq(proxyAccounts.id, off.proxyAccountId));
+    expect(await rule(off.proxyAccountId)).toEqual({ ok: false, reason: 'disabled' });
   });
 });
 
