@@ -2,77 +2,39 @@
  * The proxy gateway: one TCP port, the first byte decides the protocol (0x05 SOCKS5, anything else
  * HTTP). Protects the traffic we sell: nothing is relayed without valid credentials and a byte
  * lease, and nothing a client sends (garbage, half a handshake, a slow drip) can crash the process
- * or keep a socket open past the handshake deadline. The protocols live in protocols/, the login
- * in authenticator.ts, the lease and the target in open-target.ts, the data path in relay.ts.
+ * or keep a socket open past the handshake deadline. This module accepts, dispatches and starts;
+ * its parts are assembled in gateway-parts.ts, the protocols live in protocols/, the login in
+ * authenticator.ts, the target in open-target.ts, the data path in relay.ts and http-forward.ts,
+ * metered by metered-flow.ts.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import type { AuthCacheOptions } from './auth-cache';
-import { Authenticator, type Session } from './authenticator';
-import { createBackend, type Backend } from './backend';
+import type { Authenticator, Session } from './authenticator';
+import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
-import { createEgress, type TargetSocket } from './egress';
-import { FleetHeartbeat } from './fleet-heartbeat';
-import { proxyUserIdOf, type ForwardHooks } from './http-forward';
+import type { TargetSocket } from './egress';
+import type { FleetHeartbeat } from './fleet-heartbeat';
+import type { GatewayOptions, GatewayStats } from './gateway-options';
+import { closeServer, forwardHooks, gatewayParts, listenOn } from './gateway-parts';
+import type { ForwardHooks } from './http-forward';
 import { silentLogger, type Logger } from './log';
-import type { LoginLimitOptions } from './login-limit';
-import { DEFAULT_METER_OPTIONS, Meter, type MeterOptions } from './meter';
-import { GatewayMetrics } from './metrics';
-import { targetOpener, type OpenTarget } from './open-target';
-import { answerTo, refusalLogLevel, type ProtocolName } from './protocols/answers';
-import { HandshakeReader, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
+import type { Meter } from './meter';
+import type { GatewayMetrics } from './metrics';
+import type { OpenTarget } from './open-target';
+import { answerTo, endWith, refusalLogLevel, type ProtocolName } from './protocols/answers';
+import { HandshakeReader, proxyUserIdOf, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
-import { UpstreamPool, type UpstreamPoolOptions } from './upstream-pool';
+import type { UpstreamPool } from './upstream-pool';
 
-export { BALANCE_EMPTY_MESSAGE } from './open-target';
-
-export interface GatewayOptions {
-  gatewayId: string;
-  /** The server's base URL and internal key; or a ready backend (tests). */
-  serverUrl?: string;
-  internalApiKey?: string;
-  backend?: Backend;
-  /** Derives sticky sessions the same on every gateway (default: internalApiKey; the fleet shares it). */
-  sessionSecret?: string;
-  allowPrivate?: boolean;
-  /** The default upstream: used when no pool (admin panel) serves a tunnel. */
-  upstreamUrl?: string | undefined;
-  /** The web app's origin, named in refusals ("top up at .../topup"); default http://localhost:3000. */
-  publicUrl?: string;
-  /** Health and polling of the admin's upstream pools. */
-  upstreams?: Partial<UpstreamPoolOptions>;
-  /** How often the gateway reports itself to the fleet (GET /admin/gateways). */
-  fleetHeartbeatMs?: number;
-  logger?: Logger;
-  handshakeTimeoutMs?: number;
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
-  auth?: Partial<AuthCacheOptions>;
-  loginLimits?: Partial<LoginLimitOptions>;
-  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
-  /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
-  releaseStaleLeases?: boolean;
-}
-
-export interface GatewayStats {
-  connections: number;
-  tunnels: number;
-  accounts: number;
-  heldBytes: number;
-}
+export type { GatewayOptions, GatewayStats } from './gateway-options';
+export { BALANCE_EMPTY_MESSAGE } from './metered-flow';
 
 const HANDSHAKES: Record<ProtocolName, Handshake> = { http: httpHandshake, socks5: socks5Handshake };
 const ignore = () => undefined;
-/** Connections the kernel may queue before the gateway accepts them (see listen()). */
-export const LISTEN_BACKLOG = 4096;
 
 /** A handshake done and its target connected: what the relay starts from. */
-interface Opened {
-  accepted: Accepted<Session>;
-  target: TargetSocket;
-  protocol: ProtocolName;
-}
+type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName };
 
 export class Gateway {
   readonly server: Server;
@@ -93,61 +55,19 @@ export class Gateway {
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
-    this.metrics = new GatewayMetrics(() => this.stats());
-    let backend: Backend;
-    if (opts.backend) backend = opts.backend;
-    else if (opts.serverUrl && opts.internalApiKey) backend = createBackend(opts.serverUrl, opts.internalApiKey);
-    else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
-    this.backend = this.metrics.instrument(backend);
     this.handshakeTimeoutMs = opts.handshakeTimeoutMs ?? 15_000;
     this.publicUrl = (opts.publicUrl ?? 'http://localhost:3000').replace(/\/+$/, '');
-    this.meter = new Meter({
-      ...DEFAULT_METER_OPTIONS,
-      ...opts.meter,
-      gatewayId: opts.gatewayId,
-      backend: this.backend,
-      logger: this.logger,
-      metrics: this.metrics,
-    });
-    this.logins = new Authenticator(this.backend, this.meter, this.logger, { auth: opts.auth, loginLimits: opts.loginLimits });
-    this.upstreams = new UpstreamPool(opts.upstreams);
-    this.openTarget = targetOpener(
-      createEgress({
-        allowPrivate: opts.allowPrivate ?? false,
-        upstreamUrl: opts.upstreamUrl,
-        pool: this.upstreams,
-        connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
-      }),
-      opts.sessionSecret ?? opts.internalApiKey ?? '',
-    );
+    this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000, this.handshakeTimeoutMs);
+    const p = gatewayParts(opts, this.logger, this);
+    [this.metrics, this.backend, this.meter, this.logins] = [p.metrics, p.backend, p.meter, p.logins];
+    [this.upstreams, this.openTarget, this.heartbeat] = [p.upstreams, p.openTarget, p.heartbeat];
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
-    this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000, this.handshakeTimeoutMs);
-    // A keep-alive HTTP client's later requests: logged in, refused and counted like first ones.
-    this.forwardHooks = {
-      logger: this.logger,
-      login: async (credentials, remote) => {
-        const r = await this.logins.login(credentials, remote);
-        this.metrics.handshake('http', r);
-        return r;
-      },
-      openTarget: this.openTarget,
-      refuse: (client, r, proxyUserId) => void this.refuse(client, 'http', r, proxyUserId),
-      targetRefused: (r) => this.metrics.tunnelRefused('http', r.kind),
-      handOver: (client, bytes) => this.serve(client, bytes),
-    };
-    this.heartbeat = new FleetHeartbeat(
-      this.backend,
-      opts.gatewayId,
-      () => ({
-        openTunnels: this.tunnels.size,
-        bytesUp: this.meter.bytesUp,
-        bytesDown: this.meter.bytesDown,
-        leasedBytes: this.meter.heldBytes(),
-        upstreamErrors: this.upstreams.errors,
-      }),
+    this.forwardHooks = forwardHooks(
+      p,
       this.logger,
-      opts.fleetHeartbeatMs ?? 10_000,
+      (client, r, proxyUserId) => void this.refuse(client, 'http', r, proxyUserId),
+      (client, bytes) => this.serve(client, bytes),
     );
   }
 
@@ -156,16 +76,7 @@ export class Gateway {
     // The pools before the first tunnel; a server that does not answer yet leaves the default
     // egress until the next poll.
     await this.upstreams.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the upstream list yet'));
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      // A burst of new connections (a thousand customers' scrapers starting together) must wait in
-      // the kernel's queue, not be dropped: a dropped SYN is retried only after a second. Node's
-      // default queue is 511; the kernel caps this at net.core.somaxconn.
-      this.server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(this.server, port, host);
     this.meter.start();
     this.upstreams.start(this.backend, this.logger);
     this.heartbeat.start();
@@ -191,13 +102,7 @@ export class Gateway {
       this.tunnels.stop();
       this.upstreams.stop();
       this.heartbeat.stop();
-      const closed = new Promise<void>((r) => this.server.close(() => r()));
-      if (drainMs > 0 && this.sockets.size) {
-        const deadline = Date.now() + drainMs;
-        while (this.sockets.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      }
-      for (const s of this.sockets) s.destroy();
-      await closed;
+      await closeServer(this.server, this.sockets, drainMs);
       await this.meter.close();
     })();
     return this.closing;
@@ -282,15 +187,7 @@ export class Gateway {
 
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {
     this.logger[refusalLogLevel(r)]({ protocol, kind: r.kind, reason: r.message, proxyUserId, remote: socket.remoteAddress }, 'proxy request refused');
-    const answer = answerTo(protocol, r, { publicUrl: this.publicUrl });
-    if (!answer || socket.destroyed) {
-      socket.destroy();
-      return null;
-    }
-    socket.end(answer);
-    // Drain (and drop) whatever the client still sends; the handshake deadline ends stragglers.
-    socket.on('data', ignore);
-    socket.resume();
+    endWith(socket, answerTo(protocol, r, { publicUrl: this.publicUrl }));
     return null;
   }
 }

@@ -63,7 +63,8 @@ const RETRY_MIN_MS = 250;
 const RETRY_MAX_MS = 2000;
 const REPORT_RETRY_MAX_MS = 5000;
 
-export type ReserveResult = 'granted' | 'empty' | 'disabled' | 'error';
+/** `empty`: the wallet is; `cap_reached`: the proxy account's limit is (the wallet may still hold data). */
+export type ReserveResult = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'error';
 
 export class Lease {
   used = 0;
@@ -110,6 +111,8 @@ export class Account {
   readonly conns = new Set<MeteredConnection>();
   lastActivity = Date.now();
   emptyAt = 0;
+  /** What the server said at emptyAt: the refusal repeated until emptyRetryMs is over. */
+  emptyAs: 'empty' | 'cap_reached' = 'empty';
   disabled = false;
   pendingSessions = 0;
   /** Bytes spent since the journal last heard of this account. */
@@ -204,7 +207,7 @@ export class Account {
   reserve(): Promise<ReserveResult> {
     if (this.disabled) return Promise.resolve('disabled');
     if (this.meter.isClosing) return Promise.resolve('error');
-    if (this.recentlyEmpty()) return Promise.resolve('empty');
+    if (this.recentlyEmpty()) return Promise.resolve(this.emptyAs);
     if (!this.reserving && this.retryAt > Date.now()) return Promise.resolve('error');
     if (!this.reserving) {
       const p = this.requestLease().finally(() => {
@@ -267,7 +270,8 @@ export class Account {
       return 'disabled';
     }
     this.emptyAt = Date.now();
-    return 'empty';
+    this.emptyAs = r.outcome === 'cap_reached' ? 'cap_reached' : 'empty';
+    return this.emptyAs;
   }
 
   /** Closes every open connection of the account (account disabled). */

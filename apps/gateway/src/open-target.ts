@@ -6,24 +6,13 @@ import type { Socket } from 'node:net';
 import { isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { EgressError, type Egress, type TargetSocket } from './egress';
-import type { Account, MeteredConnection } from './meter';
+import type { MeteredConnection } from './meter';
+import { leaseRefusal } from './metered-flow';
 import { refusal, type Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
 import { StickySessions } from './sessions';
 
-export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
-
 export type OpenTarget = (session: Session, target: HostPort, client: Socket) => Promise<{ ok: true; socket: TargetSocket } | Refusal | null>;
-
-/** Null when the account holds lease bytes (reserving one first if needed); else why nothing may be relayed. */
-export async function leaseRefusal(acc: Account): Promise<Refusal | null> {
-  if (acc.available > 0) return null;
-  const r = await acc.ensure(1);
-  if (r === 'empty') return refusal('empty', BALANCE_EMPTY_MESSAGE);
-  if (r === 'disabled') return refusal('disabled', 'This proxy account is disabled');
-  if (r === 'error') return refusal('unavailable', 'Proxy metering is temporarily unavailable, try again');
-  return null;
-}
 
 /**
  * Opens targets through `egress`; null when the client went away meanwhile. `sessionSecret` (the

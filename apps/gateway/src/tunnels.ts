@@ -2,10 +2,12 @@
 import type { Socket } from 'node:net';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
-import { HttpForward, type FirstRequest, type ForwardHooks } from './http-forward';
+import type { FirstRequest } from './http-exchange';
+import { HttpForward, type ForwardHooks } from './http-forward';
 import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
-import { coarseClock, Relay } from './relay';
+import { coarseClock } from './metered-flow';
+import { Relay } from './relay';
 import { usageTag } from './usage-parts';
 
 /** What the sweeper watches: the last byte moved, and (forwarding) a request head being read. */
@@ -36,7 +38,6 @@ export class Tunnels {
   /** `protocol`: the handshake's (a SOCKS5 or an HTTP client): a CONNECT or SOCKS5 tunnel. */
   start(client: Socket, target: Socket, { session, leftover }: Accepted<Session>, protocol: ProtocolName): void {
     const usage = usageTag(protocol === 'socks5' ? 'socks5' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
-    session.account.countSession(usage);
     const initialUp = leftover.length ? leftover : undefined;
     const relay = new Relay(client, target, session.account, session.credKey, { initialUp, usage, onClose: () => this.open.delete(relay) });
     this.open.add(relay);

@@ -24,7 +24,6 @@ function fakeServer() {
       reserveLease: async (i) => ({
         leaseId: `00000000-0000-4000-8000-${String(++leases).padStart(12, '0')}`,
         grantedBytes: BigInt(i.bytes),
-        balanceBytes: 0n,
         outcome: 'granted' as const,
       }),
       report: async (r) => {

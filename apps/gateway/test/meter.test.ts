@@ -15,8 +15,8 @@ function fakeBackend(opts: { failReports?: number; grant?: (bytes: number) => nu
     reserveLease: async (i) => {
       const granted = BigInt(opts.grant ? opts.grant(i.bytes) : i.bytes);
       return granted > 0n
-        ? { leaseId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, grantedBytes: granted, balanceBytes: 0n, outcome: 'granted' }
-        : { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'empty' };
+        ? { leaseId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, grantedBytes: granted, outcome: 'granted' }
+        : { leaseId: null, grantedBytes: 0n, outcome: 'empty' };
     },
     report: async (r) => {
       reports.push(structuredClone(r));

@@ -5,9 +5,12 @@
  * log line per refusal with its reason and the proxy user id, never the password.
  */
 import { createServer, type AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProxyUsername } from '@proxyhub/core';
+import { proxyAccounts } from '@proxyhub/db';
 import { createLogger } from '../src/log';
-import { adminClient, rawExchange, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import { adminClient, curl, rawExchange, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 const PUBLIC_URL = 'https://proxyhub.example';
 const GiB = 1n << 30n;
@@ -154,6 +157,36 @@ describe('HTTP answers', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('a proxy account at its limit while the wallet has data', () => {
+  it('402 Proxy account limit reached for CONNECT and HTTP forward, SOCKS5 2 with the reason logged; never "top up"', async () => {
+    const u = await userWithCredits(stack.server, GiB);
+    const made = await u.client.post<{ account: { proxyUserId: string; proxyPassword: string } }>('/api/proxy-accounts', { name: 'capped', capGB: 0.01 });
+    expect(made.status).toBe(201);
+    const sub = made.body.account;
+    // Its whole limit used, as reports of its traffic would leave it; the owner's wallet still holds a GiB.
+    await stack.server.deps.db.update(proxyAccounts).set({ usedBytes: 10737419n }).where(eq(proxyAccounts.proxyUserId, sub.proxyUserId));
+    const name = buildProxyUsername({ proxyUserId: sub.proxyUserId, location: { country: 'US' }, durationMinutes: 60 });
+
+    const connect = await http(stack.port, connectHead(`127.0.0.1:${target.port}`, name, sub.proxyPassword));
+    expect(connect.status).toBe(402);
+    expect(connect.body).toBe('Proxy account limit reached\n');
+    oneLine(connect.body);
+    const forward = await http(stack.port, `GET ${target.url}/hello HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\n${auth(name, sub.proxyPassword)}\r\n`);
+    expect(forward.status).toBe(402);
+    expect(forward.body).toBe('Proxy account limit reached\n');
+    expect(await socks(stack.port, name, sub.proxyPassword, connectIp(target.port))).toEqual(replied(2));
+
+    const logged = logLines.filter((l) => l.msg === 'proxy request refused' && l.proxyUserId === sub.proxyUserId);
+    expect(logged.map((l) => [l.protocol, l.kind, l.reason])).toEqual([
+      ['http', 'cap_reached', 'Proxy account limit reached'],
+      ['http', 'cap_reached', 'Proxy account limit reached'],
+      ['socks5', 'cap_reached', 'Proxy account limit reached'],
+    ]);
+    // The owner's main account still spends the wallet.
+    expect((await curl(['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, `${target.url}/hello`])).status).toBe(200);
   });
 });
 

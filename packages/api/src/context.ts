@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
-import { recordSignIn } from './services/account-settings';
 
 /** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
 export interface RequestLike {
@@ -130,7 +129,6 @@ async function validateCached<Account extends UserAccount | AdminAccount>(
 export async function startSession(ctx: Context, kind: SessionKind, accountId: string): Promise<void> {
   const current = kind === 'user' ? ctx.sessionId : ctx.adminSessionId;
   ctx.res.setCookie(await ctx.deps.sessions[kind].start(accountId, current));
-  if (kind === 'user') await recordSignIn(ctx.db, accountId);
 }
 
 /** Signs the caller out: the request's session ended and its cookie cleared. */

@@ -7,7 +7,7 @@
  */
 import { and, eq, getTableName, lte, ne, sql } from 'drizzle-orm';
 import { Lucia, TimeSpan, type Adapter, type DatabaseSession, type DatabaseUser } from 'lucia';
-import { adminSessions, adminUsers, sessions, users, type Db } from '@proxyhub/db';
+import { adminSessions, adminUsers, sessions, users, type Db, type DbOrTx } from '@proxyhub/db';
 import { sha256Hex } from './crypto';
 
 type SessionTable = typeof sessions | typeof adminSessions;
@@ -110,6 +110,8 @@ export class SessionStore<Account extends UserAccount | AdminAccount> {
   constructor(
     private readonly lucia: Lucia,
     private readonly adapter: HashedSessionAdapter,
+    /** Runs after a session was created for the account (a user's sign-in count). */
+    private readonly onStart: ((accountId: string) => Promise<void>) | null = null,
   ) {}
 
   get cookieName(): string {
@@ -120,6 +122,7 @@ export class SessionStore<Account extends UserAccount | AdminAccount> {
   async start(accountId: string, replacing: string | null = null): Promise<SessionCookie> {
     if (replacing) await this.lucia.invalidateSession(replacing);
     const session = await this.lucia.createSession(accountId, {});
+    await this.onStart?.(accountId);
     return plain(this.lucia.createSessionCookie(session.id));
   }
 
@@ -167,6 +170,7 @@ function store<Account extends UserAccount | AdminAccount>(
   userTable: UserTable,
   days: number,
   secure: boolean,
+  onStart: ((accountId: string) => Promise<void>) | null = null,
 ) {
   const adapter = new HashedSessionAdapter(db, table, userTable);
   const lucia = new Lucia(adapter, {
@@ -174,15 +178,29 @@ function store<Account extends UserAccount | AdminAccount>(
     sessionCookie: { name: cookieName, expires: true, attributes: { secure, sameSite: 'lax' } },
     getUserAttributes: (attributes) => attributes,
   });
-  return new SessionStore<Account>(lucia, adapter);
+  return new SessionStore<Account>(lucia, adapter, onStart);
 }
 
 /** The two kinds of sign-in. Cookie names are the stores' own: callers read them from here. */
 export function createSessions(db: Db, opts: { secure: boolean }) {
   return {
-    user: store<UserAccount>(db, 'session', sessions, users, 30, opts.secure),
+    // Every user session started is one more sign-in (the first-visit hints read the count).
+    user: store<UserAccount>(db, 'session', sessions, users, 30, opts.secure, async (userId) => {
+      await db
+        .update(users)
+        .set({ signInCount: sql`${users.signInCount} + 1` })
+        .where(eq(users.id, userId));
+    }),
     // Admin sessions are shorter: the panel holds the keys to the money.
     admin: store<AdminAccount>(db, 'admin_session', adminSessions, adminUsers, 1, opts.secure),
   };
 }
 export type Sessions = ReturnType<typeof createSessions>;
+
+/**
+ * Deletes every session of a user inside the caller's transaction, so they end together with the
+ * change that ends them (a suspension, a deleted account); the stores' endAll runs on its own.
+ */
+export async function deleteUserSessions(tx: DbOrTx, userId: string): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
+}

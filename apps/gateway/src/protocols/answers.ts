@@ -4,6 +4,7 @@
  * may not do, host/network unreachable and refused for what the target did, general failure for
  * our own trouble).
  */
+import type { Socket } from 'node:net';
 import type { Refusal, RefusalKind } from './handshake';
 import { httpResponse } from './http';
 import { SOCKS, socksReply } from './socks5';
@@ -26,6 +27,7 @@ const HTTP_STATUS: Record<RefusalKind, number> = {
   address_not_allowed: 407,
   unavailable: 503,
   empty: 402,
+  cap_reached: 402,
   forbidden: 403,
   dns: 502,
   refused: 502,
@@ -52,6 +54,7 @@ const SOCKS_REP: Record<RefusalKind, number | null> = {
   address_not_allowed: SOCKS.REP.NOT_ALLOWED,
   unavailable: SOCKS.REP.GENERAL,
   empty: SOCKS.REP.NOT_ALLOWED,
+  cap_reached: SOCKS.REP.NOT_ALLOWED,
   forbidden: SOCKS.REP.NOT_ALLOWED,
   dns: SOCKS.REP.HOST_UNREACHABLE,
   refused: SOCKS.REP.REFUSED,
@@ -108,3 +111,17 @@ export function answerTo(protocol: ProtocolName, r: Refusal, ctx: AnswerContext)
 
 /** Refusals that are our side's trouble (the server, an upstream) are warnings; the rest is the client's business. */
 export const refusalLogLevel = (r: Refusal): 'info' | 'warn' => (r.kind === 'unavailable' || r.kind === 'upstream' ? 'warn' : 'info');
+
+/**
+ * Sends a refusal's answer and ends the connection (no answer: it is closed at once). What the
+ * client still sends is drained and dropped; the handshake deadline ends stragglers.
+ */
+export function endWith(socket: Socket, answer: Buffer | null): void {
+  if (!answer || socket.destroyed) {
+    socket.destroy();
+    return;
+  }
+  socket.end(answer);
+  socket.on('data', () => undefined);
+  socket.resume();
+}

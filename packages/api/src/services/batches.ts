@@ -12,9 +12,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { capRooms } from './caps';
 import { CODE_ALPHABET } from './codes';
-import { batchLeasedBytes, credit, moveLeasedClaim, walletKey, walletsCredits, walletsRemaining, type AccountWallet } from './wallet';
+import { batchLeasedBytes, credit, moveLeasedClaim } from './wallet';
 
 /** `BT` + 18 symbols (~89 bits): handed to the buyer, so it must not be guessable. */
 export function newBatchCode(): string {
@@ -109,43 +108,4 @@ export async function processBatch(tx: DbOrTx, input: { userId: string; batchId:
     creditedBytes: remaining,
     accounts: moved.length,
   };
-}
-
-const min = (a: bigint, b: bigint) => (a < b ? a : b);
-
-/**
- * What an account can still spend: its wallet's remaining, or under a batch cap what its batch's
- * open leases hold plus what it may still lease (never more than the wallet's remaining).
- */
-export async function accountRemaining(db: DbOrTx, acc: AccountWallet): Promise<bigint> {
-  return (await accountsRemaining(db, [acc])).get(acc.proxyAccountId)!;
-}
-
-/** accountRemaining of several accounts by proxy account id, in a few queries whatever their number. */
-export async function accountsRemaining(db: DbOrTx, accs: readonly AccountWallet[]): Promise<Map<string, bigint>> {
-  const capped = accs.filter((a) => a.capBatchId);
-  const plain = accs.filter((a) => !a.capBatchId);
-  const remaining = await walletsRemaining(
-    db,
-    plain.map((a) => a.wallet),
-  );
-  const caps = await capRooms(
-    db,
-    'batch',
-    capped.map((a) => a.capBatchId!),
-    { lock: false },
-  );
-  const credits = await walletsCredits(
-    db,
-    capped.map((a) => a.wallet),
-    { lock: false },
-  );
-  const out = new Map<string, bigint>();
-  for (const a of plain) out.set(a.proxyAccountId, remaining.get(walletKey(a.wallet)) ?? 0n);
-  for (const a of capped) {
-    const cap = caps.get(a.capBatchId!)!;
-    const wallet = credits.get(walletKey(a.wallet)) ?? 0n;
-    out.set(a.proxyAccountId, cap.held + (cap.room === null ? wallet : min(cap.room, wallet)));
-  }
-  return out;
 }

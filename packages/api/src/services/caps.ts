@@ -1,4 +1,8 @@
 /**
+ * The spending rule, and the caps it reads. `spendable` is the one answer to "what may this account
+ * still lease, and if nothing, why": logins ask its first half (the account's standing), leases the
+ * whole of it, from rows read here (locked, for a lease).
+ *
  * Spending caps, one mechanism for two rows: an associated batch (its accounts together never spend
  * more than the batch brought, whoever still holds their passwords) and a proxy account (a
  * sub-account's own limit). What may still be leased under a cap is the cap less what was used and
@@ -9,7 +13,7 @@
 import { and, asc, isNotNull, sql } from 'drizzle-orm';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf, arrayOf } from './any-of';
-import { openLeaseBytesBy } from './wallet';
+import { openLeaseBytesBy, walletKey, walletsCredits, type AccountWallet } from './wallet';
 
 export interface CapRoom {
   /** What may still be leased under the cap; null: no cap. */
@@ -77,4 +81,82 @@ export async function countCapUsage(tx: DbOrTx, kind: CappedKind, usedById: Read
     sql`update ${c.table} set ${sql.identifier(c.used.name)} = ${c.used} + d.used
           from unnest(${ids}, ${bytes}) as d(id, used) where ${c.id} = d.id`,
   );
+}
+
+// --- The spending rule --------------------------------------------------------------------------
+
+/**
+ * Why an account may not spend, each with its own remedy: `wallet_empty` a top-up, `cap_reached`
+ * a higher limit on the proxy account (its own or its batch's: a top-up would not help),
+ * `suspended` the owner's suspension lifted, `disabled` the account enabled again.
+ */
+export type SpendRefusal = 'wallet_empty' | 'cap_reached' | 'suspended' | 'disabled';
+
+export type Spendable =
+  /** `bytes`: what may be leased now; `pool`: what the wallet's accounts share (within a batch cap), which a fair share divides; `caps`: the caps a grant counts down. */
+  { ok: true; bytes: bigint; pool: bigint; caps: Array<CapRoom & { room: bigint }> } | { ok: false; reason: SpendRefusal };
+
+/** What bounds the spending of some accounts: their wallets' credits and the room under their caps. */
+export interface Funds {
+  /** By walletKey. */
+  credits: Map<string, bigint>;
+  /** By batch id. */
+  batchRoom: Map<string, CapRoom>;
+  /** By proxy account id. */
+  accountRoom: Map<string, CapRoom>;
+}
+
+/** The account's standing, before any money: suspended (its owner) or disabled (the account itself). */
+export function standing(acc: AccountWallet): Extract<Spendable, { ok: false }> | null {
+  if (acc.suspended) return { ok: false, reason: 'suspended' };
+  if (acc.disabled) return { ok: false, reason: 'disabled' };
+  return null;
+}
+
+/** `bytes`, or less when the cap has less room. */
+const within = (bytes: bigint, cap: CapRoom | undefined): bigint => (hasCap(cap) && cap.room < bytes ? cap.room : bytes);
+
+/**
+ * The spending rule: an account may lease its wallet's credits within its batch's cap and within
+ * its own cap. Nothing left is a reached cap when a cap has no room (topping up would not help),
+ * else an empty wallet. Grants count `funds` down, so accounts asked after see what is left.
+ */
+export function spendable(acc: AccountWallet, funds: Funds): Spendable {
+  const refused = standing(acc);
+  if (refused) return refused;
+  const batchCap = acc.capBatchId ? funds.batchRoom.get(acc.capBatchId) : undefined;
+  const accountCap = funds.accountRoom.get(acc.proxyAccountId);
+  const caps = [batchCap, accountCap].filter(hasCap);
+  const pool = within(funds.credits.get(walletKey(acc.wallet)) ?? 0n, batchCap);
+  const bytes = within(pool, accountCap);
+  if (bytes > 0n) return { ok: true, bytes, pool, caps };
+  return { ok: false, reason: caps.some((c) => c.room === 0n) ? 'cap_reached' : 'wallet_empty' };
+}
+
+/**
+ * Reads what `spendable` needs for these accounts, in a few queries whatever their number. With
+ * `lock` (lease reservations) the wallets are locked first, then the batch caps, then the account
+ * caps, each in id order, as everywhere.
+ */
+export async function readFunds(tx: DbOrTx, accs: readonly AccountWallet[], opts: { lock: boolean }): Promise<Funds> {
+  const live = accs.filter((a) => !a.disabled);
+  const credits = await walletsCredits(
+    tx,
+    live.map((a) => a.wallet),
+    opts,
+  );
+  const batchRoom = await capRooms(
+    tx,
+    'batch',
+    live.flatMap((a) => (a.capBatchId ? [a.capBatchId] : [])),
+    opts,
+  );
+  // A capped account (a sub-account) never leases beyond its own cap, whatever the wallet holds.
+  const accountRoom = await capRooms(
+    tx,
+    'account',
+    live.map((a) => a.proxyAccountId),
+    opts,
+  );
+  return { credits, batchRoom, accountRoom };
 }

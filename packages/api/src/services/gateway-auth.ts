@@ -9,8 +9,7 @@ import { safeEqual, type SecretBox } from '@proxyhub/auth';
 import { positionsBy, type GatewayAuthorizeAddressInput, type GatewayAuthorizeInput, type UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from './any-of';
-import { accountsRemaining } from './batches';
-import { capRooms } from './caps';
+import { standing } from './caps';
 import { offeredCountries } from './catalogue';
 import { allowlistsOf, passwordlessUserAt } from './ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
@@ -18,9 +17,12 @@ import { isKnownLocation } from './locations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from './wallet';
 
 export type GatewayAccountResult =
-  /** `creditsBytes`: what the account can still spend (its wallet's remaining, or less under a batch cap). */
-  /** `allowlist`: the owner's IP allow-list as `address/prefix` networks; empty means any source address. */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; creditsBytes: bigint; allowlist: string[] }
+  /**
+   * `allowlist`: the owner's IP allow-list as `address/prefix` networks; empty means any source
+   * address. What the account may spend is a lease's answer (an empty wallet or a reached cap is
+   * refused there, in each protocol's words), not the login's.
+   */
+  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[] }
   | { ok: false; reason: 'bad_credentials' | 'disabled' | 'not_passwordless'; message: string };
 
 export interface GatewayAuthorization {
@@ -119,29 +121,19 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
   return safeEqual(password, given);
 }
 
-/** What accounts whose credentials (or source address) were good may do, by proxy account id. */
+/** What accounts whose credentials (or source address) were good may do, by proxy account id: the spending rule's standing. */
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
-  const accs = rows.map(toAccountWallet).filter((a) => !a.disabled);
-  const remaining = await accountsRemaining(db, accs);
-  const caps = await capRooms(
-    db,
-    'account',
-    accs.map((a) => a.proxyAccountId),
-    { lock: false },
-  );
+  const accs = rows.map(toAccountWallet).filter((a) => !standing(a));
   const allowlists = await allowlistsOf(
     db,
     accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
   );
   const out = new Map<string, GatewayAccountResult>();
+  // Suspended or disabled: the gateway has one answer for both (the account may not be used).
   for (const row of rows) out.set(row.proxyAccountId, DISABLED);
   for (const acc of accs) {
-    let creditsBytes = remaining.get(acc.proxyAccountId)!;
-    // Under its own cap an account can spend what its open leases hold plus the room left.
-    const cap = caps.get(acc.proxyAccountId)!;
-    if (cap.room !== null && cap.held + cap.room < creditsBytes) creditsBytes = cap.held + cap.room;
     const allowlist = 'userId' in acc.wallet ? (allowlists.get(acc.wallet.userId) ?? []) : [];
-    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, creditsBytes, allowlist });
+    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, allowlist });
   }
   return out;
 }

@@ -3,7 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { gatewayLeases, proxyAccounts, users } from '@proxyhub/db';
 import { expectLedgerOk, fileDatabase, MiB, userWallet, userWithAccount } from '../../test/fixtures';
+import { readFunds, spendable } from './caps';
 import { userUsageTotals } from './usage';
+import { findAccountWallet } from './wallet';
 import { applyGatewayReport, LEASE_TTL_MS, MAX_LEASE_BYTES, reconcileExpiredLeases, releaseLeases, reserveLease, reserveLeases } from './leases';
 
 const database = fileDatabase();
@@ -30,7 +32,7 @@ describe('reserving a lease', () => {
     const u = await userWithAccount(database.db, 100n * MiB);
     const gw = gateway();
     const grant = await reserve(gw, u.proxyAccountId, 30n * MiB);
-    expect(grant).toMatchObject({ outcome: 'granted', grantedBytes: 30n * MiB, balanceBytes: 70n * MiB });
+    expect(grant).toMatchObject({ outcome: 'granted', grantedBytes: 30n * MiB });
     expect(await userWallet(database.db, u.userId)).toEqual({ credits: 70n * MiB, usage: 0n });
     expect(await leaseRow(grant.leaseId!)).toMatchObject({
       gatewayId: gw,
@@ -44,17 +46,16 @@ describe('reserving a lease', () => {
 
   it('grants no more than the wallet holds, nor more than one lease may hold', async () => {
     const small = await userWithAccount(database.db, 10n * MiB);
-    expect(await reserve(gateway(), small.proxyAccountId, 50n * MiB)).toMatchObject({ outcome: 'granted', grantedBytes: 10n * MiB, balanceBytes: 0n });
+    expect(await reserve(gateway(), small.proxyAccountId, 50n * MiB)).toMatchObject({ outcome: 'granted', grantedBytes: 10n * MiB });
     const rich = await userWithAccount(database.db, MAX_LEASE_BYTES * 3n);
     expect(await reserve(gateway(), rich.proxyAccountId, MAX_LEASE_BYTES * 2n)).toMatchObject({
       grantedBytes: MAX_LEASE_BYTES,
-      balanceBytes: MAX_LEASE_BYTES * 2n,
     });
   });
 
   it('grants nothing from an empty wallet, to an unknown account or a disabled one', async () => {
     const empty = await userWithAccount(database.db);
-    expect(await reserve(gateway(), empty.proxyAccountId, MiB)).toEqual({ leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'empty' });
+    expect(await reserve(gateway(), empty.proxyAccountId, MiB)).toEqual({ leaseId: null, grantedBytes: 0n, outcome: 'empty' });
     expect(await reserve(gateway(), randomUUID(), MiB)).toMatchObject({ leaseId: null, grantedBytes: 0n, outcome: 'unknown_account' });
     const off = await userWithAccount(database.db, MiB);
     await database.db.update(proxyAccounts).set({ disabledAt: new Date() }).where(eq(proxyAccounts.id, off.proxyAccountId));
@@ -75,6 +76,33 @@ describe('reserving a lease', () => {
   });
 });
 
+describe('the spending rule', () => {
+  /** What the rule answers for an account, from its rows as they are now. */
+  const rule = async (proxyAccountId: string) => {
+    const acc = (await findAccountWallet(database.db, proxyAccountId))!;
+    return spendable(acc, await readFunds(database.db, [acc], { lock: false }));
+  };
+
+  it('says what an account may lease and, when nothing, why: an empty wallet, a reached cap, a suspension, a disabled account', async () => {
+    const rich = await userWithAccount(database.db, 10n * MiB);
+    expect(await rule(rich.proxyAccountId)).toMatchObject({ ok: true, bytes: 10n * MiB });
+    expect(await rule((await userWithAccount(database.db)).proxyAccountId)).toEqual({ ok: false, reason: 'wallet_empty' });
+
+    // At its cap while the wallet holds 10 MiB: a top-up would not help, so that is not what it says.
+    const capped = await userWithAccount(database.db, 10n * MiB);
+    await database.db.update(proxyAccounts).set({ capBytes: MiB, usedBytes: MiB }).where(eq(proxyAccounts.id, capped.proxyAccountId));
+    expect(await rule(capped.proxyAccountId)).toEqual({ ok: false, reason: 'cap_reached' });
+    expect(await reserve(gateway(), capped.proxyAccountId, MiB)).toMatchObject({ grantedBytes: 0n, outcome: 'cap_reached' });
+
+    const suspended = await userWithAccount(database.db, MiB);
+    await database.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, suspended.userId));
+    expect(await rule(suspended.proxyAccountId)).toEqual({ ok: false, reason: 'suspended' });
+    const off = await userWithAccount(database.db, MiB);
+    await database.db.update(proxyAccounts).set({ disabledAt: new Date() }).where(eq(proxyAccounts.id, off.proxyAccountId));
+    expect(await rule(off.proxyAccountId)).toEqual({ ok: false, reason: 'disabled' });
+  });
+});
+
 describe('reserving many leases at once', () => {
   it('grants each item in order as one by one would, in one transaction, within wallets and caps', async () => {
     const a = await userWithAccount(database.db, 10n * MiB);
@@ -86,15 +114,17 @@ describe('reserving many leases at once', () => {
       .where(eq(proxyAccounts.id, a.proxyAccountId));
     await database.db.update(proxyAccounts).set({ disabledAt: new Date() }).where(eq(proxyAccounts.id, off.proxyAccountId));
     const gw = gateway();
-    const ask = [a, b, a, b, { proxyAccountId: randomUUID() }, off].map((u) => ({ proxyAccountId: u.proxyAccountId, bytes: Number(3n * MiB) }));
+    const ask = [a, b, a, b, { proxyAccountId: randomUUID() }, off, a, b].map((u) => ({ proxyAccountId: u.proxyAccountId, bytes: Number(3n * MiB) }));
     const grants = await database.db.transaction((tx) => reserveLeases(tx, { gatewayId: gw, items: ask }));
-    expect(grants.map((g) => [g.outcome, g.grantedBytes, g.balanceBytes])).toEqual([
-      ['granted', 3n * MiB, 2n * MiB], // a's cap of 5 MiB leaves 2
-      ['granted', 3n * MiB, 1n * MiB],
-      ['granted', 2n * MiB, 0n], // the rest of a's cap, though a's wallet holds more
-      ['granted', 1n * MiB, 0n], // the rest of b's wallet
-      ['unknown_account', 0n, 0n],
-      ['disabled', 0n, 0n],
+    expect(grants.map((g) => [g.outcome, g.grantedBytes])).toEqual([
+      ['granted', 3n * MiB], // a's cap of 5 MiB leaves 2
+      ['granted', 3n * MiB],
+      ['granted', 2n * MiB], // the rest of a's cap, though a's wallet holds more
+      ['granted', 1n * MiB], // the rest of b's wallet
+      ['unknown_account', 0n],
+      ['disabled', 0n],
+      ['cap_reached', 0n], // a's wallet still holds 5 MiB: its limit, not its wallet, says no
+      ['empty', 0n],
     ]);
     for (const g of grants.slice(0, 4))
       expect(await leaseRow(g.leaseId!)).toMatchObject({ gatewayId: gw, grantedBytes: g.grantedBytes, usedBytes: 0n, settledAt: null });

@@ -13,7 +13,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeasesInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
-import { capRooms, countCapUsage, hasCap, type CapRoom } from './caps';
+import { countCapUsage, readFunds, spendable, type SpendRefusal } from './caps';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
   adjustWallet,
@@ -24,7 +24,6 @@ import {
   walletCredits,
   walletKey,
   walletLeaseHolders,
-  walletsCredits,
   type Wallet,
   type WalletDelta,
 } from './wallet';
@@ -54,23 +53,18 @@ function fairShare(pool: bigint, otherHolders: number): bigint {
   return share > MIN_SHARE_BYTES ? share : MIN_SHARE_BYTES;
 }
 
-/** `bytes`, or less when the cap has less room. */
-function within(bytes: bigint, cap: CapRoom | undefined): bigint {
-  return hasCap(cap) && cap.room < bytes ? cap.room : bytes;
-}
-
-export type LeaseOutcome = 'granted' | 'empty' | 'disabled' | 'unknown_account';
+/** `empty`: the wallet is; `cap_reached`: the proxy account's limit (its own or its batch's) is, while the wallet may still hold data. */
+export type LeaseOutcome = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'unknown_account';
 
 export interface LeaseGrant {
   leaseId: string | null;
   grantedBytes: bigint;
-  /**
-   * What the account may still lease after the grant: the wallet's credits, or less under a batch
-   * cap (the bytes in open leases, this one included, are not in it).
-   */
-  balanceBytes: bigint;
   outcome: LeaseOutcome;
 }
+
+/** How a lease answers each reason of the spending rule (the gateway needs no more than this). */
+const REFUSED: Record<SpendRefusal, LeaseOutcome> = { wallet_empty: 'empty', cap_reached: 'cap_reached', suspended: 'disabled', disabled: 'disabled' };
+const refused = (outcome: LeaseOutcome): LeaseGrant => ({ leaseId: null, grantedBytes: 0n, outcome });
 
 export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant> {
   const [grant] = await reserveLeases(tx, { gatewayId: input.gatewayId, items: [input] }, ttlMs);
@@ -80,8 +74,8 @@ export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, 
 /**
  * Reserves a lease for each item, in order, as if one by one, in a fixed number of statements
  * whatever their number (a gateway's cold start asks for a thousand at once). Must run inside a
- * transaction: the wallets, batch caps and account caps involved are locked (wallets first, as
- * everywhere), then every grant is worked out from those rows and written at once.
+ * transaction: the wallets, batch caps and account caps involved are locked (readFunds), then every
+ * grant is worked out from those rows by the spending rule and written at once.
  */
 export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant[]> {
   const accs = await findAccountWallets(
@@ -89,24 +83,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     input.items.map((i) => i.proxyAccountId),
   );
   const live = [...accs.values()].filter((a) => !a.disabled);
-  const credits = await walletsCredits(
-    tx,
-    live.map((a) => a.wallet),
-    { lock: true },
-  );
-  const batchRoom = await capRooms(
-    tx,
-    'batch',
-    live.flatMap((a) => (a.capBatchId ? [a.capBatchId] : [])),
-    { lock: true },
-  );
-  // A capped account (a sub-account) never leases beyond its own cap, whatever the wallet holds.
-  const accountRoom = await capRooms(
-    tx,
-    'account',
-    live.map((a) => a.proxyAccountId),
-    { lock: true },
-  );
+  const funds = await readFunds(tx, live, { lock: true });
   const holders = await walletLeaseHolders(
     tx,
     live.map((a) => a.wallet),
@@ -116,31 +93,24 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
   const wallets = new WalletDeltas();
   const grants = input.items.map((item): LeaseGrant => {
     const acc = accs.get(item.proxyAccountId);
-    if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
-    if (acc.disabled) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'disabled' };
+    if (!acc) return refused('unknown_account');
+    const may = spendable(acc, funds);
+    if (!may.ok) return refused(REFUSED[may.reason]);
     const key = walletKey(acc.wallet);
-    // Each cap in the way (the account's batch, the account itself) bounds the grant.
-    const batchCap = acc.capBatchId ? batchRoom.get(acc.capBatchId) : undefined;
-    const accountCap = accountRoom.get(acc.proxyAccountId);
-    const caps = [batchCap, accountCap].filter(hasCap);
-    // What the wallet's accounts share (the account's own cap is its alone), then this account's part of it.
-    const pool = within(credits.get(key) ?? 0n, batchCap);
-    const spendable = within(pool, accountCap);
     let granted = BigInt(item.bytes);
     if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
     const holding = holders.get(key) ?? new Set<string>();
-    const share = fairShare(pool, holding.size - (holding.has(acc.proxyAccountId) ? 1 : 0));
+    const share = fairShare(may.pool, holding.size - (holding.has(acc.proxyAccountId) ? 1 : 0));
     if (granted > share) granted = share;
-    if (granted > spendable) granted = spendable;
-    if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
+    if (granted > may.bytes) granted = may.bytes;
     // What this grant takes is gone for the items after it.
-    credits.set(key, credits.get(key)! - granted);
+    funds.credits.set(key, funds.credits.get(key)! - granted);
     holders.set(key, holding.add(acc.proxyAccountId));
-    for (const c of caps) c.room -= granted;
+    for (const c of may.caps) c.room -= granted;
     wallets.add(acc.wallet, -granted, 0n);
     const id = randomUUID();
     leases.push({ id, proxyAccountId: acc.proxyAccountId, grantedBytes: granted });
-    return { leaseId: id, grantedBytes: granted, balanceBytes: spendable - granted, outcome: 'granted' };
+    return { leaseId: id, grantedBytes: granted, outcome: 'granted' };
   });
   await wallets.apply(tx);
   if (leases.length) {

@@ -37,8 +37,10 @@ export interface AccountWallet {
   proxyAccountId: string;
   usageType: UsageType;
   wallet: Wallet;
-  /** The account, its owner or its batch is disabled. */
+  /** The account or its owner is disabled. */
   disabled: boolean;
+  /** Its owner is suspended (disabled by an admin, or deleted): `disabled` too. */
+  suspended: boolean;
   /** The associated batch whose cap bounds this account's spending (batches.cap_bytes), if any. */
   capBatchId: string | null;
 }
@@ -84,6 +86,7 @@ export function toAccountWallet(r: AccountWalletRow): AccountWallet {
     usageType: r.usageType,
     wallet,
     disabled: r.accountDisabledAt !== null || r.userDisabledAt !== null,
+    suspended: r.userDisabledAt !== null,
     capBatchId: r.batchId && r.batchUserId ? r.batchId : null,
   };
 }

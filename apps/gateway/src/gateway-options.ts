@@ -1,0 +1,42 @@
+/** What a gateway is made with (gateway.ts), and what it says of itself. */
+import type { AuthCacheOptions } from './auth-cache';
+import type { Backend } from './backend';
+import type { Logger } from './log';
+import type { LoginLimitOptions } from './login-limit';
+import type { MeterOptions } from './meter';
+import type { UpstreamPoolOptions } from './upstream-pool';
+
+export interface GatewayOptions {
+  gatewayId: string;
+  /** The server's base URL and internal key; or a ready backend (tests). */
+  serverUrl?: string;
+  internalApiKey?: string;
+  backend?: Backend;
+  /** Derives sticky sessions the same on every gateway (default: internalApiKey; the fleet shares it). */
+  sessionSecret?: string;
+  allowPrivate?: boolean;
+  /** The default upstream: used when no pool (admin panel) serves a tunnel. */
+  upstreamUrl?: string | undefined;
+  /** The web app's origin, named in refusals ("top up at .../topup"); default http://localhost:3000. */
+  publicUrl?: string;
+  /** Health and polling of the admin's upstream pools. */
+  upstreams?: Partial<UpstreamPoolOptions>;
+  /** How often the gateway reports itself to the fleet (GET /admin/gateways). */
+  fleetHeartbeatMs?: number;
+  logger?: Logger;
+  handshakeTimeoutMs?: number;
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  auth?: Partial<AuthCacheOptions>;
+  loginLimits?: Partial<LoginLimitOptions>;
+  meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
+  /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
+  releaseStaleLeases?: boolean;
+}
+
+export interface GatewayStats {
+  connections: number;
+  tunnels: number;
+  accounts: number;
+  heldBytes: number;
+}
