@@ -10,7 +10,7 @@
  * sum, so no trailing window ever holds more failures than the limit; logins waiting for the
  * server count against the address until answered, so a burst cannot overshoot either.
  */
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '@proxyhub/core';
 
 export interface LoginLimitOptions {
   windowMs: number;
@@ -91,21 +91,6 @@ class FailureCounts {
   addPending(key: string, now: number, n: 1 | -1): void {
     const e = n > 0 ? this.touch(key, now) : this.entries.get(key);
     if (e) e.pending = Math.max(0, e.pending + n);
-  }
-}
-
-/** The key one client is counted under: an IPv4 address, or the /64 of an IPv6 one. */
-export function addressKey(address: string | undefined): string {
-  if (!address) return 'unknown';
-  try {
-    const ip = ipaddr.process(address);
-    if (ip.kind() === 'ipv4') return ip.toString();
-    return `${(ip as ipaddr.IPv6).parts
-      .slice(0, 4)
-      .map((p) => p.toString(16))
-      .join(':')}::/64`;
-  } catch {
-    return address;
   }
 }
 

@@ -5,7 +5,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, type Backend } from '../src/backend';
 import type { Gateway } from '../src/gateway';
-import { addressKey, DEFAULT_LOGIN_LIMITS, LoginLimiter } from '../src/login-limit';
+import { addressKey } from '@proxyhub/core';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter } from '../src/login-limit';
 import { basic, expectLedgerHolds, INTERNAL_KEY, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 describe('login limiter', () => {

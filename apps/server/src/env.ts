@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { trustProxyEnv } from './trust-proxy';
 import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
@@ -34,7 +35,7 @@ const schema = z.object({
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
-  TRUST_PROXY: bool,
+  TRUST_PROXY: trustProxyEnv,
 });
 
 export type ServerEnv = ReturnType<typeof loadEnv>;

@@ -6,7 +6,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLoginInput } from '@proxyhub/core';
 import { startSession, type Context } from '../context';
-import { limited } from '../limits';
+import { clientKey, limited } from '../limits';
 import { getUserView } from '../services/accounts';
 import {
   disableTwoFactor,
@@ -39,7 +39,7 @@ export async function owePendingSecondFactor(ctx: Context, account: TwoFactorAcc
 }
 
 /** Wrong codes count per address (failures only), on top of the five per pending sign-in. */
-const codeLimited = limited((ctx: Context) => [['twoFactor', ctx.req.ip]], { failuresOnly: true });
+const codeLimited = limited((ctx: Context) => [['twoFactor', clientKey(ctx)]], { failuresOnly: true });
 
 /**
  * The admin a setup or enable is for: the signed-in admin, or (with ADMIN_REQUIRE_2FA) the admin of
