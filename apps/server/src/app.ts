@@ -6,6 +6,7 @@ import { googleSignIn } from './google-routes';
 import { apiDocs } from './plugins/api-docs';
 import { jsonEdge } from './plugins/json-edge';
 import { createServerMetrics, metricsPlugin } from './plugins/metrics';
+import { requestLine } from './plugins/request-line';
 import { routeRegistry } from './plugins/route-registry';
 import { security } from './plugins/security';
 import { trpc } from './plugins/trpc';
@@ -49,6 +50,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(routeRegistry);
+  await app.register(requestLine);
   const metrics = createServerMetrics({ deps, database: opts.database, processMetrics: opts.processMetrics ?? false });
   await app.register(metricsPlugin, { metrics, deps, database: opts.database });
   await app.register(security, {
