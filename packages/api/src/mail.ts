@@ -73,6 +73,15 @@ export const mailTemplates = {
       link,
       'If this was not you, you can ignore this email.',
     ),
+  codeGuessing: (to: string, link: string) =>
+    linkMail(
+      to,
+      'Someone entered your password but not your code',
+      'Someone signed in to your ProxyHub account with your password, then entered 20 wrong two-factor codes. ' +
+        'Your second factor kept them out, and sign-in with codes is paused for 15 minutes. Your password is known to them: change it now here:',
+      link,
+      'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
+    ),
   resetPassword: (to: string, link: string) =>
     linkMail(
       to,
