@@ -57,11 +57,12 @@ function linkMail(to: string, subject: string, intro: string, link: string, outr
 }
 
 export const mailTemplates = {
-  verifyEmail: (to: string, name: string, link: string) =>
+  /** Goes to an address nobody has proved yet: nothing in it is the registrant's text (not even the name). */
+  verifyEmail: (to: string, link: string) =>
     linkMail(
       to,
       'Verify your email',
-      `Hi ${name}, confirm your email address to start using ProxyHub:`,
+      'Confirm your email address to start using ProxyHub:',
       link,
       'This link expires in 24 hours. If you did not sign up, ignore this email.',
     ),

@@ -31,9 +31,9 @@ export const REGISTER_MESSAGE = 'Registration successful. Please check your emai
 export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
-async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email' | 'name'>) {
+async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email'>) {
   const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
-  await deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token)));
+  await deps.mailer.send(mailTemplates.verifyEmail(user.email, link(deps, '/verify-email', token)));
 }
 
 /**
