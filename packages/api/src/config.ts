@@ -19,6 +19,13 @@ export interface ApiConfig {
   adminRequire2fa?: boolean;
   /** GATEWAY_DOWN_AFTER_SECONDS: a gateway silent this long is down and its leases are settled (default 60 s). */
   gatewayDownAfterMs?: number;
+  /**
+   * Register, resend and forgot do their per-account work (a new account, a token, a mail) after
+   * the answer, starting at a random moment up to this long after it (default 2000 ms), so that the
+   * work one answer leaves behind does not slow the attacker's very next request (timing which
+   * would tell a known email from a new one). Tests set 0.
+   */
+  afterAnswerSpreadMs?: number;
 }
 
 export interface RateLimitRule {

@@ -96,6 +96,8 @@ async function startTestServer<P extends ServerPartsLike>(createServer: ServerFa
     google: null,
     payments: { provider: 'sandbox', nowpayments: null },
     rateLimits: RELAXED_LIMITS,
+    // Mail and new accounts right after the answer: tests wait for them (settle) and must not wait long.
+    afterAnswerSpreadMs: 0,
     ...overrides,
   };
   const parts = await createServer({
