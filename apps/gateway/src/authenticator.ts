@@ -101,7 +101,8 @@ export class Authenticator {
     const parsed = parseProxyUsername(username);
     if (!parsed.ok) return refusal('bad_username', `Malformed proxy username: ${parsed.reason}`);
     const parts = parsed.value;
-    const attempt = this.limiter.attempt(remote, parts.proxyUserId);
+    // Logins with the same password for the same user id share a place while they wait.
+    const attempt = this.limiter.attempt(remote, parts.proxyUserId, credKeyOf(parts.proxyUserId, password ?? ''));
     if (!attempt) return refusal('limited', 'Too many failed proxy logins: try again in a minute');
     const failed = (): Refusal => {
       if (attempt.failed()) this.logger.warn({ remote }, 'too many failed proxy logins: address limited');

@@ -7,10 +7,13 @@
  *   addresses that have been failing (`suspectAfter` failures) are refused for it too. An address
  *   that has not been failing goes on as usual: others' guessing never locks the owner out.
  * Failures are counted in two fixed windows (this one and the last) and a limit applies to their
- * sum, so no trailing window ever holds more failures than the limit; logins waiting for the
- * server count against the address until answered, so a burst cannot overshoot either.
+ * sum, so no trailing window ever holds more failures than the limit. Only failures count: a login
+ * waiting for the server is not one. So that a burst of guesses cannot overshoot while it waits,
+ * each distinct credential (user id and password) in flight from an address holds a place until
+ * answered; logins with the same credential share that place (a scraper opening 200 sessions at
+ * once, every client reconnecting after a restart: one password, one server call, one place).
  */
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '@proxyhub/core';
 
 export interface LoginLimitOptions {
   windowMs: number;
@@ -27,7 +30,6 @@ interface Counts {
   window: number;
   current: number;
   previous: number;
-  pending: number;
 }
 
 /** Failure counts per key over the current and the previous window. */
@@ -59,11 +61,11 @@ class FailureCounts {
       this.roll(e, window);
       this.entries.delete(key);
     } else {
-      e = { window, current: 0, previous: 0, pending: 0 };
+      e = { window, current: 0, previous: 0 };
     }
     // Most recently touched last: forget stale keys from the front, and the oldest when full.
     for (const [k, old] of this.entries) {
-      const stale = old.window < window - 1 && old.pending === 0;
+      const stale = old.window < window - 1;
       if (!stale && this.entries.size < this.maxKeys) break;
       this.entries.delete(k);
     }
@@ -76,36 +78,10 @@ class FailureCounts {
     return e ? e.current + e.previous : 0;
   }
 
-  /** Failures plus logins still waiting for their answer. */
-  failuresAndPending(key: string, now: number): number {
-    const e = this.get(key, now);
-    return e ? e.current + e.previous + e.pending : 0;
-  }
-
   addFailure(key: string, now: number): number {
     const e = this.touch(key, now);
     e.current += 1;
     return e.current + e.previous;
-  }
-
-  addPending(key: string, now: number, n: 1 | -1): void {
-    const e = n > 0 ? this.touch(key, now) : this.entries.get(key);
-    if (e) e.pending = Math.max(0, e.pending + n);
-  }
-}
-
-/** The key one client is counted under: an IPv4 address, or the /64 of an IPv6 one. */
-export function addressKey(address: string | undefined): string {
-  if (!address) return 'unknown';
-  try {
-    const ip = ipaddr.process(address);
-    if (ip.kind() === 'ipv4') return ip.toString();
-    return `${(ip as ipaddr.IPv6).parts
-      .slice(0, 4)
-      .map((p) => p.toString(16))
-      .join(':')}::/64`;
-  } catch {
-    return address;
   }
 }
 
@@ -121,6 +97,9 @@ export interface LoginAttempt {
 export class LoginLimiter {
   private readonly byAddress: FailureCounts;
   private readonly byUserId: FailureCounts;
+  /** Per address, the distinct credentials waiting for the server and how many logins share each. */
+  private readonly pending = new Map<string, Map<string, number>>();
+  private unique = 0;
 
   constructor(
     readonly opts: LoginLimitOptions = DEFAULT_LOGIN_LIMITS,
@@ -130,19 +109,26 @@ export class LoginLimiter {
     this.byUserId = new FailureCounts(opts.windowMs, opts.maxKeys);
   }
 
-  /** A login may go ahead (then report how it ended), or null: refused without asking anyone. */
-  attempt(address: string | undefined, proxyUserId: string): LoginAttempt | null {
+  /**
+   * A login may go ahead (then report how it ended), or null: refused without asking anyone.
+   * `credential` identifies what is being tried (user id and password); logins with the same one
+   * share a place while they wait. Without it, each login is a credential of its own.
+   */
+  attempt(address: string | undefined, proxyUserId: string, credential = `\0${++this.unique}`): LoginAttempt | null {
     const addr = addressKey(address);
     const now = this.now();
-    if (this.byAddress.failuresAndPending(addr, now) >= this.opts.perAddress) return null;
+    const failures = this.byAddress.failures(addr, now);
+    const waiting = this.pending.get(addr);
+    const sharesPlace = waiting?.has(credential) ?? false;
+    if (failures + (sharesPlace ? 0 : (waiting?.size ?? 0)) >= this.opts.perAddress) return null;
     const userUnderAttack = this.byUserId.failures(proxyUserId, now) >= this.opts.perUserId;
-    if (userUnderAttack && this.byAddress.failures(addr, now) >= this.opts.suspectAfter) return null;
-    this.byAddress.addPending(addr, now, 1);
+    if (userUnderAttack && failures >= this.opts.suspectAfter) return null;
+    this.hold(addr, credential);
     let settled = false;
     const settle = () => {
       if (settled) return false;
       settled = true;
-      this.byAddress.addPending(addr, this.now(), -1);
+      this.release(addr, credential);
       return true;
     };
     return {
@@ -155,5 +141,20 @@ export class LoginLimiter {
       succeeded: () => void settle(),
       abandoned: () => void settle(),
     };
+  }
+
+  private hold(addr: string, credential: string): void {
+    let waiting = this.pending.get(addr);
+    if (!waiting) this.pending.set(addr, (waiting = new Map()));
+    waiting.set(credential, (waiting.get(credential) ?? 0) + 1);
+  }
+
+  private release(addr: string, credential: string): void {
+    const waiting = this.pending.get(addr);
+    const n = waiting?.get(credential) ?? 0;
+    if (!waiting || n === 0) return;
+    if (n > 1) waiting.set(credential, n - 1);
+    else waiting.delete(credential);
+    if (waiting.size === 0) this.pending.delete(addr);
   }
 }

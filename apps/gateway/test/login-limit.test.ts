@@ -5,7 +5,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackend, type Backend } from '../src/backend';
 import type { Gateway } from '../src/gateway';
-import { addressKey, DEFAULT_LOGIN_LIMITS, LoginLimiter } from '../src/login-limit';
+import { addressKey, randomSessionToken } from '@proxyhub/core';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter } from '../src/login-limit';
 import { basic, expectLedgerHolds, INTERNAL_KEY, startGateway, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 describe('login limiter', () => {
@@ -40,6 +41,20 @@ describe('login limiter', () => {
     expect(limiter.attempt('198.51.100.1', 'someone')).not.toBeNull();
   });
 
+  it('only failures count: 200 logins at once with one credential are all admitted, and wrong ones still limit the address', () => {
+    const limiter = new LoginLimiter();
+    const burst = Array.from({ length: 200 }, () => limiter.attempt('198.51.100.2', 'someone', 'someone\0right'));
+    expect(burst.every((a) => a !== null)).toBe(true);
+    // Guesses with other passwords meanwhile: each holds a place of its own, 49 beside the burst.
+    const guesses = Array.from({ length: 100 }, (_, i) => limiter.attempt('198.51.100.2', 'someone', `someone\0wrong-${i}`)).filter((a) => a !== null);
+    expect(guesses).toHaveLength(49);
+    for (const a of burst) a!.succeeded();
+    for (const a of guesses) a.failed();
+    // 49 failures: one more wrong password, then nothing, not even the right one.
+    limiter.attempt('198.51.100.2', 'someone', 'someone\0wrong-x')!.failed();
+    expect(limiter.attempt('198.51.100.2', 'someone', 'someone\0right')).toBeNull();
+  });
+
   it('keys IPv6 clients by /64 and IPv4-mapped clients as IPv4', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:ffff::9'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
@@ -48,13 +63,15 @@ describe('login limiter', () => {
 });
 
 /** The server's authorize calls, counted on the way out of the gateway. */
-function countingBackend(url: string) {
+function countingBackend(url: string, delayMs = 0) {
   const inner = createBackend(url, INTERNAL_KEY);
   const calls: number[] = [];
   const backend: Backend = {
     ...inner,
-    authorize: (input) => {
+    authorize: async (input) => {
       calls.push(Date.now());
+      // A server slow to answer (loaded, far away): every login of a burst is still waiting for it.
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
       return inner.authorize(input);
     },
   };
@@ -100,6 +117,39 @@ function socksLogin(port: number, username: string, password: string, from = '12
   });
 }
 
+/** A SOCKS5 login and CONNECT to 127.0.0.1:`targetPort`; resolves the CONNECT reply's code (0 ok), or the login's failure (-1 closed, 100 + status). */
+function socksTunnel(port: number, targetPort: number, username: string, password: string): Promise<number> {
+  return new Promise((resolve) => {
+    const s = connect({ host: '127.0.0.1', port });
+    const u = Buffer.from(username);
+    const p = Buffer.from(password);
+    let buf = Buffer.alloc(0);
+    let stage: 'method' | 'auth' | 'connect' = 'method';
+    const done = (code: number) => {
+      s.destroy();
+      resolve(code);
+    };
+    s.on('connect', () => s.write(Buffer.from([5, 1, 2])));
+    s.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      if (stage === 'method' && buf.length >= 2) {
+        buf = buf.subarray(2);
+        stage = 'auth';
+        s.write(Buffer.concat([Buffer.from([1, u.length]), u, Buffer.from([p.length]), p]));
+      }
+      if (stage === 'auth' && buf.length >= 2) {
+        if (buf[1] !== 0) return done(100 + buf[1]!);
+        buf = buf.subarray(2);
+        stage = 'connect';
+        s.write(Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, targetPort >> 8, targetPort & 255]));
+      }
+      if (stage === 'connect' && buf.length >= 2) done(buf[1]!);
+    });
+    s.on('error', () => undefined);
+    s.on('close', () => resolve(-1));
+  });
+}
+
 async function inBatches<T>(n: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < n; i += concurrency) out.push(...(await Promise.all(Array.from({ length: Math.min(concurrency, n - i) }, (_, k) => fn(i + k)))));
@@ -120,8 +170,8 @@ describe('gateway login limits (real server, real sockets)', () => {
     target.server.close();
   });
 
-  async function gatewayWithCounter() {
-    const { backend, calls } = countingBackend(stack.server.url);
+  async function gatewayWithCounter(delayMs = 0) {
+    const { backend, calls } = countingBackend(stack.server.url, delayMs);
     const gateway: Gateway = await startGateway(stack.server, { backend });
     return { gateway, port: (gateway.server.address() as AddressInfo).port, calls };
   }
@@ -193,6 +243,51 @@ describe('gateway login limits (real server, real sockets)', () => {
       await gateway.close();
     }
     await expectLedgerHolds(stack.server, u.userId);
+  });
+
+  it('200 new tunnels at once from one address, right password, distinct session tokens: all get through, CONNECT and SOCKS5, cold and warm', async () => {
+    const u = await userWithCredits(stack.server, 100n * 1024n * 1024n);
+    const { gateway, port } = await gatewayWithCounter(1000);
+    try {
+      const usernames = () => Array.from({ length: 200 }, () => u.username({ country: 'US' }, 60, randomSessionToken()));
+      const count = (xs: number[], v: number) => xs.filter((x) => x === v).length;
+      // Cold: nothing cached, every login waits for the one server call.
+      const coldConnect = await Promise.all(usernames().map((name) => connectStatus(port, targetAuthority, basic(name, u.proxyPassword))));
+      expect(count(coldConnect, 200)).toBe(200);
+      const warmConnect = await Promise.all(usernames().map((name) => connectStatus(port, targetAuthority, basic(name, u.proxyPassword))));
+      expect(count(warmConnect, 200)).toBe(200);
+      const warmSocks = await Promise.all(usernames().map((name) => socksTunnel(port, target.port, name, u.proxyPassword)));
+      expect(count(warmSocks, 0)).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+    // SOCKS5 cold, on a gateway of its own.
+    const socks = await gatewayWithCounter(1000);
+    try {
+      const coldSocks = await Promise.all(
+        Array.from({ length: 200 }, () => socksTunnel(socks.port, target.port, u.username({ country: 'US' }, 60, randomSessionToken()), u.proxyPassword)),
+      );
+      expect(coldSocks.filter((x) => x === 0)).toHaveLength(200);
+      expect(socks.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      await socks.gateway.close();
+    }
+    await expectLedgerHolds(stack.server, u.userId);
+  });
+
+  it('a wrong-password flood with distinct session tokens is still throttled: 429 once the address has 50 failures', async () => {
+    const u = await userWithCredits(stack.server, 10n * 1024n * 1024n);
+    const { gateway, port } = await gatewayWithCounter();
+    try {
+      const statuses = await inBatches(300, 50, (i) =>
+        connectStatus(port, targetAuthority, basic(u.username({ country: 'US' }, 60, randomSessionToken()), `wrong-${i % 3}`)),
+      );
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 407 || s === 429)).toBe(true);
+      expect(await connectStatus(port, targetAuthority, basic(u.username(), u.proxyPassword))).toBe(429);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it('an empty password is a 407 (SOCKS5: authentication failure), without a server call', async () => {

@@ -6,11 +6,13 @@ import { googleSignIn } from './google-routes';
 import { apiDocs } from './plugins/api-docs';
 import { jsonEdge } from './plugins/json-edge';
 import { createServerMetrics, metricsPlugin } from './plugins/metrics';
+import { requestLine } from './plugins/request-line';
 import { routeRegistry } from './plugins/route-registry';
 import { security } from './plugins/security';
 import { trpc } from './plugins/trpc';
 import { webApp } from './plugins/web';
 import { rest, restRoutes } from './rest';
+import { fastifyTrustProxy, type TrustProxy } from './trust-proxy';
 import { paymentWebhooks } from './webhooks/payments';
 import { sandboxPage } from './webhooks/sandbox';
 
@@ -20,7 +22,8 @@ export { MAX_TRPC_BATCH } from './plugins/trpc';
 export interface BuildAppOptions {
   deps: ApiDeps;
   loggerInstance?: FastifyBaseLogger;
-  trustProxy?: boolean;
+  /** Proxies in front (a hop count or their addresses); `true` means one hop. */
+  trustProxy?: TrustProxy | boolean | undefined;
   /** Built web app to serve with history fallback; omitted when it does not exist. */
   webDistDir?: string | undefined;
   /** For /ready (ping, migrations) and the pool metrics; without it /ready only says the process is up. */
@@ -41,12 +44,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const { deps } = opts;
   const app = Fastify({
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: false }),
-    trustProxy: opts.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
   });
 
   await app.register(routeRegistry);
+  await app.register(requestLine);
   const metrics = createServerMetrics({ deps, database: opts.database, processMetrics: opts.processMetrics ?? false });
   await app.register(metricsPlugin, { metrics, deps, database: opts.database });
   await app.register(security, {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { trustProxyEnv } from './trust-proxy';
 import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
 import { DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 
@@ -37,7 +38,7 @@ const schema = z.object({
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
-  TRUST_PROXY: bool,
+  TRUST_PROXY: trustProxyEnv,
   /** The gateway's switch, read here too: upstream hosts on private addresses are accepted only with it. */
   GATEWAY_ALLOW_PRIVATE: bool,
   /** The page an admin's upstream test fetches unless it names another. */

@@ -7,6 +7,7 @@ import type { Database } from '@proxyhub/db';
 import { buildApp, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
 import { createServerLoggers } from './logger';
+import type { TrustProxy } from './trust-proxy';
 
 export interface ServerParts {
   app: FastifyInstance;
@@ -28,7 +29,8 @@ export interface CreateServerOptions {
   logLevel?: string;
   /** Where log lines go (stdout unless given; tests capture them). */
   logDestination?: DestinationStream;
-  trustProxy?: boolean;
+  /** Proxies in front (a hop count or their addresses); `true` means one hop. */
+  trustProxy?: TrustProxy | boolean | undefined;
   webDistDir?: string | undefined;
   admin?: { username: string; password: string | undefined };
   /** Tests run without periodic jobs unless they ask. */

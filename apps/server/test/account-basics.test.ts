@@ -135,6 +135,14 @@ describe('PATCH /auth/user', () => {
       body: { success: false, error: 'Name must be at least 2 characters' },
     });
     expect(await client.request('PATCH', '/auth/user', { name: '   ' })).toMatchObject({ status: 400, body: { error: 'Name is required' } });
+    expect(await client.request('PATCH', '/auth/user', { name: 'Go to evil.example' })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'Name must not contain a link or web address' },
+    });
+    expect(await client.request('PATCH', '/auth/user', { name: 'New\rName' })).toMatchObject({
+      status: 400,
+      body: { success: false, error: 'Name must not contain control characters' },
+    });
     const r = await client.request<{ success: boolean; user: { name: string } }>('PATCH', '/auth/user', { name: '  New Name  ' });
     expect(r).toMatchObject({ status: 200, body: { success: true, user: { name: 'New Name' } } });
     expect((await client.get<{ user: { name: string } }>('/auth/user')).body.user.name).toBe('New Name');

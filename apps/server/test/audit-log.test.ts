@@ -77,7 +77,7 @@ describe('audit log', () => {
     expect((await server.client().get('/admin/audit-log')).status).toBe(401);
   });
 
-  it('cannot be edited or deleted: no path does it and the database refuses', async () => {
+  it('cannot be edited, deleted or truncated: no path does it and the database refuses', async () => {
     const writes = listRoutes(server.app).filter((r) => r.url.includes('audit') && r.method !== 'GET' && r.method !== 'HEAD');
     expect(writes).toEqual([]);
     const before = (await server.deps.db.select().from(auditLog)).length;
@@ -91,6 +91,7 @@ describe('audit log', () => {
     };
     expect(await refusal(sql`UPDATE audit_log SET reason = 'changed'`)).toContain('audit_log is append-only');
     expect(await refusal(sql`DELETE FROM audit_log`)).toContain('audit_log is append-only');
+    expect(await refusal(sql`TRUNCATE audit_log`)).toContain('audit_log is append-only');
     expect((await server.deps.db.select().from(auditLog)).length).toBe(before);
   });
 });

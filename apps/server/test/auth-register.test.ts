@@ -38,6 +38,13 @@ const cases: [string, Record<string, unknown>, string][] = [
   ['name a boolean', { name: true }, 'Name must be text'],
   ['name one letter', { name: ' A ' }, 'Name must be at least 2 characters'],
   ['name too long', { name: 'n'.repeat(101) }, 'Name must be at most 100 characters'],
+  ['name with a newline', { name: 'Grace\nHopper' }, 'Name must not contain control characters'],
+  ['name with a tab', { name: 'Grace\tHopper' }, 'Name must not contain control characters'],
+  ['name with a bidi override', { name: 'Grace \u202Eroppoh' }, 'Name must not contain control characters'],
+  ['name with a link', { name: 'Win a prize at https://evil.example/claim' }, 'Name must not contain a link or web address'],
+  ['name with a bare host', { name: 'Visit evil.example now' }, 'Name must not contain a link or web address'],
+  ['name with www', { name: 'see www.evil' }, 'Name must not contain a link or web address'],
+  ['name with an address', { name: 'write to x@evil.com' }, 'Name must not contain a link or web address'],
 ];
 
 describe('register: validation', () => {
@@ -65,6 +72,27 @@ describe('register: validation', () => {
       expect(typeof res.body.error).toBe('string');
       expect(res.body.error).not.toBe('');
     }
+  });
+});
+
+describe('register: names and the verification mail', () => {
+  it('accepts ordinary names from many scripts, with initials, hyphens and apostrophes', async () => {
+    for (const name of ["Jean-Luc O'Neil", 'J. R. R. Tolkien', 'Zoë Ångström', '李小龍', 'Grace Hopper Jr.']) {
+      expect((await server.client().post('/auth/register', { ...valid(), name })).status).toBe(200);
+    }
+  });
+
+  it('mails no text the registrant chose to the address being verified: not the name', async () => {
+    const email = uniqueEmail('victim');
+    // Registering someone else's address: the name is refused if it holds a link, and never mailed anyway.
+    expect((await server.client().post('/auth/register', { email, password: STRONG_PASSWORD, name: 'Claim at evil.example' })).status).toBe(400);
+    expect((await server.client().post('/auth/register', { email, password: STRONG_PASSWORD, name: 'Mallory Marker' })).status).toBe(200);
+    await server.settle();
+    const [mail] = server.mails(email);
+    expect(mail!.subject).toBe('Verify your email');
+    expect(mail!.text).not.toContain('Mallory');
+    expect(mail!.html).not.toContain('Mallory');
+    expect(mail!.text).toMatch(/^Confirm your email address to start using ProxyHub:\n\nhttp:\/\/localhost:3000\/verify-email\?token=/);
   });
 });
 

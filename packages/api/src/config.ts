@@ -31,6 +31,13 @@ export interface ApiConfig {
    * upstream reaches every country, so the whole catalogue is offered (services/catalogue.ts).
    */
   defaultUpstream?: boolean;
+  /**
+   * Register, resend and forgot do their per-account work (a new account, a token, a mail) after
+   * the answer, starting at a random moment up to this long after it (default 2000 ms), so that the
+   * work one answer leaves behind does not slow the attacker's very next request (timing which
+   * would tell a known email from a new one). Tests set 0.
+   */
+  afterAnswerSpreadMs?: number;
 }
 
 export interface RateLimitRule {
@@ -53,6 +60,8 @@ export type RateLimitName =
   | 'batch'
   | 'payment'
   | 'twoFactor'
+  | 'twoFactorAccount'
+  | 'twoFactorAlert'
   | 'accountPassword';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
@@ -87,6 +96,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   payment: { points: 20, durationSeconds: 60 * 60 },
   /** Wrong second-factor codes per address (each pending sign-in also dies after 5). */
   twoFactor: { points: 30, durationSeconds: 15 * 60 },
+  /** Wrong second-factor codes per account, across addresses and pending sign-ins: past it the code step is 429. */
+  twoFactorAccount: { points: 20, durationSeconds: 15 * 60 },
+  /** The mail that tells an owner their password works but the codes are being guessed: one per window. */
+  twoFactorAlert: { points: 1, durationSeconds: 15 * 60 },
   /** Wrong current passwords per user (changing the password, deleting the account). */
   accountPassword: { points: 10, durationSeconds: 15 * 60 },
 };

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createSessions, SecretBox, type Sessions } from '@proxyhub/auth';
 import type { Db } from '@proxyhub/db';
 import type { ApiConfig } from './config';
@@ -53,9 +54,10 @@ const BACKGROUND_DELAY_MS = 10;
  * Runs a task after the response without letting a failure escape; tracked so shutdown can wait.
  * It starts once the answer has been written (after the current turn of the event loop), so work
  * done for one answer and not another never lengthens it (account enumeration by timing). Tasks
- * with the same `after` key run one after another, in the order they were started.
+ * with the same `after` key run one after another, in the order they were started. With
+ * `spreadMs` the start is put off by a random time up to that long (see AFTER_ANSWER_SPREAD_MS).
  */
-export function inBackground(deps: ApiDeps, what: string, task: () => Promise<unknown>, opts: { after?: string } = {}): void {
+export function inBackground(deps: ApiDeps, what: string, task: () => Promise<unknown>, opts: { after?: string; spreadMs?: number } = {}): void {
   let queue: Map<string, Promise<unknown>> | undefined;
   if (opts.after !== undefined) {
     queue = queues.get(deps) ?? new Map<string, Promise<unknown>>();
@@ -64,7 +66,7 @@ export function inBackground(deps: ApiDeps, what: string, task: () => Promise<un
   const key = opts.after ?? '';
   const previous = queue?.get(key) ?? Promise.resolve();
   const p: Promise<unknown> = previous
-    .then(() => new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_DELAY_MS)))
+    .then(() => new Promise<void>((resolve) => setTimeout(resolve, BACKGROUND_DELAY_MS + (opts.spreadMs ? randomInt(opts.spreadMs) : 0))))
     .then(task)
     .catch((err: unknown) => deps.logger.error({ err, what }, 'background task failed'))
     .finally(() => {

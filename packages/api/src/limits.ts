@@ -14,11 +14,17 @@
  * Unknown accounts are counted exactly like real ones: a limit reveals nothing about existence.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError } from '@proxyhub/core';
+import { addressKey, DomainError } from '@proxyhub/core';
 import type { RateLimitName } from './config';
 import type { Context } from './context';
 import { tooManyAttempts } from './rate-limit';
 import { middleware } from './trpc';
+
+/**
+ * The caller's address as every per-address limit counts it: IPv6 per /64 (one customer line), so
+ * a /64 is one address, not 2^64.
+ */
+export const clientKey = (ctx: Context): string => addressKey(ctx.req.ip);
 
 /**
  * Counts every call against each `[limit, key]` the function names (429 once one is exhausted).
@@ -47,7 +53,7 @@ export function signInLimited<I>(form: 'login' | 'adminLogin', account: (input: 
     const acct = account(input as I)
       .trim()
       .toLowerCase();
-    const ip = ctx.req.ip;
+    const ip = clientKey(ctx);
     // An address never contains a space, so this key cannot be shared by two (account, address) pairs.
     const pair = `${ip} ${acct}`;
 

@@ -57,11 +57,12 @@ function linkMail(to: string, subject: string, intro: string, link: string, outr
 }
 
 export const mailTemplates = {
-  verifyEmail: (to: string, name: string, link: string) =>
+  /** Goes to an address nobody has proved yet: nothing in it is the registrant's text (not even the name). */
+  verifyEmail: (to: string, link: string) =>
     linkMail(
       to,
       'Verify your email',
-      `Hi ${name}, confirm your email address to start using ProxyHub:`,
+      'Confirm your email address to start using ProxyHub:',
       link,
       'This link expires in 24 hours. If you did not sign up, ignore this email.',
     ),
@@ -72,6 +73,15 @@ export const mailTemplates = {
       'Someone tried to create a ProxyHub account with this email, which already has one. You can sign in here:',
       link,
       'If this was not you, you can ignore this email.',
+    ),
+  codeGuessing: (to: string, link: string) =>
+    linkMail(
+      to,
+      'Someone entered your password but not your code',
+      'Someone signed in to your ProxyHub account with your password, then entered 20 wrong two-factor codes. ' +
+        'Your second factor kept them out, and sign-in with codes is paused for 15 minutes. Your password is known to them: change it now here:',
+      link,
+      'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
     ),
   resetPassword: (to: string, link: string) =>
     linkMail(

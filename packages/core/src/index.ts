@@ -1,3 +1,4 @@
+export * from './address-key';
 export * from './constants';
 export * from './errors';
 export * from './html';

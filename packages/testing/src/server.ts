@@ -29,7 +29,7 @@ export interface ServerFactoryOptions {
   database: Database;
   logLevel: string;
   logDestination?: { write(line: string): void };
-  trustProxy?: boolean;
+  trustProxy?: number | string[] | boolean;
   smtpUrl?: string;
   redisUrl?: string;
   redisKeyPrefix?: string;
@@ -45,7 +45,7 @@ export type TestServer<P extends ServerPartsLike = ServerPartsLike> = P & {
   dataDir: string;
   config: ApiConfig;
   /** A fetch-based client with its own cookie jar, as one browser would be. `ip` is sent as
-   * X-Forwarded-For and only counts when the server was started with `trustProxy: true`. */
+   * X-Forwarded-For and only counts when the server was started with `trustProxy`. */
   client(opts?: { origin?: string | null; ip?: string }): HttpClient;
   /** Mail written to the outbox for one address, oldest first. */
   mails(to: string): Mail[];
@@ -56,7 +56,8 @@ export type TestServer<P extends ServerPartsLike = ServerPartsLike> = P & {
 /** Server-level options a test may set besides the API config. */
 export interface TestServerOptions {
   listen?: boolean;
-  trustProxy?: boolean;
+  /** Proxies in front: a hop count or their addresses; `true` is one hop (the request's own X-Forwarded-For). */
+  trustProxy?: number | string[] | boolean;
   smtpUrl?: string;
   redisUrl?: string;
   /** Prefix for rate-limit keys in Redis, so test runs never share counters. */
@@ -95,6 +96,8 @@ async function startTestServer<P extends ServerPartsLike>(createServer: ServerFa
     google: null,
     payments: { provider: 'sandbox', nowpayments: null },
     rateLimits: RELAXED_LIMITS,
+    // Mail and new accounts right after the answer: tests wait for them (settle) and must not wait long.
+    afterAnswerSpreadMs: 0,
     ...overrides,
   };
   const parts = await createServer({

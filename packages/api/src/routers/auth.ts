@@ -18,7 +18,7 @@ import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/acco
 import { changePassword, deleteAccount, renameUser } from '../services/account-settings';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
 import { endSession, startSession } from '../context';
-import { limited, signInLimited } from '../limits';
+import { clientKey, limited, signInLimited } from '../limits';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
 
@@ -39,7 +39,7 @@ export const authRouter = {
   rotateProxyPassword: userProcedure.mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
   register: publicProcedure
     .input(registerInput)
-    .use(limited((ctx) => [['register', ctx.req.ip]]))
+    .use(limited((ctx) => [['register', clientKey(ctx)]]))
     .mutation(({ ctx, input }) => register(ctx.deps, input)),
   login: publicProcedure
     .input(loginInput)
@@ -63,13 +63,13 @@ export const authRouter = {
   /** Settings: a new password proven by the current one; other sessions end, this one stays. */
   changePassword: userProcedure
     .input(changePasswordInput)
-    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? ctx.req.ip]], { failuresOnly: true }))
+    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? clientKey(ctx)]], { failuresOnly: true }))
     .mutation(({ ctx, input }) => changePassword(ctx.deps, { ...input, userId: ctx.user.id, keepSessionId: ctx.sessionId })),
   rename: userProcedure.input(renameInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => renameUser(tx, ctx.deps.secrets, ctx.user.id, input.name))),
   /** Deletes the caller's account (anonymised: the ledger keeps its rows) and signs this browser out. */
   deleteAccount: userProcedure
     .input(deleteAccountInput)
-    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? ctx.req.ip]], { failuresOnly: true }))
+    .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? clientKey(ctx)]], { failuresOnly: true }))
     .mutation(async ({ ctx, input }) => {
       const r = await deleteAccount(ctx.deps, { ...input, userId: ctx.user.id });
       ctx.res.setCookie(ctx.deps.sessions.user.blankCookie());
@@ -82,7 +82,7 @@ export const authRouter = {
     .input(resendVerificationInput)
     .use(
       limited((ctx, input: { email: string }) => [
-        ['resend', ctx.req.ip],
+        ['resend', clientKey(ctx)],
         ['resendAccount', input.email],
       ]),
     )
@@ -91,14 +91,14 @@ export const authRouter = {
     .input(forgotPasswordInput)
     .use(
       limited((ctx, input: { email: string }) => [
-        ['forgot', ctx.req.ip],
+        ['forgot', clientKey(ctx)],
         ['forgotAccount', input.email],
       ]),
     )
     .mutation(({ ctx, input }) => forgotPassword(ctx.deps, input.email)),
   resetPassword: publicProcedure
     .input(resetPasswordInput)
-    .use(limited((ctx) => [['reset', ctx.req.ip]]))
+    .use(limited((ctx) => [['reset', clientKey(ctx)]]))
     .mutation(({ ctx, input }) => resetPassword(ctx.deps, input)),
   /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
   googleStart: publicProcedure.query(({ ctx }) => {

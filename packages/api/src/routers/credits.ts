@@ -4,7 +4,7 @@ import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createBatch, processBatch } from '../services/batches';
 import { redeemCode } from '../services/codes';
 import { createCryptoPayment, listUserPayments } from '../services/payments';
-import { limited } from '../limits';
+import { clientKey, limited } from '../limits';
 import { adminOrInternalProcedure, userProcedure } from '../trpc';
 
 export const creditsRouter = {
@@ -15,7 +15,7 @@ export const creditsRouter = {
     .use(
       limited(
         (ctx) => [
-          ['redeem', ctx.req.ip],
+          ['redeem', clientKey(ctx)],
           ['redeemUser', ctx.user!.id],
         ],
         { failuresOnly: true },
@@ -35,7 +35,7 @@ export const creditsRouter = {
     .input(processBatchInput)
     .use(
       limited((ctx) => [
-        ['batch', `ip:${ctx.req.ip}`],
+        ['batch', `ip:${clientKey(ctx)}`],
         ['batch', `user:${ctx.user!.id}`],
       ]),
     )

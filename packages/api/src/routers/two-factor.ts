@@ -6,9 +6,10 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLoginInput } from '@proxyhub/core';
 import { startSession, type Context } from '../context';
-import { limited } from '../limits';
+import { clientKey, limited } from '../limits';
 import { getUserView } from '../services/accounts';
 import {
+  claimPendingAttempt,
   disableTwoFactor,
   enableTwoFactor,
   finishPendingLogin,
@@ -20,8 +21,9 @@ import {
   twoFactorEnabled,
   type AccountKind,
   type TwoFactorAccount,
+  warnOfCodeGuessing,
 } from '../services/two-factor';
-import { adminProcedure, publicProcedure, userProcedure } from '../trpc';
+import { adminProcedure, middleware, publicProcedure, userProcedure } from '../trpc';
 
 export const PENDING_COOKIE: Record<AccountKind, string> = { user: 'pending_2fa', admin: 'admin_pending_2fa' };
 
@@ -39,7 +41,38 @@ export async function owePendingSecondFactor(ctx: Context, account: TwoFactorAcc
 }
 
 /** Wrong codes count per address (failures only), on top of the five per pending sign-in. */
-const codeLimited = limited((ctx: Context) => [['twoFactor', ctx.req.ip]], { failuresOnly: true });
+const codeLimited = limited((ctx: Context) => [['twoFactor', clientKey(ctx)]], { failuresOnly: true });
+
+const isWrongCode = (error: { cause?: unknown }) => error.cause instanceof DomainError && error.cause.message === INVALID_CODE;
+
+/**
+ * Wrong codes also count per account, across addresses and pending sign-ins (each of which costs
+ * only a correct password): counted before the code is checked, so parallel guesses cannot pass
+ * it; only a wrong code keeps its point. The guess that uses up the allowance warns the owner, once.
+ */
+const accountCodeLimited = (kind: AccountKind) =>
+  middleware(async ({ ctx, next }) => {
+    const account = await pendingLogin(ctx.db, ctx.req.cookie(PENDING_COOKIE[kind]), kind);
+    const limiter = ctx.deps.rateLimiter;
+    const key = `${kind}:${account.id}`;
+    await limiter.consume('twoFactorAccount', key).catch(async (e: unknown) => {
+      // A refused guess was never evaluated: it must not keep a point (the limiter counts it anyway).
+      await limiter.refund('twoFactorAccount', key);
+      throw e;
+    });
+    const result = await next();
+    if (result.ok || !isWrongCode(result.error)) {
+      await limiter.refund('twoFactorAccount', key);
+    } else if ((await limiter.peek('twoFactorAccount', key)).consumed >= ctx.deps.config.rateLimits.twoFactorAccount.points) {
+      // One mail per window, however many guesses hit the ceiling at once.
+      const first = await limiter.consume('twoFactorAlert', key).then(
+        () => true,
+        () => false,
+      );
+      if (first) warnOfCodeGuessing(ctx.deps, account);
+    }
+    return result;
+  });
 
 /**
  * The admin a setup or enable is for: the signed-in admin, or (with ADMIN_REQUIRE_2FA) the admin of
@@ -70,8 +103,10 @@ export const twoFactorRouter = {
   login: publicProcedure
     .input(twoFactorLoginInput)
     .use(codeLimited)
+    .use(accountCodeLimited('user'))
     .mutation(async ({ ctx, input }) => {
-      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, ctx.req.cookie(PENDING_COOKIE.user), 'user', input.code));
+      const pending = await claimPendingAttempt(ctx.db, ctx.req.cookie(PENDING_COOKIE.user), 'user');
+      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, pending, input.code));
       if (!r.ok) throw new DomainError('UNAUTHORIZED', INVALID_CODE);
       pendingCookie(ctx, 'user', null);
       await startSession(ctx, 'user', r.account.id);
@@ -106,8 +141,10 @@ export const twoFactorRouter = {
   adminLogin: publicProcedure
     .input(twoFactorLoginInput)
     .use(codeLimited)
+    .use(accountCodeLimited('admin'))
     .mutation(async ({ ctx, input }) => {
-      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, ctx.req.cookie(PENDING_COOKIE.admin), 'admin', input.code));
+      const pending = await claimPendingAttempt(ctx.db, ctx.req.cookie(PENDING_COOKIE.admin), 'admin');
+      const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, pending, input.code));
       if (!r.ok) throw new DomainError('UNAUTHORIZED', INVALID_CODE);
       pendingCookie(ctx, 'admin', null);
       await startSession(ctx, 'admin', r.account.id);

@@ -31,16 +31,24 @@ export const REGISTER_MESSAGE = 'Registration successful. Please check your emai
 export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
-async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email' | 'name'>) {
+async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email'>) {
   const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
-  await deps.mailer.send(mailTemplates.verifyEmail(user.email, user.name, link(deps, '/verify-email', token)));
+  await deps.mailer.send(mailTemplates.verifyEmail(user.email, link(deps, '/verify-email', token)));
 }
+
+/** How long after the answer the per-account work may start at the latest, unless configured. */
+export const AFTER_ANSWER_SPREAD_MS = 2000;
 
 /**
  * Work for one email address after the answer has gone out, in the order the requests came (a
  * registration is complete before a password reset asked for right after it looks the address up).
+ * It starts at a random moment within the spread: the work a known email causes differs from a new
+ * one's (a mail and a token against a new account, or nothing), and run at once it would slow the
+ * attacker's next request, which can be timed; spread out, every request runs beside the mixed
+ * work of many earlier ones.
  */
-const afterAnswer = (deps: ApiDeps, email: string, what: string, task: () => Promise<unknown>) => inBackground(deps, what, task, { after: email });
+const afterAnswer = (deps: ApiDeps, email: string, what: string, task: () => Promise<unknown>) =>
+  inBackground(deps, what, task, { after: email, spreadMs: deps.config.afterAnswerSpreadMs ?? AFTER_ANSWER_SPREAD_MS });
 
 async function findByEmail(deps: ApiDeps, email: string) {
   const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);

@@ -4,7 +4,8 @@
  * shown once and stored hashed. A TOTP code is accepted once: the step it was accepted for is kept
  * and a conditional UPDATE refuses that step or an older one, so a replayed code (even two uses at
  * the same moment) fails. A sign-in with the password right but no second factor yet is a pending
- * login: a random token in a short-lived cookie, stored hashed, five wrong codes and it is void.
+ * login: a random token in a short-lived cookie, stored hashed; each code is counted against it
+ * (a conditional increment) before it is checked, so at most five are ever evaluated, even at once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
@@ -13,6 +14,8 @@ import QRCode from 'qrcode';
 import { verifyPassword, type SecretBox } from '@proxyhub/auth';
 import { DomainError } from '@proxyhub/core';
 import { adminUsers, pendingLogins, recoveryCodes, users, type DbOrTx } from '@proxyhub/db';
+import { inBackground, type ApiDeps } from '../deps';
+import { mailTemplates } from '../mail';
 
 export type AccountKind = 'user' | 'admin';
 export interface TwoFactorAccount {
@@ -160,26 +163,55 @@ export async function pendingLogin(db: DbOrTx, token: string | undefined, kind: 
 }
 
 /**
- * Finishes a pending login with a code: the account to start a session for, once (the pending row
- * goes). A wrong code counts against the pending login (the fifth makes it void) and is reported,
- * not thrown, so the count commits with the transaction.
+ * Counts one code against a pending login before it is checked: a conditional increment that only
+ * succeeds below five, so however many codes arrive at once, at most five are ever evaluated. The
+ * count is committed on its own (not in the verifying transaction) and stands whatever follows.
+ */
+export async function claimPendingAttempt(db: DbOrTx, token: string | undefined, kind: AccountKind): Promise<TwoFactorAccount & { key: string }> {
+  if (!token) throw new DomainError('UNAUTHORIZED', PENDING_EXPIRED);
+  const key = sha256(token);
+  const [row] = await db
+    .update(pendingLogins)
+    .set({ attempts: sql`${pendingLogins.attempts} + 1` })
+    .where(and(eq(pendingLogins.id, key), gt(pendingLogins.expiresAt, new Date()), lt(pendingLogins.attempts, PENDING_ATTEMPTS)))
+    .returning({ userId: pendingLogins.userId, adminId: pendingLogins.adminId });
+  const id = kind === 'user' ? row?.userId : row?.adminId;
+  if (!row) {
+    await pendingLogin(db, token, kind); // says which: expired, or void
+    throw new DomainError('TOO_MANY_REQUESTS', PENDING_VOID);
+  }
+  if (!id) throw new DomainError('UNAUTHORIZED', PENDING_EXPIRED);
+  return { kind, id, key };
+}
+
+/**
+ * Finishes a pending login (its attempt already claimed) with a code: the account to start a
+ * session for, once (the pending row goes), or `ok: false` for a wrong code.
  */
 export async function finishPendingLogin(
   tx: DbOrTx,
   secrets: SecretBox,
-  token: string | undefined,
-  kind: AccountKind,
+  pending: TwoFactorAccount & { key: string },
   code: string,
 ): Promise<{ ok: true; account: TwoFactorAccount } | { ok: false }> {
-  const p = await pendingLogin(tx, token, kind);
-  if (!(await verifySecondFactor(tx, secrets, p, code))) {
-    await tx
-      .update(pendingLogins)
-      .set({ attempts: sql`${pendingLogins.attempts} + 1` })
-      .where(eq(pendingLogins.id, p.key));
-    return { ok: false };
-  }
-  const [gone] = await tx.delete(pendingLogins).where(eq(pendingLogins.id, p.key)).returning({ id: pendingLogins.id });
+  if (!(await verifySecondFactor(tx, secrets, pending, code))) return { ok: false };
+  const [gone] = await tx.delete(pendingLogins).where(eq(pendingLogins.id, pending.key)).returning({ id: pendingLogins.id });
   if (!gone) throw new DomainError('UNAUTHORIZED', PENDING_EXPIRED);
-  return { ok: true, account: { kind, id: p.id } };
+  return { ok: true, account: { kind: pending.kind, id: pending.id } };
+}
+
+/**
+ * Someone has the password and is guessing codes: the owner hears of it (after the answer). Admin
+ * accounts have no address, so theirs is logged.
+ */
+export function warnOfCodeGuessing(deps: ApiDeps, a: TwoFactorAccount): void {
+  inBackground(deps, 'code guessing mail', async () => {
+    if (a.kind === 'admin') {
+      deps.logger.warn({ adminId: a.id }, 'second-factor codes are being guessed for an admin whose password was entered');
+      return;
+    }
+    const [user] = await deps.db.select({ email: users.email, disabledAt: users.disabledAt }).from(users).where(eq(users.id, a.id));
+    if (!user || user.disabledAt) return;
+    await deps.mailer.send(mailTemplates.codeGuessing(user.email, new URL('/forgot-password', deps.config.publicUrl).toString()));
+  });
 }

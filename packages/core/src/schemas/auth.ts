@@ -19,10 +19,16 @@ export const newPasswordField = passwordField
   .min(PASSWORD_MIN_LENGTH, 'Password must be at least 8 characters')
   .regex(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/, 'Password must contain at least one lowercase letter, one uppercase letter, and one number');
 
-export const nameField = requiredText('Name is required', 100, 'Name must be at most 100 characters').min(
-  NAME_MIN_LENGTH,
-  'Name must be at least 2 characters',
-);
+/** Control characters, and the bidirectional overrides that make text read other than it is stored. */
+const NAME_CONTROL_RE = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/u;
+/** A scheme, `www.` or a host name (`label.tld`): what a mail client would make a link of. */
+const NAME_LINK_RE = /([a-z][a-z0-9+.-]*:\/\/|\bwww\.|[\p{L}\p{N}-]+\.\p{L}{2,})/iu;
+
+/** A person's name: it is shown to others (admins) and in mail, so it carries no control characters and no links. */
+export const nameField = requiredText('Name is required', 100, 'Name must be at most 100 characters')
+  .min(NAME_MIN_LENGTH, 'Name must be at least 2 characters')
+  .refine((v) => !NAME_CONTROL_RE.test(v), 'Name must not contain control characters')
+  .refine((v) => !NAME_LINK_RE.test(v), 'Name must not contain a link or web address');
 
 export const loginInput = z.object({ email: emailField, password: passwordField });
 export type LoginInput = z.infer<typeof loginInput>;
