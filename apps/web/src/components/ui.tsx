@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { COPIED_MS } from '@proxyhub/core';
 import { copyText } from '../lib/clipboard';
@@ -54,7 +54,7 @@ function FieldShell({ label, error, hint, children, className }: FieldShellProps
   );
 }
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
+type FieldProps = ComponentPropsWithRef<'input'> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
 
 export function Field({ label, error, hint, fieldClassName, ...input }: FieldProps) {
   return (
@@ -64,7 +64,7 @@ export function Field({ label, error, hint, fieldClassName, ...input }: FieldPro
   );
 }
 
-type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
+type SelectFieldProps = ComponentPropsWithRef<'select'> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
 
 export function SelectField({ label, error, hint, fieldClassName, children, ...select }: SelectFieldProps) {
   return (

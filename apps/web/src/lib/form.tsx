@@ -1,0 +1,49 @@
+/**
+ * The forms' one way of holding values and messages: react-hook-form, validated by the procedure's
+ * own core schema through its zod resolver. A form checks on submit only, and editing a field clears
+ * its message (as the spec's forms always did); the message shown is the schema's first for the field,
+ * word for word.
+ */
+import type { ComponentProps, FormEvent } from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { Field } from '../components/ui';
+
+export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
+  return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
+}
+
+/** A resolver fetched on first use: the signed-out pages load zod and the schemas only once a form is used. */
+export function lazyResolver<TIn extends FieldValues, TOut>(load: () => Promise<Resolver<TIn, unknown, TOut>>): Resolver<TIn, unknown, TOut> {
+  return async (values, context, options) => (await load())(values, context, options);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form: the field reads and registers by name only
+type AnyForm<T extends FieldValues> = UseFormReturn<T, any, any>;
+
+/** A form's message that belongs to no field (the server's answer, or the load failing). */
+export const formError = <T extends FieldValues>(form: AnyForm<T>) => form.formState.errors.root?.message;
+export const setFormError = <T extends FieldValues>(form: AnyForm<T>, message: string) => form.setError('root', { message });
+
+/**
+ * The form's submit handler: `onValid` gets the schema's output. A failure to load what validation
+ * needs (the signed-out forms' lazy schemas) shows `unexpected` above the form.
+ */
+export function submitWith<T extends FieldValues, O>(form: UseFormReturn<T, unknown, O>, onValid: (data: O) => Promise<void> | void, unexpected: string) {
+  return (e: FormEvent) => {
+    form
+      .handleSubmit(onValid)(e)
+      .catch(() => setFormError(form, unexpected));
+  };
+}
+
+type FormFieldProps<T extends FieldValues> = Omit<ComponentProps<typeof Field>, 'name' | 'error' | 'form' | 'value' | 'onChange'> & {
+  form: AnyForm<T>;
+  name: Path<T>;
+  options?: RegisterOptions<T, Path<T>>;
+};
+
+/** A labelled input bound to one field of the form, with its message. */
+export function FormField<T extends FieldValues>({ form, name, options, ...field }: FormFieldProps<T>) {
+  const { error } = form.getFieldState(name, form.formState);
+  return <Field {...field} {...form.register(name, { ...options, onChange: () => form.clearErrors(name) })} error={error?.message} />;
+}
