@@ -7,14 +7,10 @@
 import type { ComponentProps, FormEvent } from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { Field } from '../components/ui';
+import { PASSWORD_HINT } from './lazy-form';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
   return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
-}
-
-/** A resolver fetched on first use: the signed-out pages load zod and the schemas only once a form is used. */
-export function lazyResolver<TIn extends FieldValues, TOut>(load: () => Promise<Resolver<TIn, unknown, TOut>>): Resolver<TIn, unknown, TOut> {
-  return async (values, context, options) => (await load())(values, context, options);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form: the field reads and registers by name only
@@ -40,10 +36,22 @@ type FormFieldProps<T extends FieldValues> = Omit<ComponentProps<typeof Field>, 
   form: AnyForm<T>;
   name: Path<T>;
   options?: RegisterOptions<T, Path<T>>;
+  /** False where the form shows the message itself (above the form). */
+  showError?: boolean;
 };
 
 /** A labelled input bound to one field of the form, with its message. */
-export function FormField<T extends FieldValues>({ form, name, options, ...field }: FormFieldProps<T>) {
+export function FormField<T extends FieldValues>({ form, name, options, showError = true, ...field }: FormFieldProps<T>) {
   const { error } = form.getFieldState(name, form.formState);
-  return <Field {...field} {...form.register(name, { ...options, onChange: () => form.clearErrors(name) })} error={error?.message} />;
+  return <Field {...field} {...form.register(name, { ...options, onChange: () => form.clearErrors(name) })} error={showError ? error?.message : undefined} />;
+}
+
+/** A new password (with the rule as its hint) and its confirmation; the schema checks that they match. */
+export function NewPasswordFields<T extends FieldValues>({ form, names, labels }: { form: AnyForm<T>; names: [Path<T>, Path<T>]; labels: [string, string] }) {
+  return (
+    <>
+      <FormField form={form} name={names[0]} label={labels[0]} type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+      <FormField form={form} name={names[1]} label={labels[1]} type="password" autoComplete="new-password" />
+    </>
+  );
 }
