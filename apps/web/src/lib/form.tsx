@@ -4,9 +4,9 @@
  * its message (as the spec's forms always did); the message shown is the schema's first for the field,
  * word for word.
  */
-import type { ComponentProps, FormEvent } from 'react';
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
-import { Field } from '../components/ui';
+import { Alert, Field } from '../components/ui';
 import { PASSWORD_HINT } from './lazy-form';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
@@ -38,12 +38,31 @@ type FormFieldProps<T extends FieldValues> = Omit<ComponentProps<typeof Field>, 
   options?: RegisterOptions<T, Path<T>>;
   /** False where the form shows the message itself (above the form). */
   showError?: boolean;
+  /** Rewrites what is typed as it is typed (a code in capitals, say). */
+  transform?: (value: string) => string;
 };
 
 /** A labelled input bound to one field of the form, with its message. */
-export function FormField<T extends FieldValues>({ form, name, options, showError = true, ...field }: FormFieldProps<T>) {
+export function FormField<T extends FieldValues>({ form, name, options, showError = true, transform, ...field }: FormFieldProps<T>) {
   const { error } = form.getFieldState(name, form.formState);
-  return <Field {...field} {...form.register(name, { ...options, onChange: () => form.clearErrors(name) })} error={showError ? error?.message : undefined} />;
+  const input = form.register(name, {
+    ...options,
+    onChange: (e: unknown) => {
+      form.clearErrors(name);
+      return options?.onChange?.(e);
+    },
+  });
+  return (
+    <Field
+      {...field}
+      {...input}
+      onChange={(e) => {
+        if (transform) e.target.value = transform(e.target.value);
+        return input.onChange(e);
+      }}
+      error={showError ? error?.message : undefined}
+    />
+  );
 }
 
 /** A new password (with the rule as its hint) and its confirmation; the schema checks that they match. */
@@ -54,4 +73,42 @@ export function NewPasswordFields<T extends FieldValues>({ form, names, labels }
       <FormField form={form} name={names[1]} label={labels[1]} type="password" autoComplete="new-password" />
     </>
   );
+}
+
+type Result = { kind: 'success' | 'error'; text: string };
+
+/**
+ * A form that does one thing and says how it went: `action` gets the schema's output and returns the
+ * success text; a failure shows `failed(err)`. The last outcome shows (dismissible) where `outcome` is
+ * placed, and is cleared by the next submit.
+ */
+export function useActionForm<TIn extends FieldValues, TOut>(
+  resolver: Resolver<TIn, unknown, TOut>,
+  defaultValues: DefaultValues<TIn>,
+  action: (data: TOut, form: UseFormReturn<TIn, unknown, TOut>) => Promise<string>,
+  failed: (err: unknown) => string,
+) {
+  const form = useSchemaForm(resolver, defaultValues);
+  const [result, setResult] = useState<Result | null>(null);
+  const send = submitWith(
+    form,
+    async (data) => {
+      try {
+        setResult({ kind: 'success', text: await action(data, form) });
+      } catch (err) {
+        setResult({ kind: 'error', text: failed(err) });
+      }
+    },
+    'Invalid input',
+  );
+  const onSubmit = (e: FormEvent) => {
+    setResult(null);
+    send(e);
+  };
+  const outcome: ReactNode = result && (
+    <Alert kind={result.kind} onDismiss={() => setResult(null)}>
+      {result.text}
+    </Alert>
+  );
+  return { form, onSubmit, outcome };
 }
