@@ -6,12 +6,30 @@ import { useState, type FormEvent } from 'react';
 import { adjustBalanceInput, formatGb, gbBreakdown, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
+import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, Field, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { UsageChart } from './usage-chart';
 
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
+
+type Detail = RouterOutputs['admin']['user'];
+const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
+  { head: 'Proxy user ID', className: 'mono', cell: (a) => a.proxyUserId },
+  { head: 'Name', cell: (a) => a.name },
+  { head: 'Kind', cell: (a) => a.kind },
+  { head: 'Used', num: true, cell: (a) => formatBytes(a.usedBytes) },
+  { head: 'Cap', num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
+  { head: 'State', cell: (a) => (a.disabled ? 'Disabled' : 'Active') },
+];
+const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
+  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
+  { head: 'Description', cell: (e) => e.description },
+  { head: 'Status', cell: (e) => (e.history ? (e.history.map((h) => h.status).at(-1) ?? '') : 'credited') },
+  { head: 'Amount', num: true, cell: (e) => `${formatGb(BigInt(e.bytes))} GB` },
+];
 
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const utils = trpc.useUtils();
@@ -81,70 +99,10 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />
       </Card>
       <Card title={`Proxy accounts (${d.proxyAccounts.length})`}>
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Proxy user ID</th>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="num">
-                  Used
-                </th>
-                <th scope="col" className="num">
-                  Cap
-                </th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.proxyAccounts.map((a) => (
-                <tr key={a.proxyUserId}>
-                  <td className="mono">{a.proxyUserId}</td>
-                  <td>{a.name}</td>
-                  <td>{a.kind}</td>
-                  <td className="num">{formatBytes(a.usedBytes)}</td>
-                  <td className="num">{a.capBytes === null ? '—' : formatBytes(a.capBytes)}</td>
-                  <td>{a.disabled ? 'Disabled' : 'Active'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={ACCOUNT_COLUMNS} rows={d.proxyAccounts} rowKey={(a) => a.proxyUserId} empty="No proxy accounts." />
       </Card>
       <Card title="Billing">
-        <div className="table-wrap">
-          <table className="table" data-testid="admin-user-billing">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Description</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.billing.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="table-empty">
-                    No credits or orders yet.
-                  </td>
-                </tr>
-              ) : (
-                d.billing.map((e) => (
-                  <tr key={e.id}>
-                    <td>{new Date(e.createdAt).toLocaleString()}</td>
-                    <td>{e.description}</td>
-                    <td>{e.history ? (e.history.map((h) => h.status).at(-1) ?? '') : 'credited'}</td>
-                    <td className="num">{formatGb(BigInt(e.bytes))} GB</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="admin-user-billing" columns={BILLING_COLUMNS} rows={d.billing} rowKey={(e) => e.id} empty="No credits or orders yet." />
       </Card>
     </div>
   );

@@ -93,26 +93,42 @@ export function Pager({ label, page, pages, onPage }: { label: string; page: num
 
 export const pageCount = (total: number | undefined, pageSize: number) => (total === undefined ? 1 : Math.max(1, Math.ceil(total / pageSize)));
 
+/** A list's search text and status, and the query input they make (blank means no filter). */
+export function useListFilter<S extends string>() {
+  const [q, setQ] = useState('');
+  const [status, setStatus] = useState<S | ''>('');
+  return { q, setQ, status, setStatus, input: { q: q.trim() || undefined, status: status || undefined } };
+}
+
+/** The status select's words: its label, the "all" option, each status's name. */
+export interface StatusChoice<S extends string> {
+  label: string;
+  all: string;
+  options: readonly S[];
+  optionLabel: (s: S) => string;
+}
+
 interface FilterBarProps<S extends string> {
   /** Prefix of the two controls' ids: `<id>-search`, `<id>-status`. */
   id: string;
-  search: { label: string; placeholder: string; value: string; onChange: (q: string) => void };
-  status: { label: string; all: string; options: readonly S[]; optionLabel: (s: S) => string; value: S | ''; onChange: (s: S | '') => void };
+  filter: { q: string; setQ: (q: string) => void; status: S | ''; setStatus: (s: S | '') => void };
+  search: { label: string; placeholder: string };
+  status: StatusChoice<S>;
   busy?: boolean;
 }
 
 /** A list's search box and status select (labelled for screen readers only). */
-export function FilterBar<S extends string>({ id, search, status, busy }: FilterBarProps<S>) {
+export function FilterBar<S extends string>({ id, filter, search, status, busy }: FilterBarProps<S>) {
   return (
     <div className="search">
       <label className="sr-only" htmlFor={`${id}-search`}>
         {search.label}
       </label>
-      <input id={`${id}-search`} type="search" placeholder={search.placeholder} value={search.value} onChange={(e) => search.onChange(e.target.value)} />
+      <input id={`${id}-search`} type="search" placeholder={search.placeholder} value={filter.q} onChange={(e) => filter.setQ(e.target.value)} />
       <label className="sr-only" htmlFor={`${id}-status`}>
         {status.label}
       </label>
-      <select id={`${id}-status`} value={status.value} onChange={(e) => status.onChange(e.target.value as S | '')}>
+      <select id={`${id}-status`} value={filter.status} onChange={(e) => filter.setStatus(e.target.value as S | '')}>
         <option value="">{status.all}</option>
         {status.options.map((s) => (
           <option key={s} value={s}>
@@ -123,11 +139,4 @@ export function FilterBar<S extends string>({ id, search, status, busy }: Filter
       {busy && <Spinner />}
     </div>
   );
-}
-
-/** A list's search text and status, and the query input they make (blank means no filter). */
-export function useListFilter<S extends string>() {
-  const [q, setQ] = useState('');
-  const [status, setStatus] = useState<S | ''>('');
-  return { q, setQ, status, setStatus, input: { q: q.trim() || undefined, status: status || undefined } };
 }

@@ -4,9 +4,9 @@
  * its message (as the spec's forms always did); the message shown is the schema's first for the field,
  * word for word.
  */
-import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
+import type { ComponentProps, FormEvent } from 'react';
 import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
-import { Alert, Field } from '../components/ui';
+import { Field, useOutcome } from '../components/ui';
 import { PASSWORD_HINT } from './lazy-form';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
@@ -75,8 +75,6 @@ export function NewPasswordFields<T extends FieldValues>({ form, names, labels }
   );
 }
 
-type Result = { kind: 'success' | 'error'; text: string };
-
 /**
  * A form that does one thing and says how it went: `action` gets the schema's output and returns the
  * success text; a failure shows `failed(err)`. The last outcome shows (dismissible) where `outcome` is
@@ -89,26 +87,21 @@ export function useActionForm<TIn extends FieldValues, TOut>(
   failed: (err: unknown) => string,
 ) {
   const form = useSchemaForm(resolver, defaultValues);
-  const [result, setResult] = useState<Result | null>(null);
+  const { setOutcome, alert: outcome } = useOutcome();
   const send = submitWith(
     form,
     async (data) => {
       try {
-        setResult({ kind: 'success', text: await action(data, form) });
+        setOutcome({ kind: 'success', text: await action(data, form) });
       } catch (err) {
-        setResult({ kind: 'error', text: failed(err) });
+        setOutcome({ kind: 'error', text: failed(err) });
       }
     },
     'Invalid input',
   );
   const onSubmit = (e: FormEvent) => {
-    setResult(null);
+    setOutcome(null);
     send(e);
   };
-  const outcome: ReactNode = result && (
-    <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-      {result.text}
-    </Alert>
-  );
   return { form, onSubmit, outcome };
 }

@@ -7,7 +7,7 @@ import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
-import { Alert, Button, Card, CopyButton, PageHeader } from '../components/ui';
+import { Button, Card, CopyButton, PageHeader, useOutcome } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
@@ -84,7 +84,7 @@ function RotateCredential({
   pending: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { setOutcome: setResult, alert: resultAlert } = useOutcome();
   async function onConfirm() {
     try {
       await rotate();
@@ -123,11 +123,7 @@ function RotateCredential({
           </Button>
         </div>
       )}
-      {result && (
-        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-          {result.text}
-        </Alert>
-      )}
+      {resultAlert}
     </>
   );
 }

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
-import { DataTable, Pager, pageCount } from '../data-table';
+import { DataTable, Pager, pageCount, type Column } from '../data-table';
 import { Card, Field } from '../ui';
 import { when } from './format';
 
@@ -14,6 +14,14 @@ const FILTERS = [
   { key: 'target', label: 'Target', placeholder: 'user:<id> or code:<code>' },
 ] as const;
 type Filters = Record<(typeof FILTERS)[number]['key'], string>;
+const COLUMNS: Column<Entry>[] = [
+  { head: 'When', cell: (e) => when(e.at) },
+  { head: 'Actor', cell: (e) => e.actor },
+  { head: 'Action', className: 'mono', cell: (e) => e.action },
+  { head: 'Target', className: 'mono', cell: (e) => e.target ?? '—' },
+  { head: 'From', cell: (e) => e.sourceAddress },
+  { head: 'Reason', cell: (e) => e.reason ?? '—' },
+];
 
 export function AdminAuditLog() {
   const [filters, setFilters] = useState<Filters>({ actor: '', action: '', target: '' });
@@ -47,20 +55,7 @@ export function AdminAuditLog() {
           />
         ))}
       </div>
-      <DataTable<Entry>
-        testId="audit-table"
-        rows={log.data?.entries}
-        rowKey={(e) => e.id}
-        empty="Nothing recorded for these filters."
-        columns={[
-          { head: 'When', cell: (e) => when(e.at) },
-          { head: 'Actor', cell: (e) => e.actor },
-          { head: 'Action', className: 'mono', cell: (e) => e.action },
-          { head: 'Target', className: 'mono', cell: (e) => e.target ?? '—' },
-          { head: 'From', cell: (e) => e.sourceAddress },
-          { head: 'Reason', cell: (e) => e.reason ?? '—' },
-        ]}
-      />
+      <DataTable testId="audit-table" columns={COLUMNS} rows={log.data?.entries} rowKey={(e) => e.id} empty="Nothing recorded for these filters." />
       <Pager label="Audit log pages" page={page} pages={pageCount(log.data?.total, PAGE_SIZE)} onPage={setPage} />
     </Card>
   );

@@ -60,8 +60,9 @@ export function UsersTab({ shared }: { shared: AdminShared }) {
       actions={
         <FilterBar
           id="user"
-          search={{ label: 'Search users', placeholder: 'Search by email, name or proxy user ID', value: draft, onChange: setDraft }}
-          status={{ label: 'Status', all: 'All users', options: STATUSES, optionLabel: (s) => STATUS_LABELS[s], value: list.status, onChange: list.setStatus }}
+          filter={{ q: draft, setQ: setDraft, status: list.status, setStatus: list.setStatus }}
+          search={{ label: 'Search users', placeholder: 'Search by email, name or proxy user ID' }}
+          status={{ label: 'Status', all: 'All users', options: STATUSES, optionLabel: (s) => STATUS_LABELS[s] }}
           busy={query.isFetching}
         />
       }
