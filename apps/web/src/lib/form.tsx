@@ -18,6 +18,11 @@ type AnyForm<T extends FieldValues> = UseFormReturn<T, any, any>;
 
 /** A form's message that belongs to no field (the server's answer, or the load failing). */
 export const formError = <T extends FieldValues>(form: AnyForm<T>) => form.formState.errors.root?.message;
+/** The form's first message, a field's or the form's own: for forms that show one message above or below themselves. */
+export const firstError = <T extends FieldValues>(form: AnyForm<T>) => {
+  const { root, ...fields } = form.formState.errors;
+  return Object.values(fields).find((e) => typeof e?.message === 'string')?.message ?? root?.message;
+};
 export const setFormError = <T extends FieldValues>(form: AnyForm<T>, message: string) => form.setError('root', { message });
 
 /**
