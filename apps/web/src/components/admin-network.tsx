@@ -20,6 +20,7 @@ import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
+import { DataTable, type Column } from './data-table';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
@@ -419,6 +420,20 @@ export function AdminUpstreams() {
   );
 }
 
+type Gateway = RouterOutputs['admin']['gateways']['gateways'][number];
+const GATEWAY_COLUMNS: Column<Gateway>[] = [
+  { head: 'Gateway', className: 'mono', cell: (g) => g.id },
+  { head: 'Status', cell: (g) => <span className={`badge ${g.status === 'up' ? 'badge-green' : 'badge-red'}`}>{g.status === 'up' ? 'Up' : 'Down'}</span> },
+  { head: 'Version', cell: (g) => g.version },
+  { head: 'Started', cell: (g) => when(g.startedAt) },
+  { head: 'Last seen', cell: (g) => when(g.lastSeenAt) },
+  { head: 'Tunnels', num: true, cell: (g) => g.openTunnels },
+  { head: 'Up /s', num: true, cell: (g) => formatBytes(String(g.bytesPerSecUp)) },
+  { head: 'Down /s', num: true, cell: (g) => formatBytes(String(g.bytesPerSecDown)) },
+  { head: 'Leased', num: true, cell: (g) => formatBytes(String(g.leasedBytes)) },
+  { head: 'Upstream errors', num: true, cell: (g) => g.upstreamErrors },
+];
+
 export function AdminGateways() {
   const q = trpc.admin.gateways.useQuery(undefined, { staleTime: 0, refetchInterval: 10_000 });
   return (
@@ -427,59 +442,14 @@ export function AdminGateways() {
       description="From their heartbeats (every 10 s); one silent for 60 s is down and its leases are settled."
     >
       {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load gateways')}</Alert>}
-      <div className="table-wrap">
-        <table className="table" data-testid="gateways-table">
-          <thead>
-            <tr>
-              <th scope="col">Gateway</th>
-              <th scope="col">Status</th>
-              <th scope="col">Version</th>
-              <th scope="col">Started</th>
-              <th scope="col">Last seen</th>
-              <th scope="col" className="num">
-                Tunnels
-              </th>
-              <th scope="col" className="num">
-                Up /s
-              </th>
-              <th scope="col" className="num">
-                Down /s
-              </th>
-              <th scope="col" className="num">
-                Leased
-              </th>
-              <th scope="col" className="num">
-                Upstream errors
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data?.gateways.map((g) => (
-              <tr key={g.id} data-gateway={g.id}>
-                <td className="mono">{g.id}</td>
-                <td>
-                  <span className={`badge ${g.status === 'up' ? 'badge-green' : 'badge-red'}`}>{g.status === 'up' ? 'Up' : 'Down'}</span>
-                </td>
-                <td>{g.version}</td>
-                <td>{when(g.startedAt)}</td>
-                <td>{when(g.lastSeenAt)}</td>
-                <td className="num">{g.openTunnels}</td>
-                <td className="num">{formatBytes(String(g.bytesPerSecUp))}</td>
-                <td className="num">{formatBytes(String(g.bytesPerSecDown))}</td>
-                <td className="num">{formatBytes(String(g.leasedBytes))}</td>
-                <td className="num">{g.upstreamErrors}</td>
-              </tr>
-            ))}
-            {q.data?.gateways.length === 0 && (
-              <tr>
-                <td colSpan={10} className="table-empty">
-                  No gateway has reported yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="gateways-table"
+        columns={GATEWAY_COLUMNS}
+        rows={q.data?.gateways}
+        rowKey={(g) => g.id}
+        rowProps={(g) => ({ 'data-gateway': g.id })}
+        empty="No gateway has reported yet."
+      />
     </Card>
   );
 }

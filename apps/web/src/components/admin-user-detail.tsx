@@ -3,15 +3,34 @@
  * billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
  */
 import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { adjustBalanceInput, formatGb, gbBreakdown, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
+import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import { Alert, Button, Card, Field, Spinner } from './ui';
+import { DataTable, type Column } from './data-table';
+import { Alert, Button, Card, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { UsageChart } from './usage-chart';
 
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
+
+type Detail = RouterOutputs['admin']['user'];
+const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
+  { head: 'Proxy user ID', className: 'mono', cell: (a) => a.proxyUserId },
+  { head: 'Name', cell: (a) => a.name },
+  { head: 'Kind', cell: (a) => a.kind },
+  { head: 'Used', num: true, cell: (a) => formatBytes(a.usedBytes) },
+  { head: 'Cap', num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
+  { head: 'State', cell: (a) => (a.disabled ? 'Disabled' : 'Active') },
+];
+const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
+  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
+  { head: 'Description', cell: (e) => e.description },
+  { head: 'Status', cell: (e) => (e.history ? (e.history.map((h) => h.status).at(-1) ?? '') : 'credited') },
+  { head: 'Amount', num: true, cell: (e) => `${formatGb(BigInt(e.bytes))} GB` },
+];
 
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const utils = trpc.useUtils();
@@ -81,96 +100,43 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />
       </Card>
       <Card title={`Proxy accounts (${d.proxyAccounts.length})`}>
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Proxy user ID</th>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col" className="num">
-                  Used
-                </th>
-                <th scope="col" className="num">
-                  Cap
-                </th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.proxyAccounts.map((a) => (
-                <tr key={a.proxyUserId}>
-                  <td className="mono">{a.proxyUserId}</td>
-                  <td>{a.name}</td>
-                  <td>{a.kind}</td>
-                  <td className="num">{formatBytes(a.usedBytes)}</td>
-                  <td className="num">{a.capBytes === null ? '—' : formatBytes(a.capBytes)}</td>
-                  <td>{a.disabled ? 'Disabled' : 'Active'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={ACCOUNT_COLUMNS} rows={d.proxyAccounts} rowKey={(a) => a.proxyUserId} empty="No proxy accounts." />
       </Card>
       <Card title="Billing">
-        <div className="table-wrap">
-          <table className="table" data-testid="admin-user-billing">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Description</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.billing.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="table-empty">
-                    No credits or orders yet.
-                  </td>
-                </tr>
-              ) : (
-                d.billing.map((e) => (
-                  <tr key={e.id}>
-                    <td>{new Date(e.createdAt).toLocaleString()}</td>
-                    <td>{e.description}</td>
-                    <td>{e.history ? (e.history.map((h) => h.status).at(-1) ?? '') : 'credited'}</td>
-                    <td className="num">{formatGb(BigInt(e.bytes))} GB</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="admin-user-billing" columns={BILLING_COLUMNS} rows={d.billing} rowKey={(e) => e.id} empty="No credits or orders yet." />
       </Card>
     </div>
   );
 }
 
+const suspendResolver = zodResolver(suspendUserInput);
+const adjustResolver = zodResolver(adjustBalanceInput);
+/** A blank change is a missing number (the schema's "must be a number"), not 0. */
+const deltaOptions = { setValueAs: (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v)) };
+
 function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean; onDone: () => Promise<void> }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useSchemaForm(suspendResolver, { id, reason: '' });
   const suspend = trpc.admin.suspendUser.useMutation();
   const unsuspend = trpc.admin.unsuspendUser.useMutation();
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
+  async function run(change: () => Promise<unknown>) {
     try {
-      if (suspended) await unsuspend.mutateAsync({ id, reason: reason.trim() || undefined });
-      else {
-        const checked = validate(suspendUserInput, { id, reason });
-        if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
-        await suspend.mutateAsync(checked.data);
-      }
-      setReason('');
+      await change();
+      form.reset();
       await onDone();
     } catch (err) {
-      setError(errorMessage(err, 'The change failed'));
+      setFormError(form, errorMessage(err, 'The change failed'));
     }
   }
+  const onSuspend = submitWith(form, (input) => run(() => suspend.mutateAsync(input)), 'The change failed');
+  // Unsuspending asks no reason: one given goes to the audit log, the server checks it.
+  const onSubmit = suspended
+    ? (e: FormEvent) => {
+        e.preventDefault();
+        form.clearErrors();
+        void run(() => unsuspend.mutateAsync({ id, reason: form.getValues('reason').trim() || undefined }));
+      }
+    : onSuspend;
+  const error = firstError(form);
   return (
     <Card
       title={suspended ? 'Unsuspend' : 'Suspend'}
@@ -180,9 +146,9 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
           : 'Sign-in, sessions, the API key and the proxy credentials stop within seconds.'
       }
     >
-      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
-        <Field label={suspended ? 'Reason (optional)' : 'Reason'} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <FormField form={form} name="reason" showError={false} label={suspended ? 'Reason (optional)' : 'Reason'} />
         <Button type="submit" variant={suspended ? 'primary' : 'danger'} loading={suspend.isPending || unsuspend.isPending}>
           {suspended ? 'Unsuspend user' : 'Suspend user'}
         </Button>
@@ -192,34 +158,37 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
 }
 
 function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> }) {
-  const [delta, setDelta] = useState('');
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   const adjust = trpc.admin.adjustUserBalance.useMutation();
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    setDone(null);
-    const checked = validate(adjustBalanceInput, { id, deltaGB: delta.trim() === '' ? Number.NaN : Number(delta), reason });
-    if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
-    try {
-      const r = await adjust.mutateAsync(checked.data);
-      setDone(`Adjusted by ${formatGb(BigInt(r.deltaBytes))} GB.`);
-      setDelta('');
-      setReason('');
-      await onDone();
-    } catch (err) {
-      setError(errorMessage(err, 'The adjustment failed'));
-    }
-  }
+  const [done, setDone] = useState<string | null>(null);
+  const form = useSchemaForm(adjustResolver, { id, deltaGB: Number.NaN, reason: '' });
+  const onSubmit = submitWith(
+    form,
+    async (input) => {
+      try {
+        const r = await adjust.mutateAsync(input);
+        setDone(`Adjusted by ${formatGb(BigInt(r.deltaBytes))} GB.`);
+        form.reset();
+        await onDone();
+      } catch (err) {
+        setFormError(form, errorMessage(err, 'The adjustment failed'));
+      }
+    },
+    'The adjustment failed',
+  );
+  const error = firstError(form);
   return (
     <Card title="Adjust balance" description="Positive adds, negative takes away; never below zero. The user sees it in Billing.">
-      <form onSubmit={(e) => void onSubmit(e)} noValidate>
+      <form
+        onSubmit={(e) => {
+          setDone(null);
+          onSubmit(e);
+        }}
+        noValidate
+      >
         {error && <Alert kind="error">{error}</Alert>}
         {done && <Alert kind="success">{done}</Alert>}
-        <Field label="Change (GB)" inputMode="decimal" value={delta} onChange={(e) => setDelta(e.target.value)} />
-        <Field label="Adjustment reason" value={reason} onChange={(e) => setReason(e.target.value)} />
+        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Change (GB)" inputMode="decimal" />
+        <FormField form={form} name="reason" showError={false} label="Adjustment reason" />
         <Button type="submit" loading={adjust.isPending}>
           Apply adjustment
         </Button>

@@ -1,13 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router-dom';
 import { deleteAccountInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { forgetReturningVisitor } from '../lib/returning';
-import { validate } from '../lib/validation';
+import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
-import { Alert, Button, Card, Field } from './ui';
+import { Alert, Button, Card } from './ui';
+
+const resolver = zodResolver(deleteAccountInput);
 
 /**
  * Deleting the account, after a confirmation that asks for the password (or, for an account that
@@ -20,28 +23,29 @@ export function DeleteAccountSettings() {
   const navigate = useNavigate();
   const remove = trpc.auth.deleteAccount.useMutation();
   const [confirming, setConfirming] = useState(false);
-  const [proof, setProof] = useState('');
-  const [error, setError] = useState<string | undefined>();
   const byEmail = user.authType === 'google';
+  const form = useSchemaForm(resolver, byEmail ? { email: '' } : { password: '' });
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(undefined);
-    const v = validate(deleteAccountInput, byEmail ? { email: proof } : { password: proof });
-    if (!v.ok) return setError(Object.values(v.errors)[0]);
-    // The schema lets either proof be absent (the server knows which one the account needs).
-    if (byEmail ? !v.data.email : !v.data.password) return setError(byEmail ? 'Type the email address of your account to confirm' : 'Password is required');
-    try {
-      await remove.mutateAsync(v.data);
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to delete the account'));
-      return;
-    }
-    forgetReturningVisitor();
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
-    setUser(null);
-    void navigate('/login?deleted=1', { replace: true });
-  }
+  const onSubmit = submitWith(
+    form,
+    async (input) => {
+      // The schema lets either proof be absent (the server knows which one the account needs).
+      if (byEmail ? !input.email : !input.password)
+        return setFormError(form, byEmail ? 'Type the email address of your account to confirm' : 'Password is required');
+      try {
+        await remove.mutateAsync(input);
+      } catch (err) {
+        setFormError(form, errorMessage(err, 'Failed to delete the account'));
+        return;
+      }
+      forgetReturningVisitor();
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+      setUser(null);
+      void navigate('/login?deleted=1', { replace: true });
+    },
+    'Failed to delete the account',
+  );
+  const error = firstError(form);
 
   return (
     <Card
@@ -49,20 +53,17 @@ export function DeleteAccountSettings() {
       description="Your sign-in, API key and proxy credentials stop working at once and cannot be restored. Remaining Data is not refunded."
     >
       {confirming ? (
-        <form className="confirm-box form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Confirm deleting the account">
+        <form className="confirm-box form" onSubmit={onSubmit} noValidate aria-label="Confirm deleting the account">
           <p>
             <strong>Delete your account for good?</strong> {byEmail ? 'Type your email address to confirm.' : 'Enter your password to confirm.'}
           </p>
-          <Field
+          <FormField
+            form={form}
+            name={byEmail ? 'email' : 'password'}
+            showError={false}
             label={byEmail ? 'Email address' : 'Password'}
-            name={byEmail ? 'confirmEmail' : 'confirmPassword'}
             type={byEmail ? 'email' : 'password'}
             autoComplete={byEmail ? 'off' : 'current-password'}
-            value={proof}
-            onChange={(e) => {
-              setProof(e.target.value);
-              setError(undefined);
-            }}
           />
           {error && <Alert kind="error">{error}</Alert>}
           <div className="card-actions">
@@ -74,8 +75,7 @@ export function DeleteAccountSettings() {
               disabled={remove.isPending}
               onClick={() => {
                 setConfirming(false);
-                setProof('');
-                setError(undefined);
+                form.reset();
               }}
             >
               Cancel

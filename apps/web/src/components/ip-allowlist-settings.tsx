@@ -8,7 +8,7 @@ import { invalidAllowlistEntryMessage, MAX_ALLOWLIST_ENTRIES, parseAllowlistEntr
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
-import { Alert, Button, Card, Field } from './ui';
+import { Button, Card, Field, useOutcome } from './ui';
 
 export function IpAllowlistSettings() {
   const current = trpc.ipAllowlist.get.useQuery(undefined, { staleTime: 0 });
@@ -17,7 +17,7 @@ export function IpAllowlistSettings() {
   const [passwordless, setPasswordless] = useState(false);
   const [draft, setDraft] = useState('');
   const [draftError, setDraftError] = useState<string | undefined>();
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { setOutcome: setResult, alert: resultAlert } = useOutcome();
   useEffect(() => {
     if (!current.data) return;
     setEntries(current.data.entries);
@@ -124,11 +124,7 @@ export function IpAllowlistSettings() {
           Save Allow-List
         </Button>
       </div>
-      {result && (
-        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-          {result.text}
-        </Alert>
-      )}
+      {resultAlert}
     </Card>
   );
 }

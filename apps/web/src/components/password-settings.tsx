@@ -1,21 +1,27 @@
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordForm } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate, type FieldErrors } from '../lib/validation';
+import { FormField, NewPasswordFields, useActionForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
-import { Alert, Button, Card, Field } from './ui';
+import { Button, Card } from './ui';
 
-type Values = { currentPassword: string; newPassword: string; confirmPassword: string };
-const EMPTY: Values = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const resolver = zodResolver(changePasswordForm);
 
 /** A new password proven by the current one; the server signs out every other session. */
 export function PasswordSettings() {
   const user = useSession().data!;
   const change = trpc.auth.changePassword.useMutation();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { form, onSubmit, outcome } = useActionForm(
+    resolver,
+    { currentPassword: '', newPassword: '', confirmPassword: '' },
+    async ({ currentPassword, newPassword }, f) => {
+      const r = await change.mutateAsync({ currentPassword, newPassword });
+      f.reset();
+      return r.message;
+    },
+    (err) => errorMessage(err, 'Failed to change the password'),
+  );
 
   if (user.authType === 'google') {
     return (
@@ -25,67 +31,18 @@ export function PasswordSettings() {
     );
   }
 
-  function set(field: keyof Values, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  }
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setResult(null);
-    const v = validate(changePasswordForm, values);
-    if (!v.ok) return setErrors(v.errors);
-    try {
-      const r = await change.mutateAsync({ currentPassword: v.data.currentPassword, newPassword: v.data.newPassword });
-      setValues(EMPTY);
-      setResult({ kind: 'success', text: r.message });
-    } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, 'Failed to change the password') });
-    }
-  }
-
   return (
     <Card title="Password" description="Changing it signs you out everywhere else; this browser stays signed in.">
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Change password">
-        <Field
-          label="Current password"
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          value={values.currentPassword}
-          error={errors.currentPassword}
-          onChange={(e) => set('currentPassword', e.target.value)}
-        />
-        <Field
-          label="New password"
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.newPassword}
-          error={errors.newPassword}
-          hint="At least 8 characters with a lowercase letter, an uppercase letter and a number."
-          onChange={(e) => set('newPassword', e.target.value)}
-        />
-        <Field
-          label="Confirm new password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          error={errors.confirmPassword}
-          onChange={(e) => set('confirmPassword', e.target.value)}
-        />
+      <form className="form" onSubmit={onSubmit} noValidate aria-label="Change password">
+        <FormField form={form} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
+        <NewPasswordFields form={form} names={['newPassword', 'confirmPassword']} labels={['New password', 'Confirm new password']} />
         <div className="card-actions">
           <Button type="submit" loading={change.isPending}>
             Change Password
           </Button>
         </div>
       </form>
-      {result && (
-        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-          {result.text}
-        </Alert>
-      )}
+      {outcome}
     </Card>
   );
 }

@@ -1,11 +1,11 @@
 /** Settings card: two-factor sign-in for the signed-in user (on with setup, off with password and code). */
-import { useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { twoFactorDisableInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
 import { TwoFactorSetup } from './two-factor-setup';
-import { Alert, Button, Card, Field } from './ui';
+import { Alert, Button, Card } from './ui';
 
 export function TwoFactorSettings() {
   const status = trpc.twoFactor.status.useQuery(undefined, { staleTime: 0 });
@@ -27,31 +27,32 @@ export function TwoFactorSettings() {
   );
 }
 
+const disableResolver = zodResolver(twoFactorDisableInput);
+
 function DisableTwoFactor({ onDone }: { onDone: () => void }) {
   const disable = trpc.twoFactor.disable.useMutation();
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    const v = validate(twoFactorDisableInput, { password, code });
-    if (!v.ok) return setError(Object.values(v.errors)[0] ?? 'Invalid input');
-    try {
-      await disable.mutateAsync(v.data);
-      onDone();
-    } catch (err) {
-      setError(errorMessage(err, 'Turning it off failed'));
-    }
-  }
+  const form = useSchemaForm(disableResolver, { password: '', code: '' });
+  const onSubmit = submitWith(
+    form,
+    async (input) => {
+      try {
+        await disable.mutateAsync(input);
+        onDone();
+      } catch (err) {
+        setFormError(form, errorMessage(err, 'Turning it off failed'));
+      }
+    },
+    'Turning it off failed',
+  );
+  const error = firstError(form);
   return (
-    <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Turn off two-factor sign-in">
+    <form className="form" onSubmit={onSubmit} noValidate aria-label="Turn off two-factor sign-in">
       <p data-testid="two-factor-on">
         <span className="badge badge-green">On</span> Sign-ins ask for a code from your app.
       </p>
       {error && <Alert kind="error">{error}</Alert>}
-      <Field label="Current password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-      <Field label="Code or recovery code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+      <FormField form={form} name="password" showError={false} label="Current password" type="password" autoComplete="current-password" />
+      <FormField form={form} name="code" showError={false} label="Code or recovery code" autoComplete="one-time-code" />
       <Button type="submit" variant="danger" loading={disable.isPending}>
         Turn off
       </Button>

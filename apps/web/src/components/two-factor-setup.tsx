@@ -3,11 +3,14 @@
  * confirm, then the recovery codes, shown once. Used by Settings (users and admins) and by an admin
  * sign-in that must set it up first.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { twoFactorEnableInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
-import { Alert, Button, CopyButton, Field } from './ui';
+import { firstError, FormField, submitWith, useSchemaForm } from '../lib/form';
+import { Alert, Button, CopyButton } from './ui';
+
+const resolver = zodResolver(twoFactorEnableInput);
 
 export interface TwoFactorSetupProps {
   setup: () => Promise<{ secret: string; qrCodeDataUrl: string }>;
@@ -18,7 +21,7 @@ export interface TwoFactorSetupProps {
 export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
   const [secret, setSecret] = useState<{ secret: string; qrCodeDataUrl: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const [code, setCode] = useState('');
+  const form = useSchemaForm(resolver, { code: '' });
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (f: () => Promise<void>, what: string) => {
@@ -32,12 +35,13 @@ export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
       setBusy(false);
     }
   };
-  async function onEnable(e: FormEvent) {
-    e.preventDefault();
-    const v = validate(twoFactorEnableInput, { code });
-    if (!v.ok) return setError(v.errors.code ?? 'Please enter a code');
-    await run(async () => setCodes((await enable(v.data.code)).recoveryCodes), 'Turning it on failed');
-  }
+  const onEnable = submitWith(
+    form,
+    ({ code }) => run(async () => setCodes((await enable(code)).recoveryCodes), 'Turning it on failed'),
+    'Turning it on failed',
+  );
+  // The code's message shows above the form, as the server's do.
+  const shown = error ?? firstError(form);
   if (codes) {
     return (
       <div data-testid="recovery-codes">
@@ -54,19 +58,27 @@ export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
   }
   return (
     <div>
-      {error && <Alert kind="error">{error}</Alert>}
+      {shown && <Alert kind="error">{shown}</Alert>}
       {!secret ? (
         <Button loading={busy} onClick={() => void run(async () => setSecret(await setup()), 'Setting up failed')}>
           Set up two-factor sign-in
         </Button>
       ) : (
-        <form className="form" onSubmit={(e) => void onEnable(e)} noValidate aria-label="Confirm two-factor sign-in">
+        <form
+          className="form"
+          onSubmit={(e) => {
+            setError(null);
+            onEnable(e);
+          }}
+          noValidate
+          aria-label="Confirm two-factor sign-in"
+        >
           <p>Scan this code with an authenticator app (or type the key in), then enter the 6-digit code it shows.</p>
           <img src={secret.qrCodeDataUrl} alt="QR code for your authenticator app" width={200} height={200} />
           <p className="mono small" data-testid="totp-secret">
             {secret.secret}
           </p>
-          <Field label="Code from the app" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+          <FormField form={form} name="code" showError={false} label="Code from the app" inputMode="numeric" autoComplete="one-time-code" />
           <Button type="submit" loading={busy}>
             Turn on
           </Button>

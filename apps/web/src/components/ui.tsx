@@ -94,6 +94,19 @@ export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success'
   );
 }
 
+export type Outcome = { kind: 'success' | 'error'; text: string };
+
+/** The last action's outcome: `alert` shows it (dismissible) where it is placed. */
+export function useOutcome() {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const alert = outcome && (
+    <Alert kind={outcome.kind} onDismiss={() => setOutcome(null)}>
+      {outcome.text}
+    </Alert>
+  );
+  return { setOutcome, alert };
+}
+
 /** Copy with a "Copied!" state for the spec's 2 seconds. */
 export function CopyButton({
   text,

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
@@ -6,9 +7,9 @@ import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
-import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
+import { Button, Card, CopyButton, PageHeader, useOutcome } from '../components/ui';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
 
@@ -83,7 +84,7 @@ function RotateCredential({
   pending: boolean;
 }) {
   const [confirming, setConfirming] = useState(false);
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const { setOutcome: setResult, alert: resultAlert } = useOutcome();
   async function onConfirm() {
     try {
       await rotate();
@@ -122,62 +123,37 @@ function RotateCredential({
           </Button>
         </div>
       )}
-      {result && (
-        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-          {result.text}
-        </Alert>
-      )}
+      {resultAlert}
     </>
   );
 }
 
+const batchResolver = zodResolver(processBatchInput);
+
 function AssociateBatch() {
   const { refresh } = useSessionActions();
-  const [batchId, setBatchId] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const process = trpc.credits.processBatch.useMutation();
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setResult(null);
-    const v = validate(processBatchInput, { batchId });
-    if (!v.ok) return setError(v.errors.batchId);
-    try {
-      const r = await process.mutateAsync(v.data);
-      setResult({ kind: 'success', text: withGbBeside(r.message, r.creditedBytes) });
-      setBatchId('');
+  const { form, onSubmit, outcome } = useActionForm(
+    batchResolver,
+    { batchId: '' },
+    async (input, f) => {
+      const r = await process.mutateAsync(input);
+      f.reset();
       await refresh();
-    } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, 'Failed to process batch') });
-    }
-  }
+      return withGbBeside(r.message, r.creditedBytes);
+    },
+    (err) => errorMessage(err, 'Failed to process batch'),
+  );
 
   return (
     <Card title="Associate Batch Proxies" description="Bought a batch of proxy accounts from our shop? Enter its Batch ID to add it to your account.">
-      <form className="form inline-form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Associate batch proxies">
-        <Field
-          label="Batch ID"
-          name="batchId"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="e.g. BT7K2M9QX4HD8R3VWZ6P"
-          value={batchId}
-          error={error}
-          onChange={(e) => {
-            setBatchId(e.target.value);
-            setError(undefined);
-          }}
-        />
+      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label="Associate batch proxies">
+        <FormField form={form} name="batchId" label="Batch ID" autoComplete="off" spellCheck={false} placeholder="e.g. BT7K2M9QX4HD8R3VWZ6P" />
         <Button type="submit" loading={process.isPending}>
           Associate Batch
         </Button>
       </form>
-      {result && (
-        <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-          {result.text}
-        </Alert>
-      )}
+      {outcome}
     </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { formatGb, type OrderStep } from '@proxyhub/core';
+import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
@@ -36,6 +37,31 @@ function amount(bytes: string): string {
   return `${b > 0n ? '+' : ''}${formatGb(b)} GB`;
 }
 
+const COLUMNS: Column<Entry>[] = [
+  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
+  { head: 'Type', cell: (e) => KIND_LABEL[e.kind] },
+  { head: 'Description', cell: (e) => e.description },
+  {
+    head: 'Status',
+    cell: (e) => {
+      const status = statusOf(e);
+      return <span className={`billing-status ${status.className}`}>{status.label}</span>;
+    },
+  },
+  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => amount(e.bytes) },
+  {
+    head: 'Receipt',
+    cell: (e) =>
+      e.kind === 'crypto' && e.history?.some((h) => h.status === 'paid') ? (
+        <a href={`/billing/receipts/${e.id}`} target="_blank" rel="noreferrer">
+          Receipt
+        </a>
+      ) : (
+        '—'
+      ),
+  },
+];
+
 export function BillingPage() {
   const list = trpc.billing.list.useInfiniteQuery({ limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 });
   const entries = list.data?.pages.flatMap((p) => p.entries) ?? [];
@@ -51,62 +77,15 @@ export function BillingPage() {
         }
       >
         {list.isError && <Alert kind="error">{errorMessage(list.error, 'Failed to load billing history')}</Alert>}
-        <div className="table-wrap">
-          <table className="table" data-testid="billing-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Type</th>
-                <th scope="col">Description</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
-                <th scope="col">Receipt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.isPending ? (
-                <tr>
-                  <td colSpan={6} className="table-empty">
-                    <Spinner label="Loading..." />
-                  </td>
-                </tr>
-              ) : entries.length === 0 ? (
-                <tr>
-                  <td colSpan={6} className="table-empty">
-                    Nothing yet: top up with a code or crypto to see it here.
-                  </td>
-                </tr>
-              ) : (
-                entries.map((e) => {
-                  const status = statusOf(e);
-                  const paid = e.kind === 'crypto' && e.history?.some((h) => h.status === 'paid');
-                  return (
-                    <tr key={e.id} data-testid="billing-row">
-                      <td>{new Date(e.createdAt).toLocaleString()}</td>
-                      <td>{KIND_LABEL[e.kind]}</td>
-                      <td>{e.description}</td>
-                      <td>
-                        <span className={`billing-status ${status.className}`}>{status.label}</span>
-                      </td>
-                      <td className={`num${e.bytes.startsWith('-') ? ' amount-negative' : ''}`}>{amount(e.bytes)}</td>
-                      <td>
-                        {paid ? (
-                          <a href={`/billing/receipts/${e.id}`} target="_blank" rel="noreferrer">
-                            Receipt
-                          </a>
-                        ) : (
-                          '—'
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="billing-table"
+          columns={COLUMNS}
+          rows={list.isPending ? undefined : entries}
+          rowKey={(e) => e.id}
+          rowProps={() => ({ 'data-testid': 'billing-row' })}
+          loading={<Spinner label="Loading..." />}
+          empty="Nothing yet: top up with a code or crypto to see it here."
+        />
         {list.hasNextPage && (
           <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
             Load more

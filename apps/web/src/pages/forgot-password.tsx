@@ -1,42 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
+import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
 import { errorMessage } from '../lib/errors';
-import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
-import { validate } from '../lib/validation';
+import { loadApi } from '../lib/form-deps';
+import { useLazyForm } from '../lib/lazy-form';
+
+const UNEXPECTED = 'Failed to send reset email. Please try again.';
 
 export function ForgotPasswordPage() {
-  const [email, setEmail] = useState('');
-  const [error, setError] = useState<string | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useLazyForm((r) => r.forgotPassword);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const failed = (err?: unknown) => setFormError(errorMessage(err, 'Failed to process request', 'Failed to send reset email. Please try again.'));
-    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
-    const api = loadApi();
-    api.catch(() => undefined);
-    let schemas;
+  const onSubmit = form.submit(async (input) => {
     try {
-      schemas = await loadSchemas();
-    } catch {
-      return failed();
-    }
-    const v = validate(schemas.forgotPasswordInput, { email });
-    if (!v.ok) return setError(v.errors.email);
-    setBusy(true);
-    try {
-      await (await api).auth.forgotPassword.mutate(v.data);
-      setSentTo(v.data.email);
+      await (await loadApi()).auth.forgotPassword.mutate(input);
+      setSentTo(input.email);
     } catch (err) {
-      failed(err);
-    } finally {
-      setBusy(false);
+      form.setError(errorMessage(err, 'Failed to process request', UNEXPECTED));
     }
-  }
+  }, UNEXPECTED);
 
   if (sentTo) {
     return (
@@ -60,23 +41,10 @@ export function ForgotPasswordPage() {
     <AuthLayout>
       <h1 className="auth-title">Forgot Password</h1>
       <p className="auth-subtitle">Enter your email and we&apos;ll send you a link to reset your password.</p>
-      {formError && <Alert kind="error">{formError}</Alert>}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label="Forgot password">
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="you@example.com"
-          value={email}
-          error={error}
-          onChange={(e) => {
-            setEmail(e.target.value);
-            setError(undefined);
-          }}
-        />
-        <Button type="submit" block loading={busy}>
+      {form.formError && <Alert kind="error">{form.formError}</Alert>}
+      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Forgot password">
+        <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+        <Button type="submit" block loading={form.submitting}>
           Send Reset Link
         </Button>
       </form>

@@ -1,24 +1,21 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorStep } from '../components/two-factor-step';
-import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
+import type { LoginInput, RegisterInput } from '@proxyhub/core';
+import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
 import { errorMessage } from '../lib/errors';
-import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
+import { loadApi } from '../lib/form-deps';
+import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
 import { signInOptions } from '../lib/public-calls';
 import { isReturningVisitor } from '../lib/returning';
-import { validate, type FieldErrors } from '../lib/validation';
 import { setSessionUser } from '../session-store';
 
 type Mode = 'signin' | 'register';
-type Values = { email: string; password: string; name: string };
-const EMPTY: Values = { email: '', password: '', name: '' };
 const UNEXPECTED = 'An unexpected error occurred. Please try again.';
 
 export function LoginPage() {
   const [params] = useSearchParams();
   const [mode, setMode] = useState<Mode>('signin');
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   // A sign-in, registration or code check in flight.
@@ -42,63 +39,28 @@ export function LoginPage() {
   const [returning] = useState(isReturningVisitor);
   const deleted = params.get('deleted') === '1';
 
-  function change(field: keyof Values, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  }
-
   function switchMode(next: Mode) {
     setMode(next);
-    setValues(EMPTY);
-    setErrors({});
     setFormError(null);
   }
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
-    const api = loadApi();
-    api.catch(() => undefined);
-    let schemas;
+  async function submit(input: LoginInput | RegisterInput) {
+    setBusy(true);
     try {
-      schemas = await loadSchemas();
-    } catch {
-      return setFormError(UNEXPECTED);
-    }
-    if (mode === 'signin') {
-      const v = validate(schemas.loginInput, { email: values.email, password: values.password });
-      if (!v.ok) return setErrors(v.errors);
-      setBusy(true);
-      try {
-        const r = await (await api).auth.login.mutate(v.data);
-        if (r.status === 'verification_required') {
-          setCheckEmail({ email: v.data.email, message: r.message });
-          return;
-        }
-        if (r.status === 'two_factor_required') {
-          setCodeStep(true);
-          return;
-        }
-        // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
-        setSessionUser(r.user);
-      } catch (err) {
-        setFormError(errorMessage(err, 'Login failed', UNEXPECTED));
-      } finally {
-        setBusy(false);
+      const api = await loadApi();
+      if ('name' in input) {
+        setCheckEmail({ email: input.email, message: (await api.auth.register.mutate(input)).message });
+        return;
       }
-    } else {
-      const v = validate(schemas.registerInput, values);
-      if (!v.ok) return setErrors(v.errors);
-      setBusy(true);
-      try {
-        const r = await (await api).auth.register.mutate(v.data);
-        setCheckEmail({ email: v.data.email, message: r.message });
-      } catch (err) {
-        setFormError(errorMessage(err, 'Registration failed', UNEXPECTED));
-      } finally {
-        setBusy(false);
-      }
+      const r = await api.auth.login.mutate(input);
+      if (r.status === 'verification_required') setCheckEmail({ email: input.email, message: r.message });
+      else if (r.status === 'two_factor_required') setCodeStep(true);
+      // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
+      else setSessionUser(r.user);
+    } catch (err) {
+      setFormError(errorMessage(err, 'name' in input ? 'Registration failed' : 'Login failed', UNEXPECTED));
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -148,51 +110,7 @@ export function LoginPage() {
           {formError}
         </Alert>
       )}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
-        {creating && (
-          <Field
-            label="Full Name"
-            name="name"
-            autoComplete="name"
-            value={values.name}
-            error={errors.name}
-            onChange={(e) => change('name', e.target.value)}
-            placeholder="Jane Doe"
-          />
-        )}
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          value={values.email}
-          error={errors.email}
-          onChange={(e) => change('email', e.target.value)}
-          placeholder="you@example.com"
-        />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete={creating ? 'new-password' : 'current-password'}
-          value={values.password}
-          error={errors.password}
-          onChange={(e) => change('password', e.target.value)}
-          placeholder={creating ? 'At least 8 characters' : 'Your password'}
-          hint={creating ? 'At least 8 characters with a lowercase letter, an uppercase letter and a number.' : undefined}
-        />
-        {!creating && (
-          <div className="form-row-end">
-            <Link to="/forgot-password" className="link">
-              Forgot password?
-            </Link>
-          </div>
-        )}
-        <Button type="submit" block loading={busy}>
-          {creating ? 'Create Account' : 'Sign In'}
-        </Button>
-      </form>
+      <CredentialsForm key={mode} creating={creating} busy={busy} onStart={() => setFormError(null)} submit={submit} />
       {google && (
         <>
           <div className="divider">
@@ -208,6 +126,50 @@ export function LoginPage() {
         </button>
       </p>
     </AuthLayout>
+  );
+}
+
+/** The sign-in or registration form (one each time the mode switches, empty). */
+function CredentialsForm({
+  creating,
+  busy,
+  onStart,
+  submit,
+}: {
+  creating: boolean;
+  busy: boolean;
+  onStart: () => void;
+  submit: (input: LoginInput | RegisterInput) => Promise<void>;
+}) {
+  const form = useLazyForm((r) => r.credentials(creating));
+  const send = form.submit(submit, UNEXPECTED);
+  const onSubmit = (e: FormEvent) => {
+    onStart();
+    send(e);
+  };
+  return (
+    <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
+      {creating && <Field {...form.field('name')} label="Full Name" autoComplete="name" placeholder="Jane Doe" />}
+      <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+      <Field
+        {...form.field('password')}
+        label="Password"
+        type="password"
+        autoComplete={creating ? 'new-password' : 'current-password'}
+        placeholder={creating ? 'At least 8 characters' : 'Your password'}
+        hint={creating ? PASSWORD_HINT : undefined}
+      />
+      {!creating && (
+        <div className="form-row-end">
+          <Link to="/forgot-password" className="link">
+            Forgot password?
+          </Link>
+        </div>
+      )}
+      <Button type="submit" block loading={busy}>
+        {creating ? 'Create Account' : 'Sign In'}
+      </Button>
+    </form>
   );
 }
 

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 
@@ -35,31 +36,33 @@ export function ProxyAccountsPage() {
   );
 }
 
+const createResolver = zodResolver(createProxyAccountInput);
+/** An empty cap is none (null); a typed one a number for the schema to check. */
+const capOptions = { setValueAs: (v: string | number | null) => (typeof v === 'string' ? capInput(v) : v) };
+
 function CreateAccount() {
   const utils = trpc.useUtils();
   const create = trpc.proxyAccounts.create.useMutation();
-  const [name, setName] = useState('');
-  const [cap, setCap] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setError(null);
-    const checked = validate(createProxyAccountInput, { name, capGB: capInput(cap) });
-    if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
-    try {
-      await create.mutateAsync(checked.data);
-      setName('');
-      setCap('');
-      await utils.proxyAccounts.list.invalidate();
-    } catch (err) {
-      setError(errorMessage(err, 'Creating the account failed'));
-    }
-  }
+  const form = useSchemaForm(createResolver, { name: '', capGB: null });
+  const onSubmit = submitWith(
+    form,
+    async (input) => {
+      try {
+        await create.mutateAsync(input);
+        form.reset();
+        await utils.proxyAccounts.list.invalidate();
+      } catch (err) {
+        setFormError(form, errorMessage(err, 'Creating the account failed'));
+      }
+    },
+    'Creating the account failed',
+  );
+  const error = firstError(form);
   return (
     <Card title="New sub-account" description="Leave the cap empty for no limit other than your balance.">
-      <form className="grid-3 grid-align-end" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <Field label="Account name" value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Scraper EU" />
-        <Field label="Cap (GB)" inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} placeholder="e.g. 5" />
+      <form className="grid-3 grid-align-end" onSubmit={onSubmit} noValidate>
+        <FormField form={form} name="name" showError={false} label="Account name" placeholder="e.g. Scraper EU" />
+        <FormField form={form} name="capGB" options={capOptions} showError={false} label="Cap (GB)" inputMode="decimal" placeholder="e.g. 5" />
         <div className="field-action">
           <Button type="submit" loading={create.isPending}>
             Create account

@@ -1,22 +1,19 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { INVALID_RESET_LINK, RESET_REDIRECT_MS } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, Field, BigIcon } from '../components/ui';
+import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
 import { errorMessage } from '../lib/errors';
-import { loadApi, loadSchemas, preloadForm } from '../lib/form-deps';
-import { validate, type FieldErrors } from '../lib/validation';
+import { loadApi } from '../lib/form-deps';
+import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
 
-type Values = { password: string; confirmPassword: string };
+const UNEXPECTED = 'Failed to reset password. Please try again.';
 
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
-  const [values, setValues] = useState<Values>({ password: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
-  const [formError, setFormError] = useState<string | null>(null);
+  const form = useLazyForm((r) => r.resetPassword);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!done) return;
@@ -60,63 +57,23 @@ export function ResetPasswordPage() {
     );
   }
 
-  function change(field: keyof Values, value: string) {
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
-  }
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const failed = (err?: unknown) => setFormError(errorMessage(err, 'Password reset failed', 'Failed to reset password. Please try again.'));
-    // Validation waits for the schemas only (loaded by now if the form was focused); the client loads meanwhile.
-    const api = loadApi();
-    api.catch(() => undefined);
-    let schemas;
+  const onSubmit = form.submit(async ({ password }) => {
     try {
-      schemas = await loadSchemas();
-    } catch {
-      return failed();
-    }
-    const v = validate(schemas.resetPasswordForm, values);
-    if (!v.ok) return setErrors(v.errors);
-    setBusy(true);
-    try {
-      const r = await (await api).auth.resetPassword.mutate({ token, password: v.data.password });
-      setDone(r.message);
+      setDone((await (await loadApi()).auth.resetPassword.mutate({ token, password })).message);
     } catch (err) {
-      failed(err);
-    } finally {
-      setBusy(false);
+      form.setError(errorMessage(err, 'Password reset failed', UNEXPECTED));
     }
-  }
+  }, UNEXPECTED);
 
   return (
     <AuthLayout>
       <h1 className="auth-title">Reset Password</h1>
       <p className="auth-subtitle">Choose a new password for your account.</p>
-      {formError && <Alert kind="error">{formError}</Alert>}
-      <form className="form" onSubmit={(e) => void onSubmit(e)} onFocus={preloadForm} noValidate aria-label="Reset password">
-        <Field
-          label="New Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={values.password}
-          error={errors.password}
-          onChange={(e) => change('password', e.target.value)}
-          hint="At least 8 characters with a lowercase letter, an uppercase letter and a number."
-        />
-        <Field
-          label="Confirm Password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          error={errors.confirmPassword}
-          onChange={(e) => change('confirmPassword', e.target.value)}
-        />
-        <Button type="submit" block loading={busy}>
+      {form.formError && <Alert kind="error">{form.formError}</Alert>}
+      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Reset password">
+        <Field {...form.field('password')} label="New Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+        <Field {...form.field('confirmPassword')} label="Confirm Password" type="password" autoComplete="new-password" />
+        <Button type="submit" block loading={form.submitting}>
           Reset Password
         </Button>
       </form>

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CODE_MAX_LENGTH,
   DEFAULT_ORDER_GB,
@@ -16,7 +17,7 @@ import {
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 
@@ -81,10 +82,9 @@ function CryptoTopUp() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    const v = validate(cryptoPaymentInput, { gbAmount, priceUsd: totalCents / 100 });
-    if (!v.ok) return setError(Object.values(v.errors)[0] ?? MIN_ORDER_MESSAGE);
+    if (!check.success) return setError(orderError ?? MIN_ORDER_MESSAGE);
     try {
-      const r = await create.mutateAsync(v.data);
+      const r = await create.mutateAsync(check.data);
       window.location.assign(r.invoiceUrl);
     } catch (err) {
       setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
@@ -133,51 +133,38 @@ function CryptoTopUp() {
   );
 }
 
-function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
-  const [code, setCode] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [result, setResult] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-  const redeem = trpc.credits.redeem.useMutation();
+const redeemResolver = zodResolver(redeemCodeInput);
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setResult(null);
-    const v = validate(redeemCodeInput, { code });
-    if (!v.ok) return setFieldError(v.errors.code);
-    try {
-      const r = await redeem.mutateAsync(v.data);
-      setResult({ kind: 'success', text: withGbBeside(r.message || 'Code redeemed', r.creditedBytes) });
-      setCode('');
+function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
+  const redeem = trpc.credits.redeem.useMutation();
+  const { form, onSubmit, outcome } = useActionForm(
+    redeemResolver,
+    { code: '' },
+    async (input, f) => {
+      const r = await redeem.mutateAsync(input);
+      f.reset();
       await onRedeemed();
-    } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, 'Failed to redeem code', 'Failed to redeem code. Please try again.') || 'Code redemption failed' });
-    }
-  }
+      return withGbBeside(r.message || 'Code redeemed', r.creditedBytes);
+    },
+    (err) => errorMessage(err, 'Failed to redeem code', 'Failed to redeem code. Please try again.') || 'Code redemption failed',
+  );
 
   return (
     <Card title="Redeem a Code" description="Got a top-up code from our chat bot, a promotion or a giveaway? Redeem it here.">
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Redeem code">
-        <Field
-          label="Top-up Code"
+      <form className="form" onSubmit={onSubmit} noValidate aria-label="Redeem code">
+        <FormField
+          form={form}
           name="code"
+          transform={(v) => v.toUpperCase().slice(0, CODE_MAX_LENGTH)}
+          label="Top-up Code"
           className="code-input mono"
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={CODE_MAX_LENGTH}
           placeholder="Enter your code"
-          value={code}
-          error={fieldError}
-          onChange={(e) => {
-            setCode(e.target.value.toUpperCase().slice(0, CODE_MAX_LENGTH));
-            setFieldError(undefined);
-          }}
         />
-        {result && (
-          <Alert kind={result.kind} onDismiss={() => setResult(null)}>
-            {result.text}
-          </Alert>
-        )}
+        {outcome}
         <Button type="submit" block loading={redeem.isPending}>
           Redeem Code
         </Button>

@@ -5,10 +5,10 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { setCatalogueInput } from '@proxyhub/core';
-import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
-import { trpc } from '../trpc';
-import { Alert, Button, Card, Spinner } from './ui';
+import { errorMessage } from '../../lib/errors';
+import { validate } from '../../lib/validation';
+import { trpc } from '../../trpc';
+import { Alert, Button, Card, Spinner } from '../ui';
 
 export function AdminCatalogue() {
   const current = trpc.admin.catalogue.useQuery(undefined, { staleTime: 0 });

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adminLoginInput } from '@proxyhub/core';
+import { errorMessage, isUnauthorized } from '../../lib/errors';
+import { FormField, formError, setFormError, submitWith, useSchemaForm } from '../../lib/form';
+import { trpc } from '../../trpc';
+import { TwoFactorSetup } from '../two-factor-setup';
+import { TwoFactorStep } from '../two-factor-step';
+import { Alert, AuthLayout, Button } from '../ui';
+
+const resolver = zodResolver(adminLoginInput);
+
+export function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const form = useSchemaForm(resolver, { username: '', password: '' });
+  const login = trpc.admin.login.useMutation();
+  const secondFactor = trpc.twoFactor.adminLogin.useMutation();
+  const setup = trpc.twoFactor.adminSetup.useMutation();
+  const enable = trpc.twoFactor.adminEnable.useMutation();
+  // After a right password: the code step, or (ADMIN_REQUIRE_2FA) setting two-factor sign-in up.
+  const [step, setStep] = useState<'password' | 'code' | 'setup'>('password');
+
+  const onSubmit = submitWith(
+    form,
+    async (input) => {
+      try {
+        const r = await login.mutateAsync(input);
+        if (r.success) return onLoggedIn();
+        setStep('requiresTwoFactorSetup' in r ? 'setup' : 'code');
+      } catch (err) {
+        setFormError(form, isUnauthorized(err) ? errorMessage(err, 'Invalid credentials') : errorMessage(err, 'Login failed', 'Login failed'));
+      }
+    },
+    'Login failed',
+  );
+
+  if (step === 'code') {
+    return (
+      <TwoFactorStep
+        busy={secondFactor.isPending}
+        submit={async (code) => {
+          await secondFactor.mutateAsync({ code });
+          onLoggedIn();
+        }}
+        onCancel={() => setStep('password')}
+      />
+    );
+  }
+  if (step === 'setup') {
+    return (
+      <AuthLayout>
+        <span className="badge badge-dark">Admin</span>
+        <h1 className="auth-title">Set up two-factor sign-in</h1>
+        <p className="auth-subtitle">Admins here sign in with a second factor. Set it up to continue.</p>
+        <TwoFactorSetup setup={() => setup.mutateAsync()} enable={(code) => enable.mutateAsync({ code })} onDone={onLoggedIn} />
+      </AuthLayout>
+    );
+  }
+
+  const error = formError(form);
+  return (
+    <AuthLayout>
+      <span className="badge badge-dark">Admin</span>
+      <h1 className="auth-title">Admin Login</h1>
+      <p className="auth-subtitle">Sign in with your administrator account.</p>
+      {error && <Alert kind="error">{error}</Alert>}
+      <form className="form" onSubmit={onSubmit} noValidate aria-label="Admin login">
+        <FormField form={form} name="username" label="Username" autoComplete="username" />
+        <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+        <Button type="submit" block loading={login.isPending}>
+          Sign In
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

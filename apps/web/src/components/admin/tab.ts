@@ -1,0 +1,19 @@
+import type { ComponentType } from 'react';
+import type { RouterOutputs } from '../../session';
+import type { UsersList } from './users';
+
+export type GeneratedCode = RouterOutputs['admin']['createCodes']['codes'][number];
+
+/** What outlives a tab switch (and is cleared on logout): the generated codes and the users list's filters. */
+export interface AdminShared {
+  users: UsersList;
+  codes: { list: GeneratedCode[]; set: (codes: GeneratedCode[]) => void };
+  onSignedOut: () => void;
+}
+
+/** One tab of the admin panel: its id (`tab-<id>`, `panel-<id>`), its label and its panel. */
+export interface AdminTab {
+  id: string;
+  label: string | ((shared: AdminShared) => string);
+  Panel: ComponentType<{ shared: AdminShared }>;
+}

@@ -1,0 +1,112 @@
+/**
+ * The forms' one way of holding values and messages: react-hook-form, validated by the procedure's
+ * own core schema through its zod resolver. A form checks on submit only, and editing a field clears
+ * its message (as the spec's forms always did); the message shown is the schema's first for the field,
+ * word for word.
+ */
+import type { ComponentProps, FormEvent } from 'react';
+import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { Field, useOutcome } from '../components/ui';
+import { PASSWORD_HINT } from './lazy-form';
+
+export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
+  return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form: the field reads and registers by name only
+type AnyForm<T extends FieldValues> = UseFormReturn<T, any, any>;
+
+/** A form's message that belongs to no field (the server's answer, or the load failing). */
+export const formError = <T extends FieldValues>(form: AnyForm<T>) => form.formState.errors.root?.message;
+/** The form's first message, a field's or the form's own: for forms that show one message above or below themselves. */
+export const firstError = <T extends FieldValues>(form: AnyForm<T>) => {
+  const { root, ...fields } = form.formState.errors;
+  return Object.values(fields).find((e) => typeof e?.message === 'string')?.message ?? root?.message;
+};
+export const setFormError = <T extends FieldValues>(form: AnyForm<T>, message: string) => form.setError('root', { message });
+
+/**
+ * The form's submit handler: `onValid` gets the schema's output. A failure to load what validation
+ * needs (the signed-out forms' lazy schemas) shows `unexpected` above the form.
+ */
+export function submitWith<T extends FieldValues, O>(form: UseFormReturn<T, unknown, O>, onValid: (data: O) => Promise<void> | void, unexpected: string) {
+  return (e: FormEvent) => {
+    form
+      .handleSubmit(onValid)(e)
+      .catch(() => setFormError(form, unexpected));
+  };
+}
+
+type FormFieldProps<T extends FieldValues> = Omit<ComponentProps<typeof Field>, 'name' | 'error' | 'form' | 'value' | 'onChange'> & {
+  form: AnyForm<T>;
+  name: Path<T>;
+  options?: RegisterOptions<T, Path<T>>;
+  /** False where the form shows the message itself (above the form). */
+  showError?: boolean;
+  /** Rewrites what is typed as it is typed (a code in capitals, say). */
+  transform?: (value: string) => string;
+};
+
+/** A labelled input bound to one field of the form, with its message. */
+export function FormField<T extends FieldValues>({ form, name, options, showError = true, transform, ...field }: FormFieldProps<T>) {
+  const { error } = form.getFieldState(name, form.formState);
+  const input = form.register(name, {
+    ...options,
+    onChange: (e: unknown) => {
+      form.clearErrors(name);
+      return options?.onChange?.(e);
+    },
+  });
+  return (
+    <Field
+      {...field}
+      {...input}
+      onChange={(e) => {
+        if (transform) e.target.value = transform(e.target.value);
+        return input.onChange(e);
+      }}
+      error={showError ? error?.message : undefined}
+    />
+  );
+}
+
+/** A new password (with the rule as its hint) and its confirmation; the schema checks that they match. */
+export function NewPasswordFields<T extends FieldValues>({ form, names, labels }: { form: AnyForm<T>; names: [Path<T>, Path<T>]; labels: [string, string] }) {
+  return (
+    <>
+      <FormField form={form} name={names[0]} label={labels[0]} type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+      <FormField form={form} name={names[1]} label={labels[1]} type="password" autoComplete="new-password" />
+    </>
+  );
+}
+
+/**
+ * A form that does one thing and says how it went: `action` gets the schema's output and returns the
+ * success text; a failure shows `failed(err)`. The last outcome shows (dismissible) where `outcome` is
+ * placed, and is cleared by the next submit.
+ */
+export function useActionForm<TIn extends FieldValues, TOut>(
+  resolver: Resolver<TIn, unknown, TOut>,
+  defaultValues: DefaultValues<TIn>,
+  action: (data: TOut, form: UseFormReturn<TIn, unknown, TOut>) => Promise<string>,
+  failed: (err: unknown) => string,
+) {
+  const form = useSchemaForm(resolver, defaultValues);
+  const { setOutcome, alert: outcome } = useOutcome();
+  const send = submitWith(
+    form,
+    async (data) => {
+      try {
+        setOutcome({ kind: 'success', text: await action(data, form) });
+      } catch (err) {
+        setOutcome({ kind: 'error', text: failed(err) });
+      }
+    },
+    'Invalid input',
+  );
+  const onSubmit = (e: FormEvent) => {
+    setOutcome(null);
+    send(e);
+  };
+  return { form, onSubmit, outcome };
+}
