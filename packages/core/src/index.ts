@@ -1,3 +1,4 @@
+export * from './admin-roles';
 export * from './constants';
 export * from './errors';
 export * from './html';

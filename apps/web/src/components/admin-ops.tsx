@@ -4,11 +4,11 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { ADMIN_CODE_STATUSES, centsToUsd, createAdminInput, PAYMENT_STATUSES } from '@proxyhub/core';
+import { ADMIN_CODE_STATUSES, ADMIN_ROLES, centsToUsd, createAdminInput, DEFAULT_ADMIN_ROLE, PAYMENT_STATUSES, type AdminRole } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
-import { Alert, Button, Card, Field, Spinner } from './ui';
+import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { UsageChart } from './usage-chart';
 
@@ -228,18 +228,26 @@ export function AdminPayments() {
   );
 }
 
+const ROLE_LABELS: Record<AdminRole, string> = {
+  owner: 'Owner (everything)',
+  finance: 'Finance (payments, overview)',
+  support: 'Support (users, codes)',
+};
+
 export function AdminAdmins() {
   const utils = trpc.useUtils();
   const admins = trpc.admin.admins.useQuery(undefined, { staleTime: 0 });
   const create = trpc.admin.createAdmin.useMutation();
   const disable = trpc.admin.disableAdmin.useMutation();
+  const update = trpc.admin.updateAdmin.useMutation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [role, setRole] = useState<AdminRole>(DEFAULT_ADMIN_ROLE);
   const [error, setError] = useState<string | null>(null);
   async function onCreate(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    const checked = validate(createAdminInput, { username, password });
+    const checked = validate(createAdminInput, { username, password, role });
     if (!checked.ok) return setError(Object.values(checked.errors)[0] ?? 'Invalid input');
     try {
       await create.mutateAsync(checked.data);
@@ -249,6 +257,15 @@ export function AdminAdmins() {
     } catch (err) {
       setError(errorMessage(err, 'Adding the admin failed'));
     }
+  }
+  async function onRole(id: string, next: AdminRole) {
+    setError(null);
+    try {
+      await update.mutateAsync({ id, role: next });
+    } catch (err) {
+      setError(errorMessage(err, 'Changing the role failed'));
+    }
+    await utils.admin.admins.invalidate();
   }
   async function onDisable(id: string, name: string) {
     if (!window.confirm(`Disable ${name}? Their sessions end at once.`)) return;
@@ -269,6 +286,7 @@ export function AdminAdmins() {
             <thead>
               <tr>
                 <th scope="col">Username</th>
+                <th scope="col">Role</th>
                 <th scope="col">Since</th>
                 <th scope="col">State</th>
                 <th scope="col" />
@@ -278,6 +296,20 @@ export function AdminAdmins() {
               {admins.data?.admins.map((a) => (
                 <tr key={a.id}>
                   <td>{a.username}</td>
+                  <td>
+                    <select
+                      aria-label={`Role of ${a.username}`}
+                      value={a.role}
+                      disabled={!!a.disabledAt}
+                      onChange={(e) => void onRole(a.id, e.target.value as AdminRole)}
+                    >
+                      {ADMIN_ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_LABELS[r]}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
                   <td>{when(a.createdAt)}</td>
                   <td>{a.disabledAt ? `Disabled ${when(a.disabledAt)}` : 'Active'}</td>
                   <td>
@@ -297,6 +329,13 @@ export function AdminAdmins() {
         <form onSubmit={(e) => void onCreate(e)} noValidate>
           <Field label="New admin username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" />
           <Field label="New admin password" type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" />
+          <SelectField label="Role" value={role} onChange={(e) => setRole(e.target.value as AdminRole)}>
+            {ADMIN_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </SelectField>
           <Button type="submit" loading={create.isPending}>
             Add admin
           </Button>

@@ -3,7 +3,7 @@
  * billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
  */
 import { useState, type FormEvent } from 'react';
-import { adjustBalanceInput, formatGb, gbBreakdown, suspendUserInput } from '@proxyhub/core';
+import { adjustBalanceInput, formatGb, gbBreakdown, roleMayUse, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { validate } from '../lib/validation';
 import { trpc } from '../trpc';
@@ -16,6 +16,9 @@ const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const utils = trpc.useUtils();
   const user = trpc.admin.user.useQuery({ id }, { staleTime: 0 });
+  const me = trpc.admin.me.useQuery();
+  // Finance reads users only: the actions are not offered (the server refuses them too).
+  const acts = !!me.data && roleMayUse(me.data.role, 'userActions');
   const refresh = async () => {
     await Promise.all([utils.admin.user.invalidate({ id }), utils.admin.users.invalidate()]);
   };
@@ -74,8 +77,8 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         </dl>
       </Card>
       <div className="grid-2">
-        {d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
-        <AdjustCard id={id} onDone={refresh} />
+        {acts && d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
+        {acts && <AdjustCard id={id} onDone={refresh} />}
       </div>
       <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />

@@ -9,7 +9,9 @@ import {
   formatGb,
   gbBreakdown,
   plural,
+  roleMayUse,
   type ADMIN_USER_STATUSES,
+  type AdminArea,
 } from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
@@ -159,6 +161,17 @@ const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'upstreams', label: 'Upstreams' },
   { id: 'gateways', label: 'Gateways' },
 ];
+/** The area each tab belongs to: a role sees only the tabs of its areas (the server refuses the rest anyway). */
+const TAB_AREA: Record<Tab, AdminArea> = {
+  codes: 'codes',
+  users: 'users',
+  'code-list': 'codes',
+  payments: 'payments',
+  admins: 'admins',
+  audit: 'audit',
+  upstreams: 'network',
+  gateways: 'network',
+};
 const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   'code-list': AdminCodes,
   payments: AdminPayments,
@@ -172,7 +185,10 @@ type Code = RouterOutputs['admin']['createCodes']['codes'][number];
 
 function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const me = trpc.admin.me.useQuery(undefined, { staleTime: 0 });
-  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
+  const may = (area: AdminArea) => !!me.data && roleMayUse(me.data.role, area);
+  const [chosen, setTab] = useState<Tab>(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
+  // A role without the chosen tab (finance has no code generator) starts on its first one.
+  const tab: Tab = !me.data || may(TAB_AREA[chosen]) ? chosen : may('users') ? 'users' : 'audit';
   const [codes, setCodes] = useState<Code[]>([]);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<AdminUserStatus | ''>('');
@@ -186,9 +202,9 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const logout = trpc.admin.logout.useMutation();
   const users = trpc.admin.users.useQuery(
     { q: search.trim() || undefined, status: status || undefined, page, pageSize: 25 },
-    { enabled: me.isSuccess, placeholderData: (prev) => prev },
+    { enabled: may('users'), placeholderData: (prev) => prev },
   );
-  const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: me.isSuccess });
+  const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: may('overview') });
 
   // The server decides: an expired or missing admin session sends the page back to the login.
   const expired = [me.error, users.error, usage.error].some(isUnauthorized);
@@ -236,32 +252,40 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
       </header>
       <main className="admin-main">
         <h1 className="admin-title">Admin Panel</h1>
-        <GlobalUsage query={usage} />
-        <AdminOverview />
+        {may('overview') && (
+          <>
+            <GlobalUsage query={usage} />
+            <AdminOverview />
+          </>
+        )}
         <div className="tabs" role="tablist" aria-label="Admin sections">
-          <button
-            type="button"
-            role="tab"
-            id="tab-codes"
-            aria-controls="panel-codes"
-            aria-selected={tab === 'codes'}
-            className={`tab${tab === 'codes' ? ' active' : ''}`}
-            onClick={() => setTab('codes')}
-          >
-            Generate Codes
-          </button>
-          <button
-            type="button"
-            role="tab"
-            id="tab-users"
-            aria-controls="panel-users"
-            aria-selected={tab === 'users'}
-            className={`tab${tab === 'users' ? ' active' : ''}`}
-            onClick={() => setTab('users')}
-          >
-            Users ({total ?? '…'})
-          </button>
-          {MORE_TABS.map((t) => (
+          {may('codes') && (
+            <button
+              type="button"
+              role="tab"
+              id="tab-codes"
+              aria-controls="panel-codes"
+              aria-selected={tab === 'codes'}
+              className={`tab${tab === 'codes' ? ' active' : ''}`}
+              onClick={() => setTab('codes')}
+            >
+              Generate Codes
+            </button>
+          )}
+          {may('users') && (
+            <button
+              type="button"
+              role="tab"
+              id="tab-users"
+              aria-controls="panel-users"
+              aria-selected={tab === 'users'}
+              className={`tab${tab === 'users' ? ' active' : ''}`}
+              onClick={() => setTab('users')}
+            >
+              Users ({total ?? '…'})
+            </button>
+          )}
+          {MORE_TABS.filter((t) => may(TAB_AREA[t.id])).map((t) => (
             <button
               key={t.id}
               type="button"
