@@ -14,6 +14,7 @@ import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeases
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
 import { capRooms, countCapUsage, hasCap, type CapRoom } from './caps';
+import { emitProxyAccountLimitReached } from './webhooks';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
   adjustWallet,
@@ -114,6 +115,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
   const expiresAt = new Date(Date.now() + ttlMs);
   const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint }> = [];
   const wallets = new WalletDeltas();
+  const capReached: string[] = [];
   const grants = input.items.map((item): LeaseGrant => {
     const acc = accs.get(item.proxyAccountId);
     if (!acc) return { leaseId: null, grantedBytes: 0n, balanceBytes: 0n, outcome: 'unknown_account' };
@@ -132,7 +134,10 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     const share = fairShare(pool, holding.size - (holding.has(acc.proxyAccountId) ? 1 : 0));
     if (granted > share) granted = share;
     if (granted > spendable) granted = spendable;
-    if (granted <= 0n) return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
+    if (granted <= 0n) {
+      if (hasCap(accountCap) && accountCap.room <= 0n) capReached.push(acc.proxyAccountId);
+      return { leaseId: null, grantedBytes: 0n, balanceBytes: spendable, outcome: 'empty' };
+    }
     // What this grant takes is gone for the items after it.
     credits.set(key, credits.get(key)! - granted);
     holders.set(key, holding.add(acc.proxyAccountId));
@@ -143,6 +148,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     return { leaseId: id, grantedBytes: granted, balanceBytes: spendable - granted, outcome: 'granted' };
   });
   await wallets.apply(tx);
+  await emitProxyAccountLimitReached(tx, capReached);
   if (leases.length) {
     const l = gatewayLeases;
     await tx.execute(
