@@ -228,6 +228,7 @@ export function AdminPayments() {
   );
 }
 
+const ROLE_NAMES: Record<AdminRole, string> = { owner: 'Owner', finance: 'Finance', support: 'Support' };
 const ROLE_LABELS: Record<AdminRole, string> = {
   owner: 'Owner (everything)',
   finance: 'Finance (payments, overview)',
@@ -297,18 +298,17 @@ export function AdminAdmins() {
                 <tr key={a.id}>
                   <td>{a.username}</td>
                   <td>
-                    <select
-                      aria-label={`Role of ${a.username}`}
-                      value={a.role}
-                      disabled={!!a.disabledAt}
-                      onChange={(e) => void onRole(a.id, e.target.value as AdminRole)}
-                    >
-                      {ADMIN_ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {ROLE_LABELS[r]}
-                        </option>
-                      ))}
-                    </select>
+                    {a.disabledAt ? (
+                      ROLE_NAMES[a.role]
+                    ) : (
+                      <select aria-label={`Role of ${a.username}`} value={a.role} onChange={(e) => void onRole(a.id, e.target.value as AdminRole)}>
+                        {ADMIN_ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {ROLE_NAMES[r]}
+                          </option>
+                        ))}
+                      </select>
+                    )}
                   </td>
                   <td>{when(a.createdAt)}</td>
                   <td>{a.disabledAt ? `Disabled ${when(a.disabledAt)}` : 'Active'}</td>
