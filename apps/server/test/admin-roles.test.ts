@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLES, type AdminRole } from '@proxyhub/core';
-import { adminRoutes } from '../src/rest/admin';
+import { restRoutes } from '../src/rest';
 import { appRouter } from '@proxyhub/api';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminClient, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -46,6 +46,7 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me']);
+const selfService = (path: string) => SELF_SERVICE.has(path) || path.startsWith('twoFactor.admin');
 
 const admits = (matrix: Record<string, AdminRole[]>, key: string, role: AdminRole) => role === 'owner' || (matrix[key] ?? []).includes(role);
 
@@ -70,7 +71,7 @@ afterAll(() => server.close());
 const fill = (url: string) => url.replace(':id', '00000000-0000-4000-8000-000000000000').replace(':code', 'NOPE0000');
 
 describe('every admin REST path with each role', () => {
-  const paths = adminRoutes.filter((r) => r.url.startsWith('/admin/'));
+  const paths = restRoutes.filter((r) => r.url.startsWith('/admin/'));
   it.each(ADMIN_ROLES)('%s', async (role) => {
     expect(paths.length).toBeGreaterThan(20);
     for (const r of paths) {
@@ -84,20 +85,27 @@ describe('every admin REST path with each role', () => {
 
 describe('every admin tRPC procedure with each role', () => {
   // tRPC keeps every procedure under its dotted path (`admin.users`).
-  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>).filter(
-    ([path]) => (path.startsWith('admin.') && !SELF_SERVICE.has(path)) || path === 'credits.createBatch',
-  );
+  const all = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>);
+  const call = (client: HttpClient, path: string, type: string) =>
+    type === 'query' ? client.get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`) : client.post(`/trpc/${path}`, { json: {} });
+  const messageOf = (body: unknown) => (body as { error?: { json?: { message?: string } } }).error?.json?.message;
+
   it.each(ADMIN_ROLES)('%s', async (role) => {
-    expect(procedures.length).toBeGreaterThan(20);
-    for (const [path, proc] of procedures) {
-      const res =
-        proc._def.type === 'query'
-          ? await clients[role].get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`)
-          : await clients[role].post(`/trpc/${path}`, { json: {} });
-      const message = (res.body as { error?: { json?: { message?: string } } }).error?.json?.message;
+    // The admin procedures, wherever they live, are the ones that tell a stranger to sign in as an admin.
+    const anonymous = server.client();
+    const walked: string[] = [];
+    for (const [path, proc] of all) {
+      if (selfService(path)) continue;
+      const stranger = await call(anonymous, path, proc._def.type);
+      if (stranger.status !== 401 || messageOf(stranger.body) !== 'Admin login required') continue;
+      walked.push(path);
+      const res = await call(clients[role], path, proc._def.type);
+      const message = messageOf(res.body);
       if (admits(TRPC_MATRIX, path, role)) expect({ path, message }).not.toEqual({ path, message: FORBIDDEN.error });
       else expect({ path, status: res.status, message }).toEqual({ path, status: 403, message: FORBIDDEN.error });
     }
+    const expected = all.map(([p]) => p).filter((p) => p.startsWith('admin.') && !selfService(p));
+    expect(walked).toEqual(expect.arrayContaining([...expected, 'credits.createBatch']));
   });
 
   it('the internal key is refused nothing for its role', async () => {
