@@ -1,4 +1,13 @@
-import { checkBalanceAlerts, GATEWAY_DOWN_AFTER_MS, loadLocations, reconcileExpiredLeases, settleDownGateways, type ApiDeps } from '@proxyhub/api';
+import {
+  checkBalanceAlerts,
+  deliverDueWebhooks,
+  GATEWAY_DOWN_AFTER_MS,
+  loadLocations,
+  reconcileExpiredLeases,
+  settleDownGateways,
+  webhookPolicy,
+  type ApiDeps,
+} from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -50,6 +59,19 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);
     timers.push(setInterval(() => void alerts().catch((err: unknown) => deps.logger.error({ err }, 'balance alert sweep failed')), 10 * 1000).unref());
+    // Customers' webhooks: the outbox rows that are due (new events, retries) are sent. The rows
+    // are the queue, so a restart resumes where it stopped.
+    let sending = false;
+    const webhooks = async () => {
+      if (sending) return;
+      sending = true;
+      try {
+        await deliverDueWebhooks(deps.db, deps.secrets, webhookPolicy(deps.config));
+      } finally {
+        sending = false;
+      }
+    };
+    timers.push(setInterval(() => void webhooks().catch((err: unknown) => deps.logger.error({ err }, 'webhook delivery failed')), 2 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

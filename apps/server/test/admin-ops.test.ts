@@ -91,7 +91,11 @@ describe('payments', () => {
 describe('several admins', () => {
   it('adds an admin who can sign in; disabling ends their session and sign-in; the last active admin stays', async () => {
     const username = `ops${Date.now().toString(36)}`;
-    const created = await admin.post<{ success: boolean; admin: { id: string; username: string } }>('/admin/admins', { username, password: 'Second-Admin-1' });
+    const created = await admin.post<{ success: boolean; admin: { id: string; username: string } }>('/admin/admins', {
+      username,
+      password: 'Second-Admin-1',
+      role: 'owner',
+    });
     expect(created).toMatchObject({ status: 201, body: { success: true, admin: { username } } });
     expect((await admin.post<{ error: string }>('/admin/admins', { username, password: 'Second-Admin-1' })).body.error).toBe(
       'An admin with this username already exists',
@@ -116,7 +120,7 @@ describe('several admins', () => {
     expect(last).toMatchObject({ status: 409, body: { error: 'The last active admin cannot be disabled' } });
     expect((await server.client().post('/auth/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).status).toBe(200);
     const audit = await admin.get<{ entries: { action: string; changes: { input: Record<string, unknown> } }[] }>('/admin/audit-log?action=admin.createAdmin');
-    expect(audit.body.entries[0]!.changes.input).toEqual({ username, password: '[redacted]' });
+    expect(audit.body.entries[0]!.changes.input).toEqual({ username, password: '[redacted]', role: 'owner' });
   });
 });
 

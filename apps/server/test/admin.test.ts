@@ -19,7 +19,7 @@ describe('admin sign-in', () => {
     expect(admin.cookies.has('admin_session')).toBe(true);
     expect(admin.cookies.has('session')).toBe(false);
     expect(await admin.get('/auth/admin/me')).toMatchObject({ status: 200, body: { success: true, username: ADMIN_USERNAME } });
-    expect(await sessionClient(server, admin).admin.me.query()).toEqual({ username: ADMIN_USERNAME });
+    expect(await sessionClient(server, admin).admin.me.query()).toEqual({ username: ADMIN_USERNAME, role: 'owner' });
     expect((await admin.get('/admin/users')).status).toBe(200);
     expect(await admin.post('/auth/admin/logout')).toMatchObject({ status: 200, body: { success: true } });
     expect((await admin.get('/auth/admin/me')).status).toBe(401);

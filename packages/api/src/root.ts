@@ -5,6 +5,7 @@ import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { ipAllowlistRouter } from './routers/ip-allowlist';
+import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { twoFactorRouter } from './routers/two-factor';
@@ -23,6 +24,7 @@ export const appRouter = router({
   proxyAccounts: proxyAccountsRouter,
   twoFactor: twoFactorRouter,
   ipAllowlist: ipAllowlistRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

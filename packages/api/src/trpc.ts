@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { ACCOUNT_DISABLED_MESSAGE, DomainError, type DomainErrorCode } from '@proxyhub/core';
+import { ACCOUNT_DISABLED_MESSAGE, DomainError, NOT_ALLOWED_FOR_ROLE, type AdminRole, type DomainErrorCode } from '@proxyhub/core';
 import type { Context } from './context';
 import { recordAudit, type Actor } from './services/audit-log';
 
@@ -160,8 +160,8 @@ export const internalProcedure = publicProcedure
   })
   .use(auditMutations);
 
-/** Internal tools and the admin panel call the same procedures. */
-export const adminOrInternalProcedure = publicProcedure
+/** Internal tools and the admin panel call the same procedures; which admins may is the role guard's. */
+const adminOrInternalBase = publicProcedure
   .use(({ ctx, next }) => {
     if (!ctx.internal && !ctx.admin) {
       throw new TRPCError(ctx.user ? { code: 'FORBIDDEN', message: 'Admin access required' } : { code: 'UNAUTHORIZED', message: 'Admin login required' });
@@ -169,3 +169,26 @@ export const adminOrInternalProcedure = publicProcedure
     return next();
   })
   .use(auditMutations);
+
+/**
+ * An admin procedure open to owners and the roles named (the internal key is refused nothing).
+ * Deny by default: `adminOrInternalProcedure` names none, so a new procedure is owner-only until
+ * it is built from `financeProcedure`, `supportProcedure` or `staffProcedure`.
+ */
+function forRoles(...roles: AdminRole[]) {
+  const admits = new Set<AdminRole>(['owner', ...roles]);
+  return adminOrInternalBase.use(({ ctx, next }) => {
+    if (ctx.admin && !admits.has(ctx.admin.role)) throw new TRPCError({ code: 'FORBIDDEN', message: NOT_ALLOWED_FOR_ROLE });
+    return next();
+  });
+}
+
+/** Owners only: upstreams, gateways, catalogue, target policy, admins, and anything not marked. */
+export const adminOrInternalProcedure = forRoles();
+export const ownerProcedure = adminOrInternalProcedure;
+/** Owners and finance: payments, pricing, promotions, refunds, the overview. */
+export const financeProcedure = forRoles('finance');
+/** Owners and support: user actions (suspend, adjust), codes. */
+export const supportProcedure = forRoles('support');
+/** Every admin role: reading users and the audit log. */
+export const staffProcedure = forRoles('finance', 'support');

@@ -1,4 +1,5 @@
 export * from './address-key';
+export * from './admin-roles';
 export * from './constants';
 export * from './errors';
 export * from './html';

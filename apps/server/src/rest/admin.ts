@@ -16,6 +16,7 @@ import {
   setCatalogueInput,
   suspendUserInput,
   unsuspendUserInput,
+  updateAdminInput,
   updateUpstreamInput,
   testUpstreamInput,
   upstreamIdInput,
@@ -119,6 +120,7 @@ export const adminRoutes = [
     { method: 'POST', url: '/admin/admins', body: createAdminInput },
     async (caller, input) => new RestResponse(201, await caller.admin.createAdmin(input)),
   ),
+  restRoute({ method: 'PATCH', url: '/admin/admins/:id', body: updateAdminInput, pathParams: true }, async (caller, input) => caller.admin.updateAdmin(input)),
   restRoute({ method: 'POST', url: '/admin/admins/:id/disable', body: adminIdInput, pathParams: true }, async (caller, input) =>
     caller.admin.disableAdmin(input),
   ),

@@ -7,6 +7,7 @@ import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
 import { ipAllowlistRoutes } from './ip-allowlist';
+import { webhookRoutes } from './webhooks';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
@@ -28,6 +29,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,
+  ...webhookRoutes,
 ];
 
 /** The spec's REST paths. */

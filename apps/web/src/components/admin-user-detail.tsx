@@ -4,7 +4,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustBalanceInput, formatGb, gbBreakdown, suspendUserInput } from '@proxyhub/core';
+import { adjustBalanceInput, formatGb, gbBreakdown, roleMayUse, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
@@ -35,6 +35,9 @@ const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const utils = trpc.useUtils();
   const user = trpc.admin.user.useQuery({ id }, { staleTime: 0 });
+  const me = trpc.admin.me.useQuery();
+  // Finance reads users only: the actions are not offered (the server refuses them too).
+  const acts = !!me.data && roleMayUse(me.data.role, 'userActions');
   const refresh = async () => {
     await Promise.all([utils.admin.user.invalidate({ id }), utils.admin.users.invalidate()]);
   };
@@ -93,8 +96,8 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         </dl>
       </Card>
       <div className="grid-2">
-        {d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
-        <AdjustCard id={id} onDone={refresh} />
+        {acts && d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
+        {acts && <AdjustCard id={id} onDone={refresh} />}
       </div>
       <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminAdmins } from '../components/admin/admins';
 import { AdminAuditLog } from '../components/admin/audit-log';
@@ -15,17 +16,20 @@ import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { trpc } from '../trpc';
 
-/** The panel's tabs, in order; a new tab is one line here and a module of its own. */
-const TABS: AdminTab[] = [
-  { id: 'codes', label: 'Generate Codes', Panel: GenerateCodes },
-  { id: 'users', label: (s) => `Users (${s.users.query.data?.total ?? '…'})`, Panel: UsersTab },
-  { id: 'code-list', label: 'Codes', Panel: AdminCodes },
-  { id: 'payments', label: 'Payments', Panel: AdminPayments },
-  { id: 'admins', label: 'Admins', Panel: AdminAdmins },
-  { id: 'audit', label: 'Audit log', Panel: AdminAuditLog },
-  { id: 'upstreams', label: 'Upstreams', Panel: AdminUpstreams },
-  { id: 'gateways', label: 'Gateways', Panel: AdminGateways },
-  { id: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
+/**
+ * The panel's tabs, in order; a new tab is one line here and a module of its own. `area`: a role
+ * sees only the tabs of its areas (core's ADMIN_AREA_ROLES; the server refuses the rest anyway).
+ */
+const TABS: Array<AdminTab & { area: AdminArea }> = [
+  { id: 'codes', area: 'codes', label: 'Generate Codes', Panel: GenerateCodes },
+  { id: 'users', area: 'users', label: (s) => `Users (${s.users.query.data?.total ?? '…'})`, Panel: UsersTab },
+  { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
+  { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
+  { id: 'admins', area: 'admins', label: 'Admins', Panel: AdminAdmins },
+  { id: 'audit', area: 'audit', label: 'Audit log', Panel: AdminAuditLog },
+  { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },
+  { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
+  { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */
@@ -72,11 +76,12 @@ export function AdminPage() {
 
 function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const me = trpc.admin.me.useQuery(undefined, { staleTime: 0 });
+  const may = (area: AdminArea) => !!me.data && roleMayUse(me.data.role, area);
   const [tab, setTab] = useState(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
   const [codes, setCodes] = useState<GeneratedCode[]>([]);
-  const users = useUsersList(me.isSuccess);
+  const users = useUsersList(may('users'));
   const logout = trpc.admin.logout.useMutation();
-  const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: me.isSuccess });
+  const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: may('overview') });
 
   // The server decides: an expired or missing admin session sends the page back to the login.
   const expired = [me.error, users.query.error, usage.error].some(isUnauthorized);
@@ -105,7 +110,10 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   }
 
   const shared: AdminShared = { users, codes: { list: codes, set: setCodes }, onSignedOut };
-  const { Panel } = TABS.find((t) => t.id === tab) ?? TABS[0]!;
+  const tabs = TABS.filter((t) => may(t.area));
+  // A role without the chosen tab (finance has no code generator) starts on its first one.
+  const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
+  const { Panel } = current;
   return (
     <div className="admin">
       <header className="admin-bar">
@@ -124,26 +132,30 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
       </header>
       <main className="admin-main">
         <h1 className="admin-title">Admin Panel</h1>
-        <GlobalUsage query={usage} />
-        <AdminOverview />
+        {may('overview') && (
+          <>
+            <GlobalUsage query={usage} />
+            <AdminOverview />
+          </>
+        )}
         <div className="tabs" role="tablist" aria-label="Admin sections">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <button
               key={t.id}
               type="button"
               role="tab"
               id={`tab-${t.id}`}
               aria-controls={`panel-${t.id}`}
-              aria-selected={tab === t.id}
-              className={`tab${tab === t.id ? ' active' : ''}`}
+              aria-selected={current.id === t.id}
+              className={`tab${current.id === t.id ? ' active' : ''}`}
               onClick={() => setTab(t.id)}
             >
               {typeof t.label === 'string' ? t.label : t.label(shared)}
             </button>
           ))}
         </div>
-        <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
-          <Panel key={tab} shared={shared} />
+        <section role="tabpanel" id={`panel-${current.id}`} aria-labelledby={`tab-${current.id}`}>
+          <Panel key={current.id} shared={shared} />
         </section>
       </main>
     </div>

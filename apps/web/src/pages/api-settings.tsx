@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
+import { WebhookSettings } from '../components/webhook-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
@@ -50,6 +51,7 @@ export function ApiSettingsPage() {
       <AlertSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />
+      <WebhookSettings />
       <ProfileSettings />
       <PasswordSettings />
       <DeleteAccountSettings />

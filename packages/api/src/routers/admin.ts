@@ -12,6 +12,9 @@ import {
   createCodesInput,
   createUpstreamInput,
   DomainError,
+  NOT_ALLOWED_FOR_ROLE,
+  SUPPORT_ADJUST_LIMIT_GB,
+  updateAdminInput,
   revokeCodeInput,
   setCatalogueInput,
   suspendUserInput,
@@ -25,7 +28,7 @@ import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
 import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
-import { createAdmin, disableAdmin, listAdmins } from '../services/admin-accounts';
+import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
 import { listCodes, revokeCode } from '../services/code-admin';
 import { adjustBalance, adminUserDetail, suspendUser, unsuspendUser } from '../services/admin-users';
@@ -40,7 +43,7 @@ import { datasetCountries } from '../services/locations';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { testUpstream } from '../services/upstream-test';
 import { signInLimited } from '../limits';
-import { actorOf, adminOrInternalProcedure, publicProcedure } from '../trpc';
+import { actorOf, adminOrInternalProcedure, financeProcedure, publicProcedure, staffProcedure, supportProcedure } from '../trpc';
 import { twoFactorEnabled } from '../services/two-factor';
 import { owePendingSecondFactor } from './two-factor';
 
@@ -82,9 +85,9 @@ export const adminRouter = {
   /** UNAUTHORIZED whenever there is no admin session, a user session or not: the panel shows its login. */
   me: publicProcedure.query(({ ctx }) => {
     if (!ctx.admin) throw new DomainError('UNAUTHORIZED', 'Admin login required');
-    return { username: ctx.admin.username };
+    return { username: ctx.admin.username, role: ctx.admin.role };
   }),
-  createCodes: adminOrInternalProcedure.input(createCodesInput).mutation(async ({ ctx, input }) => ({
+  createCodes: supportProcedure.input(createCodesInput).mutation(async ({ ctx, input }) => ({
     codes: await ctx.db.transaction((tx) =>
       createCodes(tx, {
         creditsGB: input.creditsGB,
@@ -95,12 +98,12 @@ export const adminRouter = {
       }),
     ),
   })),
-  users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
-  globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),
+  users: staffProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
+  globalUsage: financeProcedure.query(({ ctx }) => globalUsage(ctx.db)),
   /** Codes with their state and redeemer, by state and by code or redeemer email. */
-  codes: adminOrInternalProcedure.input(adminCodesInput).query(({ ctx, input }) => listCodes(ctx.db, input ?? {})),
+  codes: supportProcedure.input(adminCodesInput).query(({ ctx, input }) => listCodes(ctx.db, input ?? {})),
   /** Withdraws an unused code: it then redeems as an unknown one. */
-  revokeCode: adminOrInternalProcedure.input(revokeCodeInput).mutation(async ({ ctx, input }) => ({
+  revokeCode: supportProcedure.input(revokeCodeInput).mutation(async ({ ctx, input }) => ({
     success: true as const,
     ...(await ctx.db.transaction((tx) => revokeCode(tx, input.code))),
   })),
@@ -109,6 +112,11 @@ export const adminRouter = {
     success: true as const,
     admin: await createAdmin(ctx.db, input),
   })),
+  /** A new role, from the admin's next request; the last active owner stays one. */
+  updateAdmin: adminOrInternalProcedure.input(updateAdminInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    admin: await ctx.db.transaction((tx) => updateAdminRole(tx, input)),
+  })),
   /** Its sessions end at once; the last active admin cannot be disabled. */
   disableAdmin: adminOrInternalProcedure.input(adminIdInput).mutation(async ({ ctx, input }) => {
     const admin = await ctx.db.transaction((tx) => disableAdmin(tx, input.id));
@@ -116,21 +124,22 @@ export const adminRouter = {
     return { success: true as const, admin };
   }),
   /** The last 30 days: traffic by day and by country, revenue by day (crypto paid, codes at list price). */
-  globalHistory: adminOrInternalProcedure.query(({ ctx }) => adminOverview(ctx.db)),
-  payments: adminOrInternalProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
+  globalHistory: financeProcedure.query(({ ctx }) => adminOverview(ctx.db)),
+  payments: financeProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
   /** One user in full: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
-  user: adminOrInternalProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),
+  user: staffProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
-  suspendUser: adminOrInternalProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
+  suspendUser: supportProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
     return { success: true as const, suspendedAt: suspendedAt.toISOString() };
   }),
-  unsuspendUser: adminOrInternalProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
+  unsuspendUser: supportProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
     await ctx.db.transaction((tx) => unsuspendUser(tx, input.id));
     return { success: true as const };
   }),
   /** A balance correction with a reason: one ledger entry naming the admin. */
-  adjustUserBalance: adminOrInternalProcedure.input(adjustBalanceInput).mutation(async ({ ctx, input }) => {
+  adjustUserBalance: supportProcedure.input(adjustBalanceInput).mutation(async ({ ctx, input }) => {
+    if (ctx.admin?.role === 'support' && Math.abs(input.deltaGB) > SUPPORT_ADJUST_LIMIT_GB) throw new DomainError('FORBIDDEN', NOT_ALLOWED_FOR_ROLE);
     const r = await ctx.db.transaction((tx) => adjustBalance(tx, { ...input, actor: actorOf(ctx).actor }));
     // A correction can cross the user's low-balance threshold either way.
     inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, [input.id], ctx.deps.logger));
@@ -162,5 +171,5 @@ export const adminRouter = {
   /** The gateway fleet from its heartbeats; silent past GATEWAY_DOWN_AFTER_SECONDS is down. */
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
-  auditLog: adminOrInternalProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
+  auditLog: staffProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
 } satisfies TRPCRouterRecord;

@@ -12,6 +12,7 @@ import { listBilling } from './billing';
 import { statusOf } from './user-list';
 import { userUsageHistory } from './usage-history';
 import { credit, userLeasedBytes, walletCredits } from './wallet';
+import { emitWebhookEvent } from './webhooks';
 
 export const USER_NOT_FOUND = 'User not found';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,6 +113,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
     .returning({ at: users.disabledAt });
   if (!row?.at) throw new DomainError('CONFLICT', ALREADY_SUSPENDED);
   await deleteUserSessions(tx, u.id);
+  await emitWebhookEvent(tx, { userId: u.id, type: 'account.suspended', data: { userId: u.id, suspendedAt: row.at.toISOString() } });
   return { suspendedAt: row.at };
 }
 

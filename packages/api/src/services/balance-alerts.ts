@@ -10,6 +10,7 @@ import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { mailTemplates, type Mailer } from '../mail';
 import { userRemaining } from './wallet';
+import { emitWebhookEvent } from './webhooks';
 
 type AlertState = 'armed' | 'low' | 'out';
 
@@ -45,13 +46,22 @@ export async function checkBalanceAlerts(
   for (const r of rows) {
     const next = stateFor(r.remaining, r.threshold ?? 0n);
     if (next === r.state) continue;
-    const [moved] = await db
-      .update(users)
-      .set({ balanceAlertState: next })
-      .where(and(eq(users.id, r.id), eq(users.balanceAlertState, r.state)))
-      .returning({ id: users.id });
+    const fall = next !== 'armed' && RANK[next] > RANK[r.state];
+    // The transition and its webhook event commit together (the event is sent after).
+    const moved = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ balanceAlertState: next })
+        .where(and(eq(users.id, r.id), eq(users.balanceAlertState, r.state)))
+        .returning({ id: users.id });
+      if (row && fall) {
+        const data = { state: next, remainingBytes: String(r.remaining), thresholdBytes: String(r.threshold ?? 0n) };
+        await emitWebhookEvent(tx, { userId: r.id, type: 'balance.low', data });
+      }
+      return row;
+    });
     // Only a fall (armed -> low, anything -> out) mails; a rise re-arms silently.
-    if (!moved || next === 'armed' || RANK[next] <= RANK[r.state]) continue;
+    if (!moved || !fall) continue;
     const mail = next === 'out' ? mailTemplates.outOfData(r.email) : mailTemplates.lowBalance(r.email, formatGb(r.remaining), formatGb(r.threshold ?? 0n));
     // The transition is made: a failing mailer loses this mail but fails neither the caller nor the other users.
     try {

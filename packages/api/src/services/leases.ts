@@ -14,6 +14,7 @@ import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeases
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
 import { countCapUsage, readFunds, spendable, type SpendRefusal } from './caps';
+import { emitProxyAccountLimitReached } from './webhooks';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
   adjustWallet,
@@ -91,11 +92,16 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
   const expiresAt = new Date(Date.now() + ttlMs);
   const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint }> = [];
   const wallets = new WalletDeltas();
+  const capReached: string[] = [];
   const grants = input.items.map((item): LeaseGrant => {
     const acc = accs.get(item.proxyAccountId);
     if (!acc) return refused('unknown_account');
     const may = spendable(acc, funds);
-    if (!may.ok) return refused(REFUSED[may.reason]);
+    if (!may.ok) {
+      // The customer's systems hear of it (webhooks.ts sends it once per cap value).
+      if (may.reason === 'cap_reached') capReached.push(acc.proxyAccountId);
+      return refused(REFUSED[may.reason]);
+    }
     const key = walletKey(acc.wallet);
     let granted = BigInt(item.bytes);
     if (granted > MAX_LEASE_BYTES) granted = MAX_LEASE_BYTES;
@@ -113,6 +119,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     return { leaseId: id, grantedBytes: granted, outcome: 'granted' };
   });
   await wallets.apply(tx);
+  await emitProxyAccountLimitReached(tx, capReached);
   if (leases.length) {
     const l = gatewayLeases;
     await tx.execute(

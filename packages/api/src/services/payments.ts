@@ -13,6 +13,7 @@ import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
 import { credit, walletCredits } from './wallet';
+import { emitWebhookEvent } from './webhooks';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -169,6 +170,13 @@ async function applyStatus(
   if (next === 'finished' && !creditedAt) {
     credited = (await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` })) !== null;
     creditedAt = new Date();
+    if (credited) {
+      await emitWebhookEvent(tx, {
+        userId: order.userId,
+        type: 'payment.credited',
+        data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(order.creditsBytes) },
+      });
+    }
   }
   if (next === 'refunded' && creditedAt) {
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.

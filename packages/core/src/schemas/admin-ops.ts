@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADMIN_ROLES, DEFAULT_ADMIN_ROLE } from '../admin-roles';
 import { PAYMENT_STATUSES } from '../constants';
 import { isHundredth } from './alerts';
 import { pageField, pageSizeUpTo } from './credits';
@@ -65,6 +66,10 @@ export const adminPaymentsInput = z
   })
   .optional();
 
+function adminRoleField() {
+  return z.enum(ADMIN_ROLES, { error: `role must be one of ${ADMIN_ROLES.join(', ')}` });
+}
+
 /** A new admin: a username of letters, digits, dots, dashes or underscores, and a password of 8+ characters. */
 export const createAdminInput = z.object({
   username: z
@@ -77,6 +82,12 @@ export const createAdminInput = z.object({
     .string({ error: 'Password is required' })
     .min(8, 'Admin password must be at least 8 characters')
     .max(200, 'Admin password must be at most 200 characters'),
+  role: adminRoleField().default(DEFAULT_ADMIN_ROLE),
 });
+export type CreateAdminInput = z.input<typeof createAdminInput>;
 
 export const adminIdInput = z.object({ id: z.string({ error: 'Admin id is required' }).trim().min(1, 'Admin id is required').max(100, 'Admin not found') });
+
+/** A new role for an admin (`PATCH /admin/admins/:id`). */
+export const updateAdminInput = adminIdInput.extend({ role: adminRoleField() });
+export type UpdateAdminInput = z.input<typeof updateAdminInput>;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ADMIN_ROLES } from '@proxyhub/core';
 import { bytes, createdAt, ts } from './columns';
 
 export const BALANCE_ALERT_STATES = ['armed', 'low', 'out'] as const;
@@ -95,6 +96,8 @@ export const adminUsers = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /** What this admin may do (core's ADMIN_ROLES); admins from before roles are owners, and at least one active owner stays. */
+    role: text('role', { enum: ADMIN_ROLES }).notNull().default('owner'),
     createdAt: createdAt(),
     /** A disabled admin cannot sign in and its sessions are gone; at least one admin stays active. */
     disabledAt: ts('disabled_at'),

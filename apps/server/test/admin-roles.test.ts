@@ -1,0 +1,168 @@
+/**
+ * Admin roles: every admin path (REST and tRPC) walked with each role. Owners use everything;
+ * finance and support only what the matrix below gives them, and everything else answers 403
+ * `Not allowed for your role`. A path missing from the matrix is expected to be owner-only, so a
+ * new procedure that forgets to name its roles stays closed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ROLES, type AdminRole } from '@proxyhub/core';
+import { restRoutes } from '../src/rest';
+import { appRouter } from '@proxyhub/api';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminClient, internalClient } from './credits-helpers';
+import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+
+const FORBIDDEN = { success: false, error: 'Not allowed for your role' };
+
+/** Roles besides owner that each REST path admits. */
+const REST_MATRIX: Record<string, AdminRole[]> = {
+  'POST /admin/codes/create': ['support'],
+  'GET /admin/users': ['support', 'finance'],
+  'GET /admin/users/:id': ['support', 'finance'],
+  'POST /admin/users/:id/suspend': ['support'],
+  'POST /admin/users/:id/unsuspend': ['support'],
+  'POST /admin/users/:id/adjust': ['support'],
+  'GET /admin/codes': ['support'],
+  'POST /admin/codes/:code/revoke': ['support'],
+  'GET /admin/audit-log': ['support', 'finance'],
+  'GET /admin/usage/global': ['finance'],
+  'GET /admin/usage/history': ['finance'],
+  'GET /admin/payments': ['finance'],
+};
+
+/** The same for the tRPC procedures (admin.* and the other admin ones). */
+const TRPC_MATRIX: Record<string, AdminRole[]> = {
+  'admin.createCodes': ['support'],
+  'admin.users': ['support', 'finance'],
+  'admin.user': ['support', 'finance'],
+  'admin.suspendUser': ['support'],
+  'admin.unsuspendUser': ['support'],
+  'admin.adjustUserBalance': ['support'],
+  'admin.codes': ['support'],
+  'admin.revokeCode': ['support'],
+  'admin.auditLog': ['support', 'finance'],
+  'admin.globalUsage': ['finance'],
+  'admin.globalHistory': ['finance'],
+  'admin.payments': ['finance'],
+};
+/** Every admin, whatever its role: its own session and second factor. */
+const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me']);
+const selfService = (path: string) => SELF_SERVICE.has(path) || path.startsWith('twoFactor.admin');
+
+const admits = (matrix: Record<string, AdminRole[]>, key: string, role: AdminRole) => role === 'owner' || (matrix[key] ?? []).includes(role);
+
+let server: TestServer;
+const clients = {} as Record<AdminRole, HttpClient>;
+const ids = {} as Record<AdminRole, string>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  clients.owner = await adminClient(server);
+  for (const role of ['finance', 'support'] as const) {
+    const username = `${role}-${Date.now().toString(36)}`;
+    const created = await clients.owner.post<{ admin: { id: string; role: string } }>('/admin/admins', { username, password: 'Role-Password-1', role });
+    expect(created).toMatchObject({ status: 201, body: { admin: { role } } });
+    ids[role] = created.body.admin.id;
+    clients[role] = server.client();
+    expect((await clients[role].post('/auth/admin/login', { username, password: 'Role-Password-1' })).status).toBe(200);
+  }
+});
+afterAll(() => server.close());
+
+const fill = (url: string) => url.replace(':id', '00000000-0000-4000-8000-000000000000').replace(':code', 'NOPE0000');
+
+describe('every admin REST path with each role', () => {
+  const paths = restRoutes.filter((r) => r.url.startsWith('/admin/'));
+  it.each(ADMIN_ROLES)('%s', async (role) => {
+    expect(paths.length).toBeGreaterThan(20);
+    for (const r of paths) {
+      const key = `${r.method} ${r.url}`;
+      const res = await clients[role].request(r.method, fill(r.url), r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+      if (admits(REST_MATRIX, key, role)) expect({ key, res: res.body }).not.toEqual({ key, res: FORBIDDEN });
+      else expect({ key, status: res.status, body: res.body }).toEqual({ key, status: 403, body: FORBIDDEN });
+    }
+  });
+});
+
+describe('every admin tRPC procedure with each role', () => {
+  // tRPC keeps every procedure under its dotted path (`admin.users`).
+  const all = Object.entries(appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>);
+  const call = (client: HttpClient, path: string, type: string) =>
+    type === 'query' ? client.get(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`) : client.post(`/trpc/${path}`, { json: {} });
+  const messageOf = (body: unknown) => (body as { error?: { json?: { message?: string } } }).error?.json?.message;
+
+  it.each(ADMIN_ROLES)('%s', async (role) => {
+    // The admin procedures, wherever they live, are the ones that tell a stranger to sign in as an admin.
+    const anonymous = server.client();
+    const walked: string[] = [];
+    for (const [path, proc] of all) {
+      if (selfService(path)) continue;
+      const stranger = await call(anonymous, path, proc._def.type);
+      if (stranger.status !== 401 || messageOf(stranger.body) !== 'Admin login required') continue;
+      walked.push(path);
+      const res = await call(clients[role], path, proc._def.type);
+      const message = messageOf(res.body);
+      if (admits(TRPC_MATRIX, path, role)) expect({ path, message }).not.toEqual({ path, message: FORBIDDEN.error });
+      else expect({ path, status: res.status, message }).toEqual({ path, status: 403, message: FORBIDDEN.error });
+    }
+    const expected = all.map(([p]) => p).filter((p) => p.startsWith('admin.') && !selfService(p));
+    expect(walked).toEqual(expect.arrayContaining([...expected, 'credits.createBatch']));
+  });
+
+  it('the internal key is refused nothing for its role', async () => {
+    const r = await internalClient(server).admin.admins.query();
+    expect(r.admins.map((a) => a.role)).toEqual(expect.arrayContaining(['owner', 'finance', 'support']));
+  });
+});
+
+describe('roles', () => {
+  it('me and the admin list show each role; a new admin is support unless told', async () => {
+    for (const role of ADMIN_ROLES) expect((await clients[role].get('/auth/admin/me')).body).toMatchObject({ success: true, role });
+    const username = `plain-${Date.now().toString(36)}`;
+    const plain = await clients.owner.post<{ admin: { role: string } }>('/admin/admins', { username, password: 'Role-Password-1' });
+    expect(plain.body.admin.role).toBe('support');
+    const list = await clients.owner.get<{ admins: { username: string; role: string }[] }>('/admin/admins');
+    expect(list.body.admins.find((a) => a.username === ADMIN_USERNAME)!.role).toBe('owner');
+    expect(list.body.admins.find((a) => a.username === username)!.role).toBe('support');
+    const bad = await clients.owner.post<{ error: string }>('/admin/admins', { username: `x${username}`, password: 'Role-Password-1', role: 'boss' });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'role must be one of owner, finance, support' } });
+  });
+
+  it('support adjusts a balance by at most 10 GB per action', async () => {
+    const { user } = await signedInUser(server);
+    const adjust = (deltaGB: number) => clients.support.post<{ error?: string }>(`/admin/users/${user.id}/adjust`, { deltaGB, reason: 'goodwill' });
+    expect((await adjust(10)).status).toBe(200);
+    expect((await adjust(-10)).status).toBe(200);
+    expect(await adjust(10.01)).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await adjust(-11)).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect((await clients.owner.post(`/admin/users/${user.id}/adjust`, { deltaGB: 50, reason: 'bulk' })).status).toBe(200);
+    expect(await clients.finance.post(`/admin/users/${user.id}/adjust`, { deltaGB: 1, reason: 'x' })).toMatchObject({ status: 403, body: FORBIDDEN });
+  });
+
+  it('a role change takes effect on the next request; the last owner cannot be demoted or disabled', async () => {
+    const patch = (id: string, role: string) => clients.owner.request<{ error?: string; admin?: { role: string } }>('PATCH', `/admin/admins/${id}`, { role });
+    expect((await clients.support.get('/admin/payments')).status).toBe(403);
+    expect(await patch(ids.support, 'finance')).toMatchObject({ status: 200, body: { success: true, admin: { role: 'finance' } } });
+    expect((await clients.support.get('/admin/payments')).status).toBe(200);
+    expect(await clients.support.get('/admin/codes')).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect((await patch(ids.support, 'support')).status).toBe(200);
+    expect((await patch(ids.support, 'king')).body.error).toBe('role must be one of owner, finance, support');
+
+    const list = await clients.owner.get<{ admins: { id: string; username: string }[] }>('/admin/admins');
+    const ownerId = list.body.admins.find((a) => a.username === ADMIN_USERNAME)!.id;
+    expect(await patch(ownerId, 'finance')).toMatchObject({ status: 409, body: { error: 'The last owner cannot be removed or demoted' } });
+    const disable = await clients.owner.post(`/admin/admins/${ownerId}/disable`, {});
+    expect(disable).toMatchObject({ status: 409, body: { error: 'The last owner cannot be removed or demoted' } });
+
+    // With a second owner, the first may step down; then the second is the last.
+    expect((await patch(ids.finance, 'owner')).status).toBe(200);
+    expect((await patch(ownerId, 'support')).status).toBe(200);
+    expect(await clients.owner.get('/admin/admins')).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await clients.finance.request('PATCH', `/admin/admins/${ids.finance}`, { role: 'finance' })).toMatchObject({
+      status: 409,
+      body: { error: 'The last owner cannot be removed or demoted' },
+    });
+    expect((await clients.finance.request('PATCH', `/admin/admins/${ownerId}`, { role: 'owner' })).status).toBe(200);
+    expect((await clients.owner.get('/admin/admins')).status).toBe(200);
+    expect((await server.client().post('/auth/admin/login', { username: ADMIN_USERNAME, password: ADMIN_PASSWORD })).status).toBe(200);
+  });
+});
