@@ -11,8 +11,10 @@ import {
   createAdminInput,
   gbBreakdown,
   createCodesInput,
+  createPromotionInput,
   createUpstreamInput,
   revokeCodeInput,
+  updatePromotionInput,
   suspendUserInput,
   unsuspendUserInput,
   updateUpstreamInput,
@@ -124,6 +126,11 @@ export const adminRoutes = [
   restRoute({ method: 'GET', url: '/admin/codes', query: adminCodesInput }, async (caller, input) => ({ success: true, ...(await caller.admin.codes(input)) })),
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
+  ),
+  restRoute({ method: 'POST', url: '/admin/promotions', body: createPromotionInput }, async (caller, input) => caller.admin.createPromotion(input)),
+  restRoute({ method: 'GET', url: '/admin/promotions' }, async (caller) => caller.admin.promotions()),
+  restRoute({ method: 'PATCH', url: '/admin/promotions/:code', body: updatePromotionInput, pathParams: true }, async (caller, input) =>
+    caller.admin.updatePromotion(input),
   ),
   restRoute({ method: 'GET', url: '/admin/upstreams' }, async (caller) => caller.admin.upstreams()),
   restRoute(

@@ -10,8 +10,10 @@ import {
   adminUsersInput,
   createAdminInput,
   createCodesInput,
+  createPromotionInput,
   createUpstreamInput,
   DomainError,
+  updatePromotionInput,
   revokeCodeInput,
   suspendUserInput,
   unsuspendUserInput,
@@ -32,6 +34,7 @@ import { listAudit, recordAudit } from '../services/audit-log';
 import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
+import { createPromotion, listPromotions, setPromotionEnabled } from '../services/promotions';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
@@ -91,6 +94,23 @@ export const adminRouter = {
         createdBy: ctx.admin ? `admin:${ctx.admin.username}` : 'internal',
       }),
     ),
+  })),
+  /** Multi-use codes: credit (redeemed like a code) or bonus (more GB on a crypto top-up). */
+  createPromotion: adminOrInternalProcedure.input(createPromotionInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    promotion: await ctx.db.transaction((tx) =>
+      createPromotion(tx, {
+        ...input,
+        createdByAdminId: ctx.admin?.id ?? null,
+        createdBy: ctx.admin ? `admin:${ctx.admin.username}` : 'internal',
+      }),
+    ),
+  })),
+  promotions: adminOrInternalProcedure.query(({ ctx }) => listPromotions(ctx.db)),
+  /** `enabled: false` stops a promotion at once. */
+  updatePromotion: adminOrInternalProcedure.input(updatePromotionInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    promotion: await ctx.db.transaction((tx) => setPromotionEnabled(tx, input)),
   })),
   users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
   globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),

@@ -90,6 +90,7 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         gbAmount: payments.gbAmount,
         priceCents: payments.priceCents,
         creditsBytes: payments.creditsBytes,
+        creditedBytes: payments.creditedBytes,
         creditedAt: payments.creditedAt,
       })
       .from(payments)
@@ -144,7 +145,7 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
       return {
         ...base,
         kind: 'crypto',
-        bytes: (o.creditedAt ? o.creditsBytes : 0n).toString(),
+        bytes: o.creditedBytes.toString(),
         description: `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
         reference: o.id,
         history,
@@ -155,6 +156,8 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
     const bytes = r.bytes.toString();
     switch (r.kind) {
       case 'code': {
+        // A promotion's use: its code is the entry's note.
+        if (prefix === 'promotion') return { ...base, kind: 'code', bytes, description: `Promotion ${r.note ?? ''}`.trim(), reference: r.note };
         const code = codeById.get(sourceId) ?? null;
         return { ...base, kind: 'code', bytes, description: `Top-up code ${code ?? ''}`.trim(), reference: code };
       }
@@ -200,10 +203,10 @@ export async function paymentReceipt(db: DbOrTx, userId: string, paymentId: stri
   return {
     paymentId: o.id,
     paidAt: o.creditedAt.toISOString(),
-    amountUsd: centsToUsd(o.priceCents),
+    amountUsd: centsToUsd(o.paidCents !== null && o.paidCents < o.priceCents && o.status !== 'finished' ? o.paidCents : o.priceCents),
     gb: o.gbAmount,
-    bytesCredited: o.creditsBytes.toString(),
-    gbCredited: formatGb(o.creditsBytes),
+    bytesCredited: o.creditedBytes.toString(),
+    gbCredited: formatGb(o.creditedBytes),
     provider: o.provider,
     providerPaymentId: o.providerPaymentId,
   };

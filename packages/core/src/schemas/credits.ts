@@ -19,6 +19,14 @@ export const cryptoPaymentInput = z.object({
     .min(MIN_ORDER_GB, MIN_ORDER_MESSAGE)
     .max(MAX_ORDER_GB, `Maximum order is ${MAX_ORDER_GB}GB`),
   priceUsd: z.number({ error: 'Price must be a number' }).nonnegative('Price must not be negative').max(1e9, 'Price is too large'),
+  /** A bonus promotion's code (the order's price is unchanged; it is credited more). */
+  promoCode: z
+    .string({ error: 'Promo code must be text' })
+    .trim()
+    .max(20, 'Codes are at most 20 characters')
+    .toUpperCase()
+    .nullish()
+    .transform((v) => v || null),
 });
 
 /** The web input coerces the typed amount to an integer of at least 1 (spec section 5). */

@@ -12,3 +12,4 @@ export * from './proxy-accounts';
 export * from './ip-allowlist';
 export * from './account';
 export * from './upstreams';
+export * from './promotions';
