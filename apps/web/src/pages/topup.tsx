@@ -11,6 +11,7 @@ import {
   cryptoPaymentInput,
   formatGb,
   orderPriceCents,
+  promotionCodeField,
   redeemCodeInput,
   withGbBeside,
 } from '@proxyhub/core';
@@ -44,7 +45,8 @@ export function TopUpPage() {
           The payment did not go through. No credits were added; you can try again.
         </Alert>
       )}
-      {payment && payment !== 'finished' && payment !== 'failed' && (
+      {payment === 'partially_paid' && <PartialPaymentNotice onDismiss={() => setParams({}, { replace: true })} />}
+      {payment && payment !== 'finished' && payment !== 'failed' && payment !== 'partially_paid' && (
         <Alert kind="info" onDismiss={() => setParams({}, { replace: true })}>
           Your payment is being processed. Credits are added as soon as it is confirmed.
         </Alert>
@@ -66,7 +68,54 @@ export function TopUpPage() {
   );
 }
 
+/** Back from an underpaid invoice: what the paid part credited and what is still owed. */
+function PartialPaymentNotice({ onDismiss }: { onDismiss: () => void }) {
+  const orders = trpc.credits.payments.useQuery();
+  const partial = orders.data?.find((o) => o.status === 'partially_paid');
+  return (
+    <Alert kind="info" onDismiss={onDismiss}>
+      <span data-testid="partial-payment">
+        {partial
+          ? `Partially paid: ${formatGb(partial.creditedBytes)} GB credited. $${centsToUsd(Math.max(0, partial.priceCents - (partial.paidCents ?? 0)))} of $${centsToUsd(partial.priceCents)} is still owed; pay it to receive the rest.`
+          : 'Partially paid: the part you paid is credited; pay the rest to receive the remainder.'}
+      </span>
+    </Alert>
+  );
+}
+
+/** The bonus a promo code adds to this order, asked of the server as the code is typed. */
+function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number }) {
+  // Asked once typing pauses, not at every key.
+  const [code, setCode] = useState(typed);
+  useEffect(() => {
+    const t = setTimeout(() => setCode(typed), 400);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const valid = promotionCodeField.safeParse(code).success;
+  const preview = trpc.credits.promoPreview.useQuery({ code, gbAmount }, { enabled: valid && code === typed, retry: false });
+  if (!code.trim()) return null;
+  if (!valid)
+    return (
+      <p className="field-hint" data-testid="promo-bonus">
+        Codes are 4-20 letters or digits
+      </p>
+    );
+  if (preview.error)
+    return (
+      <p className="field-error" role="alert" data-testid="promo-bonus">
+        {preview.error.message}
+      </p>
+    );
+  if (!preview.data) return null;
+  return (
+    <p className="field-hint promo-bonus" data-testid="promo-bonus">
+      Bonus +{preview.data.bonusPercent}%: you receive {formatGb(preview.data.creditsBytes)} GB for the same price
+    </p>
+  );
+}
+
 function CryptoTopUp() {
+  const [promoCode, setPromoCode] = useState('');
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
   const [error, setError] = useState<string | null>(null);
   const create = trpc.credits.createCryptoPayment.useMutation();
@@ -84,7 +133,7 @@ function CryptoTopUp() {
     const v = validate(cryptoPaymentInput, { gbAmount, priceUsd: totalCents / 100 });
     if (!v.ok) return setError(Object.values(v.errors)[0] ?? MIN_ORDER_MESSAGE);
     try {
-      const r = await create.mutateAsync(v.data);
+      const r = await create.mutateAsync({ ...v.data, promoCode: promoCode.trim() || null });
       window.location.assign(r.invoiceUrl);
     } catch (err) {
       setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
@@ -110,6 +159,21 @@ function CryptoTopUp() {
           }}
           onBlur={() => setRaw(String(coerceGbAmount(raw)))}
         />
+        <Field
+          label="Promo code (optional)"
+          name="promoCode"
+          className="code-input mono"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={CODE_MAX_LENGTH}
+          value={promoCode}
+          onChange={(e) => {
+            setPromoCode(e.target.value.toUpperCase().slice(0, CODE_MAX_LENGTH));
+            setError(null);
+          }}
+        />
+        <PromoBonus code={promoCode} gbAmount={gbAmount} />
         <dl className="price-table">
           <div>
             <dt>Rate</dt>

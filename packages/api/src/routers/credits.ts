@@ -41,7 +41,7 @@ export const creditsRouter = {
   /** The bonus a promo code would add to an order of this size (the Top Up page shows it before paying). */
   promoPreview: userProcedure
     .input(promoPreviewInput)
-    .use(limited((ctx) => [['redeemUser', ctx.user!.id]], { failuresOnly: true }))
+    .use(limited((ctx) => [['promoPreview', ctx.user!.id]], { failuresOnly: true }))
     .query(({ ctx, input }) => ctx.db.transaction((tx) => previewPromotion(tx, { userId: ctx.user.id, code: input.code, gbAmount: input.gbAmount }))),
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: userProcedure

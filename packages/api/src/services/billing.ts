@@ -61,6 +61,12 @@ const STEP_OF: Record<(typeof PAYMENT_STATUSES)[number], OrderStep> = {
 };
 const stepOf = (status: string): OrderStep | null => STEP_OF[status as keyof typeof STEP_OF] ?? null;
 
+/** "Partially paid: 6.00 GB credited, $5.40 owed": what an underpaid order gave and what is left to pay. */
+export function partialNote(o: { priceCents: number; paidCents: number | null; creditedBytes: bigint }): string {
+  const owed = Math.max(0, o.priceCents - (o.paidCents ?? 0));
+  return `Partially paid: ${formatGb(o.creditedBytes)} GB credited, $${centsToUsd(owed)} owed`;
+}
+
 export async function listBilling(db: DbOrTx, userId: string, input: { limit?: number | undefined; cursor?: string | undefined }): Promise<BillingPage> {
   const limit = input.limit ?? BILLING_PAGE_DEFAULT;
   const cursor = decodeCursor(input.cursor);
@@ -92,6 +98,8 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         creditsBytes: payments.creditsBytes,
         creditedBytes: payments.creditedBytes,
         creditedAt: payments.creditedAt,
+        status: payments.status,
+        paidCents: payments.paidCents,
       })
       .from(payments)
       .where(and(eq(payments.userId, userId), before(payments.createdAt, payments.id)))
@@ -146,7 +154,10 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         ...base,
         kind: 'crypto',
         bytes: o.creditedBytes.toString(),
-        description: `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
+        description:
+          o.status === 'partially_paid'
+            ? `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}. ${partialNote(o)}`
+            : `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
         reference: o.id,
         history,
       };
