@@ -14,6 +14,7 @@ import {
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminUserDetail } from '../components/admin-user-detail';
+import { AdminPromotions } from '../components/admin/promotions-tab';
 import { TwoFactorSetup } from '../components/two-factor-setup';
 import { TwoFactorStep } from '../components/two-factor-step';
 import { Alert, AuthLayout, Brand, Button, Card, CopyButton, Field, FullPageLoading, Spinner } from '../components/ui';
@@ -149,10 +150,11 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways';
+type Tab = 'codes' | 'users' | 'code-list' | 'promotions' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways';
 
 const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'code-list', label: 'Codes' },
+  { id: 'promotions', label: 'Promotions' },
   { id: 'payments', label: 'Payments' },
   { id: 'admins', label: 'Admins' },
   { id: 'audit', label: 'Audit log' },
@@ -161,6 +163,7 @@ const MORE_TABS: { id: Tab; label: string }[] = [
 ];
 const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   'code-list': AdminCodes,
+  promotions: AdminPromotions,
   payments: AdminPayments,
   admins: AdminAdmins,
   audit: AdminAuditLog,

@@ -44,6 +44,7 @@ export const createPromotionInput = z
     if (v.kind === 'bonus' && v.bonusPercent === undefined) ctx.addIssue({ code: 'custom', path: ['bonusPercent'], message: 'Bonus must be a number' });
   });
 export type CreatePromotionInput = z.input<typeof createPromotionInput>;
+export type CreatePromotionValues = z.output<typeof createPromotionInput>;
 
 export const updatePromotionInput = z.object({
   code: promotionCodeField,
