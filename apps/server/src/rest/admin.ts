@@ -12,6 +12,8 @@ import {
   gbBreakdown,
   createCodesInput,
   createPromotionInput,
+  setPricingInput,
+  setUserPriceInput,
   createUpstreamInput,
   revokeCodeInput,
   updatePromotionInput,
@@ -127,6 +129,8 @@ export const adminRoutes = [
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
   ),
+  restRoute({ method: 'PUT', url: '/admin/pricing', body: setPricingInput }, async (caller, input) => caller.admin.setPricing(input)),
+  restRoute({ method: 'PATCH', url: '/admin/users/:id', body: setUserPriceInput, pathParams: true }, async (caller, input) => caller.admin.setUserPrice(input)),
   restRoute({ method: 'POST', url: '/admin/promotions', body: createPromotionInput }, async (caller, input) => caller.admin.createPromotion(input)),
   restRoute({ method: 'GET', url: '/admin/promotions' }, async (caller) => caller.admin.promotions()),
   restRoute({ method: 'PATCH', url: '/admin/promotions/:code', body: updatePromotionInput, pathParams: true }, async (caller, input) =>

@@ -3,14 +3,16 @@ import { useSearchParams } from 'react-router-dom';
 import {
   CODE_MAX_LENGTH,
   DEFAULT_ORDER_GB,
-  MIN_ORDER_GB,
+  DEFAULT_PRICING,
   MIN_ORDER_MESSAGE,
-  PRICE_PER_GB_CENTS,
   centsToUsd,
   coerceGbAmount,
   cryptoPaymentInput,
   formatGb,
-  orderPriceCents,
+  minOrderGb,
+  minOrderMessage,
+  orderTotalCents,
+  ratePerGbCents,
   promotionCodeField,
   redeemCodeInput,
   withGbBeside,
@@ -26,6 +28,7 @@ export function TopUpPage() {
   const { refresh } = useSessionActions();
   const [params, setParams] = useSearchParams();
   const payment = params.get('payment');
+  const prices = usePricing();
 
   // Back from the payment page: re-read the balance the webhook may just have changed.
   useEffect(() => {
@@ -58,7 +61,7 @@ export function TopUpPage() {
             {formatGb(user.credits)} GB
           </span>
         </div>
-        <span className="balance-rate">$0.90 per GB</span>
+        <span className="balance-rate">${centsToUsd(prices.pricing.pricePerGbCents)} per GB</span>
       </div>
       <div className="grid-2">
         <CryptoTopUp />
@@ -66,6 +69,20 @@ export function TopUpPage() {
       </div>
     </>
   );
+}
+
+/** The price list in force (GET /api/pricing), the spec's defaults until it has loaded. */
+function usePricing() {
+  const q = trpc.credits.pricing.useQuery(undefined, { staleTime: 60_000 });
+  const pricing = q.data ?? { ...DEFAULT_PRICING, userPricePerGbCents: null };
+  const own = 'userPricePerGbCents' in pricing ? (pricing.userPricePerGbCents ?? null) : null;
+  return {
+    pricing,
+    rate: (gb: number) => ratePerGbCents(pricing, gb, own),
+    total: (gb: number) => orderTotalCents(pricing, gb, own),
+    minGb: minOrderGb(pricing),
+    minMessage: minOrderMessage(pricing),
+  };
 }
 
 /** Back from an underpaid invoice: what the paid part credited and what is still owed. */
@@ -119,19 +136,21 @@ function CryptoTopUp() {
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
   const [error, setError] = useState<string | null>(null);
   const create = trpc.credits.createCryptoPayment.useMutation();
+  const prices = usePricing();
   const gbAmount = coerceGbAmount(raw);
-  const totalCents = orderPriceCents(gbAmount);
-  // The order the server would accept, checked by the same schema: an amount it would refuse shows
-  // the reason and no price (below 12 GB the spec's message; the $10 floor never applies to an order).
+  const totalCents = prices.total(gbAmount);
+  // The order the server would accept, checked by the same schema and the price list's minimum: an
+  // amount it would refuse shows the reason and no price (below the minimum, "Minimum order is 12GB ($10)").
   const check = cryptoPaymentInput.safeParse({ gbAmount, priceUsd: totalCents / 100 });
-  const orderError = check.success ? undefined : (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE);
-  const total = check.success ? `$${centsToUsd(totalCents)}` : null;
+  const orderError = !check.success ? (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE) : gbAmount < prices.minGb ? prices.minMessage : undefined;
+  const total = orderError ? null : `$${centsToUsd(totalCents)}`;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
     const v = validate(cryptoPaymentInput, { gbAmount, priceUsd: totalCents / 100 });
     if (!v.ok) return setError(Object.values(v.errors)[0] ?? MIN_ORDER_MESSAGE);
+    if (orderError) return setError(orderError);
     try {
       const r = await create.mutateAsync({ ...v.data, promoCode: promoCode.trim() || null });
       window.location.assign(r.invoiceUrl);
@@ -151,7 +170,7 @@ function CryptoTopUp() {
           min={1}
           step={1}
           value={raw}
-          hint={`The smallest order is ${MIN_ORDER_GB} GB, for $${centsToUsd(orderPriceCents(MIN_ORDER_GB))}.`}
+          hint={`The smallest order is ${prices.minGb} GB, for $${centsToUsd(prices.total(prices.minGb))}.`}
           error={orderError}
           onChange={(e) => {
             setRaw(e.target.value);
@@ -177,7 +196,7 @@ function CryptoTopUp() {
         <dl className="price-table">
           <div>
             <dt>Rate</dt>
-            <dd>${centsToUsd(PRICE_PER_GB_CENTS)} / GB</dd>
+            <dd data-testid="order-rate">${centsToUsd(prices.rate(gbAmount))} / GB</dd>
           </div>
           <div>
             <dt>Amount</dt>
@@ -188,6 +207,28 @@ function CryptoTopUp() {
             <dd data-testid="order-total">{total ?? '—'}</dd>
           </div>
         </dl>
+        {prices.pricing.tiers.length > 0 && (
+          <table className="table price-tiers" data-testid="price-tiers">
+            <thead>
+              <tr>
+                <th>From</th>
+                <th>Price per GB</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>{prices.minGb} GB</td>
+                <td>${centsToUsd(prices.pricing.pricePerGbCents)}</td>
+              </tr>
+              {prices.pricing.tiers.map((t) => (
+                <tr key={t.minGb}>
+                  <td>{t.minGb} GB</td>
+                  <td>${centsToUsd(t.pricePerGbCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         {error && <Alert kind="error">{error}</Alert>}
         <Button type="submit" block disabled={!total} loading={create.isPending}>
           {total ? `Pay ${total} with Crypto` : 'Pay with Crypto'}

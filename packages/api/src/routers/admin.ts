@@ -11,6 +11,8 @@ import {
   createAdminInput,
   createCodesInput,
   createPromotionInput,
+  setPricingInput,
+  setUserPriceInput,
   createUpstreamInput,
   DomainError,
   updatePromotionInput,
@@ -35,6 +37,7 @@ import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { createPromotion, listPromotions, setPromotionEnabled } from '../services/promotions';
+import { setPricing, setUserPrice } from '../services/pricing';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
@@ -111,6 +114,16 @@ export const adminRouter = {
   updatePromotion: adminOrInternalProcedure.input(updatePromotionInput).mutation(async ({ ctx, input }) => ({
     success: true as const,
     promotion: await ctx.db.transaction((tx) => setPromotionEnabled(tx, input)),
+  })),
+  /** The price list every crypto order is priced from. */
+  setPricing: adminOrInternalProcedure.input(setPricingInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    pricing: await ctx.db.transaction((tx) => setPricing(tx, input)),
+  })),
+  /** One user's own rate (cents per GB), or null for the price list's. */
+  setUserPrice: adminOrInternalProcedure.input(setUserPriceInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    user: await ctx.db.transaction((tx) => setUserPrice(tx, input)),
   })),
   users: adminOrInternalProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
   globalUsage: adminOrInternalProcedure.query(({ ctx }) => globalUsage(ctx.db)),

@@ -6,7 +6,8 @@ import { redeemCode } from '../services/codes';
 import { createCryptoPayment, listUserPayments } from '../services/payments';
 import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/promotions';
 import { limited } from '../limits';
-import { adminOrInternalProcedure, userProcedure } from '../trpc';
+import { adminOrInternalProcedure, publicProcedure, userProcedure } from '../trpc';
+import { publicPricing } from '../services/pricing';
 
 export const creditsRouter = {
   /** Rate limited per IP and per user: codes must not be guessable by brute force. */
@@ -43,6 +44,8 @@ export const creditsRouter = {
     .input(promoPreviewInput)
     .use(limited((ctx) => [['promoPreview', ctx.user!.id]], { failuresOnly: true }))
     .query(({ ctx, input }) => ctx.db.transaction((tx) => previewPromotion(tx, { userId: ctx.user.id, code: input.code, gbAmount: input.gbAmount }))),
+  /** The price list in force (public: the landing page and the API docs show it). */
+  pricing: publicProcedure.query(({ ctx }) => publicPricing(ctx.db, ctx.user?.id)),
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: userProcedure
     .input(processBatchInput)

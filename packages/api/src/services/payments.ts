@@ -6,12 +6,13 @@
  * moves backwards).
  */
 import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
+import { BYTES_PER_GB, centsToUsd, DomainError, minOrderGb, minOrderMessage } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
+import { priceOrder } from './pricing';
 import { claimOrderBonus, orderBonus } from './promotions';
 import { credit, walletCredits } from './wallet';
 
@@ -53,7 +54,8 @@ export async function createCryptoPayment(
   deps: ApiDeps,
   input: { userId: string; gbAmount: number; priceUsd: number; promoCode?: string | null | undefined },
 ): Promise<CreatedPayment> {
-  const priceCents = orderPriceCents(input.gbAmount);
+  const { pricing, totalCents: priceCents } = await priceOrder(deps.db, input.userId, input.gbAmount);
+  if (input.gbAmount < minOrderGb(pricing)) throw new DomainError('BAD_REQUEST', minOrderMessage(pricing));
   if (Math.round(input.priceUsd * 100) !== priceCents) throw new DomainError('BAD_REQUEST', PRICE_MISMATCH(input.gbAmount, priceCents));
   const provider = activeProvider(deps);
   const payment = await deps.db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { payments } from './credits';
 import { adminUsers, users } from './users';
@@ -51,3 +51,12 @@ export const promotionRedemptions = pgTable(
   },
   (t) => [index('promotion_redemptions_user_idx').on(t.promotionId, t.userId), uniqueIndex('promotion_redemptions_payment_key').on(t.paymentId)],
 );
+
+/** Prices the operator sets (one row, id 'pricing'); absent: the spec's defaults. */
+export const pricingSettings = pgTable('pricing_settings', {
+  id: text('id').primaryKey(),
+  pricePerGbCents: integer('price_per_gb_cents').notNull(),
+  minOrderCents: integer('min_order_cents').notNull(),
+  tiers: jsonb('tiers').$type<Array<{ minGb: number; pricePerGbCents: number }>>().notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
