@@ -27,6 +27,11 @@ const REST_MATRIX: Record<string, AdminRole[]> = {
   'GET /admin/usage/global': ['finance'],
   'GET /admin/usage/history': ['finance'],
   'GET /admin/payments': ['finance'],
+  'POST /admin/promotions': ['finance'],
+  'GET /admin/promotions': ['finance'],
+  'PATCH /admin/promotions/:code': ['finance'],
+  'PUT /admin/pricing': ['finance'],
+  'PATCH /admin/users/:id': ['finance'],
 };
 
 /** The same for the tRPC procedures (admin.* and the other admin ones). */
@@ -43,6 +48,11 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.globalUsage': ['finance'],
   'admin.globalHistory': ['finance'],
   'admin.payments': ['finance'],
+  'admin.createPromotion': ['finance'],
+  'admin.promotions': ['finance'],
+  'admin.updatePromotion': ['finance'],
+  'admin.setPricing': ['finance'],
+  'admin.setUserPrice': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me']);

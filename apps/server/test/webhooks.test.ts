@@ -223,7 +223,7 @@ describe('events and deliveries', () => {
     const first = await gw.reserveLease.mutate({ gatewayId: 'gw-hooks', proxyAccountId: account.proxyAccountId, bytes: 50_000_000 });
     expect(first.outcome).toBe('granted');
     for (let i = 0; i < 3; i++)
-      expect((await gw.reserveLease.mutate({ gatewayId: 'gw-hooks', proxyAccountId: account.proxyAccountId, bytes: 1_000_000 })).outcome).toBe('empty');
+      expect((await gw.reserveLease.mutate({ gatewayId: 'gw-hooks', proxyAccountId: account.proxyAccountId, bytes: 1_000_000 })).outcome).toBe('cap_reached');
     const log = await deliveries(client, hook.webhook.id);
     expect(log).toHaveLength(1);
     received.length = 0;

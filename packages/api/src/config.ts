@@ -59,6 +59,7 @@ export type RateLimitName =
   | 'redeemUser'
   | 'batch'
   | 'payment'
+  | 'promoPreview'
   | 'twoFactor'
   | 'twoFactorAccount'
   | 'twoFactorAlert'
@@ -94,6 +95,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   batch: { points: 20, durationSeconds: 15 * 60 },
   /** Orders per user: each one is a provider invoice. */
   payment: { points: 20, durationSeconds: 60 * 60 },
+  /** Promo code look-ups from the Top Up page as the code is typed (not a place to guess codes). */
+  promoPreview: { points: 60, durationSeconds: 15 * 60 },
   /** Wrong second-factor codes per address (each pending sign-in also dies after 5). */
   twoFactor: { points: 30, durationSeconds: 15 * 60 },
   /** Wrong second-factor codes per account, across addresses and pending sign-ins: past it the code step is 429. */

@@ -10,3 +10,4 @@ export * from './schemas';
 export * from './units';
 export * from './upstream-template';
 export * from './upstream-presets';
+export * from './pricing';

@@ -7,6 +7,7 @@ export const creditsRoutes = [
     const r = await caller.credits.redeem(input);
     return { success: true, credits: bytesToMb(r.creditedBytes), message: r.message, newBalance: r.remainingBytes };
   }),
+  restRoute({ method: 'GET', url: '/api/pricing' }, async (caller) => caller.credits.pricing()),
   restRoute({ method: 'POST', url: '/auth/process-batch', body: processBatchInput }, async (caller, input) => {
     const r = await caller.credits.processBatch(input);
     return { success: true, message: r.message };

@@ -54,6 +54,7 @@ export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: 
     const action = `/sandbox/pay/${encodeURIComponent(order.id)}`;
     const open = order.status !== 'finished' && order.status !== 'refunded';
     const price = `$${centsToUsd(order.priceCents)}`;
+    const half = centsToUsd(Math.floor(order.priceCents / 2));
     return page(
       reply,
       200,
@@ -63,15 +64,23 @@ export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: 
         `<p class="muted small">Order ${escapeHtml(order.id)} &middot; status: <span data-testid="sandbox-status">${escapeHtml(order.status)}</span></p>` +
         (open
           ? `<form method="post" action="${action}"><input type="hidden" name="outcome" value="finished"><button class="btn btn-primary btn-block" type="submit" data-testid="sandbox-pay"><span>Pay ${price}</span></button></form>` +
+            `<form method="post" action="${action}" class="sandbox-part"><input type="hidden" name="outcome" value="partially_paid">` +
+            `<label class="field-label" for="paidUsd">Amount paid (USD)</label><input class="input" id="paidUsd" name="paidUsd" inputmode="decimal" value="${half}" data-testid="sandbox-paid-usd">` +
+            `<button class="btn btn-secondary btn-block" type="submit" data-testid="sandbox-pay-part"><span>Pay part</span></button></form>` +
             `<form method="post" action="${action}"><input type="hidden" name="outcome" value="failed"><button class="btn btn-secondary btn-block" type="submit" data-testid="sandbox-fail"><span>Fail</span></button></form>`
           : `<p>This order is already ${escapeHtml(order.status)}.</p><a class="btn btn-secondary btn-block" href="/topup">Back to Top Up</a>`),
     );
   });
 
-  scope.post<{ Params: { id: string }; Body: { outcome?: unknown } | undefined }>('/sandbox/pay/:id', async (req, reply) => {
+  scope.post<{ Params: { id: string }; Body: { outcome?: unknown; paidUsd?: unknown } | undefined }>('/sandbox/pay/:id', async (req, reply) => {
     if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
     const outcome = req.body?.outcome;
-    if (outcome !== 'finished' && outcome !== 'failed') return reply.code(400).send({ success: false, error: 'outcome must be finished or failed' });
+    if (outcome !== 'finished' && outcome !== 'failed' && outcome !== 'partially_paid') {
+      return reply.code(400).send({ success: false, error: 'outcome must be finished, failed or partially_paid' });
+    }
+    const paidUsd = typeof req.body?.paidUsd === 'string' && /^\d{1,9}(\.\d{1,2})?$/.test(req.body.paidUsd.trim()) ? Number(req.body.paidUsd) : null;
+    if (outcome === 'partially_paid' && paidUsd === null)
+      return reply.code(400).send({ success: false, error: 'paidUsd must be an amount in dollars, such as 5.40' });
     const order = await sandboxOrder(deps.db, req.params.id);
     if (!order) return reply.code(404).send({ success: false, error: 'Unknown order' });
     const body: SandboxNotification = {
@@ -80,11 +89,12 @@ export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: 
       payment_status: outcome,
       price_amount: order.priceCents / 100,
       price_currency: 'usd',
+      ...(outcome === 'partially_paid' ? { actually_paid: paidUsd! } : {}),
     };
     const signature = signSandboxNotification(deps.config.appSecret, body);
     const r = await deliverNotification(deps, 'sandbox', body, (name) => (name.toLowerCase() === SANDBOX_SIGNATURE_HEADER ? signature : undefined));
     if (!r.result) return reply.code(r.status).send(r.body);
-    const landed = r.result.status === 'finished' ? 'finished' : 'failed';
+    const landed = r.result.status === 'finished' ? 'finished' : r.result.status === 'partially_paid' ? 'partially_paid' : 'failed';
     return reply.redirect(new URL(`/topup?payment=${landed}`, deps.config.publicUrl).toString(), 303);
   });
 }

@@ -4,14 +4,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CODE_MAX_LENGTH,
   DEFAULT_ORDER_GB,
-  MIN_ORDER_GB,
+  DEFAULT_PRICING,
   MIN_ORDER_MESSAGE,
-  PRICE_PER_GB_CENTS,
   centsToUsd,
   coerceGbAmount,
   cryptoPaymentInput,
   formatGb,
-  orderPriceCents,
+  minOrderGb,
+  minOrderMessage,
+  orderTotalCents,
+  ratePerGbCents,
+  promotionCodeField,
   redeemCodeInput,
   withGbBeside,
 } from '@proxyhub/core';
@@ -26,6 +29,7 @@ export function TopUpPage() {
   const { refresh } = useSessionActions();
   const [params, setParams] = useSearchParams();
   const payment = params.get('payment');
+  const prices = usePricing();
 
   // Back from the payment page: re-read the balance the webhook may just have changed.
   useEffect(() => {
@@ -45,7 +49,8 @@ export function TopUpPage() {
           The payment did not go through. No credits were added; you can try again.
         </Alert>
       )}
-      {payment && payment !== 'finished' && payment !== 'failed' && (
+      {payment === 'partially_paid' && <PartialPaymentNotice onDismiss={() => setParams({}, { replace: true })} />}
+      {payment && payment !== 'finished' && payment !== 'failed' && payment !== 'partially_paid' && (
         <Alert kind="info" onDismiss={() => setParams({}, { replace: true })}>
           Your payment is being processed. Credits are added as soon as it is confirmed.
         </Alert>
@@ -57,7 +62,7 @@ export function TopUpPage() {
             {formatGb(user.credits)} GB
           </span>
         </div>
-        <span className="balance-rate">$0.90 per GB</span>
+        <span className="balance-rate">${centsToUsd(prices.pricing.pricePerGbCents)} per GB</span>
       </div>
       <div className="grid-2">
         <CryptoTopUp />
@@ -67,24 +72,87 @@ export function TopUpPage() {
   );
 }
 
+/** The price list in force (GET /api/pricing), the spec's defaults until it has loaded. */
+function usePricing() {
+  const q = trpc.credits.pricing.useQuery(undefined, { staleTime: 60_000 });
+  const pricing = q.data ?? { ...DEFAULT_PRICING, userPricePerGbCents: null };
+  const own = 'userPricePerGbCents' in pricing ? (pricing.userPricePerGbCents ?? null) : null;
+  return {
+    pricing,
+    rate: (gb: number) => ratePerGbCents(pricing, gb, own),
+    total: (gb: number) => orderTotalCents(pricing, gb, own),
+    minGb: minOrderGb(pricing),
+    minMessage: minOrderMessage(pricing),
+  };
+}
+
+/** Back from an underpaid invoice: what the paid part credited and what is still owed. */
+function PartialPaymentNotice({ onDismiss }: { onDismiss: () => void }) {
+  const orders = trpc.credits.payments.useQuery();
+  const partial = orders.data?.find((o) => o.status === 'partially_paid');
+  return (
+    <Alert kind="info" onDismiss={onDismiss}>
+      <span data-testid="partial-payment">
+        {partial
+          ? `Partially paid: ${formatGb(partial.creditedBytes)} GB credited. $${centsToUsd(Math.max(0, partial.priceCents - (partial.paidCents ?? 0)))} of $${centsToUsd(partial.priceCents)} is still owed; pay it to receive the rest.`
+          : 'Partially paid: the part you paid is credited; pay the rest to receive the remainder.'}
+      </span>
+    </Alert>
+  );
+}
+
+/** The bonus a promo code adds to this order, asked of the server as the code is typed. */
+function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number }) {
+  // Asked once typing pauses, not at every key.
+  const [code, setCode] = useState(typed);
+  useEffect(() => {
+    const t = setTimeout(() => setCode(typed), 400);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const valid = promotionCodeField.safeParse(code).success;
+  const preview = trpc.credits.promoPreview.useQuery({ code, gbAmount }, { enabled: valid && code === typed, retry: false });
+  if (!code.trim()) return null;
+  if (!valid)
+    return (
+      <p className="field-hint" data-testid="promo-bonus">
+        Codes are 4-20 letters or digits
+      </p>
+    );
+  if (preview.error)
+    return (
+      <p className="field-error" role="alert" data-testid="promo-bonus">
+        {preview.error.message}
+      </p>
+    );
+  if (!preview.data) return null;
+  return (
+    <p className="field-hint promo-bonus" data-testid="promo-bonus">
+      Bonus +{preview.data.bonusPercent}%: you receive {formatGb(preview.data.creditsBytes)} GB for the same price
+    </p>
+  );
+}
+
 function CryptoTopUp() {
+  const [promoCode, setPromoCode] = useState('');
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
   const [error, setError] = useState<string | null>(null);
   const create = trpc.credits.createCryptoPayment.useMutation();
+  const prices = usePricing();
   const gbAmount = coerceGbAmount(raw);
-  const totalCents = orderPriceCents(gbAmount);
-  // The order the server would accept, checked by the same schema: an amount it would refuse shows
-  // the reason and no price (below 12 GB the spec's message; the $10 floor never applies to an order).
+  const totalCents = prices.total(gbAmount);
+  // The order the server would accept, checked by the same schema and the price list's minimum: an
+  // amount it would refuse shows the reason and no price (below the minimum, "Minimum order is 12GB ($10)").
   const check = cryptoPaymentInput.safeParse({ gbAmount, priceUsd: totalCents / 100 });
-  const orderError = check.success ? undefined : (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE);
-  const total = check.success ? `$${centsToUsd(totalCents)}` : null;
+  const orderError = !check.success ? (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE) : gbAmount < prices.minGb ? prices.minMessage : undefined;
+  const total = orderError ? null : `$${centsToUsd(totalCents)}`;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
     if (!check.success) return setError(orderError ?? MIN_ORDER_MESSAGE);
+    if (orderError) return setError(orderError);
     try {
-      const r = await create.mutateAsync(check.data);
+      const r = await create.mutateAsync({ ...check.data, promoCode: promoCode.trim() || null });
       window.location.assign(r.invoiceUrl);
     } catch (err) {
       setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
@@ -102,7 +170,7 @@ function CryptoTopUp() {
           min={1}
           step={1}
           value={raw}
-          hint={`The smallest order is ${MIN_ORDER_GB} GB, for $${centsToUsd(orderPriceCents(MIN_ORDER_GB))}.`}
+          hint={`The smallest order is ${prices.minGb} GB, for $${centsToUsd(prices.total(prices.minGb))}.`}
           error={orderError}
           onChange={(e) => {
             setRaw(e.target.value);
@@ -110,10 +178,25 @@ function CryptoTopUp() {
           }}
           onBlur={() => setRaw(String(coerceGbAmount(raw)))}
         />
+        <Field
+          label="Promo code (optional)"
+          name="promoCode"
+          className="code-input mono"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={CODE_MAX_LENGTH}
+          value={promoCode}
+          onChange={(e) => {
+            setPromoCode(e.target.value.toUpperCase().slice(0, CODE_MAX_LENGTH));
+            setError(null);
+          }}
+        />
+        <PromoBonus code={promoCode} gbAmount={gbAmount} />
         <dl className="price-table">
           <div>
             <dt>Rate</dt>
-            <dd>${centsToUsd(PRICE_PER_GB_CENTS)} / GB</dd>
+            <dd data-testid="order-rate">${centsToUsd(prices.rate(gbAmount))} / GB</dd>
           </div>
           <div>
             <dt>Amount</dt>
@@ -124,6 +207,28 @@ function CryptoTopUp() {
             <dd data-testid="order-total">{total ?? '—'}</dd>
           </div>
         </dl>
+        {prices.pricing.tiers.length > 0 && (
+          <table className="table price-tiers" data-testid="price-tiers">
+            <thead>
+              <tr>
+                <th>From</th>
+                <th>Price per GB</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td>{prices.minGb} GB</td>
+                <td>${centsToUsd(prices.pricing.pricePerGbCents)}</td>
+              </tr>
+              {prices.pricing.tiers.map((t) => (
+                <tr key={t.minGb}>
+                  <td>{t.minGb} GB</td>
+                  <td>${centsToUsd(t.pricePerGbCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
         {error && <Alert kind="error">{error}</Alert>}
         <Button type="submit" block disabled={!total} loading={create.isPending}>
           {total ? `Pay ${total} with Crypto` : 'Pay with Crypto'}

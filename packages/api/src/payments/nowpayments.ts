@@ -21,6 +21,19 @@ function toCents(v: unknown): number | null {
   return Number.isFinite(n) ? Math.round(n * 100) : null;
 }
 
+const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN);
+
+/**
+ * `actually_paid` is in the pay currency (BTC...), as is `pay_amount`, what the invoice asked: the
+ * share of the price paid is their ratio, floored to the cent (rounded first at 1e-6 against float noise).
+ */
+function paidShareCents(priceCents: number | null, actuallyPaid: unknown, payAmount: unknown): number | null {
+  const paid = num(actuallyPaid);
+  const asked = num(payAmount);
+  if (priceCents === null || !Number.isFinite(paid) || !Number.isFinite(asked) || asked <= 0 || paid < 0) return null;
+  return Math.floor(Math.round((priceCents * paid * 1e6) / asked) / 1e6);
+}
+
 /** Reads the fields we use from a NOWPayments payment object (IPN body or GET /v1/payment/:id). */
 export function parseNowPayment(body: unknown): ProviderPayment | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
@@ -28,12 +41,14 @@ export function parseNowPayment(body: unknown): ProviderPayment | null {
   const orderId = str(b.order_id);
   const status = str(b.payment_status);
   if (!orderId || !status) return null;
+  const priceCents = toCents(b.price_amount);
   return {
     orderId,
     paymentId: str(b.payment_id),
     status,
-    priceCents: toCents(b.price_amount),
+    priceCents,
     priceCurrency: str(b.price_currency)?.toLowerCase() ?? null,
+    paidCents: paidShareCents(priceCents, b.actually_paid, b.pay_amount),
   };
 }
 

@@ -24,6 +24,8 @@ export interface ProviderPayment {
   /** Price of the order as the provider knows it, in cents; null when it did not say. */
   priceCents: number | null;
   priceCurrency: string | null;
+  /** What was actually paid, in cents of the price currency, when the provider says (partial payments); null otherwise. */
+  paidCents?: number | null;
 }
 
 export interface PaymentProvider {

@@ -16,8 +16,10 @@ export function sandboxSecret(appSecret: string): string {
 export interface SandboxNotification {
   order_id: string;
   payment_id: string;
-  payment_status: 'finished' | 'failed';
+  payment_status: 'finished' | 'failed' | 'partially_paid';
   price_amount: number;
+  /** USD paid, for a partial payment. */
+  actually_paid?: number;
   price_currency: 'usd';
 }
 
@@ -42,6 +44,7 @@ export function createSandboxProvider(opts: { appSecret: string; publicUrl: stri
         status: b.payment_status,
         priceCents: typeof b.price_amount === 'number' ? Math.round(b.price_amount * 100) : null,
         priceCurrency: typeof b.price_currency === 'string' ? b.price_currency : null,
+        paidCents: typeof b.actually_paid === 'number' && b.actually_paid >= 0 ? Math.floor(Math.round(b.actually_paid * 1e6) / 1e4) : null,
       };
     },
     fetchPayment(n: ProviderPayment) {

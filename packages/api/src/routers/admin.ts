@@ -10,11 +10,15 @@ import {
   adminUsersInput,
   createAdminInput,
   createCodesInput,
+  createPromotionInput,
+  setPricingInput,
+  setUserPriceInput,
   createUpstreamInput,
   DomainError,
   NOT_ALLOWED_FOR_ROLE,
   SUPPORT_ADJUST_LIMIT_GB,
   updateAdminInput,
+  updatePromotionInput,
   revokeCodeInput,
   setCatalogueInput,
   suspendUserInput,
@@ -36,6 +40,8 @@ import { listAudit, recordAudit } from '../services/audit-log';
 import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
+import { createPromotion, listPromotions, setPromotionEnabled } from '../services/promotions';
+import { setPricing, setUserPrice } from '../services/pricing';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { getCatalogue, setCatalogue } from '../services/catalogue';
@@ -100,6 +106,33 @@ export const adminRouter = {
   })),
   users: staffProcedure.input(adminUsersInput).query(({ ctx, input }) => listUsers(ctx.db, input ?? {})),
   globalUsage: financeProcedure.query(({ ctx }) => globalUsage(ctx.db)),
+  /** Multi-use codes: credit (redeemed like a code) or bonus (more GB on a crypto top-up). */
+  createPromotion: financeProcedure.input(createPromotionInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    promotion: await ctx.db.transaction((tx) =>
+      createPromotion(tx, {
+        ...input,
+        createdByAdminId: ctx.admin?.id ?? null,
+        createdBy: ctx.admin ? `admin:${ctx.admin.username}` : 'internal',
+      }),
+    ),
+  })),
+  promotions: financeProcedure.query(({ ctx }) => listPromotions(ctx.db)),
+  /** `enabled: false` stops a promotion at once. */
+  updatePromotion: financeProcedure.input(updatePromotionInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    promotion: await ctx.db.transaction((tx) => setPromotionEnabled(tx, input)),
+  })),
+  /** The price list every crypto order is priced from. */
+  setPricing: financeProcedure.input(setPricingInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    pricing: await ctx.db.transaction((tx) => setPricing(tx, input)),
+  })),
+  /** One user's own rate (cents per GB), or null for the price list's. */
+  setUserPrice: financeProcedure.input(setUserPriceInput).mutation(async ({ ctx, input }) => ({
+    success: true as const,
+    user: await ctx.db.transaction((tx) => setUserPrice(tx, input)),
+  })),
   /** Codes with their state and redeemer, by state and by code or redeemer email. */
   codes: supportProcedure.input(adminCodesInput).query(({ ctx, input }) => listCodes(ctx.db, input ?? {})),
   /** Withdraws an unused code: it then redeems as an unknown one. */

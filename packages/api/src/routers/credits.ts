@@ -1,11 +1,13 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { createBatchInput, cryptoPaymentInput, processBatchInput, redeemCodeInput } from '@proxyhub/core';
+import { createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
 import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createBatch, processBatch } from '../services/batches';
 import { redeemCode } from '../services/codes';
 import { createCryptoPayment, listUserPayments } from '../services/payments';
+import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/promotions';
 import { clientKey, limited } from '../limits';
-import { adminOrInternalProcedure, userProcedure } from '../trpc';
+import { adminOrInternalProcedure, publicProcedure, userProcedure } from '../trpc';
+import { publicPricing } from '../services/pricing';
 
 export const creditsRouter = {
   /** Rate limited per IP and per user: codes must not be guessable by brute force. */
@@ -22,14 +24,28 @@ export const creditsRouter = {
       ),
     )
     .mutation(async ({ ctx, input }) => {
-      const result = await ctx.db.transaction((tx) => redeemCode(tx, { userId: ctx.user.id, code: input.code }));
+      // Promotions and top-up codes share one space of codes: a promotion's code is never a top-up code.
+      const result = await ctx.db.transaction(async (tx) =>
+        (await isPromotionCode(tx, input.code))
+          ? redeemPromotion(tx, { userId: ctx.user.id, code: input.code })
+          : redeemCode(tx, { userId: ctx.user.id, code: input.code }),
+      );
       await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger); // a top-up re-arms the alerts
       return result;
     }),
   createCryptoPayment: userProcedure
     .input(cryptoPaymentInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
-    .mutation(({ ctx, input }) => createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd })),
+    .mutation(({ ctx, input }) =>
+      createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd, promoCode: input.promoCode }),
+    ),
+  /** The bonus a promo code would add to an order of this size (the Top Up page shows it before paying). */
+  promoPreview: userProcedure
+    .input(promoPreviewInput)
+    .use(limited((ctx) => [['promoPreview', ctx.user!.id]], { failuresOnly: true }))
+    .query(({ ctx, input }) => ctx.db.transaction((tx) => previewPromotion(tx, { userId: ctx.user.id, code: input.code, gbAmount: input.gbAmount }))),
+  /** The price list in force (public: the landing page and the API docs show it). */
+  pricing: publicProcedure.query(({ ctx }) => publicPricing(ctx.db, ctx.user?.id)),
   payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: userProcedure
     .input(processBatchInput)

@@ -61,6 +61,12 @@ const STEP_OF: Record<(typeof PAYMENT_STATUSES)[number], OrderStep> = {
 };
 const stepOf = (status: string): OrderStep | null => STEP_OF[status as keyof typeof STEP_OF] ?? null;
 
+/** "Partially paid: 6.00 GB credited, $5.40 owed": what an underpaid order gave and what is left to pay. */
+export function partialNote(o: { priceCents: number; paidCents: number | null; creditedBytes: bigint }): string {
+  const owed = Math.max(0, o.priceCents - (o.paidCents ?? 0));
+  return `Partially paid: ${formatGb(o.creditedBytes)} GB credited, $${centsToUsd(owed)} owed`;
+}
+
 export async function listBilling(db: DbOrTx, userId: string, input: { limit?: number | undefined; cursor?: string | undefined }): Promise<BillingPage> {
   const limit = input.limit ?? BILLING_PAGE_DEFAULT;
   const cursor = decodeCursor(input.cursor);
@@ -90,7 +96,10 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         gbAmount: payments.gbAmount,
         priceCents: payments.priceCents,
         creditsBytes: payments.creditsBytes,
+        creditedBytes: payments.creditedBytes,
         creditedAt: payments.creditedAt,
+        status: payments.status,
+        paidCents: payments.paidCents,
       })
       .from(payments)
       .where(and(eq(payments.userId, userId), before(payments.createdAt, payments.id)))
@@ -144,8 +153,11 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
       return {
         ...base,
         kind: 'crypto',
-        bytes: (o.creditedAt ? o.creditsBytes : 0n).toString(),
-        description: `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
+        bytes: o.creditedBytes.toString(),
+        description:
+          o.status === 'partially_paid'
+            ? `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}. ${partialNote(o)}`
+            : `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
         reference: o.id,
         history,
       };
@@ -155,6 +167,8 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
     const bytes = r.bytes.toString();
     switch (r.kind) {
       case 'code': {
+        // A promotion's use: its code is the entry's note.
+        if (prefix === 'promotion') return { ...base, kind: 'code', bytes, description: `Promotion ${r.note ?? ''}`.trim(), reference: r.note };
         const code = codeById.get(sourceId) ?? null;
         return { ...base, kind: 'code', bytes, description: `Top-up code ${code ?? ''}`.trim(), reference: code };
       }
@@ -200,10 +214,10 @@ export async function paymentReceipt(db: DbOrTx, userId: string, paymentId: stri
   return {
     paymentId: o.id,
     paidAt: o.creditedAt.toISOString(),
-    amountUsd: centsToUsd(o.priceCents),
+    amountUsd: centsToUsd(o.paidCents !== null && o.paidCents < o.priceCents && o.status !== 'finished' ? o.paidCents : o.priceCents),
     gb: o.gbAmount,
-    bytesCredited: o.creditsBytes.toString(),
-    gbCredited: formatGb(o.creditsBytes),
+    bytesCredited: o.creditedBytes.toString(),
+    gbCredited: formatGb(o.creditedBytes),
     provider: o.provider,
     providerPaymentId: o.providerPaymentId,
   };

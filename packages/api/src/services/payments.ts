@@ -6,12 +6,14 @@
  * moves backwards).
  */
 import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
+import { BYTES_PER_GB, centsToUsd, DomainError, minOrderGb, minOrderMessage } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
+import { priceOrder } from './pricing';
+import { claimOrderBonus, orderBonus } from './promotions';
 import { credit, walletCredits } from './wallet';
 import { emitWebhookEvent } from './webhooks';
 
@@ -49,11 +51,18 @@ export interface CreatedPayment {
 }
 
 /** Creates an order at the server's price and an invoice with the configured provider. */
-export async function createCryptoPayment(deps: ApiDeps, input: { userId: string; gbAmount: number; priceUsd: number }): Promise<CreatedPayment> {
-  const priceCents = orderPriceCents(input.gbAmount);
+export async function createCryptoPayment(
+  deps: ApiDeps,
+  input: { userId: string; gbAmount: number; priceUsd: number; promoCode?: string | null | undefined },
+): Promise<CreatedPayment> {
+  const { pricing, totalCents: priceCents } = await priceOrder(deps.db, input.userId, input.gbAmount);
+  if (input.gbAmount < minOrderGb(pricing)) throw new DomainError('BAD_REQUEST', minOrderMessage(pricing));
   if (Math.round(input.priceUsd * 100) !== priceCents) throw new DomainError('BAD_REQUEST', PRICE_MISMATCH(input.gbAmount, priceCents));
   const provider = activeProvider(deps);
   const payment = await deps.db.transaction(async (tx) => {
+    // A bonus code changes what the order credits, not its price; an unusable one is a 400 and no order.
+    const bonus = input.promoCode ? await orderBonus(tx, { userId: input.userId, code: input.promoCode, gbAmount: input.gbAmount }) : null;
+    const bonusBytes = bonus?.bonusBytes ?? 0n;
     const [row] = await tx
       .insert(payments)
       .values({
@@ -61,7 +70,9 @@ export async function createCryptoPayment(deps: ApiDeps, input: { userId: string
         provider: provider.name,
         gbAmount: input.gbAmount,
         priceCents,
-        creditsBytes: BigInt(input.gbAmount) * BYTES_PER_GB,
+        creditsBytes: BigInt(input.gbAmount) * BYTES_PER_GB + bonusBytes,
+        bonusBytes,
+        promotionId: bonus?.promotionId ?? null,
         status: 'waiting',
       })
       .returning();
@@ -143,7 +154,14 @@ export async function receivePaymentNotification(
   }
 
   const result = await deps.db.transaction((tx) =>
-    applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }),
+    applyStatus(tx, {
+      paymentId: order.id,
+      status: truth.status,
+      paidCents: truth.paidCents ?? null,
+      providerPaymentId: truth.paymentId,
+      source: `${providerName}:webhook`,
+      payload: body,
+    }),
   );
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
   // once (not at the next sweep), a refund may cross below the threshold and mail.
@@ -151,48 +169,95 @@ export async function receivePaymentNotification(
   return result;
 }
 
-/** Records the delivery and moves the order forward; credits on `finished` once, reverses on `refunded`. */
+type Order = typeof payments.$inferSelect;
+
+/**
+ * The one place an order's credit is applied. Brings what the order has credited up to `target`
+ * ('full', or the share of `paidCents` in its price), never past the order's bytes (GB plus bonus):
+ * only the difference is credited, under the order's row lock, so repeated, late or reordered
+ * notifications cannot credit twice. The first credit counts the order's bonus as a use of its
+ * promotion (dropped if the promotion filled up meanwhile). Returns the bytes newly credited.
+ */
+async function creditOrder(
+  tx: DbOrTx,
+  order: Order,
+  target: 'full' | { paidCents: number },
+): Promise<{ credited: bigint; creditsBytes: bigint; bonusBytes: bigint }> {
+  let { creditsBytes, bonusBytes } = order;
+  if (order.creditedBytes === 0n && bonusBytes > 0n && !(await claimOrderBonus(tx, order))) {
+    creditsBytes -= bonusBytes;
+    bonusBytes = 0n;
+  }
+  const share = target === 'full' ? creditsBytes : (creditsBytes * BigInt(Math.max(0, target.paidCents))) / BigInt(order.priceCents);
+  const total = share < creditsBytes ? share : creditsBytes;
+  const delta = total - order.creditedBytes;
+  if (delta <= 0n) return { credited: 0n, creditsBytes, bonusBytes };
+  // The first credit keeps the key `payment:<id>`; a rest is keyed by the total it reaches, so each step is written once.
+  const sourceKey = order.creditedBytes === 0n ? `payment:${order.id}` : `payment:${order.id}:${total}`;
+  const done = await credit(tx, { wallet: { userId: order.userId }, bytes: delta, kind: 'payment', sourceKey });
+  return { credited: done === null ? 0n : delta, creditsBytes, bonusBytes };
+}
+
+/**
+ * Records the delivery and moves the order forward: `partially_paid` credits the paid share (and
+ * more on a later, larger partial delivery), `finished` the rest; `refunded` reverses what was credited.
+ */
 async function applyStatus(
   tx: DbOrTx,
-  input: { paymentId: string; status: string; providerPaymentId: string | null; source: string; payload: unknown },
+  input: { paymentId: string; status: string; paidCents: number | null; providerPaymentId: string | null; source: string; payload: unknown },
 ): Promise<NotificationResult> {
   // Row lock: concurrent deliveries of the same order apply one after another.
   const [order] = await tx.select().from(payments).where(eq(payments.id, input.paymentId)).for('update');
   if (!order) throw new DomainError('NOT_FOUND', UNKNOWN_ORDER);
   await tx.insert(paymentEvents).values({ paymentId: order.id, status: input.status, source: input.source, payload: input.payload });
   const current = order.status;
-  if (!isStatus(input.status) || RANK[input.status] <= RANK[current]) {
+  const morePaid = input.status === 'partially_paid' && current === 'partially_paid';
+  if (!isStatus(input.status) || (RANK[input.status] <= RANK[current] && !morePaid)) {
     return { paymentId: order.id, status: current, credited: false };
   }
   const next = input.status;
-  let creditedAt = order.creditedAt;
+  let { creditedAt, creditedBytes, creditsBytes, bonusBytes } = order;
   let credited = false;
-  if (next === 'finished' && !creditedAt) {
-    credited = (await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` })) !== null;
-    creditedAt = new Date();
-    if (credited) {
+  const target = next === 'finished' ? 'full' : next === 'partially_paid' && input.paidCents !== null ? { paidCents: input.paidCents } : null;
+  if (target) {
+    const r = await creditOrder(tx, order, target);
+    ({ creditsBytes, bonusBytes } = r);
+    if (r.credited > 0n) {
+      credited = true;
+      creditedBytes += r.credited;
+      creditedAt ??= new Date();
       await emitWebhookEvent(tx, {
         userId: order.userId,
         type: 'payment.credited',
-        data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(order.creditsBytes) },
+        data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(r.credited) },
       });
     }
   }
-  if (next === 'refunded' && creditedAt) {
+  if (next === 'refunded' && creditedBytes > 0n) {
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
     const available = await walletCredits(tx, { userId: order.userId }, { lock: true });
-    const amount = available < order.creditsBytes ? available : order.creditsBytes;
+    const amount = available < creditedBytes ? available : creditedBytes;
     await credit(tx, {
       wallet: { userId: order.userId },
       bytes: -amount,
       kind: 'reversal',
       sourceKey: `payment-reversal:${order.id}`,
-      note: amount < order.creditsBytes ? `refund: ${order.creditsBytes - amount} bytes already used` : 'refund',
+      note: amount < creditedBytes ? `refund: ${creditedBytes - amount} bytes already used` : 'refund',
     });
   }
+  const paidCents = next === 'partially_paid' && input.paidCents !== null ? Math.max(input.paidCents, order.paidCents ?? 0) : order.paidCents;
   await tx
     .update(payments)
-    .set({ status: next, creditedAt, providerPaymentId: order.providerPaymentId ?? input.providerPaymentId, updatedAt: new Date() })
+    .set({
+      status: next,
+      creditedAt,
+      creditedBytes,
+      creditsBytes,
+      bonusBytes,
+      paidCents,
+      providerPaymentId: order.providerPaymentId ?? input.providerPaymentId,
+      updatedAt: new Date(),
+    })
     .where(eq(payments.id, order.id));
   return { paymentId: order.id, status: next, credited };
 }
@@ -203,6 +268,9 @@ export interface PaymentView {
   gbAmount: number;
   priceCents: number;
   creditsBytes: bigint;
+  bonusBytes: bigint;
+  creditedBytes: bigint;
+  paidCents: number | null;
   status: string;
   createdAt: Date;
   creditedAt: Date | null;
@@ -236,6 +304,9 @@ const paymentColumns = {
   gbAmount: payments.gbAmount,
   priceCents: payments.priceCents,
   creditsBytes: payments.creditsBytes,
+  bonusBytes: payments.bonusBytes,
+  creditedBytes: payments.creditedBytes,
+  paidCents: payments.paidCents,
   status: payments.status,
   createdAt: payments.createdAt,
   creditedAt: payments.creditedAt,

@@ -4,11 +4,11 @@
  * gateways, over the internal API, ever get it back. Usage rows record which pool carried each
  * byte, so each pool's cost (its price per GB) sits beside the revenue ($0.90/GB) it brought.
  */
-import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
 import { BYTES_PER_GB, DomainError, PRICE_PER_GB_CENTS, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
-import { upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
+import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
 
 export const UPSTREAM_NOT_FOUND = 'Upstream not found';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28,9 +28,9 @@ export interface UpstreamUsage {
   marginCents: number;
 }
 
-function usageOf(bytes: bigint, costPerGbCents: number): UpstreamUsage {
+function usageOf(bytes: bigint, costPerGbCents: number, soldPerGbCents: number): UpstreamUsage {
   const costCents = centsForBytes(bytes, costPerGbCents);
-  const revenueCents = centsForBytes(bytes, PRICE_PER_GB_CENTS);
+  const revenueCents = centsForBytes(bytes, soldPerGbCents);
   return { bytes: Number(bytes), costCents, revenueCents, marginCents: revenueCents - costCents };
 }
 
@@ -60,6 +60,22 @@ function usageWindow(now: number) {
 }
 
 /** Every upstream with its usage, cost, revenue and margin over the last 30 days. */
+/**
+ * What a GB was actually sold at: the paid crypto orders' cents over their GB (tiers, own rates and
+ * partial payments included), the list price while nothing has been paid.
+ */
+export async function soldPricePerGbCents(db: DbOrTx): Promise<number> {
+  const [r] = await db
+    .select({
+      cents: sql<string>`coalesce(sum(case when ${payments.status} = 'partially_paid' then coalesce(${payments.paidCents}, 0) else ${payments.priceCents} end), 0)`,
+      bytes: sql<string>`coalesce(sum(${payments.creditedBytes}), 0)`,
+    })
+    .from(payments)
+    .where(isNotNull(payments.creditedAt));
+  const bytes = BigInt(r?.bytes ?? 0);
+  return bytes > 0n ? Number((BigInt(r!.cents) * BYTES_PER_GB + bytes / 2n) / bytes) : PRICE_PER_GB_CENTS;
+}
+
 export async function listUpstreams(db: DbOrTx, now = Date.now()) {
   const { start } = usageWindow(now);
   const [rows, usage] = await Promise.all([
@@ -71,7 +87,8 @@ export async function listUpstreams(db: DbOrTx, now = Date.now()) {
       .groupBy(usageDaily.upstreamId),
   ]);
   const bytesOf = new Map(usage.map((u) => [u.upstreamId, BigInt(u.bytes)]));
-  return { upstreams: rows.map((r) => ({ ...view(r), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents) })) };
+  const sold = await soldPricePerGbCents(db);
+  return { upstreams: rows.map((r) => ({ ...view(r), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
 }
 
 async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
@@ -96,7 +113,9 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
     .groupBy(usageDaily.day);
   const byDay = new Map(rows.map((r) => [Number(r.day), BigInt(r.bytes)]));
   const days: Array<{ day: string } & UpstreamUsage> = [];
-  for (let d = end; d >= start; d -= DAY_MS) days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents) });
+  const sold = await soldPricePerGbCents(db);
+  for (let d = end; d >= start; d -= DAY_MS)
+    days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold) });
   return { upstream: view(row), days };
 }
 

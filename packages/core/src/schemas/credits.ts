@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CODE_MAX_LENGTH, CODE_MAX_QUANTITY, MAX_ORDER_GB, MIN_ORDER_GB, type UsageType } from '../constants';
+import { CODE_MAX_LENGTH, CODE_MAX_QUANTITY, MAX_ORDER_GB, type UsageType } from '../constants';
 import { requiredText } from './fields';
 
 export const MIN_ORDER_MESSAGE = 'Minimum order is 12GB ($10)';
@@ -16,9 +16,18 @@ export const cryptoPaymentInput = z.object({
   gbAmount: z
     .number({ error: 'GB amount must be a number' })
     .int('GB amount must be a whole number')
-    .min(MIN_ORDER_GB, MIN_ORDER_MESSAGE)
+    // The operator's minimum is checked against the prices in force (GET /api/pricing); below 1 GB is never an order.
+    .min(1, MIN_ORDER_MESSAGE)
     .max(MAX_ORDER_GB, `Maximum order is ${MAX_ORDER_GB}GB`),
   priceUsd: z.number({ error: 'Price must be a number' }).nonnegative('Price must not be negative').max(1e9, 'Price is too large'),
+  /** A bonus promotion's code (the order's price is unchanged; it is credited more). */
+  promoCode: z
+    .string({ error: 'Promo code must be text' })
+    .trim()
+    .max(20, 'Codes are at most 20 characters')
+    .toUpperCase()
+    .nullish()
+    .transform((v) => v || null),
 });
 
 /** The web input coerces the typed amount to an integer of at least 1 (spec section 5). */

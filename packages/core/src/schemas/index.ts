@@ -14,3 +14,5 @@ export * from './account';
 export * from './upstreams';
 export * from './catalogue';
 export * from './webhooks';
+export * from './promotions';
+export * from './pricing';

@@ -40,7 +40,15 @@ export const payments = pgTable(
     invoiceUrl: text('invoice_url'),
     gbAmount: integer('gb_amount').notNull(),
     priceCents: integer('price_cents').notNull(),
+    /** What the order credits when paid in full: its GB plus any promotion bonus. */
     creditsBytes: bytes('credits_bytes'),
+    /** The part of creditsBytes that is a promotion's bonus (counted only if the promotion still has room when paid). */
+    bonusBytes: bytes('bonus_bytes'),
+    promotionId: uuid('promotion_id'),
+    /** Credited so far: a partial payment credits its share, a later full one the rest, never past creditsBytes. */
+    creditedBytes: bytes('credited_bytes'),
+    /** What the provider reports as paid, in cents, once it reports an amount (partial payments). */
+    paidCents: integer('paid_cents'),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
     creditedAt: ts('credited_at'),
     createdAt: createdAt(),

@@ -4,3 +4,4 @@ export * from './users';
 export * from './audit';
 export * from './network';
 export * from './webhooks';
+export * from './promotions';

@@ -30,6 +30,8 @@ export const users = pgTable(
     apiKeyEnc: text('api_key_enc').notNull(),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
+    /** The operator's own rate for this user (cents per GB); null: the price list's. */
+    pricePerGbCents: integer('price_per_gb_cents'),
     /**
      * The user deleted the account: the row stays, anonymised, so the ledger still adds up
      * (email a placeholder, name, credentials and sessions gone, disabled_at set as well).

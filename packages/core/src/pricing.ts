@@ -1,0 +1,37 @@
+/** Prices the operator sets: a base rate, a minimum order, volume tiers; integer cents throughout. */
+import { MIN_ORDER_CENTS, PRICE_PER_GB_CENTS } from './constants';
+
+export interface PriceTier {
+  minGb: number;
+  pricePerGbCents: number;
+}
+
+export interface Pricing {
+  pricePerGbCents: number;
+  minOrderCents: number;
+  tiers: PriceTier[];
+}
+
+/** The spec's prices: $0.90/GB, $10 minimum, no tiers. */
+export const DEFAULT_PRICING: Pricing = { pricePerGbCents: PRICE_PER_GB_CENTS, minOrderCents: MIN_ORDER_CENTS, tiers: [] };
+
+/** The smallest whole-GB order at the base rate whose price reaches the minimum: 12 at the defaults. */
+export const minOrderGb = (p: Pricing): number => Math.ceil(p.minOrderCents / p.pricePerGbCents);
+
+/** "$10", "$10.50": whole dollars without cents, as the spec's message writes them. */
+const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
+
+/** "Minimum order is 12GB ($10)" at the defaults, word for word. */
+export const minOrderMessage = (p: Pricing): string => `Minimum order is ${minOrderGb(p)}GB ($${dollars(p.minOrderCents)})`;
+
+/** The rate for an order of `gbAmount` GB: its tier's (or the base), or the user's own rate when lower. */
+export function ratePerGbCents(p: Pricing, gbAmount: number, userRateCents: number | null = null): number {
+  let rate = p.pricePerGbCents;
+  for (const t of p.tiers) if (gbAmount >= t.minGb) rate = Math.min(rate, t.pricePerGbCents);
+  return userRateCents !== null ? Math.min(rate, userRateCents) : rate;
+}
+
+/** An order's total in cents: max(GB x rate, minimum). */
+export function orderTotalCents(p: Pricing, gbAmount: number, userRateCents: number | null = null): number {
+  return Math.max(gbAmount * ratePerGbCents(p, gbAmount, userRateCents), p.minOrderCents);
+}
