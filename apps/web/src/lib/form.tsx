@@ -83,7 +83,7 @@ export function NewPasswordFields<T extends FieldValues>({ form, names, labels }
 /**
  * A form that does one thing and says how it went: `action` gets the schema's output and returns the
  * success text; a failure shows `failed(err)`. The last outcome shows (dismissible) where `outcome` is
- * placed, and is cleared by the next submit.
+ * placed, and is cleared by the next submit (or by `clearOutcome`, when what it spoke of is edited).
  */
 export function useActionForm<TIn extends FieldValues, TOut>(
   resolver: Resolver<TIn, unknown, TOut>,
@@ -108,5 +108,5 @@ export function useActionForm<TIn extends FieldValues, TOut>(
     setOutcome(null);
     send(e);
   };
-  return { form, onSubmit, outcome };
+  return { form, onSubmit, outcome, clearOutcome: () => setOutcome(null) };
 }
