@@ -53,7 +53,8 @@ export function FormField<T extends FieldValues>({ form, name, options, showErro
   const input = form.register(name, {
     ...options,
     onChange: (e: unknown) => {
-      form.clearErrors(name);
+      // Only a shown message is cleared: clearing nothing would still re-render the whole form on every keystroke.
+      if (form.getFieldState(name).error) form.clearErrors(name);
       return options?.onChange?.(e);
     },
   });
