@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useWatch, type Resolver, type ResolverResult } from 'react-hook-form';
+import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import {
   DEFAULT_COUNTRY,
@@ -166,8 +167,11 @@ export function ProxiesPage() {
       });
       const cityName = location.city && cities?.find((c) => c.code === location.city)?.name;
       const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), cityName];
-      setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
-      setNotice({ id: Date.now(), count: proxies.length });
+      // The schema's check ends after the click's event, where React would wait for a later task to draw the list: drawn now, as a click's update is.
+      flushSync(() => {
+        setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
+        setNotice({ id: Date.now(), count: proxies.length });
+      });
     },
     'Invalid input',
   );
