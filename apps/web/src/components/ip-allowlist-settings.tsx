@@ -3,70 +3,72 @@
  * password-less access from them. Edits stay on the page until saved; the address the server sees
  * this page coming from is offered as a one-click entry.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { invalidAllowlistEntryMessage, MAX_ALLOWLIST_ENTRIES, parseAllowlistEntry, PASSWORDLESS_MIN_PREFIX, setIpAllowlistInput } from '@proxyhub/core';
+import { useEffect } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Resolver, ResolverResult } from 'react-hook-form';
+import { MAX_ALLOWLIST_ENTRIES, parseAllowlistEntry, PASSWORDLESS_MIN_PREFIX, setIpAllowlistInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { validate } from '../lib/validation';
+import { FormField, firstError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
-import { Button, Card, Field, useOutcome } from './ui';
+import { Alert, Button, Card } from './ui';
+
+const resolver = zodResolver(setIpAllowlistInput);
+
+/**
+ * The address typed to add, checked by the allow-list's own schema as the list would be with it
+ * (so "not an address" and "the list is full" read as the server says them), its message under the field.
+ */
+const entryResolver =
+  (entries: string[]): Resolver<{ entry: string }> =>
+  async (values, context, options): Promise<ResolverResult<{ entry: string }>> => {
+    const r = await resolver({ entries: [...entries, values.entry] }, context, { ...options, names: undefined, fields: {} });
+    const message = r.errors.entries?.message;
+    if (message) return { values: {}, errors: { entry: { type: 'validate', message } } };
+    return { values, errors: {} };
+  };
 
 export function IpAllowlistSettings() {
   const current = trpc.ipAllowlist.get.useQuery(undefined, { staleTime: 0 });
   const save = trpc.ipAllowlist.set.useMutation();
-  const [entries, setEntries] = useState<string[]>([]);
-  const [passwordless, setPasswordless] = useState(false);
-  const [draft, setDraft] = useState('');
-  const [draftError, setDraftError] = useState<string | undefined>();
-  const { setOutcome: setResult, alert: resultAlert } = useOutcome();
+  const { form, onSubmit, outcome, clearOutcome } = useActionForm(
+    resolver,
+    { entries: [], passwordless: false },
+    async (input) => {
+      const r = await save.mutateAsync(input);
+      await current.refetch();
+      return r.entries.length === 0
+        ? 'Allow-list saved: your proxy credentials work from any address.'
+        : `Allow-list saved: your proxy credentials work only from ${r.entries.length === 1 ? 'this address' : `these ${r.entries.length} entries`}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
+    },
+    (err) => errorMessage(err, 'Failed to save the allow-list'),
+  );
   useEffect(() => {
-    if (!current.data) return;
-    setEntries(current.data.entries);
-    setPasswordless(current.data.passwordless);
-  }, [current.data]);
+    if (current.data) form.reset({ entries: current.data.entries, passwordless: current.data.passwordless });
+  }, [current.data, form]);
 
+  const entries = form.watch('entries');
+  const adding = useSchemaForm(entryResolver(entries), { entry: '' });
   const here = current.data?.currentAddress;
   const hereNormalised = here ? parseAllowlistEntry(here)?.entry : undefined;
   const full = entries.length >= MAX_ALLOWLIST_ENTRIES;
 
-  /** Adds an entry in its normalised form; false (with the reason shown) when it is not one. */
-  function add(text: string): boolean {
-    const n = parseAllowlistEntry(text);
-    if (!n) {
-      setDraftError(invalidAllowlistEntryMessage(text));
-      return false;
-    }
-    if (full) {
-      setDraftError(`At most ${MAX_ALLOWLIST_ENTRIES} entries in the IP allow-list`);
-      return false;
-    }
-    setEntries((list) => (list.includes(n.entry) ? list : [...list, n.entry]));
-    setResult(null);
-    return true;
+  /** Edits the list (an entry in its normalised form, once); the last save's outcome no longer applies. */
+  function setEntries(next: string[]) {
+    form.setValue('entries', next);
+    form.clearErrors();
+    clearOutcome();
   }
+  const add = (entry: string) => setEntries(entries.includes(entry) ? entries : [...entries, entry]);
 
-  function onAdd(e: FormEvent) {
-    e.preventDefault();
-    if (add(draft)) setDraft('');
-  }
-
-  async function onSave() {
-    setResult(null);
-    const v = validate(setIpAllowlistInput, { entries, passwordless });
-    if (!v.ok) return setResult({ kind: 'error', text: Object.values(v.errors)[0] ?? 'Invalid input' });
-    try {
-      const r = await save.mutateAsync(v.data);
-      setResult({
-        kind: 'success',
-        text:
-          r.entries.length === 0
-            ? 'Allow-list saved: your proxy credentials work from any address.'
-            : `Allow-list saved: your proxy credentials work only from ${r.entries.length === 1 ? 'this address' : `these ${r.entries.length} entries`}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`,
-      });
-      await current.refetch();
-    } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, 'Failed to save the allow-list') });
-    }
-  }
+  const onAdd = submitWith(
+    adding,
+    ({ entry }) => {
+      add(parseAllowlistEntry(entry)!.entry);
+      adding.reset();
+    },
+    'Invalid input',
+  );
+  const saveError = firstError(form);
 
   return (
     <Card
@@ -78,25 +80,14 @@ export function IpAllowlistSettings() {
         {entries.map((entry) => (
           <li key={entry}>
             <code>{entry}</code>
-            <Button variant="ghost" aria-label={`Remove ${entry}`} onClick={() => setEntries((list) => list.filter((x) => x !== entry))}>
+            <Button variant="ghost" aria-label={`Remove ${entry}`} onClick={() => setEntries(entries.filter((x) => x !== entry))}>
               Remove
             </Button>
           </li>
         ))}
       </ul>
       <form className="form inline-form" onSubmit={onAdd} noValidate aria-label="Add an address">
-        <Field
-          label="Address or range"
-          name="entry"
-          autoComplete="off"
-          placeholder="e.g. 203.0.113.7 or 2001:db8::/48"
-          value={draft}
-          error={draftError}
-          onChange={(e) => {
-            setDraft(e.target.value);
-            setDraftError(undefined);
-          }}
-        />
+        <FormField form={adding} name="entry" label="Address or range" autoComplete="off" placeholder="e.g. 203.0.113.7 or 2001:db8::/48" />
         <Button type="submit" variant="secondary" disabled={full}>
           Add
         </Button>
@@ -105,14 +96,14 @@ export function IpAllowlistSettings() {
         <p className="allowlist-suggestion" data-testid="current-address">
           You are using this page from <code>{here}</code>.{' '}
           {hereNormalised && !entries.includes(hereNormalised) && (
-            <Button variant="secondary" onClick={() => add(here)} disabled={full}>
+            <Button variant="secondary" onClick={() => add(hereNormalised)} disabled={full}>
               Add {hereNormalised}
             </Button>
           )}
         </p>
       )}
       <label className="check">
-        <input type="checkbox" checked={passwordless} onChange={(e) => setPasswordless(e.target.checked)} />
+        <input type="checkbox" {...form.register('passwordless', { onChange: () => clearOutcome() })} />
         <span>
           <strong>Password-less access from these addresses.</strong> Connections from a listed address that bring no username and password (a browser,
           Playwright, Puppeteer or Selenium with <code>socks5://host:port</code>) use your main account, any location, billed as usual. Each entry can then be
@@ -120,11 +111,11 @@ export function IpAllowlistSettings() {
         </span>
       </label>
       <div className="form-actions">
-        <Button onClick={() => void onSave()} loading={save.isPending}>
+        <Button onClick={onSubmit} loading={save.isPending}>
           Save Allow-List
         </Button>
       </div>
-      {resultAlert}
+      {saveError ? <Alert kind="error">{saveError}</Alert> : outcome}
     </Card>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { formatProxy, type GeneratedProxy, type ProxyEndpoint, type ProxyFormat } from '@proxyhub/core';
 
@@ -12,9 +12,10 @@ const PAD_PX = 14;
  * in the DOM, so generating or switching the format costs about the same for 10 proxies as for
  * 10,000; the whole text is built by Copy All and the download, from the same `formatProxy`. The
  * list is a focusable region (arrow keys and Page Down scroll it), each row is plain selectable
- * text and tells assistive technology its place in the whole list.
+ * text and tells assistive technology its place in the whole list. Memoised: the form above it
+ * re-renders as a location is chosen, and the list's rows need not.
  */
-export function ProxyLines({
+export const ProxyLines = memo(function ProxyLines({
   id,
   label,
   list,
@@ -65,4 +66,4 @@ export function ProxyLines({
       )}
     </div>
   );
-}
+});

@@ -53,7 +53,8 @@ export function FormField<T extends FieldValues>({ form, name, options, showErro
   const input = form.register(name, {
     ...options,
     onChange: (e: unknown) => {
-      form.clearErrors(name);
+      // Only a shown message is cleared: clearing nothing would still re-render the whole form on every keystroke.
+      if (form.getFieldState(name).error) form.clearErrors(name);
       return options?.onChange?.(e);
     },
   });
@@ -83,7 +84,7 @@ export function NewPasswordFields<T extends FieldValues>({ form, names, labels }
 /**
  * A form that does one thing and says how it went: `action` gets the schema's output and returns the
  * success text; a failure shows `failed(err)`. The last outcome shows (dismissible) where `outcome` is
- * placed, and is cleared by the next submit.
+ * placed, and is cleared by the next submit (or by `clearOutcome`, when what it spoke of is edited).
  */
 export function useActionForm<TIn extends FieldValues, TOut>(
   resolver: Resolver<TIn, unknown, TOut>,
@@ -108,5 +109,5 @@ export function useActionForm<TIn extends FieldValues, TOut>(
     setOutcome(null);
     send(e);
   };
-  return { form, onSubmit, outcome };
+  return { form, onSubmit, outcome, clearOutcome: () => setOutcome(null) };
 }

@@ -1,4 +1,7 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useWatch, type Resolver, type ResolverResult } from 'react-hook-form';
+import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import {
   DEFAULT_COUNTRY,
@@ -20,9 +23,9 @@ import {
   type ProxyFormat,
 } from '@proxyhub/core';
 import { ProxyLines } from '../components/proxy-lines';
-import { Alert, Button, Card, CopyButton, Field, PageHeader, SelectField } from '../components/ui';
+import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
-import { validate, type FieldErrors } from '../lib/validation';
+import { FormField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 
@@ -31,6 +34,39 @@ const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
 /** The hint names the shortest and longest of the options offered, so the two cannot disagree. */
 const DURATION_HINT = `Sticky session length: ${durationLabel(DURATION_OPTIONS_MINUTES[0])} to ${durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!)}.`;
 const CITY_NOT_LISTED = 'Choose a city from the list, or leave it empty for any city';
+
+/** What the form holds: the city as typed (searchable among thousands), the count as the box has it. */
+interface Values {
+  country: string;
+  state: string;
+  city: string;
+  durationMinutes: number;
+  count: number;
+}
+type City = { code: string; name: string };
+const schemaResolver = zodResolver(generateProxiesForm);
+/** What the schema hands on: the location as codes, the duration and count as numbers. */
+type GenerateProxiesForm = ReturnType<typeof generateProxiesForm.parse>;
+/** A typed city is one of the listed ones, by name or code, any case. */
+const cityOf = (cities: readonly City[] | undefined, text: string) => {
+  const typed = text.trim().toLowerCase();
+  return typed ? (cities?.find((c) => c.name.toLowerCase() === typed || c.code.toLowerCase() === typed) ?? null) : undefined;
+};
+
+/**
+ * The generator's core schema on the form's values, the typed city first matched to a listed one
+ * (its code is what the username carries); a city not listed is the one message.
+ */
+const generatorResolver =
+  (cities: { readonly current: readonly City[] | undefined }): Resolver<Values, unknown, GenerateProxiesForm> =>
+  async (values, context, options): Promise<ResolverResult<Values, GenerateProxiesForm>> => {
+    const city = cityOf(cities.current, values.city);
+    if (city === null) return { values: {}, errors: { city: { type: 'validate', message: CITY_NOT_LISTED } } };
+    const input = { ...values, state: values.state || undefined, city: (values.state && city?.code) || undefined };
+    return schemaResolver(input, context, { ...options, names: undefined });
+  };
+/** A blank number box is a missing value (the schema's "Count is required"), not 0. */
+const number = (s: string | number) => (typeof s === 'number' ? s : s.trim() === '' ? undefined : Number(s));
 
 /** Location lists: failures are only logged and the list stays empty (spec section 8). */
 function useLogged(error: unknown, what: string) {
@@ -50,13 +86,6 @@ interface Generated {
 
 export function ProxiesPage() {
   const user = useSession().data!;
-  const [country, setCountry] = useState<string>(DEFAULT_COUNTRY);
-  const [state, setState] = useState('');
-  // The city is typed (searchable among thousands) and matched to a listed name or code.
-  const [cityText, setCityText] = useState('');
-  const [duration, setDuration] = useState<number>(DEFAULT_DURATION_MINUTES);
-  const [count, setCount] = useState(String(DEFAULT_PROXY_COUNT));
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [notice, setNotice] = useState<{ id: number; count: number } | null>(null);
@@ -67,21 +96,36 @@ export function ProxiesPage() {
   const [accountId, setAccountId] = useState('');
   const chosen = usable.find((a) => a.proxyUserId === accountId) ?? { proxyUserId: user.proxyUserId, proxyPassword: user.proxyPassword };
 
+  // The listed cities, for matching the typed one on submit (the list is loaded below, by the location chosen here).
+  const cityChoices = useRef<readonly City[] | undefined>(undefined);
+  const form = useSchemaForm(generatorResolver(cityChoices), {
+    country: DEFAULT_COUNTRY,
+    state: '',
+    city: '',
+    durationMinutes: DEFAULT_DURATION_MINUTES,
+    count: DEFAULT_PROXY_COUNT,
+  });
+  // Only the location re-renders the page as it changes: the lists below depend on it. Typing the city or count does not.
+  const [country, state] = useWatch({ control: form.control, name: ['country', 'state'] });
+  const { errors } = form.formState;
+
   const countries = trpc.locations.countries.useQuery(undefined, { staleTime: Infinity });
   const selectedCountry = countries.data?.find((c) => c.code === country);
   const states = trpc.locations.states.useQuery({ country }, { enabled: Boolean(country) && (selectedCountry?.states ?? 0) > 0, staleTime: Infinity });
   const selectedState = states.data?.find((s) => s.code === state);
-  const cities = trpc.locations.cities.useQuery({ country, state }, { enabled: Boolean(state) && (selectedState?.cities ?? 0) > 0, staleTime: Infinity });
-  const typedCity = cityText.trim().toLowerCase();
-  const selectedCity = typedCity ? cities.data?.find((c) => c.name.toLowerCase() === typedCity || c.code.toLowerCase() === typedCity) : undefined;
+  const citiesQuery = trpc.locations.cities.useQuery({ country, state }, { enabled: Boolean(state) && (selectedState?.cities ?? 0) > 0, staleTime: Infinity });
+  const cities = citiesQuery.data;
+  useEffect(() => {
+    cityChoices.current = cities;
+  }, [cities]);
   useLogged(countries.error, 'countries');
   // The operator's catalogue may not offer the default country: start from the first one offered.
   useEffect(() => {
     const offered = countries.data;
-    if (offered?.length && !offered.some((c) => c.code === country)) setCountry(offered[0]!.code);
-  }, [countries.data, country]);
+    if (offered?.length && !offered.some((c) => c.code === country)) form.setValue('country', offered[0]!.code);
+  }, [countries.data, country, form]);
   useLogged(states.error, 'states');
-  useLogged(cities.error, 'cities');
+  useLogged(citiesQuery.error, 'cities');
 
   // Generate waits for the endpoint the server reports: a list printed with a guessed one would not work.
   const endpointQuery = trpc.gateway.endpoint.useQuery(undefined, { staleTime: Infinity });
@@ -107,32 +151,37 @@ export function ProxiesPage() {
     document.documentElement.dataset.lastGenerateMs = m.duration.toFixed(1);
   }, [generated]);
 
-  function onGenerate(e: FormEvent) {
-    e.preventDefault();
-    if (!endpoint) return;
-    if (typedCity && !selectedCity) return setErrors({ city: CITY_NOT_LISTED });
-    const v = validate(generateProxiesForm, {
-      country,
-      state: state || undefined,
-      city: (state && selectedCity?.code) || undefined,
-      durationMinutes: duration,
-      count: count.trim() === '' ? undefined : Number(count),
-    });
-    if (!v.ok) return setErrors(v.errors);
-    genStart.current = performance.now();
-    const location = { country: v.data.country, state: v.data.state, city: v.data.city };
-    const proxies = generateProxies({
-      proxyUserId: chosen.proxyUserId,
-      proxyPassword: chosen.proxyPassword,
-      location,
-      durationMinutes: v.data.durationMinutes,
-      count: v.data.count,
-      endpoint,
-    });
-    const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), location.city && selectedCity?.name];
-    setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
-    setNotice({ id: Date.now(), count: proxies.length });
-  }
+  const onGenerate = submitWith(
+    form,
+    (v) => {
+      if (!endpoint) return;
+      genStart.current = performance.now();
+      const location = { country: v.country, state: v.state, city: v.city };
+      const proxies = generateProxies({
+        proxyUserId: chosen.proxyUserId,
+        proxyPassword: chosen.proxyPassword,
+        location,
+        durationMinutes: v.durationMinutes,
+        count: v.count,
+        endpoint,
+      });
+      const cityName = location.city && cities?.find((c) => c.code === location.city)?.name;
+      const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), cityName];
+      // The schema's check ends after the click's event, where React would wait for a later task to draw the list: drawn now, as a click's update is.
+      flushSync(() => {
+        setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
+        setNotice({ id: Date.now(), count: proxies.length });
+      });
+    },
+    'Invalid input',
+  );
+
+  /** A new country clears the state and city, a new state the city. */
+  const resetBelow = (from: 'state' | 'city') => () => {
+    if (from === 'state') form.setValue('state', '');
+    form.setValue('city', '');
+    form.clearErrors('city');
+  };
 
   // The whole text only when it is copied or downloaded: the list on screen draws the lines in view.
   const listText = () => (generated ? formatProxyList(generated.proxies, format, generated.endpoint) : '');
@@ -185,14 +234,9 @@ export function ProxiesPage() {
           <div className="grid-3">
             <SelectField
               label="Country"
-              name="country"
+              // Controlled: its options arrive after it is drawn, and the choice must survive them.
               value={country}
-              onChange={(e) => {
-                setCountry(e.target.value);
-                setState('');
-                setCityText('');
-                setErrors((x) => ({ ...x, city: undefined }));
-              }}
+              {...form.register('country', { onChange: resetBelow('state') })}
             >
               {!selectedCountry && <option value={country}>{countries.isPending ? 'Loading countries...' : country}</option>}
               {countries.data?.map((c) => (
@@ -201,17 +245,7 @@ export function ProxiesPage() {
                 </option>
               ))}
             </SelectField>
-            <SelectField
-              label="State"
-              name="state"
-              value={state}
-              disabled={!states.data?.length}
-              onChange={(e) => {
-                setState(e.target.value);
-                setCityText('');
-                setErrors((x) => ({ ...x, city: undefined }));
-              }}
-            >
+            <SelectField label="State" value={state} disabled={!states.data?.length} {...form.register('state', { onChange: resetBelow('city') })}>
               <option value="">{states.isFetching ? 'Loading states...' : 'Any state'}</option>
               {states.data?.map((s) => (
                 <option key={s.code} value={s.code}>
@@ -219,30 +253,25 @@ export function ProxiesPage() {
                 </option>
               ))}
             </SelectField>
-            <Field
-              label="City"
+            <FormField
+              form={form}
               name="city"
+              label="City"
               type="search"
               list="city-options"
               autoComplete="off"
               spellCheck={false}
-              value={cityText}
-              disabled={!state || !cities.data?.length}
+              disabled={!state || !cities?.length}
               placeholder={
-                cities.isFetching
+                citiesQuery.isFetching
                   ? 'Loading cities...'
-                  : cities.data?.length
-                    ? `Any city · type to search ${cities.data.length.toLocaleString('en-US')}`
+                  : cities?.length
+                    ? `Any city · type to search ${cities.length.toLocaleString('en-US')}`
                     : 'Any city'
               }
-              error={errors.city}
-              onChange={(e) => {
-                setCityText(e.target.value);
-                setErrors((x) => ({ ...x, city: undefined }));
-              }}
             />
             <datalist id="city-options" data-testid="city-options">
-              {cities.data?.map((c) => (
+              {cities?.map((c) => (
                 <option key={c.code} value={c.name} />
               ))}
             </datalist>
@@ -250,14 +279,9 @@ export function ProxiesPage() {
           <div className="grid-3 grid-align-end">
             <SelectField
               label="Session Duration"
-              name="duration"
-              value={String(duration)}
-              error={errors.durationMinutes}
+              error={errors.durationMinutes?.message}
               hint={DURATION_HINT}
-              onChange={(e) => {
-                setDuration(Number(e.target.value));
-                setErrors((x) => ({ ...x, durationMinutes: undefined }));
-              }}
+              {...form.register('durationMinutes', { setValueAs: Number, onChange: () => form.clearErrors('durationMinutes') })}
             >
               {GENERATOR_DURATION_OPTIONS.map((m) => (
                 <option key={m} value={m}>
@@ -265,21 +289,17 @@ export function ProxiesPage() {
                 </option>
               ))}
             </SelectField>
-            <Field
-              label="Number of Proxies"
+            <FormField
+              form={form}
               name="count"
+              options={{ setValueAs: number }}
+              label="Number of Proxies"
               type="number"
               inputMode="numeric"
               min={1}
               max={MAX_PROXY_COUNT}
               step={1}
-              value={count}
-              error={errors.count}
               hint={`1 to ${MAX_PROXY_COUNT.toLocaleString('en-US')}`}
-              onChange={(e) => {
-                setCount(e.target.value);
-                setErrors((x) => ({ ...x, count: undefined }));
-              }}
             />
             <div className="field field-action">
               <Button type="submit" block disabled={!endpoint} loading={endpointQuery.isPending}>

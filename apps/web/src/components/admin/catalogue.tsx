@@ -3,26 +3,43 @@
  * tick the ones to offer, save. A ticked country is offered to customers while an enabled upstream
  * serves it (or while no upstream is enabled: direct egress).
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { setCatalogueInput } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
-import { validate } from '../../lib/validation';
+import { firstError, useActionForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card, Spinner } from '../ui';
+
+const resolver = zodResolver(setCatalogueInput);
 
 export function AdminCatalogue() {
   const current = trpc.admin.catalogue.useQuery(undefined, { staleTime: 0 });
   const choices = trpc.admin.catalogueChoices.useQuery(undefined, { staleTime: Infinity });
   const save = trpc.admin.setCatalogue.useMutation();
   const utils = trpc.useUtils();
-  const [picked, setPicked] = useState<Set<string> | null>(null);
   const [search, setSearch] = useState('');
-  const [notice, setNotice] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const { form, onSubmit, outcome, clearOutcome } = useActionForm(
+    resolver,
+    { countries: [] },
+    async (input, f) => {
+      const r = await save.mutateAsync(input);
+      f.reset({ countries: r.countries });
+      await utils.admin.catalogue.invalidate();
+      return `Saved: ${r.countries.length} ${r.countries.length === 1 ? 'country' : 'countries'} in the catalogue.`;
+    },
+    (err) => errorMessage(err, 'Saving the catalogue failed'),
+  );
+  const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
-    if (current.data && picked === null) setPicked(new Set(current.data.countries));
-  }, [current.data, picked]);
+    if (!current.data || loaded) return;
+    form.reset({ countries: current.data.countries });
+    setLoaded(true);
+  }, [current.data, loaded, form]);
 
+  const countries = form.watch('countries');
+  const picked = useMemo(() => new Set(countries), [countries]);
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     const all = choices.data?.countries ?? [];
@@ -30,36 +47,24 @@ export function AdminCatalogue() {
   }, [choices.data, search]);
 
   function toggle(code: string, on: boolean) {
-    const next = new Set(picked ?? []);
+    const next = new Set(picked);
     if (on) next.add(code);
     else next.delete(code);
-    setPicked(next);
-    setNotice(null);
+    form.setValue('countries', [...next].sort());
+    form.clearErrors();
+    clearOutcome();
   }
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const checked = validate(setCatalogueInput, { countries: [...(picked ?? [])].sort() });
-    if (!checked.ok) return setNotice({ kind: 'error', text: Object.values(checked.errors)[0] ?? 'Invalid input' });
-    try {
-      const r = await save.mutateAsync(checked.data);
-      setPicked(new Set(r.countries));
-      await utils.admin.catalogue.invalidate();
-      setNotice({ kind: 'success', text: `Saved: ${r.countries.length} ${r.countries.length === 1 ? 'country' : 'countries'} in the catalogue.` });
-    } catch (err) {
-      setNotice({ kind: 'error', text: errorMessage(err, 'Saving the catalogue failed') });
-    }
-  }
-
+  const invalid = firstError(form);
   if (current.isError || choices.isError) return <Alert kind="error">{errorMessage(current.error ?? choices.error, 'Failed to load the catalogue')}</Alert>;
-  if (!picked || !choices.data) return <Spinner label="Loading the catalogue" />;
+  if (!loaded || !choices.data) return <Spinner label="Loading the catalogue" />;
   return (
     <Card
       title={`Catalogue (${picked.size} of ${choices.data.countries.length} countries)`}
       description="The countries customers can choose. A ticked country is offered while an enabled upstream serves it, or while no upstream is enabled (direct egress)."
     >
-      <form onSubmit={(e) => void onSubmit(e)} noValidate data-testid="catalogue-form">
-        {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      <form onSubmit={onSubmit} noValidate data-testid="catalogue-form">
+        {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
         <div className="search">
           <input type="search" aria-label="Search countries" placeholder="Search by name or code" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
