@@ -1,4 +1,12 @@
-import { checkBalanceAlerts, GATEWAY_DOWN_AFTER_MS, loadLocations, reconcileExpiredLeases, settleDownGateways, type ApiDeps } from '@proxyhub/api';
+import {
+  checkBalanceAlerts,
+  creditDueReferrals,
+  GATEWAY_DOWN_AFTER_MS,
+  loadLocations,
+  reconcileExpiredLeases,
+  settleDownGateways,
+  type ApiDeps,
+} from '@proxyhub/api';
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface BackgroundJobOptions {
@@ -8,7 +16,8 @@ export interface BackgroundJobOptions {
 }
 
 /**
- * Start-up tasks (admin bootstrap) and periodic jobs (expired sessions, lease reconciliation).
+ * Start-up tasks (admin bootstrap) and periodic jobs (expired sessions, lease reconciliation,
+ * referral earnings that are due).
  * Returns a stop function for graceful shutdown.
  */
 export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<() => Promise<void>> {
@@ -50,6 +59,12 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);
     timers.push(setInterval(() => void alerts().catch((err: unknown) => deps.logger.error({ err }, 'balance alert sweep failed')), 10 * 1000).unref());
+    // Referral earnings whose pending time has ended: each credited once, whatever runs at the same time.
+    const referrals = async () => {
+      const r = await creditDueReferrals(deps.db, new Date());
+      if (r.credited) deps.logger.info({ credited: r.credited, bytes: String(r.bytes) }, 'referral earnings credited');
+    };
+    timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -26,6 +26,8 @@ export interface ApiConfig {
    * `checkUrl` (UPSTREAM_CHECK_URL): the page an admin's upstream test fetches by default.
    */
   upstreams?: { allowPrivate?: boolean; checkUrl?: string };
+  /** REFERRAL_PERCENT and REFERRAL_PENDING_DAYS (absent: 10 % pending 14 days). */
+  referrals?: { percent: number; pendingDays: number };
 }
 
 export interface RateLimitRule {
@@ -48,7 +50,8 @@ export type RateLimitName =
   | 'batch'
   | 'payment'
   | 'twoFactor'
-  | 'accountPassword';
+  | 'accountPassword'
+  | 'gift';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -84,6 +87,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   twoFactor: { points: 30, durationSeconds: 15 * 60 },
   /** Wrong current passwords per user (changing the password, deleting the account). */
   accountPassword: { points: 10, durationSeconds: 15 * 60 },
+  /** Gift codes made per user. */
+  gift: { points: 30, durationSeconds: 60 * 60 },
 };
 
 export type { UsageType };

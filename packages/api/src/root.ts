@@ -4,9 +4,11 @@ import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
+import { giftsRouter } from './routers/gifts';
 import { ipAllowlistRouter } from './routers/ip-allowlist';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
+import { referralsRouter } from './routers/referrals';
 import { twoFactorRouter } from './routers/two-factor';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
@@ -23,6 +25,8 @@ export const appRouter = router({
   proxyAccounts: proxyAccountsRouter,
   twoFactor: twoFactorRouter,
   ipAllowlist: ipAllowlistRouter,
+  gifts: giftsRouter,
+  referrals: referralsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
+import { giftAndReferralRoutes } from './gifts';
 import { ipAllowlistRoutes } from './ip-allowlist';
 import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
@@ -28,6 +29,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,
+  ...giftAndReferralRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -12,6 +12,7 @@ import { inBackground, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
+import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettings } from './referrals';
 import { credit, walletCredits } from './wallet';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -142,7 +143,14 @@ export async function receivePaymentNotification(
   }
 
   const result = await deps.db.transaction((tx) =>
-    applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }),
+    applyStatus(tx, {
+      paymentId: order.id,
+      status: truth.status,
+      providerPaymentId: truth.paymentId,
+      source: `${providerName}:webhook`,
+      payload: body,
+      referrals: referralSettings(deps.config),
+    }),
   );
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
   // once (not at the next sweep), a refund may cross below the threshold and mail.
@@ -153,7 +161,7 @@ export async function receivePaymentNotification(
 /** Records the delivery and moves the order forward; credits on `finished` once, reverses on `refunded`. */
 async function applyStatus(
   tx: DbOrTx,
-  input: { paymentId: string; status: string; providerPaymentId: string | null; source: string; payload: unknown },
+  input: { paymentId: string; status: string; providerPaymentId: string | null; source: string; payload: unknown; referrals: ReferralSettings },
 ): Promise<NotificationResult> {
   // Row lock: concurrent deliveries of the same order apply one after another.
   const [order] = await tx.select().from(payments).where(eq(payments.id, input.paymentId)).for('update');
@@ -168,9 +176,12 @@ async function applyStatus(
   let credited = false;
   if (next === 'finished' && !creditedAt) {
     credited = (await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` })) !== null;
+    if (credited)
+      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: order.creditsBytes, source: `payment:${order.id}` });
     creditedAt = new Date();
   }
   if (next === 'refunded' && creditedAt) {
+    await onOrderRefunded(tx, { paymentId: order.id });
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
     const available = await walletCredits(tx, { userId: order.userId }, { lock: true });
     const amount = available < order.creditsBytes ? available : order.creditsBytes;
