@@ -62,7 +62,10 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     // Referral earnings whose pending time has ended: each credited once, whatever runs at the same time.
     const referrals = async () => {
       const r = await creditDueReferrals(deps.db, new Date());
-      if (r.credited) deps.logger.info({ credited: r.credited, bytes: String(r.bytes) }, 'referral earnings credited');
+      if (!r.credited) return;
+      deps.cache.invalidate();
+      deps.logger.info({ credited: r.credited, bytes: String(r.bytes) }, 'referral earnings credited');
+      await checkBalanceAlerts(deps.db, deps.mailer, r.referrerIds, deps.logger);
     };
     timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
   }
