@@ -3,8 +3,10 @@ import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
+import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
+import { ReferralSettings } from '../components/referral-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -46,6 +48,8 @@ export function ApiSettingsPage() {
         />
       </Card>
       <AssociateBatch />
+      <GiftCodeSettings />
+      <ReferralSettings />
       <AlertSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />

@@ -16,7 +16,9 @@ const UNEXPECTED = 'An unexpected error occurred. Please try again.';
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const [mode, setMode] = useState<Mode>('signin');
+  // A referral link (/login?ref=CODE) opens the registration, and the registration carries the code.
+  const referralCode = params.get('ref')?.trim() || undefined;
+  const [mode, setMode] = useState<Mode>(referralCode ? 'register' : 'signin');
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors<keyof Values>>({});
   const [formError, setFormError] = useState<string | null>(params.get('error'));
@@ -88,8 +90,12 @@ export function LoginPage() {
         setBusy(false);
       }
     } else {
-      const v = validate(schemas.registerInput, values);
-      if (!v.ok) return setErrors(v.errors);
+      const v = validate(schemas.registerInput, { ...values, referralCode });
+      if (!v.ok) {
+        const { referralCode: badReferral, ...fieldErrors } = v.errors as FieldErrors<keyof Values | 'referralCode'>;
+        if (badReferral) setFormError(badReferral);
+        return setErrors(fieldErrors);
+      }
       setBusy(true);
       try {
         const r = await (await api).auth.register.mutate(v.data);
@@ -143,6 +149,13 @@ export function LoginPage() {
         {creating ? 'Start generating residential proxies in minutes.' : returning ? 'Welcome back. Sign in to your account.' : 'Sign in to your account.'}
       </p>
       {deleted && !formError && <Alert kind="info">Your account was deleted.</Alert>}
+      {creating && referralCode && (
+        <Alert kind="info">
+          <span data-testid="referral-notice">
+            You were invited with referral code <strong>{referralCode.toUpperCase()}</strong>.
+          </span>
+        </Alert>
+      )}
       {formError && (
         <Alert kind="error" onDismiss={() => setFormError(null)}>
           {formError}
