@@ -53,7 +53,7 @@ describe('referrals (pending 14 days, 10 %)', () => {
   it('every user has a referral code and a link; registering with it (any case) makes a referred user', async () => {
     const referrer = await signedInUser(server);
     const { referralCode } = await me(referrer.client);
-    expect(referralCode).toMatch(/^[0-9A-F]{10}$/);
+    expect(referralCode).toMatch(/^[0-9A-F]{16}$/);
     const friend = await signedInUser(server, 'Friend', { referralCode: referralCode.toLowerCase() });
     expect((await server.deps.db.select().from(users).where(eq(users.id, friend.user.id)))[0]!.referredBy).toBe(referrer.user.id);
     const s = await referrer.client.get<Summary>('/api/referrals');

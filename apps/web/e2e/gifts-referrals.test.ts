@@ -82,7 +82,7 @@ describe('referrals card', () => {
     await openSettings(giver);
     const card = giver.locator('section.card').filter({ has: giver.getByRole('heading', { name: 'Referrals' }) });
     const link = await card.getByTestId('referral-link').inputValue();
-    expect(link).toMatch(new RegExp(`^${e2e.baseUrl}/login\\?ref=[0-9A-F]{10}$`));
+    expect(link).toMatch(new RegExp(`^${e2e.baseUrl}/login\\?ref=[0-9A-F]{16}$`));
     expect(await card.getByTestId('referral-referred').innerText()).toBe('0');
 
     // The friend follows the link: the registration opens with the code.

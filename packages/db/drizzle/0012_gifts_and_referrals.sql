@@ -12,7 +12,7 @@ CREATE TABLE "referral_credits" (
 );
 --> statement-breakpoint
 ALTER TABLE "topup_codes" ADD COLUMN "gifted_by" uuid;--> statement-breakpoint
-ALTER TABLE "users" ADD COLUMN "referral_code" text DEFAULT upper(substr(md5(gen_random_uuid()::text), 1, 10)) NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "referral_code" text DEFAULT upper(substr(md5(gen_random_uuid()::text), 1, 16)) NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "referred_by" uuid;--> statement-breakpoint
 ALTER TABLE "referral_credits" ADD CONSTRAINT "referral_credits_referrer_id_users_id_fk" FOREIGN KEY ("referrer_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "referral_credits" ADD CONSTRAINT "referral_credits_referred_user_id_users_id_fk" FOREIGN KEY ("referred_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

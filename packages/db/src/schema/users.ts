@@ -43,10 +43,10 @@ export const users = pgTable(
     /** Which balance mail was sent last, so each crossing mails once: armed, low or out. */
     balanceAlertState: text('balance_alert_state', { enum: BALANCE_ALERT_STATES }).notNull().default('armed'),
     ...twoFactorColumns(),
-    /** The code of this user's referral link (/login?ref=CODE): 10 upper-case hex digits, made by the database for every row. */
+    /** The code of this user's referral link (/login?ref=CODE): 16 upper-case hex digits (64 random bits: no collision in practice), made by the database for every row. */
     referralCode: text('referral_code')
       .notNull()
-      .default(sql`upper(substr(md5(gen_random_uuid()::text), 1, 10))`),
+      .default(sql`upper(substr(md5(gen_random_uuid()::text), 1, 16))`),
     /** Who referred this user (set once, at registration). */
     referredBy: uuid('referred_by').references((): AnyPgColumn => users.id),
   },
