@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { creditDueReferrals } from '@proxyhub/api';
 import { gbToBytes } from '@proxyhub/core';
 import { addCredits } from '@proxyhub/testing';
-import { fieldErrors, screenshots, signUpAndLogIn, startE2E, STRONG_PASSWORD, uniqueEmail, type E2E } from './harness';
+import { fieldErrors, screenshots, signUpAndLogIn, startE2E, STRONG_PASSWORD, uniqueEmail, VIEWPORTS, type E2E } from './harness';
 
 let e2e: E2E;
 let giver: Page;
@@ -128,5 +128,14 @@ describe('referrals card', () => {
     expect(await card.getByTestId('referral-row').innerText()).toMatch(/Credited/);
     await giver.goto('/billing');
     await giver.getByTestId('billing-row').filter({ hasText: 'Referral reward' }).waitFor();
+  });
+
+  it('both cards fit a phone screen: nothing scrolls sideways', async () => {
+    await giver.setViewportSize(VIEWPORTS.phone);
+    await openSettings(giver);
+    await giver.getByTestId('referral-row').waitFor();
+    await giver.getByTestId('gift-row').first().waitFor();
+    expect(await giver.evaluate(() => document.documentElement.scrollWidth)).toBe(VIEWPORTS.phone.width);
+    await giver.setViewportSize(VIEWPORTS.desktop);
   });
 });
