@@ -34,5 +34,6 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     },
     rateLimits: DEFAULT_RATE_LIMITS,
     upstreams: { allowPrivate: env.GATEWAY_ALLOW_PRIVATE, checkUrl: env.UPSTREAM_CHECK_URL },
+    referrals: { percent: env.REFERRAL_PERCENT, pendingDays: env.REFERRAL_PENDING_DAYS },
   };
 }

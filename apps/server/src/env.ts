@@ -43,6 +43,10 @@ const schema = z.object({
   GATEWAY_ALLOW_PRIVATE: bool,
   /** The page an admin's upstream test fetches unless it names another. */
   UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
+  /** Percent of a referred user's paid crypto order (its GB) the referrer earns. */
+  REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
+  /** Days a referral earning stays pending (a refund within them cancels it); 0 credits it with the order. */
+  REFERRAL_PENDING_DAYS: z.coerce.number().int().min(0).max(365).default(14),
 });
 
 export type ServerEnv = ReturnType<typeof loadEnv>;

@@ -1,6 +1,7 @@
 import {
   checkBalanceAlerts,
   deliverDueWebhooks,
+  creditDueReferrals,
   GATEWAY_DOWN_AFTER_MS,
   loadLocations,
   reconcileExpiredLeases,
@@ -17,7 +18,8 @@ export interface BackgroundJobOptions {
 }
 
 /**
- * Start-up tasks (admin bootstrap) and periodic jobs (expired sessions, lease reconciliation).
+ * Start-up tasks (admin bootstrap) and periodic jobs (expired sessions, lease reconciliation,
+ * referral earnings that are due).
  * Returns a stop function for graceful shutdown.
  */
 export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<() => Promise<void>> {
@@ -72,6 +74,15 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       }
     };
     timers.push(setInterval(() => void webhooks().catch((err: unknown) => deps.logger.error({ err }, 'webhook delivery failed')), 2 * 1000).unref());
+    // Referral earnings whose pending time has ended: each credited once, whatever runs at the same time.
+    const referrals = async () => {
+      const r = await creditDueReferrals(deps.db, new Date());
+      if (!r.credited) return;
+      deps.cache.invalidate();
+      deps.logger.info({ credited: r.credited, bytes: String(r.bytes) }, 'referral earnings credited');
+      await checkBalanceAlerts(deps.db, deps.mailer, r.referrerIds, deps.logger);
+    };
+    timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -38,6 +38,8 @@ export interface ApiConfig {
    * would tell a known email from a new one). Tests set 0.
    */
   afterAnswerSpreadMs?: number;
+  /** REFERRAL_PERCENT and REFERRAL_PENDING_DAYS (absent: 10 % pending 14 days). */
+  referrals?: { percent: number; pendingDays: number };
 }
 
 export interface RateLimitRule {
@@ -63,7 +65,8 @@ export type RateLimitName =
   | 'twoFactor'
   | 'twoFactorAccount'
   | 'twoFactorAlert'
-  | 'accountPassword';
+  | 'accountPassword'
+  | 'gift';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -105,6 +108,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   twoFactorAlert: { points: 1, durationSeconds: 15 * 60 },
   /** Wrong current passwords per user (changing the password, deleting the account). */
   accountPassword: { points: 10, durationSeconds: 15 * 60 },
+  /** Gift codes made per user. */
+  gift: { points: 30, durationSeconds: 60 * 60 },
 };
 
 export type { UsageType };

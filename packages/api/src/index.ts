@@ -15,6 +15,7 @@ export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fl
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';
 export { checkBalanceAlerts } from './services/balance-alerts';
+export { attachReferrer, creditDueReferrals, DEFAULT_REFERRAL_SETTINGS, type ReferralSettings } from './services/referrals';
 export type { BillingEntry, BillingPage, Receipt } from './services/billing';
 export type { UsageHistory, UsagePoint } from './services/usage-history';
 export { upsertAdmin, adminExists } from './services/admin';

@@ -4,10 +4,12 @@ import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
+import { giftsRouter } from './routers/gifts';
 import { ipAllowlistRouter } from './routers/ip-allowlist';
 import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
+import { referralsRouter } from './routers/referrals';
 import { twoFactorRouter } from './routers/two-factor';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
@@ -25,6 +27,8 @@ export const appRouter = router({
   twoFactor: twoFactorRouter,
   ipAllowlist: ipAllowlistRouter,
   webhooks: webhooksRouter,
+  gifts: giftsRouter,
+  referrals: referralsRouter,
 });
 
 export type AppRouter = typeof appRouter;

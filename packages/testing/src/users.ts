@@ -15,10 +15,15 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** Registers, verifies from the outbox and signs in: a ready user through the product's own API. */
-export async function signedInUser(server: TestServer, name = 'Test User', opts: { client?: HttpClient; email?: string } = {}) {
+export async function signedInUser(server: TestServer, name = 'Test User', opts: { client?: HttpClient; email?: string; referralCode?: string } = {}) {
   const email = opts.email ?? uniqueEmail();
   const client = opts.client ?? server.client();
-  const reg = await client.post('/auth/register', { email, password: STRONG_PASSWORD, name });
+  const reg = await client.post('/auth/register', {
+    email,
+    password: STRONG_PASSWORD,
+    name,
+    ...(opts.referralCode ? { referralCode: opts.referralCode } : {}),
+  });
   if (reg.status !== 200) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
   await server.settle();
   const token = linkToken(server.mails(email).at(-1)!);

@@ -6,6 +6,7 @@ import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
+import { giftAndReferralRoutes } from './gifts';
 import { ipAllowlistRoutes } from './ip-allowlist';
 import { webhookRoutes } from './webhooks';
 import { creditsRoutes } from './credits';
@@ -30,6 +31,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,
   ...webhookRoutes,
+  ...giftAndReferralRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -5,8 +5,10 @@ import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { WebhookSettings } from '../components/webhook-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
+import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
+import { ReferralSettings } from '../components/referral-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Button, Card, CopyButton, PageHeader, useOutcome } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -48,6 +50,8 @@ export function ApiSettingsPage() {
         />
       </Card>
       <AssociateBatch />
+      <GiftCodeSettings />
+      <ReferralSettings />
       <AlertSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />

@@ -14,6 +14,8 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   adjustment: 'Adjustment',
   refund: 'Refund',
   reversal: 'Reversal',
+  gift: 'Gift code',
+  referral: 'Referral',
 };
 
 const STEP_LABEL: Record<OrderStep, string> = {

@@ -15,7 +15,9 @@ const UNEXPECTED = 'An unexpected error occurred. Please try again.';
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const [mode, setMode] = useState<Mode>('signin');
+  // A referral link (/login?ref=CODE) opens the registration, and the registration carries the code.
+  const referralCode = params.get('ref')?.trim() || undefined;
+  const [mode, setMode] = useState<Mode>(referralCode ? 'register' : 'signin');
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   // A sign-in, registration or code check in flight.
@@ -49,7 +51,7 @@ export function LoginPage() {
     try {
       const api = await loadApi();
       if ('name' in input) {
-        setCheckEmail({ email: input.email, message: (await api.auth.register.mutate(input)).message });
+        setCheckEmail({ email: input.email, message: (await api.auth.register.mutate({ ...input, referralCode })).message });
         return;
       }
       const r = await api.auth.login.mutate(input);
@@ -105,6 +107,13 @@ export function LoginPage() {
         {creating ? 'Start generating residential proxies in minutes.' : returning ? 'Welcome back. Sign in to your account.' : 'Sign in to your account.'}
       </p>
       {deleted && !formError && <Alert kind="info">Your account was deleted.</Alert>}
+      {creating && referralCode && (
+        <Alert kind="info">
+          <span data-testid="referral-notice">
+            You were invited with referral code <strong>{referralCode.toUpperCase()}</strong>.
+          </span>
+        </Alert>
+      )}
       {formError && (
         <Alert kind="error" onDismiss={() => setFormError(null)}>
           {formError}

@@ -77,6 +77,8 @@ export interface UserView {
   /** Has signed in before the current session ("Welcome back" rather than a first-visit greeting). */
   returning: boolean;
   createdAt: Date;
+  /** The code of the user's referral link (/login?ref=CODE). */
+  referralCode: string;
 }
 
 function userViewQuery(db: DbOrTx) {
@@ -116,5 +118,6 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
     authType: user.passwordHash === null && user.googleSub ? 'google' : 'email',
     returning: user.signInCount > 1,
     createdAt: user.createdAt,
+    referralCode: user.referralCode,
   };
 }

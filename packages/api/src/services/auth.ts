@@ -15,6 +15,7 @@ import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
 import { createAccount, getUserView } from './accounts';
 import { consumeToken, issueToken } from './one-time-tokens';
+import { attachReferrer, findReferrer } from './referrals';
 
 const link = (deps: ApiDeps, path: string, token?: string) => {
   const url = new URL(path, deps.config.publicUrl);
@@ -58,12 +59,14 @@ async function findByEmail(deps: ApiDeps, email: string) {
 export async function register(deps: ApiDeps, input: RegisterInput) {
   // The answer waits for the one step every registration takes, the hash; looking the address up,
   // creating the account and mailing happen after it, so a known email cannot answer differently.
+  // A referral code is checked before the answer: whether it exists says nothing about the email.
+  const referrerId = input.referralCode ? await findReferrer(deps.db, input.referralCode) : null;
   const passwordHash = await hashPassword(input.password);
-  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash));
+  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash, referrerId));
   return { message: REGISTER_MESSAGE };
 }
 
-async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string) {
+async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string, referrerId: string | null) {
   const existing = await findByEmail(deps, input.email);
   if (existing) {
     if (!existing.emailVerifiedAt && !existing.disabledAt) await sendVerification(deps, existing);
@@ -72,7 +75,11 @@ async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwor
   }
   let user: UserAccount;
   try {
-    user = await deps.db.transaction((tx) => createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false }));
+    user = await deps.db.transaction(async (tx) => {
+      const created = await createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false });
+      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId });
+      return created;
+    });
   } catch (e) {
     // Another server process registered the same email at the same moment: that one mails.
     if (isUniqueViolation(e)) return;

@@ -122,11 +122,13 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
       const [prefix, id] = e.row.sourceKey.split(/:(.*)/s);
       return prefixes.includes(prefix!) && id ? [id] : [];
     });
-  const codeIds = idsAfter(['code']);
+  const codeIds = idsAfter(['code', 'gift', 'gift-cancel']);
   const batchIds = idsAfter(['batch-in', 'batch-lease-in']);
   const orderIds = page.flatMap((e) => (e.from === 'order' ? [e.id] : []));
   const [codes, batchCodes, events] = await Promise.all([
-    codeIds.length ? db.select({ id: topupCodes.id, code: topupCodes.code }).from(topupCodes).where(inArray(topupCodes.id, codeIds)) : [],
+    codeIds.length
+      ? db.select({ id: topupCodes.id, code: topupCodes.code, gift: topupCodes.giftedBy }).from(topupCodes).where(inArray(topupCodes.id, codeIds))
+      : [],
     batchIds.length ? db.select({ id: batches.id, code: batches.batchCode }).from(batches).where(inArray(batches.id, batchIds)) : [],
     orderIds.length
       ? db
@@ -137,6 +139,7 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
       : [],
   ]);
   const codeById = new Map(codes.map((c) => [c.id, c.code]));
+  const giftIds = new Set(codes.flatMap((c) => (c.gift ? [c.id] : [])));
   const batchById = new Map(batchCodes.map((b) => [b.id, b.code]));
 
   const entries = page.map((e): BillingEntry => {
@@ -170,8 +173,16 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         // A promotion's use: its code is the entry's note.
         if (prefix === 'promotion') return { ...base, kind: 'code', bytes, description: `Promotion ${r.note ?? ''}`.trim(), reference: r.note };
         const code = codeById.get(sourceId) ?? null;
+        if (giftIds.has(sourceId)) return { ...base, kind: 'gift', bytes, description: `Gift code ${code ?? ''} redeemed`.replace('  ', ' '), reference: code };
         return { ...base, kind: 'code', bytes, description: `Top-up code ${code ?? ''}`.trim(), reference: code };
       }
+      case 'gift': {
+        const code = codeById.get(sourceId) ?? null;
+        const what = prefix === 'gift-cancel' ? 'cancelled, data returned' : 'created';
+        return { ...base, kind: 'gift', bytes, description: `Gift code ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
+      }
+      case 'referral':
+        return { ...base, kind: 'referral', bytes, description: 'Referral reward', reference: null };
       case 'batch':
       case 'batch_association': {
         const code = batchById.get(sourceId) ?? null;

@@ -14,6 +14,7 @@ import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
 import { priceOrder } from './pricing';
 import { claimOrderBonus, orderBonus } from './promotions';
+import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettings } from './referrals';
 import { credit, walletCredits } from './wallet';
 import { emitWebhookEvent } from './webhooks';
 
@@ -161,6 +162,7 @@ export async function receivePaymentNotification(
       providerPaymentId: truth.paymentId,
       source: `${providerName}:webhook`,
       payload: body,
+      referrals: referralSettings(deps.config),
     }),
   );
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
@@ -182,7 +184,7 @@ async function creditOrder(
   tx: DbOrTx,
   order: Order,
   target: 'full' | { paidCents: number },
-): Promise<{ credited: bigint; creditsBytes: bigint; bonusBytes: bigint }> {
+): Promise<{ credited: bigint; creditsBytes: bigint; bonusBytes: bigint; sourceKey: string }> {
   let { creditsBytes, bonusBytes } = order;
   if (order.creditedBytes === 0n && bonusBytes > 0n && !(await claimOrderBonus(tx, order))) {
     creditsBytes -= bonusBytes;
@@ -191,11 +193,11 @@ async function creditOrder(
   const share = target === 'full' ? creditsBytes : (creditsBytes * BigInt(Math.max(0, target.paidCents))) / BigInt(order.priceCents);
   const total = share < creditsBytes ? share : creditsBytes;
   const delta = total - order.creditedBytes;
-  if (delta <= 0n) return { credited: 0n, creditsBytes, bonusBytes };
+  if (delta <= 0n) return { credited: 0n, creditsBytes, bonusBytes, sourceKey: '' };
   // The first credit keeps the key `payment:<id>`; a rest is keyed by the total it reaches, so each step is written once.
   const sourceKey = order.creditedBytes === 0n ? `payment:${order.id}` : `payment:${order.id}:${total}`;
   const done = await credit(tx, { wallet: { userId: order.userId }, bytes: delta, kind: 'payment', sourceKey });
-  return { credited: done === null ? 0n : delta, creditsBytes, bonusBytes };
+  return { credited: done === null ? 0n : delta, creditsBytes, bonusBytes, sourceKey };
 }
 
 /**
@@ -204,7 +206,15 @@ async function creditOrder(
  */
 async function applyStatus(
   tx: DbOrTx,
-  input: { paymentId: string; status: string; paidCents: number | null; providerPaymentId: string | null; source: string; payload: unknown },
+  input: {
+    paymentId: string;
+    status: string;
+    paidCents: number | null;
+    providerPaymentId: string | null;
+    source: string;
+    payload: unknown;
+    referrals: ReferralSettings;
+  },
 ): Promise<NotificationResult> {
   // Row lock: concurrent deliveries of the same order apply one after another.
   const [order] = await tx.select().from(payments).where(eq(payments.id, input.paymentId)).for('update');
@@ -231,9 +241,13 @@ async function applyStatus(
         type: 'payment.credited',
         data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(r.credited) },
       });
+      // The referrer earns on the GB bought, not on a promotion's bonus: this step's share of them.
+      const bought = r.creditsBytes > 0n ? (r.credited * (r.creditsBytes - r.bonusBytes)) / r.creditsBytes : 0n;
+      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey });
     }
   }
   if (next === 'refunded' && creditedBytes > 0n) {
+    await onOrderRefunded(tx, { paymentId: order.id });
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
     const available = await walletCredits(tx, { userId: order.userId }, { lock: true });
     const amount = available < creditedBytes ? available : creditedBytes;

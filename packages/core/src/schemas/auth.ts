@@ -33,7 +33,16 @@ export const nameField = requiredText('Name is required', 100, 'Name must be at 
 export const loginInput = z.object({ email: emailField, password: passwordField });
 export type LoginInput = z.infer<typeof loginInput>;
 
-export const registerInput = z.object({ email: emailField, password: newPasswordField, name: nameField });
+/** A referral link's code (`/login?ref=CODE`), any case; empty means none. */
+export const referralCodeField = z
+  .string({ error: 'Referral code must be text' })
+  .trim()
+  .max(20, 'Referral code must be at most 20 characters')
+  .regex(/^[A-Za-z0-9]*$/, 'Referral code must be letters and digits')
+  .transform((v) => (v ? v.toUpperCase() : undefined))
+  .optional();
+
+export const registerInput = z.object({ email: emailField, password: newPasswordField, name: nameField, referralCode: referralCodeField });
 export type RegisterInput = z.infer<typeof registerInput>;
 
 export const emailInput = z.object({ email: emailField });

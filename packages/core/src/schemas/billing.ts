@@ -21,7 +21,7 @@ export type BillingListInput = z.infer<typeof billingListInput>;
 
 export const receiptInput = z.object({ paymentId: z.string().max(100) });
 
-export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal'] as const;
+export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal', 'gift', 'referral'] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
 /** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */

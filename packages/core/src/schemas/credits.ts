@@ -49,6 +49,15 @@ export const creditsGbField = z
   .max(100_000, 'Credits must be at most 100000 GB')
   .refine(isTenth, 'Credits must be in steps of 0.1 GB');
 
+/** A gift code made from one's own balance (`POST /api/gift-codes`). */
+export const giftCodeInput = z.object({ creditsGB: creditsGbField });
+export type GiftCodeInput = z.input<typeof giftCodeInput>;
+
+/** One of the caller's gift codes, as in `DELETE /api/gift-codes/:code` (any case). */
+export const giftCodeParam = z.object({
+  code: requiredText('Please enter a code', CODE_MAX_LENGTH, 'Codes are at most 20 characters').toUpperCase(),
+});
+
 export const createCodesInput = z.object({
   creditsGB: creditsGbField,
   quantity: z

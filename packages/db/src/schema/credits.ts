@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { PAYMENT_STATUSES } from '@proxyhub/core';
 import { bigint } from 'drizzle-orm/pg-core';
@@ -20,8 +21,14 @@ export const topupCodes = pgTable(
     redeemedAt: ts('redeemed_at'),
     /** An admin withdrew an unused code: it redeems as an unknown one. */
     revokedAt: ts('revoked_at'),
+    /** A gift: its bytes came from this user's balance; revoking it (the giver cancels) gives them back. */
+    giftedBy: uuid('gifted_by').references(() => users.id),
   },
-  (t) => [uniqueIndex('topup_codes_code_key').on(t.code), index('topup_codes_created_idx').on(t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    uniqueIndex('topup_codes_code_key').on(t.code),
+    index('topup_codes_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('topup_codes_gifted_by_idx').on(t.giftedBy, t.createdAt.desc()),
+  ],
 );
 
 export { PAYMENT_STATUSES };
@@ -73,7 +80,7 @@ export const paymentEvents = pgTable(
   (t) => [index('payment_events_payment_idx').on(t.paymentId)],
 );
 
-export const CREDIT_KINDS = ['code', 'payment', 'batch', 'batch_association', 'admin_adjustment', 'reversal'] as const;
+export const CREDIT_KINDS = ['code', 'payment', 'batch', 'batch_association', 'admin_adjustment', 'reversal', 'gift', 'referral'] as const;
 
 /**
  * Append-only ledger. `sourceKey` is unique (`code:<id>`, `payment:<id>`, ...), so a repeat of the
@@ -92,4 +99,39 @@ export const creditEntries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('credit_entries_source_key').on(t.sourceKey), index('credit_entries_user_idx').on(t.userId)],
+);
+
+/**
+ * What a referrer earns for one credit of a referred user's crypto order: pending until `dueAt`,
+ * then credited once (`creditedAt`, ledger source `referral:<id>`), or cancelled (`cancelledAt`)
+ * when the order is refunded first. `source` is the order credit's ledger source: one per credit.
+ */
+export const referralCredits = pgTable(
+  'referral_credits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    referrerId: uuid('referrer_id')
+      .notNull()
+      .references(() => users.id),
+    referredUserId: uuid('referred_user_id')
+      .notNull()
+      .references(() => users.id),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    source: text('source').notNull(),
+    amountBytes: bytes('amount_bytes'),
+    dueAt: ts('due_at').notNull(),
+    creditedAt: ts('credited_at'),
+    cancelledAt: ts('cancelled_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('referral_credits_source_key').on(t.source),
+    index('referral_credits_referrer_idx').on(t.referrerId, t.createdAt.desc()),
+    index('referral_credits_payment_idx').on(t.paymentId),
+    index('referral_credits_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.creditedAt} is null and ${t.cancelledAt} is null`),
+  ],
 );

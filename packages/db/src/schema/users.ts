@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ADMIN_ROLES } from '@proxyhub/core';
 import { bytes, createdAt, ts } from './columns';
 
@@ -46,9 +46,17 @@ export const users = pgTable(
     /** Which balance mail was sent last, so each crossing mails once: armed, low or out. */
     balanceAlertState: text('balance_alert_state', { enum: BALANCE_ALERT_STATES }).notNull().default('armed'),
     ...twoFactorColumns(),
+    /** The code of this user's referral link (/login?ref=CODE): 16 upper-case hex digits (64 random bits: no collision in practice), made by the database for every row. */
+    referralCode: text('referral_code')
+      .notNull()
+      .default(sql`upper(substr(md5(gen_random_uuid()::text), 1, 16))`),
+    /** Who referred this user (set once, at registration). */
+    referredBy: uuid('referred_by').references((): AnyPgColumn => users.id),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_referral_code_key').on(t.referralCode),
+    index('users_referred_by_idx').on(t.referredBy),
     uniqueIndex('users_google_sub_key').on(t.googleSub),
     uniqueIndex('users_api_key_hash_key').on(t.apiKeyHash),
     // The admin's user search matches substrings (ILIKE '%q%'): trigram indexes keep it fast at scale.

@@ -1,0 +1,26 @@
+import type { TRPCRouterRecord } from '@trpc/server';
+import { giftCodeInput, giftCodeParam } from '@proxyhub/core';
+import { checkBalanceAlerts } from '../services/balance-alerts';
+import { cancelGiftCode, createGiftCode, listGiftCodes, userActor } from '../services/gift-codes';
+import { limited } from '../limits';
+import { userProcedure } from '../trpc';
+
+/** Gift codes made from the caller's own balance. */
+export const giftsRouter = {
+  create: userProcedure
+    .input(giftCodeInput)
+    .use(limited((ctx) => [['gift', ctx.user!.id]]))
+    .mutation(async ({ ctx, input }) => {
+      const r = await ctx.db.transaction((tx) =>
+        createGiftCode(tx, { userId: ctx.user.id, creditsGB: input.creditsGB, actor: userActor(ctx.user.id, ctx.req.ip) }),
+      );
+      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger); // a gift may take the balance below the threshold
+      return r;
+    }),
+  list: userProcedure.query(({ ctx }) => listGiftCodes(ctx.db, ctx.user.id)),
+  cancel: userProcedure.input(giftCodeParam).mutation(async ({ ctx, input }) => {
+    const r = await ctx.db.transaction((tx) => cancelGiftCode(tx, { userId: ctx.user.id, code: input.code, actor: userActor(ctx.user.id, ctx.req.ip) }));
+    await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger);
+    return r;
+  }),
+} satisfies TRPCRouterRecord;
