@@ -13,6 +13,8 @@ import { webApp } from './plugins/web';
 import { rest, restRoutes } from './rest';
 import { paymentWebhooks } from './webhooks/payments';
 import { sandboxPage } from './webhooks/sandbox';
+import type { TelegramBot } from './telegram/bot';
+import { telegramWebhook } from './telegram/webhook';
 
 export { drainHandlers, listRoutes, type RouteInfo } from './plugins/route-registry';
 export { MAX_TRPC_BATCH } from './plugins/trpc';
@@ -27,6 +29,8 @@ export interface BuildAppOptions {
   database?: Database | undefined;
   /** Node process metrics (CPU, memory, event loop) in /metrics: the real process, not tests. */
   processMetrics?: boolean;
+  /** The Telegram bot: POST /telegram/webhook exists only with it. */
+  telegram?: TelegramBot | null;
 }
 
 export function defaultWebDistDir(): string {
@@ -63,6 +67,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(paymentWebhooks, { deps });
   await app.register(sandboxPage, { deps, webDistDir: opts.webDistDir });
   await app.register(googleSignIn, { deps });
+  if (opts.telegram) await app.register(telegramWebhook, { telegram: opts.telegram });
   await app.register(webApp, { webDistDir: opts.webDistDir });
   return app;
 }

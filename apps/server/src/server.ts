@@ -7,10 +7,13 @@ import type { Database } from '@proxyhub/db';
 import { buildApp, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
 import { createServerLoggers } from './logger';
+import { startTelegramBot, type TelegramBot, type TelegramOptions } from './telegram/bot';
 
 export interface ServerParts {
   app: FastifyInstance;
   deps: ApiDeps;
+  /** The Telegram bot, when configured and getMe answered. */
+  telegram: TelegramBot | null;
   database: Database;
   logger: PinoLogger;
   /** Stops accepting requests, waits for in-flight work and background tasks, closes the database. */
@@ -35,6 +38,8 @@ export interface CreateServerOptions {
   backgroundJobs?: boolean;
   /** Node process metrics in /metrics (the real process). */
   processMetrics?: boolean;
+  /** TELEGRAM_BOT_TOKEN and the rest: the bot and its webhook route exist only with it. */
+  telegram?: TelegramOptions | null | undefined;
 }
 
 /** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
@@ -79,8 +84,10 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
     rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });
+  const telegram = opts.telegram ? await startTelegramBot(deps, opts.telegram, logger) : null;
   const app = await buildApp({
     deps,
+    telegram,
     loggerInstance: logger,
     trustProxy: opts.trustProxy,
     webDistDir: opts.webDistDir,
@@ -92,6 +99,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
   return {
     app,
     deps,
+    telegram,
     database: opts.database,
     logger,
     close() {
@@ -99,6 +107,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
         await stopJobs();
         await app.close();
         await drainHandlers(app);
+        await telegram?.stop();
         await Promise.allSettled([...deps.background]);
         redis?.disconnect();
         await opts.database.close();

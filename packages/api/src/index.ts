@@ -20,3 +20,13 @@ export type { UsageHistory, UsagePoint } from './services/usage-history';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
+export {
+  chatOwner,
+  claimOutbox,
+  linkTelegramChat,
+  markOutboxSent,
+  releaseOutbox,
+  TELEGRAM_LINK_TTL_MS,
+  type ChatOwner,
+  type OutboxMessage,
+} from './services/telegram';

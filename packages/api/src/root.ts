@@ -8,6 +8,7 @@ import { ipAllowlistRouter } from './routers/ip-allowlist';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { twoFactorRouter } from './routers/two-factor';
+import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
 
@@ -23,6 +24,7 @@ export const appRouter = router({
   proxyAccounts: proxyAccountsRouter,
   twoFactor: twoFactorRouter,
   ipAllowlist: ipAllowlistRouter,
+  telegram: telegramRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,6 +11,7 @@ import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { telegramRoutes } from './telegram';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 
@@ -28,6 +29,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,
+  ...telegramRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -23,7 +23,8 @@ import {
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
-import { inBackground } from '../deps';
+import { inBackground, kickTelegram } from '../deps';
+import { adminTelegramProcedures } from './telegram';
 import { adminLogin } from '../services/admin';
 import { createAdmin, disableAdmin, listAdmins } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
@@ -123,10 +124,12 @@ export const adminRouter = {
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
   suspendUser: adminOrInternalProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const, suspendedAt: suspendedAt.toISOString() };
   }),
   unsuspendUser: adminOrInternalProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
     await ctx.db.transaction((tx) => unsuspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const };
   }),
   /** A balance correction with a reason: one ledger entry naming the admin. */
@@ -163,4 +166,5 @@ export const adminRouter = {
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: adminOrInternalProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
+  ...adminTelegramProcedures,
 } satisfies TRPCRouterRecord;

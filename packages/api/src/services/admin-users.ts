@@ -8,6 +8,7 @@ import { and, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { DomainError, formatGb, hundredthsGbToBytes } from '@proxyhub/core';
 import { auditLog, proxyAccounts, sessions, users, type DbOrTx } from '@proxyhub/db';
 import { listBilling } from './billing';
+import { notifyTelegram } from './telegram';
 import { statusOf } from './user-list';
 import { userUsageHistory } from './usage-history';
 import { credit, userLeasedBytes, walletCredits } from './wallet';
@@ -111,6 +112,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
     .returning({ at: users.disabledAt });
   if (!row?.at) throw new DomainError('CONFLICT', ALREADY_SUSPENDED);
   await tx.delete(sessions).where(eq(sessions.userId, u.id));
+  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been suspended.');
   return { suspendedAt: row.at };
 }
 
@@ -124,6 +126,7 @@ export async function unsuspendUser(tx: DbOrTx, id: string): Promise<void> {
     .where(and(eq(users.id, u.id), isNotNull(users.disabledAt)))
     .returning({ id: users.id });
   if (!row) throw new DomainError('CONFLICT', NOT_SUSPENDED);
+  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been resumed.');
 }
 
 /**

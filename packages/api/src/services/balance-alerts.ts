@@ -9,6 +9,7 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { mailTemplates, type Mailer } from '../mail';
+import { notifyTelegram } from './telegram';
 import { userRemaining } from './wallet';
 
 type AlertState = 'armed' | 'low' | 'out';
@@ -45,13 +46,19 @@ export async function checkBalanceAlerts(
   for (const r of rows) {
     const next = stateFor(r.remaining, r.threshold ?? 0n);
     if (next === r.state) continue;
-    const [moved] = await db
-      .update(users)
-      .set({ balanceAlertState: next })
-      .where(and(eq(users.id, r.id), eq(users.balanceAlertState, r.state)))
-      .returning({ id: users.id });
+    const falls = next !== 'armed' && RANK[next] > RANK[r.state];
+    // The transition and its Telegram message commit together (the message is sent after, once).
+    const moved = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ balanceAlertState: next })
+        .where(and(eq(users.id, r.id), eq(users.balanceAlertState, r.state)))
+        .returning({ id: users.id });
+      if (row && falls) await notifyTelegram(tx, { userId: r.id }, telegramAlertText(next, r.remaining, r.threshold ?? 0n));
+      return row;
+    });
     // Only a fall (armed -> low, anything -> out) mails; a rise re-arms silently.
-    if (!moved || next === 'armed' || RANK[next] <= RANK[r.state]) continue;
+    if (!moved || !falls) continue;
     const mail = next === 'out' ? mailTemplates.outOfData(r.email) : mailTemplates.lowBalance(r.email, formatGb(r.remaining), formatGb(r.threshold ?? 0n));
     // The transition is made: a failing mailer loses this mail but fails neither the caller nor the other users.
     try {
@@ -63,6 +70,13 @@ export async function checkBalanceAlerts(
     sent.push({ userId: r.id, state: next });
   }
   return sent;
+}
+
+/** The low-balance alert in the linked Telegram chat: the mail's threshold and amounts. */
+function telegramAlertText(state: AlertState, remaining: bigint, threshold: bigint): string {
+  return state === 'out'
+    ? 'You are out of data: your proxies stop until you top up.'
+    : `Low balance: ${formatGb(remaining)} GB remaining, below your alert threshold of ${formatGb(threshold)} GB.`;
 }
 
 /** Sets (or with null clears) a user's threshold; the state follows at the next check. */

@@ -6,13 +6,14 @@
  * moves backwards).
  */
 import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, orderPriceCents } from '@proxyhub/core';
+import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, orderPriceCents } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
-import { inBackground, type ApiDeps } from '../deps';
+import { inBackground, kickTelegram, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
-import { credit, walletCredits } from './wallet';
+import { notifyTelegram } from './telegram';
+import { credit, walletCredits, walletRemaining } from './wallet';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -144,6 +145,7 @@ export async function receivePaymentNotification(
   const result = await deps.db.transaction((tx) =>
     applyStatus(tx, { paymentId: order.id, status: truth.status, providerPaymentId: truth.paymentId, source: `${providerName}:webhook`, payload: body }),
   );
+  kickTelegram(deps);
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
   // once (not at the next sweep), a refund may cross below the threshold and mail.
   inBackground(deps, 'balance alerts', () => checkBalanceAlerts(deps.db, deps.mailer, [order.userId], deps.logger));
@@ -169,6 +171,10 @@ async function applyStatus(
   if (next === 'finished' && !creditedAt) {
     credited = (await credit(tx, { wallet: { userId: order.userId }, bytes: order.creditsBytes, kind: 'payment', sourceKey: `payment:${order.id}` })) !== null;
     creditedAt = new Date();
+    if (credited) {
+      const remaining = await walletRemaining(tx, { userId: order.userId });
+      await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${order.gbAmount} GB added. Remaining: ${formatGb(remaining)} GB`);
+    }
   }
   if (next === 'refunded' && creditedAt) {
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.

@@ -3,3 +3,4 @@ export * from './proxies';
 export * from './users';
 export * from './audit';
 export * from './network';
+export * from './telegram';
