@@ -91,7 +91,7 @@ describe('start and webhook', () => {
       expect(r.status).toBe(404);
       const { client } = await signedInUser(plain);
       const link = await client.post('/api/telegram/link');
-      expect(link).toMatchObject({ status: 503, body: { success: false, error: 'The Telegram bot is not configured on this server' } });
+      expect(link).toMatchObject({ status: 404, body: { success: false, error: 'The Telegram bot is not configured on this server' } });
     } finally {
       await plain.close();
     }
@@ -311,5 +311,14 @@ describe('broadcast', () => {
     expect((await server.client().post('/admin/telegram/broadcast', { text: 'hi' })).status).toBe(401);
     const { client } = await signedInUser(server);
     expect((await client.post('/admin/telegram/broadcast', { text: 'hi' })).status).toBe(403);
+  });
+});
+
+describe('account deletion', () => {
+  it('unlinks the chat', async () => {
+    const u = await linkedUser();
+    const r = await u.client.request('DELETE', '/auth/user', { password: 'Secret123' });
+    expect(r.status).toBe(200);
+    expect(await say(u.chatId, '/balance')).toContain('/start');
   });
 });

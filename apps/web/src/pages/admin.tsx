@@ -13,6 +13,7 @@ import {
 } from '@proxyhub/core';
 import { AdminAdmins, AdminAuditLog, AdminCodes, AdminOverview, AdminPayments } from '../components/admin-ops';
 import { AdminCatalogue } from '../components/admin-catalogue';
+import { AdminTelegram } from '../components/telegram-settings';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminUserDetail } from '../components/admin-user-detail';
 import { TwoFactorSetup } from '../components/two-factor-setup';
@@ -150,7 +151,7 @@ function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   );
 }
 
-type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways' | 'catalogue';
+type Tab = 'codes' | 'users' | 'code-list' | 'payments' | 'admins' | 'audit' | 'upstreams' | 'gateways' | 'catalogue' | 'telegram';
 
 const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'code-list', label: 'Codes' },
@@ -160,6 +161,7 @@ const MORE_TABS: { id: Tab; label: string }[] = [
   { id: 'upstreams', label: 'Upstreams' },
   { id: 'gateways', label: 'Gateways' },
   { id: 'catalogue', label: 'Catalogue' },
+  { id: 'telegram', label: 'Telegram' },
 ];
 const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   'code-list': AdminCodes,
@@ -169,6 +171,7 @@ const PANELS: Partial<Record<Tab, () => ReactElement>> = {
   upstreams: AdminUpstreams,
   gateways: AdminGateways,
   catalogue: AdminCatalogue,
+  telegram: AdminTelegram,
 };
 type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type Code = RouterOutputs['admin']['createCodes']['codes'][number];

@@ -5,6 +5,7 @@ import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
+import { TelegramSettings } from '../components/telegram-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -47,6 +48,7 @@ export function ApiSettingsPage() {
       </Card>
       <AssociateBatch />
       <AlertSettings />
+      <TelegramSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />
       <ProfileSettings />

@@ -26,7 +26,8 @@ export function telegramLinkUrl(botUsername: string, code: string): string {
 
 /** A new link code for the owner (earlier unused ones die); only its SHA-256 is stored. */
 export async function issueTelegramLinkCode(tx: DbOrTx, owner: ChatOwner, botUsername: string | null): Promise<{ code: string; url: string }> {
-  if (!botUsername) throw new DomainError('SERVICE_UNAVAILABLE', TELEGRAM_NOT_CONFIGURED);
+  // No bot, nothing to link to: as if the path did not exist (the webhook route does not either).
+  if (!botUsername) throw new DomainError('NOT_FOUND', TELEGRAM_NOT_CONFIGURED);
   // 24 random bytes in base64url: 32 characters from Telegram's start-parameter alphabet.
   const code = randomToken(24);
   await tx
