@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { telegramChats, telegramLinkCodes, telegramOutbox, auditLog } from '@proxyhub/db';
 import { ADMIN_USERNAME, adminClient } from './credits-helpers';
-import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './fake-telegram';
+import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
