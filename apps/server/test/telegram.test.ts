@@ -137,6 +137,15 @@ describe('linking', () => {
     expect((await server.client().post('/api/telegram/link')).status).toBe(401);
   });
 
+  it('a code links one chat even when sent twice at once', async () => {
+    const { client } = await signedInUser(server);
+    const code = (await client.post<{ code: string }>('/api/telegram/link')).body.code;
+    const [a, b] = [nextChat++, nextChat++];
+    const replies = await Promise.all([say(a, `/start ${code}`), say(b, `/start ${code}`)]);
+    expect(replies.filter((r) => r.includes('Linked to'))).toHaveLength(1);
+    expect(replies.filter((r) => r.includes('link code is invalid or expired'))).toHaveLength(1);
+  });
+
   it('one chat, one account: linking again moves it; unlinking ends it', async () => {
     const a = await linkedUser();
     const b = await signedInUser(server);
@@ -252,10 +261,31 @@ describe('notifications', () => {
     expect(fake.sent(u.chatId).filter((t) => t.includes('credited'))).toHaveLength(1);
   });
 
-  it('suspended and resumed', async () => {
+  it('never waits for Telegram: a slow Bot API does not hold up the payment', async () => {
+    const u = await linkedUser();
+    const invoice = await say(u.chatId, '/buy 12');
+    const path = new URL(/https:\S+/.exec(invoice)![0]).pathname;
+    fake.delayMs = 3000;
+    try {
+      const started = Date.now();
+      const paid = await u.client.request('POST', path, 'outcome=finished', { 'content-type': 'application/x-www-form-urlencoded' });
+      expect(paid.status).toBe(303);
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect((await u.client.get<{ credits: number }>('/auth/user')).status).toBe(200);
+      await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('credited')), 'the credited message');
+    } finally {
+      fake.delayMs = 0;
+    }
+  });
+
+  it('suspended and resumed; a refused suspension says nothing', async () => {
     const u = await linkedUser();
     await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'abuse report' });
     await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('suspended')), 'the suspension message');
+    // Already suspended: the change is refused and rolled back, its message with it.
+    expect((await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'again' })).status).toBe(409);
+    const queued = await server.deps.db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, u.chatId));
+    expect(queued.filter((m) => m.text.includes('suspended'))).toHaveLength(1);
     await admin.post(`/admin/users/${u.user.id}/unsuspend`, { reason: 'resolved' });
     await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('resumed')), 'the resumption message');
   });

@@ -18,6 +18,8 @@ export class FakeTelegram {
   readonly calls: BotCall[] = [];
   /** The next sendMessage calls answered 429 with this retry_after (seconds), once each. */
   tooManyRequests: number[] = [];
+  /** sendMessage answers only after this long (a slow Telegram). */
+  delayMs = 0;
   private server!: Server;
   private messageId = 1;
   url = '';
@@ -27,9 +29,9 @@ export class FakeTelegram {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => {
+        let call: BotCall | undefined;
         const send = (status: number, body: unknown) => {
-          const call = this.calls.at(-1);
-          if (call && call.status === 0) call.status = status;
+          if (call) call.status = status;
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(body));
         };
@@ -37,7 +39,8 @@ export class FakeTelegram {
         if (!m || m[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: 'Unauthorized' });
         const method = m[2]!;
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-        this.calls.push({ method, body, at: Date.now(), status: 0 });
+        call = { method, body, at: Date.now(), status: 0 };
+        this.calls.push(call);
         if (method === 'getMe') {
           return send(200, {
             ok: true,
@@ -53,22 +56,17 @@ export class FakeTelegram {
           });
         }
         if (method === 'setWebhook') return send(200, { ok: true, result: true, description: 'Webhook was set' });
-        if (method === 'sendMessage') {
-          const retryAfter = this.tooManyRequests.shift();
-          if (retryAfter !== undefined) {
-            return send(429, {
-              ok: false,
-              error_code: 429,
-              description: `Too Many Requests: retry after ${retryAfter}`,
-              parameters: { retry_after: retryAfter },
-            });
-          }
-          return send(200, {
-            ok: true,
-            result: { message_id: this.messageId++, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'private' }, text: body.text },
-          });
-        }
-        send(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+        if (method !== 'sendMessage') return send(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+        const retryAfter = this.tooManyRequests.shift();
+        const answer = () =>
+          retryAfter !== undefined
+            ? send(429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } })
+            : send(200, {
+                ok: true,
+                result: { message_id: this.messageId++, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'private' }, text: body.text },
+              });
+        if (this.delayMs) setTimeout(answer, this.delayMs);
+        else answer();
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
