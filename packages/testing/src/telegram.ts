@@ -29,9 +29,9 @@ export class FakeTelegram {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
       req.on('end', () => {
-        let call: BotCall | undefined;
+        const current: { call?: BotCall } = {};
         const send = (status: number, body: unknown) => {
-          if (call) call.status = status;
+          if (current.call) current.call.status = status;
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(JSON.stringify(body));
         };
@@ -39,8 +39,8 @@ export class FakeTelegram {
         if (!m || m[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: 'Unauthorized' });
         const method = m[2]!;
         const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-        call = { method, body, at: Date.now(), status: 0 };
-        this.calls.push(call);
+        current.call = { method, body, at: Date.now(), status: 0 };
+        this.calls.push(current.call);
         if (method === 'getMe') {
           return send(200, {
             ok: true,
