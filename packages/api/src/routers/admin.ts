@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
+  adminConnectionsInput,
   adjustBalanceInput,
   adminAuditInput,
   adminCodesInput,
@@ -25,6 +26,7 @@ import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
 import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
+import { allConnections, listConnections } from '../services/connection-log';
 import { createAdmin, disableAdmin, listAdmins } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
 import { listCodes, revokeCode } from '../services/code-admin';
@@ -120,6 +122,15 @@ export const adminRouter = {
   payments: adminOrInternalProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
   /** One user in full: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
   user: adminOrInternalProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),
+  /** One user's connection log (same filters and pages as theirs). */
+  userConnections: adminOrInternalProcedure.input(adminConnectionsInput).query(({ ctx, input }) => {
+    const { id, ...filters } = input;
+    return listConnections(ctx.db, id, filters);
+  }),
+  userConnectionsAll: adminOrInternalProcedure.input(adminConnectionsInput).query(({ ctx, input }) => {
+    const { id, ...filters } = input;
+    return allConnections(ctx.db, id, filters);
+  }),
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
   suspendUser: adminOrInternalProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));

@@ -13,3 +13,4 @@ export * from './ip-allowlist';
 export * from './account';
 export * from './upstreams';
 export * from './catalogue';
+export * from './connections';
