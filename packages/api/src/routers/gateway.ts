@@ -15,6 +15,7 @@ import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
+import { connectionAllowances } from '../services/connection-limits';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -69,7 +70,9 @@ export const gatewayRouter = {
       const leaseIds = input.items.map((i) => i.leaseId);
       inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
     }
-    return result;
+    // Connection counts are the gateway's state now, recorded even with a repeated report.
+    const allowances = input.connections ? await connectionAllowances(ctx.db, input.gatewayId, input.connections) : [];
+    return { ...result, allowances };
   }),
 
   /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */

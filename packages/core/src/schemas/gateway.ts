@@ -80,6 +80,11 @@ export const gatewayReportInput = z.object({
   /** Unique per gateway across restarts; a repeated (gatewayId, seq) is applied once. */
   seq: byteCount,
   items: z.array(gatewayReportItem).max(100_000),
+  /** Open connections of the accounts with a connection limit on this gateway (an account absent: none). */
+  connections: z
+    .array(z.object({ proxyAccountId: z.uuid(), open: z.number().int().min(0).max(10_000_000) }))
+    .max(100_000)
+    .optional(),
 });
 
 export const gatewayReleaseLeasesInput = z.object({
