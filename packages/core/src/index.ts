@@ -9,3 +9,4 @@ export * from './schemas';
 export * from './units';
 export * from './upstream-template';
 export * from './upstream-presets';
+export * from './target-policy';

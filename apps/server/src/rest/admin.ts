@@ -1,4 +1,6 @@
 import {
+  adminUserPatchInput,
+  targetPolicyInput,
   adjustBalanceInput,
   adminAuditInput,
   adminCodesInput,
@@ -126,6 +128,9 @@ export const adminRoutes = [
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
   ),
+  restRoute({ method: 'GET', url: '/admin/target-policy' }, async (caller) => caller.admin.targetPolicy()),
+  restRoute({ method: 'PUT', url: '/admin/target-policy', body: targetPolicyInput }, async (caller, input) => caller.admin.setTargetPolicy(input)),
+  restRoute({ method: 'PATCH', url: '/admin/users/:id', body: adminUserPatchInput, pathParams: true }, async (caller, input) => caller.admin.patchUser(input)),
   restRoute({ method: 'GET', url: '/admin/catalogue' }, async (caller) => caller.admin.catalogue()),
   restRoute({ method: 'PUT', url: '/admin/catalogue', body: setCatalogueInput }, async (caller, input) => caller.admin.setCatalogue(input)),
   restRoute({ method: 'GET', url: '/admin/upstreams' }, async (caller) => caller.admin.upstreams()),

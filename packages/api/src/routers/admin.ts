@@ -7,6 +7,8 @@ import {
   adminLoginInput,
   adminPaymentsInput,
   adminUserInput,
+  adminUserPatchInput,
+  targetPolicyInput,
   adminUsersInput,
   createAdminInput,
   createCodesInput,
@@ -36,6 +38,7 @@ import { listAllPayments } from '../services/payments';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { getCatalogue, setCatalogue } from '../services/catalogue';
+import { getTargetPolicy, setTargetPolicy, setTargetPolicyExempt } from '../services/target-policy';
 import { datasetCountries } from '../services/locations';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { testUpstream } from '../services/upstream-test';
@@ -163,4 +166,9 @@ export const adminRouter = {
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: adminOrInternalProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
+  /** The domains the gateways refuse, and whether they refuse raw IP targets. */
+  targetPolicy: adminOrInternalProcedure.query(({ ctx }) => getTargetPolicy(ctx.db)),
+  setTargetPolicy: adminOrInternalProcedure.input(targetPolicyInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicy(tx, input))),
+  /** PATCH /admin/users/:id: for now, the user's exemption from the target policy. */
+  patchUser: adminOrInternalProcedure.input(adminUserPatchInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicyExempt(tx, input))),
 } satisfies TRPCRouterRecord;

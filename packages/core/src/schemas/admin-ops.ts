@@ -80,3 +80,9 @@ export const createAdminInput = z.object({
 });
 
 export const adminIdInput = z.object({ id: z.string({ error: 'Admin id is required' }).trim().min(1, 'Admin id is required').max(100, 'Admin not found') });
+
+export const adminUserPatchInput = z.object({
+  id: userIdField,
+  targetPolicyExempt: z.boolean({ error: 'targetPolicyExempt must be true or false' }),
+});
+export type AdminUserPatchInput = z.infer<typeof adminUserPatchInput>;

@@ -29,6 +29,8 @@ export const users = pgTable(
     apiKeyEnc: text('api_key_enc').notNull(),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
+    /** The gateways do not apply the target policy to this user's accounts (PATCH /admin/users/:id). */
+    targetPolicyExempt: boolean('target_policy_exempt').notNull().default(false),
     /**
      * The user deleted the account: the row stays, anonymised, so the ledger still adds up
      * (email a placeholder, name, credentials and sessions gone, disabled_at set as well).
