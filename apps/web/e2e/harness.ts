@@ -68,9 +68,18 @@ export interface E2E {
 /** `config`: API settings for this file's server (e.g. a short gateway down interval). */
 export async function startE2E(config: Partial<ApiConfig> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
-  const port = await freePort();
+  // A port found free can be taken by another process before the server listens on it: try another.
+  let port = 0;
+  let server: TestServer | undefined;
+  for (let attempt = 1; !server; attempt++) {
+    port = await freePort();
+    try {
+      server = await startTestServer({ ...config, publicUrl: `http://localhost:${port}`, port, webDistDir: WEB_DIST, admin: ADMIN });
+    } catch (err) {
+      if (attempt >= 5 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
   const baseUrl = `http://localhost:${port}`;
-  const server = await startTestServer({ ...config, publicUrl: baseUrl, port, webDistDir: WEB_DIST, admin: ADMIN });
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const newContext = async () => {
