@@ -30,7 +30,8 @@ import {
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
-import { inBackground } from '../deps';
+import { inBackground, kickTelegram } from '../deps';
+import { adminTelegramProcedures } from './telegram';
 import { adminLogin } from '../services/admin';
 import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
@@ -164,10 +165,12 @@ export const adminRouter = {
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
   suspendUser: supportProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const, suspendedAt: suspendedAt.toISOString() };
   }),
   unsuspendUser: supportProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
     await ctx.db.transaction((tx) => unsuspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const };
   }),
   /** A balance correction with a reason: one ledger entry naming the admin. */
@@ -205,4 +208,5 @@ export const adminRouter = {
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: staffProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
+  ...adminTelegramProcedures,
 } satisfies TRPCRouterRecord;
