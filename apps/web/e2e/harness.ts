@@ -145,6 +145,15 @@ export async function signUpAndLogIn(e2e: E2E, page: Page, name = 'Test User'): 
   return { email, password: STRONG_PASSWORD };
 }
 
+/** Signs in at /admin (the bootstrap admin unless another is given) and waits for the panel. */
+export async function adminLogIn(page: Page, who: { username: string; password: string } = ADMIN): Promise<void> {
+  await page.goto('/admin');
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+}
+
 export async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);

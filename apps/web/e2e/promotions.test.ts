@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, INTERNAL_KEY, fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { adminLogIn, INTERNAL_KEY, fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let admin: Page;
@@ -13,11 +13,7 @@ beforeAll(async () => {
   customer = await e2e.newPage();
   await signUpAndLogIn(e2e, customer, 'Promo Buyer');
   admin = await e2e.newPage();
-  await admin.goto('/admin');
-  await admin.getByLabel('Username').fill(ADMIN.username);
-  await admin.getByLabel('Password').fill(ADMIN.password);
-  await admin.getByRole('button', { name: 'Sign In' }).click();
-  await admin.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+  await adminLogIn(admin);
 });
 afterAll(async () => {
   await e2e?.close();

@@ -1,7 +1,7 @@
 /** Admin roles in the panel (each role sees only its tabs) and the Settings card for webhooks. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { ADMIN, adminLogIn, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 
@@ -15,11 +15,7 @@ afterAll(async () => {
 async function adminSignIn(username: string, password: string): Promise<Page> {
   const page = await e2e.newPage();
   page.on('dialog', (d) => void d.accept());
-  await page.goto('/admin');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+  await adminLogIn(page, { username, password });
   return page;
 }
 
