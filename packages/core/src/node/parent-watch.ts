@@ -1,3 +1,5 @@
+import { Worker } from 'node:worker_threads';
+
 /**
  * A process started with an IPC channel (the launcher's children, the gateway's relay) shuts down
  * when its parent goes away, however the parent died: the kernel closes the channel with the
@@ -16,6 +18,7 @@ export function exitWithParent(forceAfterMs = 10_000): void {
   }
   const parentGone = () => {
     setTimeout(() => process.exit(1), forceAfterMs).unref();
+    killFromOutsideTheLoop(forceAfterMs + 2000);
     // The same graceful path as a stop from the parent; before a handler exists it simply ends us.
     process.kill(process.pid, 'SIGTERM');
   };
@@ -23,4 +26,14 @@ export function exitWithParent(forceAfterMs = 10_000): void {
   // A parent killed while this process was still loading its modules closed the channel before the
   // listener existed: the event is gone, the state is not (this left an orphaned server behind).
   if (!process.connected) parentGone();
+}
+
+/**
+ * The timer above needs the event loop, and the embedded database's close holds it synchronously
+ * (a checkpoint written through the file system: it outlasted 30 s on a busy CI machine). A worker
+ * thread has its own loop, so this kill comes on time whatever the main thread is doing.
+ */
+function killFromOutsideTheLoop(afterMs: number): void {
+  const worker = new Worker(`setTimeout(() => process.kill(process.pid, 'SIGKILL'), ${Math.floor(afterMs)});`, { eval: true });
+  worker.unref();
 }
