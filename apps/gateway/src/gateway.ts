@@ -14,6 +14,7 @@ import { releaseEarlierLeases } from './earlier-leases';
 import type { TargetSocket } from './egress';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
+import { connectionRecord, connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
 import { closeServer, forwardHooks, gatewayParts, listenOn } from './gateway-parts';
 import type { ForwardHooks } from './http-forward';
 import { silentLogger, type Logger } from './log';
@@ -179,6 +180,10 @@ export class Gateway {
     if (!opened) return null;
     if (!opened.ok) {
       this.metrics.tunnelRefused(protocol, opened.kind);
+      // The connection log: never reached its target, so 0 bytes billed.
+      const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
+      const start = connectionStart(kind, accepted.target, accepted.session);
+      accepted.session.account.meter.recordConnection(connectionRecord(start, 0, 0, OUTCOME_OF_REFUSAL[opened.kind], opened.message));
       return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
     }
     if (accepted.established) socket.write(accepted.established);

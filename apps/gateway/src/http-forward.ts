@@ -9,6 +9,8 @@
  * http-exchange.ts says where each message ends.
  */
 import type { Socket } from 'node:net';
+import type { ConnectionOutcome } from '@proxyhub/core';
+import { connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
 import type { Logger } from './log';
@@ -66,6 +68,10 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private ex: Exchange | null = null;
   private clientEnded = false;
   private closed = false;
+  /** The request being logged in (login done) that has not reached startRequest: a refusal now is its record. */
+  private asked: HostPort | null = null;
+  /** How the request in flight ends if the connection does (the connection log's outcome). */
+  private ending: { outcome: ConnectionOutcome; reason: string } | null = null;
 
   constructor(
     readonly client: Socket,
@@ -141,6 +147,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
       if (!session.ok) return this.refuse(session, credentials ? proxyUserIdOf(credentials.username) : null);
       this.useSession(session, request.authorization);
     }
+    this.asked = target;
     const noLease = await leaseRefusal(this.m.account);
     if (this.phase !== 'busy') return;
     if (noLease) return this.refuse(noLease, this.session.parts.proxyUserId);
@@ -166,6 +173,9 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private startRequest(target: HostPort, request: ForwardRequest): void {
     const ex = newExchange(target, request, this.origin.served);
     this.ex = ex;
+    this.asked = null;
+    this.ending = null;
+    if (!this.m.recording) this.m.beginRecord(connectionStart('http', target, this.session, this.m.stats.up, this.m.stats.down));
     this.phase = 'body';
     this.m.send(UP, ex.head, true);
     if (ex.body.done) this.m.after(UP, () => this.requestSent(ex));
@@ -218,6 +228,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private responseSent(ex: Exchange): void {
     if (ex !== this.ex || this.phase === 'closing') return;
     this.origin.served = true;
+    this.m.endRecord('ok');
     // A response before its request's body was all sent: the rest of that body cannot be told from a next request.
     if (!ex.requestDone || ex.close || ex.respClose) return this.finishClient();
     if (this.origin.spoiled) this.origin.drop();
@@ -255,6 +266,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
       return;
     }
     // The origin closed before its response was whole: the client gets what came, then the end.
+    this.endAs('ok', 'the target closed the connection before its response was complete');
     this.m.after(DOWN, () => this.finishClient());
   }
 
@@ -265,6 +277,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     if (ex.targetEnded) return;
     if (this.mayRetry(ex)) return void this.retry(ex);
     // An abortive close mid-exchange ends the client connection the same way.
+    this.endAs('ok', 'the target closed the connection');
     this.destroy();
   }
 
@@ -323,12 +336,20 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   };
 
   private readonly clientClose = (): void => {
+    this.endAs('client_closed', 'the client closed the connection');
     this.phase = 'closing';
     this.origin.drop();
     this.done();
   };
 
-  private readonly clientError = (): void => this.destroy();
+  private readonly clientError = (err: Error): void => {
+    this.endAs('client_closed', `client connection failed: ${err.message}`);
+    this.destroy();
+  };
+
+  private endAs(outcome: ConnectionOutcome, reason: string): void {
+    this.ending ??= { outcome, reason };
+  }
 
   /** Ends the client connection once what was written is delivered; what it still sends is dropped. */
   private finishClient(): void {
@@ -340,6 +361,10 @@ export class HttpForward implements MeteredConnection, FlowOwner {
 
   private refuse(r: Refusal, proxyUserId: string | null): void {
     if (this.phase === 'closing') return;
+    // Refused after its login: the request's record (its target known), billed what it was sent so far.
+    if (!this.m.recording && this.asked) this.m.beginRecord(connectionStart('http', this.asked, this.session, this.m.stats.up, this.m.stats.down));
+    this.asked = null;
+    this.m.endRecord(OUTCOME_OF_REFUSAL[r.kind], r.message);
     this.phase = 'closing';
     this.origin.drop();
     this.hooks.refuse(this.client, r, proxyUserId);
@@ -363,7 +388,8 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.hooks.handOver(client, bytes);
   }
 
-  close(_reason: string): void {
+  close(reason: string): void {
+    this.endAs(reason === 'idle timeout' || reason === 'request head timeout' ? 'timeout' : 'cut_off', reason);
     this.destroy();
   }
 
@@ -376,6 +402,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   cut(): void {
     if (this.closed || this.phase === 'closing') return;
     this.phase = 'closing';
+    this.endAs('cut_off', 'balance empty or limit reached');
     this.m.cut(() => this.destroy());
     this.origin.drop(false);
   }
@@ -390,6 +417,8 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private done(): void {
     if (this.closed) return;
     this.closed = true;
+    // A request still in flight ends with the connection.
+    this.m.endRecord(this.ending?.outcome ?? 'client_closed', this.ending?.reason ?? 'the connection ended before the response');
     this.m.leave();
     this.onClose();
   }

@@ -7,15 +7,17 @@
  *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
  *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
  *   {"a":seq}                                       the server applied that report
+ *   {"c":record}                                    a connection that ended (the connection log)
+ *   a report line's "c":[id,...]                    the connections that report carries
  *
  * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
  * its own seq (the server applies a (gateway, seq) once, so a report that did arrive is not counted
- * twice) and then reports what the "u" lines hold beyond the reports. The file is rewritten with
+ * twice) and then reports what the "u" lines hold beyond the reports, with the connections no report carried. The file is rewritten with
  * only that outstanding state once it grows past a threshold.
  */
 import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GatewayUsagePart } from '@proxyhub/core';
+import type { GatewayConnectionRecord, GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
 import type { Logger } from './log';
 
@@ -35,14 +37,22 @@ type PartTuple = [GatewayUsagePart['protocol'], string, string, string, number, 
 export interface JournalReport {
   seq: number;
   items: JournalItem[];
+  /** Connections that ended (the connection log), stored with this report's usage. */
+  connections?: GatewayConnectionRecord[] | undefined;
+}
+
+interface PendingLines {
+  items: JournalItem[];
+  connections: GatewayConnectionRecord[];
 }
 
 type Usage = [up: number, down: number, sessions: number];
 type Line =
   | { g: string; q: number }
   | { u: string; up: number; dn: number; s: number }
-  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]> }
-  | { a: number };
+  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; c?: string[] }
+  | { a: number }
+  | { c: GatewayConnectionRecord };
 
 /** Rewritten with only the outstanding state once it is this long. */
 const COMPACT_AT_BYTES = 4 * 1024 * 1024;
@@ -51,7 +61,9 @@ export class UsageJournal {
   /** Journaled usage not covered by any report yet, per lease. */
   private readonly unreported = new Map<string, Usage>();
   /** Reports journaled and not acknowledged, in seq order. */
-  private readonly pending = new Map<number, JournalItem[]>();
+  private readonly pending = new Map<number, PendingLines>();
+  /** Journaled connection records no report carries yet. */
+  private readonly records = new Map<string, GatewayConnectionRecord>();
   private fd: number;
   private size = 0;
   private buffer = '';
@@ -99,6 +111,7 @@ export class UsageJournal {
 
   private apply(line: Line): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
+    else if ('c' in line && !('r' in line)) this.records.set(line.c.id, line.c);
     else if ('r' in line) {
       const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
         const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
@@ -117,7 +130,7 @@ export class UsageJournal {
         return item;
       });
       this.covered(items);
-      this.pending.set(line.r, items);
+      this.pending.set(line.r, { items, connections: this.take(line.c ?? []) });
       if (line.r > this.lastSeq) this.lastSeq = line.r;
     } else if ('a' in line) this.pending.delete(line.a);
     else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
@@ -131,6 +144,24 @@ export class UsageJournal {
       u[2] += sessions;
       if (!u[0] && !u[1] && !u[2]) this.unreported.delete(leaseId);
     } else if (up || down || sessions) this.unreported.set(leaseId, [up, down, sessions]);
+  }
+
+  /** The records these ids name, no longer unreported (a report carries them). */
+  private take(ids: readonly string[]): GatewayConnectionRecord[] {
+    const out: GatewayConnectionRecord[] = [];
+    for (const id of ids) {
+      const r = this.records.get(id);
+      if (!r) continue;
+      this.records.delete(id);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** A connection ended: its record is written with the next write() (never per chunk). */
+  connection(record: GatewayConnectionRecord): void {
+    this.records.set(record.id, record);
+    this.buffer += `${JSON.stringify({ c: record })}\n`;
   }
 
   private covered(items: JournalItem[]): void {
@@ -147,12 +178,13 @@ export class UsageJournal {
    * Journals a report and waits until it is on disk, before it is sent: a report that may have
    * reached the server must be resent with the same seq, never folded into a new one.
    */
-  async report(seq: number, items: JournalItem[]): Promise<void> {
+  async report(seq: number, items: JournalItem[], connections: readonly GatewayConnectionRecord[] = []): Promise<void> {
     if (!this.pending.has(seq)) {
       this.covered(items);
-      this.pending.set(seq, items);
+      for (const c of connections) this.records.delete(c.id);
+      this.pending.set(seq, { items, connections: [...connections] });
       if (seq > this.lastSeq) this.lastSeq = seq;
-      this.buffer += `${reportLine(seq, items)}\n`;
+      this.buffer += `${reportLine(seq, items, connections)}\n`;
     }
     await this.sync();
   }
@@ -164,13 +196,16 @@ export class UsageJournal {
   }
 
   /** What an earlier run left: reports to resend as they are, then usage no report covered. */
-  outstanding(): { reports: JournalReport[]; unreported: JournalItem[] } {
-    const reports = [...this.pending].sort((x, y) => x[0] - y[0]).map(([seq, items]) => ({ seq, items }));
+  outstanding(): { reports: JournalReport[]; unreported: JournalItem[]; connections?: GatewayConnectionRecord[] } {
+    const reports = [...this.pending]
+      .sort((x, y) => x[0] - y[0])
+      .map(([seq, { items, connections }]): JournalReport => (connections.length ? { seq, items, connections } : { seq, items }));
     // Never below zero (only a lost line could make it so; the server refuses negative usage).
     const unreported = [...this.unreported]
       .map(([leaseId, [up, down, s]]) => ({ leaseId, bytesUp: Math.max(up, 0), bytesDown: Math.max(down, 0), sessions: Math.max(s, 0), release: true }))
       .filter((i) => i.bytesUp || i.bytesDown || i.sessions);
-    return { reports, unreported };
+    if (!this.records.size) return { reports, unreported };
+    return { reports, unreported, connections: [...this.records.values()] };
   }
 
   /** Hands what was journaled to the kernel (it survives a kill of the process from here on). */
@@ -239,10 +274,12 @@ export class UsageJournal {
   private rewrite(): number {
     const lines: string[] = [JSON.stringify({ g: this.gatewayId, q: this.lastSeq })];
     for (const [leaseId, [up, down, s]] of this.unreported) lines.push(JSON.stringify({ u: leaseId, up, dn: down, s }));
-    for (const [seq, items] of [...this.pending].sort((x, y) => x[0] - y[0])) {
-      // Its usage lines are gone with the old file: written again so the report still covers them.
+    for (const r of this.records.values()) lines.push(JSON.stringify({ c: r }));
+    for (const [seq, { items, connections }] of [...this.pending].sort((x, y) => x[0] - y[0])) {
+      // Its usage and connection lines are gone with the old file: written again so the report still covers them.
       for (const i of items) lines.push(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
-      lines.push(reportLine(seq, items));
+      for (const c of connections) lines.push(JSON.stringify({ c }));
+      lines.push(reportLine(seq, items, connections));
     }
     const text = `${lines.join('\n')}\n`;
     const tmp = `${this.path}.tmp`;
@@ -259,15 +296,16 @@ export class UsageJournal {
   /** Writes, syncs and closes (shutdown). */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.pending.size && !this.unreported.size) this.compact();
+    if (!this.pending.size && !this.unreported.size && !this.records.size) this.compact();
     await this.sync().catch(() => undefined);
     this.closed = true;
     closeSync(this.fd);
   }
 }
 
-function reportLine(seq: number, items: JournalItem[]): string {
+function reportLine(seq: number, items: JournalItem[], connections: readonly GatewayConnectionRecord[] = []): string {
   return JSON.stringify({
+    ...(connections.length ? { c: connections.map((c) => c.id) } : {}),
     r: seq,
     i: items.map((i) => {
       const base = [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0];
@@ -308,13 +346,13 @@ const REPLAY_ITEMS_PER_REPORT = 10_000;
  * until the server answers: a gateway that cannot bill must not relay.
  */
 export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Backend, 'report'>, logger: Logger): Promise<void> {
-  const { reports, unreported } = journal.outstanding();
-  if (!reports.length && !unreported.length) return;
+  const { reports, unreported, connections = [] } = journal.outstanding();
+  if (!reports.length && !unreported.length && !connections.length) return;
   logger.info({ reports: reports.length, leases: unreported.length }, 'usage journal: delivering what the last run left');
   const deliver = async (r: JournalReport) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items });
+        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items, ...(r.connections?.length ? { connections: r.connections } : {}) });
         break;
       } catch (err) {
         if (isRejectedInput(err)) {
@@ -329,11 +367,12 @@ export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Ba
     journal.acknowledged(r.seq);
   };
   for (const r of reports) await deliver(r);
-  for (let i = 0; i < unreported.length; i += REPLAY_ITEMS_PER_REPORT) {
+  for (let i = 0; i < Math.max(unreported.length, connections.length); i += REPLAY_ITEMS_PER_REPORT) {
     const seq = Math.max(Date.now() * 1000, journal.lastSeq + 1);
     const items = unreported.slice(i, i + REPLAY_ITEMS_PER_REPORT);
-    await journal.report(seq, items);
-    await deliver({ seq, items });
+    const records = connections.slice(i, i + REPLAY_ITEMS_PER_REPORT);
+    await journal.report(seq, items, records);
+    await deliver({ seq, items, connections: records });
   }
   journal.compact();
   logger.info({}, 'usage journal: delivered');

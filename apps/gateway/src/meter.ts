@@ -8,6 +8,7 @@
  */
 import type { UsageType } from '@proxyhub/core';
 import type { Backend, LeaseAnswer } from './backend';
+import type { GatewayConnectionRecord } from '@proxyhub/core';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
@@ -288,9 +289,13 @@ export class Account {
   }
 }
 
+/** At most this many connection records per report (about 8 MiB of JSON); the rest wait for the next. */
+export const MAX_RECORDS_PER_REPORT = 20_000;
+
 interface PendingReport {
   seq: number;
   items: JournalItem[];
+  connections: GatewayConnectionRecord[];
   snapshot: Array<[Lease, number, number, number, PartsSnapshot]>;
   retired: Lease[];
 }
@@ -320,6 +325,8 @@ export class Meter {
   bytesDown = 0;
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
+  /** Connections that ended since the last report (the connection log), reported with the next one. */
+  private records: GatewayConnectionRecord[] = [];
   private seq: number;
   private pending: PendingReport | null = null;
   private running: Promise<void> | null = null;
@@ -396,6 +403,13 @@ export class Meter {
     a.pendingSessions += 1;
   }
 
+  /** A connection ended: its record goes with the next report, and into the journal meanwhile. */
+  recordConnection(record: GatewayConnectionRecord): void {
+    this.records.push(record);
+    this.opts.journal?.connection(record);
+    this.ensureHeartbeat();
+  }
+
   retire(lease: Lease): void {
     this.retired.push(lease);
   }
@@ -409,7 +423,7 @@ export class Meter {
     const now = Date.now();
     // The server is unreachable: retry with backoff, the usage waits (and is journaled).
     if (now < this.reportRetryAt) return;
-    let due = this.retired.length > 0 || this.pending !== null || now - this.lastSent >= this.opts.heartbeatMs;
+    let due = this.retired.length > 0 || this.records.length > 0 || this.pending !== null || now - this.lastSent >= this.opts.heartbeatMs;
     for (const a of this.accounts.values()) {
       if (due) break;
       if (a.conns.size === 0 && now - a.lastActivity >= this.opts.idleReleaseMs) due = true;
@@ -464,8 +478,10 @@ export class Meter {
       items.push(reportItem(l, true, parts));
       snapshot.push([l, l.up, l.down, l.sessions, parts]);
     }
+    const connections = this.records.length > MAX_RECORDS_PER_REPORT ? this.records.splice(0, MAX_RECORDS_PER_REPORT) : this.records;
+    if (connections === this.records) this.records = [];
     this.seq += 1;
-    return { seq: this.seq, items, snapshot, retired };
+    return { seq: this.seq, items, connections, snapshot, retired };
   }
 
   private async send(releaseAll: boolean): Promise<void> {
@@ -484,8 +500,13 @@ export class Meter {
     let res: { applied: boolean; dropped: string[] };
     try {
       // On disk before it leaves: after a crash it is resent under this seq, never counted twice.
-      await opts.journal?.report(report.seq, report.items);
-      res = await opts.backend.report({ gatewayId: opts.gatewayId, seq: report.seq, items: report.items });
+      await opts.journal?.report(report.seq, report.items, report.connections);
+      res = await opts.backend.report({
+        gatewayId: opts.gatewayId,
+        seq: report.seq,
+        items: report.items,
+        ...(report.connections.length ? { connections: report.connections } : {}),
+      });
     } catch (err) {
       this.reportFailures += 1;
       this.reportRetryAt = Date.now() + Math.min(opts.reportIntervalMs * 2 ** (this.reportFailures - 1), REPORT_RETRY_MAX_MS);
@@ -525,7 +546,7 @@ export class Meter {
       }
       opts.logger.warn({ dropped: res.dropped.length }, 'server dropped leases');
     }
-    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && this.timer) {
+    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && this.records.length === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
     }

@@ -9,6 +9,8 @@
  * no allocation (a shared read buffer's chunk is written as is: shared-reads.ts).
  */
 import type { Socket } from 'node:net';
+import type { ConnectionOutcome } from '@proxyhub/core';
+import { connectionRecord, type RecordStart } from './connection-record';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
 import { writeChunk } from './shared-reads';
@@ -68,6 +70,8 @@ export class MeteredFlow {
   /** Where UP bytes go (null: no origin connection yet) and where DOWN bytes go. */
   target: Socket | null = null;
   private sessionCounted = false;
+  /** The connection (or forwarded request) being recorded for the connection log. */
+  private record: RecordStart | null = null;
 
   constructor(
     private readonly owner: FlowOwner,
@@ -104,6 +108,25 @@ export class MeteredFlow {
 
   newSession(): void {
     this.sessionCounted = false;
+  }
+
+  /** A connection or forwarded request starts: its record is built at endRecord, from the bytes counted since. */
+  beginRecord(start: RecordStart): void {
+    this.record = start;
+  }
+
+  get recording(): boolean {
+    return this.record !== null;
+  }
+
+  /** The connection or request ended this way: its record goes to the meter (once). */
+  endRecord(outcome: ConnectionOutcome, reason = ''): void {
+    const s = this.record;
+    if (!s) return;
+    this.record = null;
+    const up = this.stats.up - s.baseUp;
+    const down = this.stats.down - s.baseDown;
+    s.session.account.meter.recordConnection(connectionRecord(s, up, down, outcome, reason));
   }
 
   /** Spends and writes `chunk` (to the target for UP, the client for DOWN), or holds it for a lease. `owned` false: it lives in a shared read buffer. */

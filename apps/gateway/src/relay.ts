@@ -10,6 +10,8 @@
  * relayed, and what was already written (and paid for) is delivered before it closes.
  */
 import type { Socket } from 'node:net';
+import type { ConnectionOutcome } from '@proxyhub/core';
+import type { RecordStart } from './connection-record';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 import { coarseClock, MeteredFlow, type FlowOwner } from './metered-flow';
@@ -22,6 +24,8 @@ export interface RelayOptions {
   onClose?: () => void;
   /** Where the bytes go and how they came in, for the usage history. */
   usage: UsageTag;
+  /** The connection log's record, ended with the tunnel. */
+  record?: RecordStart | undefined;
 }
 
 export class Relay implements MeteredConnection, FlowOwner {
@@ -30,6 +34,8 @@ export class Relay implements MeteredConnection, FlowOwner {
   readonly remote: string | undefined;
   private closed = false;
   private cutting = false;
+  /** How the tunnel ends, decided by the first thing that ends it (the connection log's outcome). */
+  private ending: { outcome: ConnectionOutcome; reason: string } | null = null;
   private readonly m: MeteredFlow;
 
   constructor(
@@ -42,6 +48,11 @@ export class Relay implements MeteredConnection, FlowOwner {
     this.remote = client.remoteAddress;
     this.m = new MeteredFlow(this, client, account, opts.usage);
     this.m.target = target;
+    if (opts.record) this.m.beginRecord(opts.record);
+  }
+
+  private endAs(outcome: ConnectionOutcome, reason: string): void {
+    this.ending ??= { outcome, reason };
   }
 
   get stats(): { up: number; down: number } {
@@ -52,17 +63,28 @@ export class Relay implements MeteredConnection, FlowOwner {
     const { client, target, m } = this;
     m.join(m.account);
     m.countSession();
-    const teardown = () => this.destroy();
-    client.on('error', teardown);
-    target.on('error', teardown);
+    client.on('error', (err: Error) => {
+      this.endAs('client_closed', `client connection failed: ${err.message}`);
+      this.destroy();
+    });
+    target.on('error', (err: Error) => {
+      this.endAs('ok', `target connection failed: ${err.message}`);
+      this.destroy();
+    });
     // An abortive close (no EOF read) on one side ends the other; a graceful one already ended it.
     client.on('close', () => {
-      if (!client.readableEnded) target.destroy();
+      if (!client.readableEnded) {
+        this.endAs('client_closed', 'the client closed the connection');
+        target.destroy();
+      }
       this.finish();
     });
     target.on('close', () => {
       // After a cut the client is still being given what it paid for: it closes on its own.
-      if (!target.readableEnded && !this.cutting) client.destroy();
+      if (!target.readableEnded && !this.cutting) {
+        this.endAs('ok', 'the target closed the connection');
+        client.destroy();
+      }
       this.finish();
     });
     if ((target as TargetSocket).sharedReads) this.readShared(target, client, DOWN);
@@ -125,7 +147,8 @@ export class Relay implements MeteredConnection, FlowOwner {
     this.lastIo = coarseClock.now;
   }
 
-  close(_reason: string): void {
+  close(reason: string): void {
+    this.endAs(reason === 'idle timeout' ? 'timeout' : 'cut_off', reason);
     this.destroy();
   }
 
@@ -133,6 +156,7 @@ export class Relay implements MeteredConnection, FlowOwner {
   cut(): void {
     if (this.cutting || this.closed) return;
     this.cutting = true;
+    this.endAs('cut_off', 'balance empty or limit reached');
     this.m.cut(() => this.destroy());
   }
 
@@ -146,6 +170,7 @@ export class Relay implements MeteredConnection, FlowOwner {
     // After a graceful close of one side the other may still be flushing: done when both are gone.
     if (this.closed || !this.client.destroyed || !this.target.destroyed) return;
     this.closed = true;
+    this.m.endRecord(this.ending?.outcome ?? 'ok', this.ending?.reason ?? '');
     this.m.leave();
     this.opts.onClose?.();
   }

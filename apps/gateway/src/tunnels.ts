@@ -9,6 +9,7 @@ import type { Accepted } from './protocols/handshake';
 import { coarseClock } from './metered-flow';
 import { Relay } from './relay';
 import { usageTag } from './usage-parts';
+import { connectionStart } from './connection-record';
 
 /** What the sweeper watches: the last byte moved, and (forwarding) a request head being read. */
 interface Open {
@@ -36,10 +37,12 @@ export class Tunnels {
   }
 
   /** `protocol`: the handshake's (a SOCKS5 or an HTTP client): a CONNECT or SOCKS5 tunnel. */
-  start(client: Socket, target: Socket, { session, leftover }: Accepted<Session>, protocol: ProtocolName): void {
-    const usage = usageTag(protocol === 'socks5' ? 'socks5' : 'connect', session.parts.location, (target as TargetSocket).upstreamId);
+  start(client: Socket, target: Socket, { session, leftover, target: asked }: Accepted<Session>, protocol: ProtocolName): void {
+    const kind = protocol === 'socks5' ? 'socks5' : 'connect';
+    const usage = usageTag(kind, session.parts.location, (target as TargetSocket).upstreamId);
     const initialUp = leftover.length ? leftover : undefined;
-    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, usage, onClose: () => this.open.delete(relay) });
+    const record = connectionStart(kind, asked, session);
+    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, usage, record, onClose: () => this.open.delete(relay) });
     this.open.add(relay);
     relay.start();
   }

@@ -8,6 +8,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     publicUrl: env.publicUrl,
     adminRequire2fa: env.ADMIN_REQUIRE_2FA,
     gatewayDownAfterMs: env.GATEWAY_DOWN_AFTER_SECONDS * 1000,
+    connectionLogDays: env.CONNECTION_LOG_DAYS,
     defaultUpstream: Boolean(env.GATEWAY_UPSTREAM_URL),
     dataDir: env.dataDir,
     appSecret: env.appSecret,

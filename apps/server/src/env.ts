@@ -35,6 +35,7 @@ const schema = z.object({
   GATEWAY_UPSTREAM_URL: optionalString,
   /** A gateway without a heartbeat for this long is down and its open leases are settled. */
   GATEWAY_DOWN_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  CONNECTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEB_DIST_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,

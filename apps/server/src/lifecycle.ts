@@ -1,9 +1,11 @@
 import {
   checkBalanceAlerts,
-  deliverDueWebhooks,
+  CONNECTION_LOG_DAYS,
   creditDueReferrals,
+  deliverDueWebhooks,
   GATEWAY_DOWN_AFTER_MS,
   loadLocations,
+  maintainConnectionLog,
   reconcileExpiredLeases,
   settleDownGateways,
   webhookPolicy,
@@ -57,6 +59,14 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
         Math.min(30_000, downAfterMs / 4),
       ).unref(),
     );
+    // The connection log: today's and tomorrow's partitions, and whole days past the retention dropped.
+    const connectionLog = async () => {
+      const r = await maintainConnectionLog(deps.db, Date.now(), deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
+      if (r.dropped.length) deps.logger.info({ dropped: r.dropped }, 'connection log days dropped');
+    };
+    const runConnectionLog = () => void connectionLog().catch((err: unknown) => deps.logger.error({ err }, 'connection log maintenance failed'));
+    runConnectionLog();
+    timers.push(setInterval(runConnectionLog, 60 * 60 * 1000).unref());
     // Safety net for balance changes no request checked (payments, reconciled leases): at most one
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);

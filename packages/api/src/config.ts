@@ -19,6 +19,8 @@ export interface ApiConfig {
   adminRequire2fa?: boolean;
   /** GATEWAY_DOWN_AFTER_SECONDS: a gateway silent this long is down and its leases are settled (default 60 s). */
   gatewayDownAfterMs?: number;
+  /** CONNECTION_LOG_DAYS: whole days of the connection log kept (default 30). */
+  connectionLogDays?: number;
   /**
    * Upstream pools. `allowPrivate` (GATEWAY_ALLOW_PRIVATE, the gateway's switch): upstream hosts on
    * loopback, private, link-local or metadata addresses are accepted; the server's env always sets

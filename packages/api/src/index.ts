@@ -11,6 +11,7 @@ export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
 export { checkLedger, checkUserLedger } from './services/ledger';
 export { credit, type CreditInput, type Wallet } from './services/wallet';
 export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
+export { CONNECTION_CSV_COLUMNS, CONNECTION_LOG_DAYS, maintainConnectionLog, type ConnectionRow } from './services/connection-log';
 export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fleet';
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';

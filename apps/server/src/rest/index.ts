@@ -15,6 +15,7 @@ import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
+import { connectionRoutes } from './connections';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -27,6 +28,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...alertsRoutes,
   ...billingRoutes,
   ...usageRoutes,
+  ...connectionRoutes,
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,

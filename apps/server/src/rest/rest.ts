@@ -29,7 +29,7 @@ export interface RestRoute {
   url: string;
   /** The procedure's input schema and where the request carries it; null when the path takes none. */
   input: { from: InputSource; schema: z.ZodType } | null;
-  /** With a JSON body: the URL's parameters (`:id`) that are fields of the same input. */
+  /** With a JSON body or a query: the URL's parameters (`:id`) that are fields of the same input. */
   pathParams: string[];
   /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
   errorFields: Record<string, unknown>;
@@ -43,7 +43,7 @@ interface RouteSpec<S extends z.ZodType> {
   body?: S;
   query?: S;
   params?: S;
-  /** With `body`: the URL's parameters are fields of the body's schema too (the URL wins). */
+  /** With `body` or `query`: the URL's parameters are fields of its schema too (the URL wins). */
   pathParams?: true;
   errorFields?: Record<string, unknown>;
 }
@@ -61,7 +61,7 @@ export function restRoute<S extends z.ZodType>(spec: RouteSpec<S>, answer: (call
     method: spec.method,
     url: spec.url,
     input: from ? { from, schema: spec[from]! } : null,
-    pathParams: spec.pathParams && from === 'body' ? [...spec.url.matchAll(/:(\w+)/g)].map((m) => m[1]!) : [],
+    pathParams: spec.pathParams && (from === 'body' || from === 'query') ? [...spec.url.matchAll(/:(\w+)/g)].map((m) => m[1]!) : [],
     errorFields: spec.errorFields ?? {},
     answer: (caller, input) => answer(caller, input as z.input<S>),
   };
@@ -101,7 +101,8 @@ function inputOf(route: RestRoute, req: FastifyRequest): unknown {
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
     return { ...body, ...(req.params as Record<string, string>) };
   }
-  return fromText(route.input.schema, (route.input.from === 'query' ? req.query : req.params) as Record<string, unknown>);
+  const text = fromText(route.input.schema, (route.input.from === 'query' ? req.query : req.params) as Record<string, unknown>);
+  return route.pathParams.length ? { ...text, ...(req.params as Record<string, string>) } : text;
 }
 
 /** JSON bigint values become numbers: bytes stay exact below 2^53 (8 PiB). */

@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
+  adminConnectionsInput,
   adjustBalanceInput,
   adminAuditInput,
   adminCodesInput,
@@ -32,6 +33,7 @@ import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
 import { inBackground } from '../deps';
 import { adminLogin } from '../services/admin';
+import { allConnections, listConnections } from '../services/connection-log';
 import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
 import { listCodes, revokeCode } from '../services/code-admin';
@@ -161,6 +163,15 @@ export const adminRouter = {
   payments: financeProcedure.input(adminPaymentsInput).query(({ ctx, input }) => listAllPayments(ctx.db, input ?? {})),
   /** One user in full: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
   user: staffProcedure.input(adminUserInput).query(({ ctx, input }) => adminUserDetail(ctx.db, input.id)),
+  /** One user's connection log (same filters and pages as theirs). */
+  userConnections: staffProcedure.input(adminConnectionsInput).query(({ ctx, input }) => {
+    const { id, ...filters } = input;
+    return listConnections(ctx.db, id, filters);
+  }),
+  userConnectionsAll: staffProcedure.input(adminConnectionsInput).query(({ ctx, input }) => {
+    const { id, ...filters } = input;
+    return allConnections(ctx.db, id, filters);
+  }),
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
   suspendUser: supportProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));

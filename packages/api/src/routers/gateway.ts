@@ -15,6 +15,7 @@ import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
+import { ensureConnectionPartitions, keptDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -62,7 +63,16 @@ export const gatewayRouter = {
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
   report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
-    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input));
+    const records = input.connections ?? [];
+    const days = keptDays(records, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
+    // Outside the transaction: making a partition locks the whole table for a moment.
+    await ensureConnectionPartitions(ctx.db, days);
+    const result = await ctx.db.transaction(async (tx) => {
+      const r = await applyGatewayReport(tx, input);
+      // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again.
+      if (r.applied) await storeConnections(tx, input.gatewayId, records, days);
+      return r;
+    });
     // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
     // was applied): low-balance mails for the users whose wallets this report spent.
     if (result.applied) {

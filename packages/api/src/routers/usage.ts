@@ -1,9 +1,14 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { usageHistoryInput } from '@proxyhub/core';
+import { connectionsInput, usageHistoryInput } from '@proxyhub/core';
+import { allConnections, listConnections } from '../services/connection-log';
 import { userUsageHistory } from '../services/usage-history';
 import { userProcedure } from '../trpc';
 
 export const usageRouter = {
   /** The user's traffic by hour or day, with totals and the same bytes by country and by proxy account. */
   history: userProcedure.input(usageHistoryInput).query(({ ctx, input }) => userUsageHistory(ctx.db, ctx.user.id, input)),
+  /** The user's connection log, newest first, a page at a time. */
+  connections: userProcedure.input(connectionsInput).query(({ ctx, input }) => listConnections(ctx.db, ctx.user.id, input)),
+  /** The whole range (at most 31 days), for the CSV export. */
+  connectionsAll: userProcedure.input(connectionsInput).query(({ ctx, input }) => allConnections(ctx.db, ctx.user.id, input)),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCATION_CODE_RE, PROXY_USER_ID_RE } from '../proxy-username';
+import { gatewayConnectionRecord } from './connections';
 
 /** Inputs of the gateway's internal procedures (gateway.*), called with the internal key only. */
 
@@ -80,6 +81,8 @@ export const gatewayReportInput = z.object({
   /** Unique per gateway across restarts; a repeated (gatewayId, seq) is applied once. */
   seq: byteCount,
   items: z.array(gatewayReportItem).max(100_000),
+  /** Connections that ended since the previous report (the connection log), stored with it once. */
+  connections: z.array(gatewayConnectionRecord).max(200_000).optional(),
 });
 
 export const gatewayReleaseLeasesInput = z.object({

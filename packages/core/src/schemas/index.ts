@@ -16,3 +16,4 @@ export * from './catalogue';
 export * from './webhooks';
 export * from './promotions';
 export * from './pricing';
+export * from './connections';

@@ -14,7 +14,7 @@ export function parseIsoTime(v: string): Date {
   return new Date(!v.includes('T') || /(Z|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`);
 }
 
-const isoTime = (field: string) =>
+export const isoTime = (field: string) =>
   z
     .string({ error: `${field} must be an ISO 8601 date or time` })
     .refine((v) => ISO_RE.test(v) && !Number.isNaN(parseIsoTime(v).getTime()), { error: `${field} must be an ISO 8601 date or time` });

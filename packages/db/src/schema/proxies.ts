@@ -178,3 +178,35 @@ export const ipAllowlistEntries = pgTable(
   },
   (t) => [index('ip_allowlist_entries_user_idx').on(t.userId), index('ip_allowlist_entries_network_idx').using('gist', t.network.op('inet_ops'))],
 );
+
+/**
+ * The connection log: one row per tunnel, SOCKS5 connection or forwarded HTTP request, as the
+ * gateway reported it. Partitioned by UTC day of started_at (hand-written SQL in its migration;
+ * partitions are made as rows arrive and whole days dropped after CONNECTION_LOG_DAYS), so the
+ * primary key carries started_at. No foreign keys: a day's partition is dropped, never cascaded.
+ */
+export const connectionLog = pgTable(
+  'connection_log',
+  {
+    id: uuid('id').notNull(),
+    startedAt: ts('started_at').notNull(),
+    endedAt: ts('ended_at').notNull(),
+    userId: uuid('user_id').notNull(),
+    proxyAccountId: uuid('proxy_account_id').notNull(),
+    proxyUserId: text('proxy_user_id').notNull(),
+    protocol: text('protocol', { enum: USAGE_PROTOCOLS }).notNull(),
+    /** host:port only. */
+    target: text('target').notNull(),
+    country: text('country').notNull().default(''),
+    state: text('state').notNull().default(''),
+    city: text('city').notNull().default(''),
+    session: text('session').notNull(),
+    bytesUp: bytes('bytes_up'),
+    bytesDown: bytes('bytes_down'),
+    billedBytes: bytes('billed_bytes'),
+    outcome: text('outcome').notNull(),
+    reason: text('reason').notNull().default(''),
+    gatewayId: text('gateway_id').notNull(),
+  },
+  (t) => [primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }), index('connection_log_user_idx').on(t.userId, t.startedAt, t.id)],
+);

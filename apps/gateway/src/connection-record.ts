@@ -1,0 +1,86 @@
+/**
+ * The connection log's record of one tunnel, SOCKS5 connection or forwarded HTTP request: built
+ * once when it opens (connectionStart) and once when it ends (MeteredFlow.endRecord), never per
+ * chunk, and handed to the meter, which reports it with the usage that billed its bytes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConnectionOutcome, ConnectionProtocol, GatewayConnectionRecord } from '@proxyhub/core';
+import { isRotating } from '@proxyhub/core';
+import type { Session } from './authenticator';
+import type { RefusalKind } from './protocols/handshake';
+import type { HostPort } from './protocols/host';
+
+/**
+ * The outcome a refusal gives its connection: the one table (a new refusal kind gets its row here).
+ * Kinds before the target was reached are free (billed 0, see UNBILLED_OUTCOMES).
+ */
+export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
+  bad_request: 'refused',
+  too_large: 'refused',
+  no_method: 'refused',
+  unsupported_command: 'refused',
+  unsupported_address: 'refused',
+  bad_target: 'refused',
+  missing: 'refused',
+  bad_username: 'refused',
+  bad_credentials: 'refused',
+  limited: 'refused',
+  disabled: 'refused',
+  bad_location: 'refused',
+  address_not_allowed: 'refused',
+  unavailable: 'refused',
+  empty: 'refused',
+  cap_reached: 'refused',
+  forbidden: 'refused',
+  dns: 'target_unreachable',
+  refused: 'target_unreachable',
+  unreachable: 'target_unreachable',
+  net_unreachable: 'target_unreachable',
+  timeout: 'timeout',
+  upstream: 'upstream_failed',
+};
+
+/** What is known when a connection (or a forwarded request) starts. */
+export interface RecordStart {
+  readonly id: string;
+  readonly startedAt: number;
+  readonly protocol: ConnectionProtocol;
+  readonly target: string;
+  readonly session: Session;
+  /** The flow's byte counts at the start (a keep-alive connection's earlier requests). */
+  readonly baseUp: number;
+  readonly baseDown: number;
+}
+
+/** host:port, IPv6 literals in brackets; never a path or a query. */
+export function targetOf(t: HostPort): string {
+  const host = t.host.includes(':') && !t.host.startsWith('[') ? `[${t.host}]` : t.host;
+  return `${host.toLowerCase()}:${t.port}`.slice(0, 300);
+}
+
+export function connectionStart(protocol: ConnectionProtocol, target: HostPort, session: Session, baseUp = 0, baseDown = 0): RecordStart {
+  return { id: randomUUID(), startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown };
+}
+
+/** The finished record: `up`/`down` the bytes written (and billed) each way since the start. */
+export function connectionRecord(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): GatewayConnectionRecord {
+  const { parts, account } = s.session;
+  return {
+    id: s.id,
+    startedAt: s.startedAt,
+    endedAt: Date.now(),
+    protocol: s.protocol,
+    target: s.target,
+    proxyUserId: parts.proxyUserId,
+    proxyAccountId: account.id,
+    country: parts.location?.country ?? '',
+    state: parts.location?.state ?? '',
+    city: parts.location?.city ?? '',
+    session: isRotating(parts) ? 'rotating' : parts.token,
+    bytesUp: up,
+    bytesDown: down,
+    billedBytes: up + down,
+    outcome,
+    reason: reason.slice(0, 300),
+  };
+}

@@ -1,0 +1,25 @@
+import { stringify } from 'csv-stringify/sync';
+import { adminConnectionsInput, connectionsInput } from '@proxyhub/core';
+import { CONNECTION_CSV_COLUMNS, type ConnectionRow } from '@proxyhub/api';
+import { RestResponse, restRoute } from './rest';
+
+/** The log's rows as CSV, the columns in the documented order. */
+export function connectionsCsv(rows: readonly ConnectionRow[]): RestResponse {
+  const csv = stringify(
+    rows.map((r) => CONNECTION_CSV_COLUMNS.map((c) => r[c])),
+    { header: true, columns: [...CONNECTION_CSV_COLUMNS] },
+  );
+  return new RestResponse(200, csv, 'text/csv; charset=utf-8');
+}
+
+/** The connection log: the user's (cookie or API key) and any user's for the admin; `format=csv` the whole range. */
+export const connectionRoutes = [
+  restRoute({ method: 'GET', url: '/api/connections', query: connectionsInput }, async (caller, input) => {
+    if (input?.format === 'csv') return connectionsCsv(await caller.usage.connectionsAll(input));
+    return caller.usage.connections(input);
+  }),
+  restRoute({ method: 'GET', url: '/admin/users/:id/connections', query: adminConnectionsInput, pathParams: true }, async (caller, input) => {
+    if (input.format === 'csv') return connectionsCsv(await caller.admin.userConnectionsAll(input));
+    return { success: true, ...(await caller.admin.userConnections(input)) };
+  }),
+];

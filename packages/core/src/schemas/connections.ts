@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { isoTime } from './usage';
+
+/** How a connection (a tunnel, or one forwarded HTTP request) came in. */
+export const CONNECTION_PROTOCOLS = ['http', 'connect', 'socks5'] as const;
+export type ConnectionProtocol = (typeof CONNECTION_PROTOCOLS)[number];
+
+/**
+ * How a connection ended. `ok`: it ran and ended normally; `refused`: we (or the upstream) said no
+ * before the target was reached; `target_unreachable`: the target did not answer or refused;
+ * `upstream_failed`: the upstream provider failed; `cut_off`: the balance or a limit ran out;
+ * `client_closed`: the client hung up first; `timeout`: idle or a head that never came.
+ */
+export const CONNECTION_OUTCOMES = ['ok', 'refused', 'target_unreachable', 'upstream_failed', 'cut_off', 'client_closed', 'timeout'] as const;
+export type ConnectionOutcome = (typeof CONNECTION_OUTCOMES)[number];
+
+/** Outcomes of a connection that never reached its target: always billed 0 bytes. */
+export const UNBILLED_OUTCOMES: ReadonlySet<ConnectionOutcome> = new Set(['refused', 'target_unreachable', 'upstream_failed']);
+
+/** At most this many connections per page of the log. */
+export const CONNECTIONS_MAX_PAGE = 500;
+/** The longest range one CSV export covers. */
+export const CONNECTIONS_MAX_CSV_DAYS = 31;
+
+// Loose on purpose: a report is refused whole when one field fails, and that would cost its usage.
+const code = z.string().max(64);
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+
+/** One connection as the gateway reports it (with the usage report that bills its bytes). */
+export const gatewayConnectionRecord = z.object({
+  id: z.uuid(),
+  startedAt: epochMs,
+  endedAt: epochMs,
+  protocol: z.enum(CONNECTION_PROTOCOLS),
+  /** host:port as the client asked; never a path or a query. */
+  target: z.string().max(300),
+  /** '' for a password-less (IP allow-list) connection. */
+  proxyUserId: z.string().max(64),
+  proxyAccountId: z.uuid(),
+  country: code,
+  state: code,
+  city: code,
+  /** The sticky session token, or `rotating`. */
+  session: z.string().max(64),
+  bytesUp: count,
+  bytesDown: count,
+  billedBytes: count,
+  outcome: z.enum(CONNECTION_OUTCOMES),
+  reason: z.string().max(300),
+});
+export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
+
+/** The connection log of the signed-in user (or of a user, for the admin). */
+export const connectionsInput = z
+  .object({
+    from: isoTime('from').optional(),
+    to: isoTime('to').optional(),
+    outcome: z.enum(CONNECTION_OUTCOMES, { error: `outcome must be one of ${CONNECTION_OUTCOMES.join(', ')}` }).optional(),
+    /** A host, or host:port, matched from its start. */
+    target: z.string().max(300, { error: 'target must be at most 300 characters' }).optional(),
+    cursor: z.string().max(200, { error: 'cursor is not valid' }).optional(),
+    pageSize: z.coerce
+      .number({ error: 'pageSize must be a number' })
+      .int({ error: 'pageSize must be an integer' })
+      .min(1, { error: 'pageSize must be at least 1' })
+      .max(CONNECTIONS_MAX_PAGE, { error: `pageSize must be at most ${CONNECTIONS_MAX_PAGE}` })
+      .optional(),
+    /** REST only: `csv` answers the whole range (up to 31 days) as text/csv. */
+    format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+  })
+  .optional();
+export type ConnectionsInput = z.infer<typeof connectionsInput>;
+
+/** The admin's view of one user's log: the same filters. */
+export const adminConnectionsInput = connectionsInput.unwrap().extend({ id: z.uuid({ error: 'id must be a user id' }) });
+export type AdminConnectionsInput = z.infer<typeof adminConnectionsInput>;
