@@ -235,3 +235,46 @@ function readUsage(path: string): Map<string, number> {
   }
   return per;
 }
+
+describe('connection records in the journal', () => {
+  it('survive a crash: each is stored once, whether its report reached the server or not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const server = fakeServer();
+    const rec = (n: number) => ({
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      startedAt: 1_700_000_000_000 + n,
+      endedAt: 1_700_000_001_000 + n,
+      protocol: 'connect' as const,
+      target: 'example.com:443',
+      proxyUserId: 'abc',
+      proxyAccountId: '00000000-0000-4000-8000-00000000aaaa',
+      country: 'US',
+      state: '',
+      city: '',
+      session: 'rotating',
+      bytesUp: n,
+      bytesDown: n,
+      billedBytes: 2 * n,
+      outcome: 'ok' as const,
+      reason: '',
+    });
+    const journal = UsageJournal.open(dir, 'gw-j', silentLogger);
+    const meter = meterWith(server, journal);
+    meter.recordConnection(rec(1));
+    await meter.flush(); // delivered and acknowledged
+    meter.recordConnection(rec(2));
+    server.down = true;
+    await meter.flush().catch(() => undefined); // journaled with its report, never acknowledged
+    server.down = false;
+    meter.recordConnection(rec(3)); // ended after the last report: only its own journal line
+    journal.write();
+    // kill -9 here: the next start delivers what the journal holds.
+    const again = UsageJournal.open(dir, 'gw-j', silentLogger);
+    await replayUsageJournal(again, server.backend, silentLogger);
+    const stored = [...server.applied.values()].flatMap((r) => r.connections ?? []).map((c) => c.id);
+    expect(stored.sort()).toEqual([rec(1).id, rec(2).id, rec(3).id]);
+    // Nothing is left for a later start to send again.
+    const third = UsageJournal.open(dir, 'gw-j', silentLogger);
+    expect(third.outstanding()).toEqual({ reports: [], unreported: [] });
+  });
+});

@@ -55,10 +55,10 @@ async function partitionExists(db: DbOrTx, day: string): Promise<boolean> {
   return (await rowsOf<{ n: number }>(db, sql`select 1 as n from pg_class where relname = ${partitionName(day)}`)).length > 0;
 }
 
-/** Both drivers (node-postgres, PGlite) answer raw SQL with `rows`. */
+/** Raw SQL's rows: PGlite answers `{ rows }`, postgres.js the rows themselves. */
 async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
+  return Array.isArray(result) ? (result as T[]) : (result as { rows: T[] }).rows;
 }
 
 /** The days a report's records fall on that are still kept (older ones are not stored). */
