@@ -20,6 +20,7 @@ const ProxiesPage = lazy(() => import('./pages/proxies').then((m) => ({ default:
 const ProxyAccountsPage = lazy(() => import('./pages/proxy-accounts').then((m) => ({ default: m.ProxyAccountsPage })));
 const ApiSettingsPage = lazy(() => import('./pages/api-settings').then((m) => ({ default: m.ApiSettingsPage })));
 const TopUpPage = lazy(() => import('./pages/topup').then((m) => ({ default: m.TopUpPage })));
+const ConnectionsPage = lazy(() => import('./pages/connections').then((m) => ({ default: m.ConnectionsPage })));
 const BillingPage = lazy(() => import('./pages/billing').then((m) => ({ default: m.BillingPage })));
 
 export function App() {
@@ -53,6 +54,7 @@ export function App() {
             <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
             <Route path="/api" element={<ApiSettingsPage />} />
             <Route path="/topup" element={<TopUpPage />} />
+            <Route path="/connections" element={<ConnectionsPage />} />
             <Route path="/billing" element={<BillingPage />} />
           </Route>
         </Route>

@@ -9,6 +9,7 @@ import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { ConnectionsTable, csvQuery, type ConnectionFilters } from './connections-table';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
@@ -108,8 +109,29 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
       <Card title="Billing">
         <DataTable testId="admin-user-billing" columns={BILLING_COLUMNS} rows={d.billing} rowKey={(e) => e.id} empty="No credits or orders yet." />
       </Card>
+      <Card title="Connections" description="The user's connection log, newest first (what they see on their Connections page).">
+        <ConnectionsTable
+          testId="admin-user-connections"
+          query={(filters) => useAdminUserConnections(id, filters)}
+          csvHref={(f) => csvQuery(`/admin/users/${id}/connections`, f)}
+        />
+      </Card>
     </div>
   );
+}
+
+function useAdminUserConnections(id: string, filters: ConnectionFilters) {
+  const list = trpc.admin.userConnections.useInfiniteQuery(
+    { id, ...filters, pageSize: 100 },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
+  );
+  return {
+    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
+    error: list.error,
+    hasMore: list.hasNextPage,
+    loadingMore: list.isFetchingNextPage,
+    more: () => void list.fetchNextPage(),
+  };
 }
 
 const suspendResolver = zodResolver(suspendUserInput);

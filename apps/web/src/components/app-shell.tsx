@@ -20,6 +20,7 @@ const NAV = [
     label: 'Settings',
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.6 7.6 0 0 0-2-1.2L14.5 3h-4l-.4 2.6a7.6 7.6 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1c.6.5 1.3.9 2 1.2l.4 2.6h4l.4-2.6c.7-.3 1.4-.7 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z',
   },
+  { to: '/connections', label: 'Connections', icon: 'M4 7h16M4 12h16M4 17h10' },
   { to: '/topup', label: 'Top Up', icon: 'M12 5v14M5 12h14' },
   { to: '/billing', label: 'Billing', icon: 'M4 5h16v14H4zM4 9h16M8 14h4' },
 ];

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { CONNECTION_OUTCOMES, type ConnectionOutcome } from '@proxyhub/core';
+import { DataTable, type Column } from './data-table';
+import { Alert, Button, Field, SelectField, Spinner } from './ui';
+import { errorMessage } from '../lib/errors';
+
+/** One row of the connection log as the API answers it (the user's and the admin's alike). */
+export interface ConnectionRow {
+  id: string;
+  startedAt: string;
+  endedAt: string;
+  protocol: string;
+  target: string;
+  proxyUserId: string;
+  country: string;
+  state: string;
+  city: string;
+  session: string;
+  bytesUp: string;
+  bytesDown: string;
+  billedBytes: string;
+  outcome: ConnectionOutcome;
+  reason: string;
+}
+
+export interface ConnectionFilters {
+  outcome?: ConnectionOutcome;
+  target?: string;
+}
+
+/** Bytes for reading (exact bytes in the CSV). */
+function formatBytes(s: string): string {
+  const n = Number(s);
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+const COLUMNS: Column<ConnectionRow>[] = [
+  { head: 'Started', cell: (c) => new Date(c.startedAt).toLocaleString() },
+  { head: 'Protocol', cell: (c) => c.protocol },
+  { head: 'Target', cell: (c) => c.target },
+  { head: 'Location', cell: (c) => [c.country, c.state, c.city].filter(Boolean).join('-') || '—' },
+  { head: 'Session', cell: (c) => c.session },
+  { head: 'Up', num: true, cell: (c) => formatBytes(c.bytesUp) },
+  { head: 'Down', num: true, cell: (c) => formatBytes(c.bytesDown) },
+  { head: 'Billed', num: true, cell: (c) => formatBytes(c.billedBytes) },
+  { head: 'Outcome', cell: (c) => <span title={c.reason}>{c.outcome}</span> },
+];
+
+interface Props {
+  testId: string;
+  /** The pages read so far under these filters. */
+  query: (filters: ConnectionFilters) => {
+    rows: ConnectionRow[] | undefined;
+    error: unknown;
+    hasMore: boolean;
+    loadingMore: boolean;
+    more(): void;
+  };
+  /** The CSV download of the whole range under these filters. */
+  csvHref: (filters: ConnectionFilters) => string;
+}
+
+/** Filters, pages and the CSV link over a connection log. */
+export function ConnectionsTable({ testId, query, csvHref }: Props) {
+  const [outcome, setOutcome] = useState<ConnectionOutcome | ''>('');
+  const [target, setTarget] = useState('');
+  const filters: ConnectionFilters = { ...(outcome ? { outcome } : {}), ...(target.trim() ? { target: target.trim() } : {}) };
+  const q = query(filters);
+  return (
+    <>
+      <div className="filters">
+        <SelectField label="Outcome" name="outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as ConnectionOutcome | '')}>
+          <option value="">All</option>
+          {CONNECTION_OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </SelectField>
+        <Field label="Target" name="target" placeholder="example.com" value={target} onChange={(e) => setTarget(e.target.value)} />
+        <a className="btn btn-secondary" href={csvHref(filters)} download>
+          Download CSV
+        </a>
+      </div>
+      {q.error ? <Alert kind="error">{errorMessage(q.error, 'Failed to load connections')}</Alert> : null}
+      <DataTable
+        testId={testId}
+        columns={COLUMNS}
+        rows={q.rows}
+        rowKey={(c) => c.id}
+        rowProps={() => ({ 'data-testid': 'connection-row' })}
+        loading={<Spinner label="Loading..." />}
+        empty="No connections in this range."
+      />
+      {q.hasMore && (
+        <Button variant="secondary" loading={q.loadingMore} onClick={q.more}>
+          Load more
+        </Button>
+      )}
+    </>
+  );
+}
+
+export function csvQuery(base: string, filters: ConnectionFilters): string {
+  const p = new URLSearchParams({ format: 'csv', ...filters });
+  return `${base}?${p.toString()}`;
+}

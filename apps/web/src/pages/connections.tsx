@@ -1,0 +1,32 @@
+import { ConnectionsTable, csvQuery, type ConnectionFilters } from '../components/connections-table';
+import { Card, PageHeader } from '../components/ui';
+import { trpc } from '../trpc';
+
+function useUserConnections(filters: ConnectionFilters) {
+  const list = trpc.usage.connections.useInfiniteQuery(
+    { ...filters, pageSize: 100 },
+    { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
+  );
+  return {
+    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
+    error: list.error,
+    hasMore: list.hasNextPage,
+    loadingMore: list.isFetchingNextPage,
+    more: () => void list.fetchNextPage(),
+  };
+}
+
+/** Every connection of the last 30 days: where it went, what it moved, what it was billed, how it ended. */
+export function ConnectionsPage() {
+  return (
+    <>
+      <PageHeader
+        title="Connections"
+        subtitle="Every tunnel, SOCKS5 connection and HTTP request through your proxies, newest first. Billed bytes add up to your usage; failed connections are billed 0."
+      />
+      <Card title="Connection log">
+        <ConnectionsTable testId="connections-table" query={useUserConnections} csvHref={(f) => csvQuery('/api/connections', f)} />
+      </Card>
+    </>
+  );
+}
