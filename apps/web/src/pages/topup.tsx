@@ -39,6 +39,9 @@ export function TopUpPage() {
   return (
     <>
       <PageHeader title="Top Up" subtitle="Add data to your account with crypto or a top-up code." />
+      <p className="muted" data-testid="failed-free">
+        Failed connections are free: a connection that never reaches its target is billed 0 bytes, and our own error answers are never billed.
+      </p>
       {payment === 'finished' && (
         <Alert kind="success" onDismiss={() => setParams({}, { replace: true })}>
           Payment received! Your credits have been added to your balance.
