@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balances, basic, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import { adminClient, balances, basic, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
@@ -155,5 +155,31 @@ describe('connection log', () => {
     expect(connections).toEqual([expect.objectContaining({ protocol: 'connect', outcome: 'cut_off' })]);
     expect(sumBilled(connections)).toBe((await balances(u)).usage);
     expect((await balances(u)).usage).toBe(credits);
+  });
+
+  it('failed connections are free: a dead origin and our own refusals are billed 0, and the admin sees the same log', async () => {
+    const u = await userWithCredits(stack.server, 16n * BigInt(MiB));
+    // An HTTP request to an origin that refuses: the gateway's 502 page is its own bytes.
+    const h = connect({ host: '127.0.0.1', port: stack.port });
+    const hDone = drain(h);
+    h.write(`GET http://127.0.0.1:1/x?token=abc HTTP/1.1\r\nHost: 127.0.0.1:1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
+    expect(await hDone).toBeGreaterThan(0);
+    // Wrong password: a 407 written by us, no record (nobody proved who they are), nothing billed.
+    const w = connect({ host: '127.0.0.1', port: stack.port });
+    const wDone = drain(w);
+    w.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), 'wrong-password')}\r\n\r\n`);
+    await wDone;
+    const { connections } = await settled(u, 1);
+    expect(connections).toEqual([
+      expect.objectContaining({ protocol: 'http', target: '127.0.0.1:1', outcome: 'target_unreachable', billedBytes: '0', bytesUp: '0', bytesDown: '0' }),
+    ]);
+    expect((await balances(u)).usage).toBe(0n);
+
+    const admin = await adminClient(stack.server);
+    const seen = await admin.get<{ success: boolean; connections: Row[] }>(`/admin/users/${u.userId}/connections?outcome=target_unreachable`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.connections.map((c) => c.id)).toEqual(connections.map((c) => c.id));
+    // Only an admin: the user's own session cannot read it.
+    expect((await u.client.get(`/admin/users/${u.userId}/connections`)).status).toBeGreaterThanOrEqual(401);
   });
 });
