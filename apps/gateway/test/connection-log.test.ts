@@ -174,6 +174,11 @@ describe('connection log', () => {
       expect.objectContaining({ protocol: 'http', target: '127.0.0.1:1', outcome: 'target_unreachable', billedBytes: '0', bytesUp: '0', bytesDown: '0' }),
     ]);
     expect((await balances(u)).usage).toBe(0n);
+    // The usage panel's breakdown reads the same log.
+    const usage = await u.client.get<{ byTarget: unknown[]; byOutcome: unknown[] }>('/api/usage');
+    expect(usage.status).toBe(200);
+    expect(usage.body.byTarget).toEqual([{ host: '127.0.0.1', bytes: '0', connections: 1 }]);
+    expect(usage.body.byOutcome).toEqual([{ outcome: 'target_unreachable', connections: 1 }]);
 
     const admin = await adminClient(stack.server);
     const seen = await admin.get<{ success: boolean; connections: Row[] }>(`/admin/users/${u.userId}/connections?outcome=target_unreachable`);

@@ -272,3 +272,36 @@ export async function allConnections(db: DbOrTx, userId: string, input: Connecti
     .orderBy(desc(connectionLog.startedAt), desc(connectionLog.id));
   return rows.map(toRow);
 }
+
+/** The usage panel's view of the log over [from, to): the 100 hosts that took the most bytes, and connections by outcome. */
+export async function connectionBreakdown(
+  db: DbOrTx,
+  userId: string,
+  from: Date,
+  to: Date,
+): Promise<{ byTarget: Array<{ host: string; bytes: string; connections: number }>; byOutcome: Array<{ outcome: ConnectionOutcome; connections: number }> }> {
+  const where = and(eq(connectionLog.userId, userId), gte(connectionLog.startedAt, from), lt(connectionLog.startedAt, to));
+  // The host without its port (an IPv6 literal keeps its brackets).
+  const host = sql<string>`regexp_replace(${connectionLog.target}, ':[0-9]+$', '')`;
+  const bytes = sql<string>`sum(${connectionLog.billedBytes})::text`;
+  const count = sql<number>`count(*)::int`;
+  const [targets, outcomes] = await Promise.all([
+    db
+      .select({ host, bytes, connections: count })
+      .from(connectionLog)
+      .where(where)
+      .groupBy(host)
+      .orderBy(desc(sql`sum(${connectionLog.billedBytes})`), host)
+      .limit(100),
+    db
+      .select({ outcome: connectionLog.outcome, connections: count })
+      .from(connectionLog)
+      .where(where)
+      .groupBy(connectionLog.outcome)
+      .orderBy(desc(count), connectionLog.outcome),
+  ]);
+  return {
+    byTarget: targets.map((t) => ({ host: t.host, bytes: String(t.bytes), connections: Number(t.connections) })),
+    byOutcome: outcomes.map((o) => ({ outcome: o.outcome as ConnectionOutcome, connections: Number(o.connections) })),
+  };
+}

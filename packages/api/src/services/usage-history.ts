@@ -6,6 +6,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
 import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
+import { connectionBreakdown } from './connection-log';
 
 export interface UsagePoint {
   start: string;
@@ -101,6 +102,8 @@ export async function userUsageHistory(db: DbOrTx, userId: string, input: UsageH
       sessions += Number(r.sessions);
     }
   }
+  // By target and outcome, from the connection log over the same buckets.
+  const log = await connectionBreakdown(db, userId, new Date(start), new Date(end + STEP_MS[granularity]));
   return {
     granularity,
     from: new Date(start).toISOString(),
@@ -109,5 +112,6 @@ export async function userUsageHistory(db: DbOrTx, userId: string, input: UsageH
     totals: { bytesUp: up.toString(), bytesDown: down.toString(), sessions },
     byCountry: countries.filter((c) => bytesOf(c) > 0n).map((c) => ({ country: c.country || null, bytes: bytesOf(c).toString() })),
     byAccount: accounts.filter((a) => bytesOf(a) > 0n).map((a) => ({ proxyUserId: a.proxyUserId, name: a.name, bytes: bytesOf(a).toString() })),
+    ...log,
   };
 }
