@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { CONNECTION_OUTCOMES, type ConnectionOutcome } from '@proxyhub/core';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Field, SelectField, Spinner } from './ui';
+import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
 
 /** One row of the connection log as the API answers it (the user's and the admin's alike). */
@@ -26,15 +27,6 @@ export interface ConnectionRow {
 export interface ConnectionFilters {
   outcome?: ConnectionOutcome;
   target?: string;
-}
-
-/** Bytes for reading (exact bytes in the CSV). */
-function formatBytes(s: string): string {
-  const n = Number(s);
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KiB`;
-  if (n < 1024 ** 3) return `${(n / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
 const COLUMNS: Column<ConnectionRow>[] = [

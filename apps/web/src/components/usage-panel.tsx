@@ -3,13 +3,23 @@
  * same bytes by country and by proxy account. Re-read with the balance while the tab is visible.
  */
 import { useState } from 'react';
-import type { UsageGranularity } from '@proxyhub/core';
+import type { ConnectionOutcome, UsageGranularity } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { LIVE_REFRESH_MS } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Card } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { UsageChart } from './usage-chart';
+
+/** What a customer can do about each way a connection fails: one line each. */
+export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
+  refused: 'we refused it: check the username, password, location and your balance (the reason is in Connections)',
+  target_unreachable: 'the site did not answer through this exit; try another location or a rotating line',
+  upstream_failed: 'our upstream provider failed; try again, or another location',
+  cut_off: 'your balance or the proxy account limit ran out mid-connection; top up or raise the limit',
+  client_closed: 'your client hung up before the end; usually harmless',
+  timeout: 'nothing moved for too long; the site may be slow, or your client idle',
+};
 
 const RANGES: { id: UsageGranularity; label: string }[] = [
   { id: 'hour', label: 'Last 24 hours' },
@@ -58,6 +68,71 @@ export function UsagePanel() {
           title="By proxy account"
           rows={(data?.byAccount ?? []).map((a) => ({ key: a.proxyUserId, name: `${a.name} (${a.proxyUserId})`, bytes: a.bytes }))}
         />
+      </div>
+      <div className="grid-2">
+        <div className="table-wrap">
+          <table className="table" data-testid="usage-by-target">
+            <thead>
+              <tr>
+                <th scope="col">By target</th>
+                <th scope="col" className="num">
+                  Traffic
+                </th>
+                <th scope="col" className="num">
+                  Connections
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {(data?.byTarget ?? []).length === 0 ? (
+                <tr>
+                  <td colSpan={3} className="table-empty">
+                    No connections in this period
+                  </td>
+                </tr>
+              ) : (
+                data!.byTarget.map((t) => (
+                  <tr key={t.host}>
+                    <td>{t.host}</td>
+                    <td className="num">{formatBytes(t.bytes)}</td>
+                    <td className="num">{t.connections}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+        <div className="table-wrap">
+          <table className="table" data-testid="usage-by-outcome">
+            <thead>
+              <tr>
+                <th scope="col">By outcome</th>
+                <th scope="col" className="num">
+                  Connections
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {(data?.byOutcome ?? []).length === 0 ? (
+                <tr>
+                  <td colSpan={2} className="table-empty">
+                    No connections in this period
+                  </td>
+                </tr>
+              ) : (
+                data!.byOutcome.map((o) => (
+                  <tr key={o.outcome}>
+                    <td>
+                      {o.outcome}
+                      {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
+                    </td>
+                    <td className="num">{o.connections}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
       </div>
     </Card>
   );

@@ -4,7 +4,7 @@
  * from usage_daily (kept in the same transaction), so a year of days is 365 rows per account and key.
  */
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
-import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
+import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type ConnectionOutcome, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
 import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
 import { connectionBreakdown } from './connection-log';
 
@@ -24,6 +24,9 @@ export interface UsageHistory {
   /** `country` null: traffic recorded before locations were (or without one). */
   byCountry: { country: string | null; bytes: string }[];
   byAccount: { proxyUserId: string; name: string; bytes: string }[];
+  /** From the connection log: the 100 hosts that took the most (billed) bytes, and connections by outcome. */
+  byTarget: { host: string; bytes: string; connections: number }[];
+  byOutcome: { outcome: ConnectionOutcome; connections: number }[];
 }
 
 const HOUR_MS = 3_600_000;
