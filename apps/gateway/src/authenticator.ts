@@ -119,12 +119,13 @@ export class Authenticator {
     }
     if (!answer.account.ok && answer.account.reason === 'bad_credentials') return failed();
     attempt.succeeded();
-    if (!answer.account.ok) return refusal('disabled', answer.account.message);
+    if (!answer.account.ok) return refusal(answer.account.reason === 'expired' ? 'expired' : 'disabled', answer.account.message);
     if (!answer.locationKnown) return refusal('bad_location', `Location not offered: ${locationString(parts.location)}`);
     if (!allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
       return refusal('address_not_allowed', `This proxy account's IP allow-list does not include ${sourceAddress(remote) ?? 'this address'}`);
     }
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
+    account.maxConnections = answer.account.maxConnections;
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
@@ -148,9 +149,11 @@ export class Authenticator {
     }
     if (!answer.ok) {
       if (answer.reason === 'disabled') return refusal('disabled', answer.message);
+      if (answer.reason === 'expired') return refusal('expired', answer.message);
       return refusal('missing', `${MISSING_MESSAGE} (${address} is not a password-less address)`);
     }
     const account = this.meter.account(answer.proxyAccountId, answer.usageType);
+    account.maxConnections = answer.maxConnections;
     account.disabled = false;
     return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts() };
   }

@@ -19,6 +19,8 @@ type GatewayAnswers = inferRouterOutputs<AppRouter>['gateway'];
 export type AuthorizeAnswer = GatewayAnswers['authorize'];
 export type AccountAnswer = AuthorizeAnswer['account'];
 export type LeaseAnswer = GatewayAnswers['reserveLease'];
+/** A report's answer: `allowances` only when it listed connections (connection-slots.ts). */
+export type ReportAnswer = Omit<GatewayAnswers['report'], 'allowances'> & Partial<Pick<GatewayAnswers['report'], 'allowances'>>;
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
@@ -26,7 +28,7 @@ export interface Backend {
   /** A connection without credentials: whose password-less address its source is, if anyone's. */
   authorizeAddress(input: GatewayAuthorizeAddressInput): Promise<GatewayAnswers['authorizeAddress']>;
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
-  report(input: GatewayReportInput): Promise<GatewayAnswers['report']>;
+  report(input: GatewayReportInput): Promise<ReportAnswer>;
   releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
   /** The enabled upstream pools (passwords in clear). */
   upstreams(): Promise<GatewayAnswers['upstreams']>;

@@ -31,6 +31,8 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   unavailable: 'refused',
   empty: 'refused',
   cap_reached: 'refused',
+  expired: 'refused',
+  too_many_connections: 'refused',
   forbidden: 'refused',
   dns: 'target_unreachable',
   refused: 'target_unreachable',

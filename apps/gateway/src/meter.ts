@@ -65,7 +65,7 @@ const RETRY_MAX_MS = 2000;
 const REPORT_RETRY_MAX_MS = 5000;
 
 /** `empty`: the wallet is; `cap_reached`: the proxy account's limit is (the wallet may still hold data). */
-export type ReserveResult = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'error';
+export type ReserveResult = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'expired' | 'error';
 
 export class Lease {
   used = 0;
@@ -115,6 +115,16 @@ export class Account {
   /** What the server said at emptyAt: the refusal repeated until emptyRetryMs is over. */
   emptyAs: 'empty' | 'cap_reached' = 'empty';
   disabled = false;
+  /** Why the server refused the account for good (until a login says yes again). */
+  disabledAs: 'disabled' | 'expired' = 'disabled';
+  /**
+   * The connection limit (null: none) and what of it this gateway may use: the limit less what the
+   * other gateways reported open (connection-slots.ts).
+   */
+  maxConnections: number | null = null;
+  allowance: number | null = null;
+  /** The client sockets holding a connection slot, while the account has a limit. */
+  readonly slots = new Set<object>();
   pendingSessions = 0;
   /** Bytes spent since the journal last heard of this account. */
   unjournaled = 0;
@@ -206,7 +216,7 @@ export class Account {
 
   /** One lease request at a time per account; concurrent callers share it. */
   reserve(): Promise<ReserveResult> {
-    if (this.disabled) return Promise.resolve('disabled');
+    if (this.disabled) return Promise.resolve(this.disabledAs);
     if (this.meter.isClosing) return Promise.resolve('error');
     if (this.recentlyEmpty()) return Promise.resolve(this.emptyAs);
     if (!this.reserving && this.retryAt > Date.now()) return Promise.resolve('error');
@@ -266,9 +276,10 @@ export class Account {
       this.meter.ensureHeartbeat();
       return 'granted';
     }
-    if (r.outcome === 'disabled' || r.outcome === 'unknown_account') {
+    if (r.outcome === 'disabled' || r.outcome === 'expired' || r.outcome === 'unknown_account') {
       this.disabled = true;
-      return 'disabled';
+      this.disabledAs = r.outcome === 'expired' ? 'expired' : 'disabled';
+      return this.disabledAs;
     }
     this.emptyAt = Date.now();
     this.emptyAs = r.outcome === 'cap_reached' ? 'cap_reached' : 'empty';
@@ -291,11 +302,14 @@ export class Account {
 
 /** At most this many connection records per report (about 8 MiB of JSON); the rest wait for the next. */
 export const MAX_RECORDS_PER_REPORT = 20_000;
+/** While a limited account holds connections, its count goes to the server at least this often (the server forgets counts after 10 s). */
+const CONNECTIONS_REPORT_MS = 4000;
 
 interface PendingReport {
   seq: number;
   items: JournalItem[];
   connections: GatewayConnectionRecord[];
+  openConnections: Array<{ proxyAccountId: string; open: number }>;
   snapshot: Array<[Lease, number, number, number, PartsSnapshot]>;
   retired: Lease[];
 }
@@ -323,6 +337,8 @@ export class Meter {
   /** Bytes relayed since start, each way (the fleet heartbeat's rates). */
   bytesUp = 0;
   bytesDown = 0;
+  /** A connection slot was taken or given back since the last report (connection-slots.ts). */
+  slotsChanged = false;
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
   /** Connections that ended since the last report (the connection log), reported with the next one. */
@@ -423,9 +439,10 @@ export class Meter {
     const now = Date.now();
     // The server is unreachable: retry with backoff, the usage waits (and is journaled).
     if (now < this.reportRetryAt) return;
-    let due = this.retired.length > 0 || this.records.length > 0 || this.pending !== null || now - this.lastSent >= this.opts.heartbeatMs;
+    let due = this.retired.length > 0 || this.records.length > 0 || this.pending !== null || this.slotsChanged || now - this.lastSent >= this.opts.heartbeatMs;
     for (const a of this.accounts.values()) {
       if (due) break;
+      if (a.slots.size && now - this.lastSent >= CONNECTIONS_REPORT_MS) due = true;
       if (a.conns.size === 0 && now - a.lastActivity >= this.opts.idleReleaseMs) due = true;
       else for (const l of a.leases) if (l.up || l.down || l.sessions) due = true;
     }
@@ -455,7 +472,10 @@ export class Meter {
     const now = Date.now();
     const items: PendingReport['items'] = [];
     const snapshot: PendingReport['snapshot'] = [];
+    const openConnections: PendingReport['openConnections'] = [];
+    this.slotsChanged = false;
     for (const [id, a] of this.accounts) {
+      if (a.maxConnections !== null) openConnections.push({ proxyAccountId: id, open: a.slots.size });
       const idle = a.conns.size === 0 && now - a.lastActivity >= this.opts.idleReleaseMs;
       if (releaseAll || idle || a.disabled) {
         // Give the rest back: these leases are no longer spent from.
@@ -481,7 +501,7 @@ export class Meter {
     const connections = this.records.length > MAX_RECORDS_PER_REPORT ? this.records.splice(0, MAX_RECORDS_PER_REPORT) : this.records;
     if (connections === this.records) this.records = [];
     this.seq += 1;
-    return { seq: this.seq, items, connections, snapshot, retired };
+    return { seq: this.seq, items, connections, openConnections, snapshot, retired };
   }
 
   private async send(releaseAll: boolean): Promise<void> {
@@ -497,7 +517,7 @@ export class Meter {
   private async deliver(report: PendingReport): Promise<void> {
     this.pending = report;
     const { opts } = this;
-    let res: { applied: boolean; dropped: string[] };
+    let res: { applied: boolean; dropped: string[]; allowances?: Array<{ proxyAccountId: string; allowed: number }> };
     try {
       // On disk before it leaves: after a crash it is resent under this seq, never counted twice.
       await opts.journal?.report(report.seq, report.items, report.connections);
@@ -506,6 +526,7 @@ export class Meter {
         seq: report.seq,
         items: report.items,
         ...(report.connections.length ? { connections: report.connections } : {}),
+        openConnections: report.openConnections,
       });
     } catch (err) {
       this.reportFailures += 1;
@@ -521,6 +542,10 @@ export class Meter {
     this.pending = null;
     this.lastSent = Date.now();
     opts.journal?.acknowledged(report.seq);
+    for (const x of res.allowances ?? []) {
+      const a = this.accounts.get(x.proxyAccountId);
+      if (a) a.allowance = x.allowed;
+    }
     for (const [l, up, down, sessions, parts] of report.snapshot) {
       acknowledgeParts(l.parts, parts);
       l.up -= up;

@@ -24,6 +24,8 @@ export const CUT_DELIVERY_MS = 10_000;
 export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your credits to continue.';
 /** The proxy account's own limit (or its batch's) is used up while the wallet may hold more: a top-up would not help. */
 export const CAP_REACHED_MESSAGE = 'Proxy account limit reached';
+export const EXPIRED_MESSAGE = 'Proxy account expired';
+export const TOO_MANY_CONNECTIONS_MESSAGE = 'Too many connections for this proxy account';
 
 /**
  * A coarse clock for idle tracking: reading it per chunk costs nothing, unlike a socket timeout
@@ -41,6 +43,7 @@ export async function leaseRefusal(acc: Account): Promise<Refusal | null> {
   if (r === 'empty') return refusal('empty', BALANCE_EMPTY_MESSAGE);
   if (r === 'cap_reached') return refusal('cap_reached', CAP_REACHED_MESSAGE);
   if (r === 'disabled') return refusal('disabled', 'This proxy account is disabled');
+  if (r === 'expired') return refusal('expired', EXPIRED_MESSAGE);
   if (r === 'error') return refusal('unavailable', 'Proxy metering is temporarily unavailable, try again');
   return null;
 }
@@ -205,7 +208,7 @@ export class MeteredFlow {
         if (r === 'granted') return this.awaitLease(d, dir);
         // What is left of the balance is sent, nothing beyond it.
         if (acc.available > 0) this.write(dir, item.subarray(0, acc.available));
-        if (r === 'disabled') acc.closeAll('account disabled');
+        if (r === 'disabled' || r === 'expired') acc.closeAll(r === 'expired' ? 'account expired' : 'account disabled');
         else acc.cutOff();
         return;
       }

@@ -1,13 +1,15 @@
 /**
- * A tunnel's far end, after its login: a byte lease first (nothing is relayed unpaid), then the
- * target through the egress, with the sticky session the username asked for.
+ * A tunnel's far end, after its login: a connection slot when the account has a limit
+ * (connection-slots.ts), a byte lease (nothing is relayed unpaid), then the target through the
+ * egress, with the sticky session the username asked for.
  */
 import type { Socket } from 'node:net';
 import { isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { EgressError, type Egress, type TargetSocket } from './egress';
 import type { MeteredConnection } from './meter';
-import { leaseRefusal } from './metered-flow';
+import { takeSlot } from './connection-slots';
+import { leaseRefusal, TOO_MANY_CONNECTIONS_MESSAGE } from './metered-flow';
 import { refusal, type Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
 import { StickySessions } from './sessions';
@@ -22,6 +24,7 @@ export function targetOpener(egress: Egress, sessionSecret = ''): OpenTarget {
   const sticky = new StickySessions(sessionSecret);
   return async (session, target, client) => {
     const { account: acc, parts } = session;
+    if (!takeSlot(acc, client)) return refusal('too_many_connections', TOO_MANY_CONNECTIONS_MESSAGE);
     // Counted as a connection of the account from here, so an idle release cannot pull its leases.
     const pending: MeteredConnection = { credKey: session.credKey, remote: client.remoteAddress, close: () => client.destroy() };
     acc.conns.add(pending);

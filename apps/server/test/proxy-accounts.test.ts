@@ -3,6 +3,7 @@
  * disable), password rotation; caps enforced on leases; validation and other users' accounts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { addCredits, expectLedgerOk, internalClient } from '@proxyhub/testing';
 import { signedInUser, startTestServer, type TestServer } from './helpers';
 
@@ -38,6 +39,12 @@ describe('/api/proxy-accounts', () => {
         kind: 'main',
         capBytes: null,
         usedBytes: '0',
+        dailyLimitBytes: null,
+        monthlyLimitBytes: null,
+        dayUsedBytes: '0',
+        monthUsedBytes: '0',
+        expiresAt: null,
+        maxConnections: null,
         disabled: false,
         createdAt: expect.any(String),
       },
@@ -75,7 +82,9 @@ describe('/api/proxy-accounts', () => {
     const renamed = await client.request<{ account: Account }>('PATCH', path, { name: 'Renamed', capGB: 2.5 });
     expect(renamed.body.account).toMatchObject({ name: 'Renamed', capBytes: String((25n * GB) / 10n) });
     expect((await client.request<{ account: Account }>('PATCH', path, { disabled: true })).body.account.disabled).toBe(true);
-    expect((await client.request<{ error: string }>('PATCH', path, {})).body.error).toBe('Nothing to change: give name, capGB or disabled');
+    expect((await client.request<{ error: string }>('PATCH', path, {})).body.error).toBe(
+      'Nothing to change: give name, disabled or one of capGB, expiresAt, dailyLimitGB, monthlyLimitGB, maxConnections',
+    );
     const main = await client.request<{ error: string }>('PATCH', `/api/proxy-accounts/${user.proxyUserId}`, { name: 'X' });
     expect(main).toMatchObject({ status: 400, body: { error: 'The main account cannot be renamed, capped or disabled; make a sub-account instead' } });
 
@@ -135,5 +144,103 @@ describe('caps on leases', () => {
     const big = await gw.reserveLease.mutate({ gatewayId: 'cap-gw', proxyAccountId: main.account.proxyAccountId, bytes: 100_000_000 });
     expect(big.grantedBytes).toBe(100_000_000n);
     await gw.releaseLeases.mutate({ gatewayId: 'cap-gw' });
+  });
+});
+
+describe('sub-account limits', () => {
+  it('POST and PATCH take expiresAt, dailyLimitGB, monthlyLimitGB and maxConnections; answers carry them; bad values are a 400 naming the field', async () => {
+    const { client } = await signedInUser(server);
+    const expiresAt = '2030-01-02T03:04:05.000Z';
+    const made = await client.post<{ account: Account & Record<string, unknown> }>('/api/proxy-accounts', {
+      name: 'limited',
+      capGB: 1,
+      dailyLimitGB: 0.5,
+      monthlyLimitGB: 2,
+      maxConnections: 10,
+      expiresAt,
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.account).toMatchObject({
+      capBytes: String(GB),
+      dailyLimitBytes: String(GB / 2n),
+      monthlyLimitBytes: String(2n * GB),
+      maxConnections: 10,
+      expiresAt,
+      dayUsedBytes: '0',
+      monthUsedBytes: '0',
+    });
+    const id = made.body.account.proxyUserId;
+    const patched = await client.request<{ account: Record<string, unknown> }>('PATCH', `/api/proxy-accounts/${id}`, { dailyLimitGB: null, maxConnections: 3 });
+    expect(patched.status).toBe(200);
+    expect(patched.body.account).toMatchObject({ dailyLimitBytes: null, monthlyLimitBytes: String(2n * GB), maxConnections: 3, expiresAt });
+    const cleared = await client.request<{ account: Record<string, unknown> }>('PATCH', `/api/proxy-accounts/${id}`, { expiresAt: null, maxConnections: null });
+    expect(cleared.body.account).toMatchObject({ expiresAt: null, maxConnections: null });
+    for (const [body, error] of [
+      [{ dailyLimitGB: 0 }, 'dailyLimitGB must be more than 0 GB'],
+      [{ monthlyLimitGB: 'x' }, 'monthlyLimitGB must be a number or null'],
+      [{ maxConnections: 0 }, 'maxConnections must be at least 1'],
+      [{ maxConnections: 1.5 }, 'maxConnections must be a whole number'],
+      [{ expiresAt: 'tomorrow' }, 'expiresAt must be an ISO 8601 date and time, or null'],
+    ] as const) {
+      const c = await client.post<{ error: string }>('/api/proxy-accounts', { name: 'x', ...body });
+      expect({ body, status: c.status, error: c.body.error }).toEqual({ body, status: 400, error });
+      const p = await client.request<{ error: string }>('PATCH', `/api/proxy-accounts/${id}`, body);
+      expect({ body, status: p.status, error: p.body.error }).toEqual({ body, status: 400, error });
+    }
+  });
+
+  it('a daily limit bounds leases within the UTC day, a new day starts it again while the month counts on; an expired account is refused', async () => {
+    const { client, user } = await signedInUser(server);
+    await addCredits(server, user.id, 2n * GB);
+    const { account } = (await client.post<{ account: Account }>('/api/proxy-accounts', { name: 'daily', dailyLimitGB: 0.01, monthlyLimitGB: 0.05 })).body;
+    const gw = internalClient(server).gateway;
+    const sub = await gw.authorize.mutate({ proxyUserId: account.proxyUserId, password: account.proxyPassword });
+    if (!sub.account.ok) throw new Error(sub.account.message);
+    const accountId = sub.account.proxyAccountId;
+    const lease = await gw.reserveLease.mutate({ gatewayId: 'day-gw', proxyAccountId: accountId, bytes: 20_000_000 });
+    expect(lease.grantedBytes).toBe(10737419n);
+    await gw.report.mutate({ gatewayId: 'day-gw', seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 10737419, sessions: 1, release: true }] });
+    expect((await gw.reserveLease.mutate({ gatewayId: 'day-gw', proxyAccountId: accountId, bytes: 1000 })).outcome).toBe('cap_reached');
+    // The day's usage was yesterday's: today has its whole limit, the month what is left of it.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const sameMonth = yesterday.slice(0, 7) === new Date().toISOString().slice(0, 7);
+    await server.deps.db.execute(sql`update proxy_accounts set usage_day = ${yesterday}::date where id = ${accountId}`);
+    const listed = (await client.get<{ accounts: Array<Record<string, unknown>> }>('/api/proxy-accounts')).body.accounts.find(
+      (a) => a.proxyUserId === account.proxyUserId,
+    )!;
+    expect(listed).toMatchObject({ dayUsedBytes: '0', monthUsedBytes: sameMonth ? '10737419' : '0', usedBytes: '10737419' });
+    const next = await gw.reserveLease.mutate({ gatewayId: 'day-gw', proxyAccountId: accountId, bytes: 20_000_000 });
+    expect(next.grantedBytes).toBe(10737419n);
+    await gw.report.mutate({ gatewayId: 'day-gw', seq: 2, items: [{ leaseId: next.leaseId!, bytesUp: 0, bytesDown: 1000, sessions: 1, release: true }] });
+    const after = (await client.get<{ accounts: Array<Record<string, unknown>> }>('/api/proxy-accounts')).body.accounts.find(
+      (a) => a.proxyUserId === account.proxyUserId,
+    )!;
+    expect(after).toMatchObject({ dayUsedBytes: '1000', monthUsedBytes: sameMonth ? String(10737419 + 1000) : '1000' });
+
+    await client.request('PATCH', `/api/proxy-accounts/${account.proxyUserId}`, { expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const expired = await gw.authorize.mutate({ proxyUserId: account.proxyUserId, password: account.proxyPassword });
+    expect(expired.account).toEqual({ ok: false, reason: 'expired', message: 'Proxy account expired' });
+    expect((await gw.reserveLease.mutate({ gatewayId: 'day-gw', proxyAccountId: accountId, bytes: 1000 })).outcome).toBe('expired');
+  });
+
+  it('maxConnections across gateways: each gateway is allowed the limit less what the others reported open', async () => {
+    const { client, user } = await signedInUser(server);
+    const { account } = (await client.post<{ account: Account }>('/api/proxy-accounts', { name: 'conns', maxConnections: 5 })).body;
+    const gw = internalClient(server).gateway;
+    const sub = await gw.authorize.mutate({ proxyUserId: account.proxyUserId, password: account.proxyPassword });
+    if (!sub.account.ok) throw new Error(sub.account.message);
+    expect(sub.account.maxConnections).toBe(5);
+    const id = sub.account.proxyAccountId;
+    const a = await gw.report.mutate({ gatewayId: 'conn-a', seq: 1, items: [], openConnections: [{ proxyAccountId: id, open: 3 }] });
+    expect(a.allowances).toEqual([{ proxyAccountId: id, allowed: 5 }]);
+    const b = await gw.report.mutate({ gatewayId: 'conn-b', seq: 1, items: [], openConnections: [{ proxyAccountId: id, open: 1 }] });
+    expect(b.allowances).toEqual([{ proxyAccountId: id, allowed: 2 }]);
+    const a2 = await gw.report.mutate({ gatewayId: 'conn-a', seq: 2, items: [], openConnections: [{ proxyAccountId: id, open: 3 }] });
+    expect(a2.allowances).toEqual([{ proxyAccountId: id, allowed: 4 }]);
+    // Gateway a closed them all (not listed): b may use the whole limit.
+    await gw.report.mutate({ gatewayId: 'conn-a', seq: 3, items: [], openConnections: [] });
+    const b2 = await gw.report.mutate({ gatewayId: 'conn-b', seq: 2, items: [], openConnections: [{ proxyAccountId: id, open: 1 }] });
+    expect(b2.allowances).toEqual([{ proxyAccountId: id, allowed: 5 }]);
+    void user;
   });
 });

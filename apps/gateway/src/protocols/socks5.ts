@@ -23,7 +23,7 @@ const USERNAME_PASSWORD_METHOD = 2;
  * Nothing is relayed either way. A location not offered is a login failure (the username itself is
  * what is refused), logged with its reason; it does not count as a failed password.
  */
-const REFUSED_AT_REQUEST = new Set<RefusalKind>(['disabled', 'unavailable']);
+const REFUSED_AT_REQUEST = new Set<RefusalKind>(['disabled', 'expired', 'unavailable']);
 /** The longest message is a login: 3 + 255 + 255 bytes. */
 const MAX_MESSAGE_BYTES = 1024;
 

@@ -12,6 +12,24 @@ type Account = RouterOutputs['proxyAccounts']['list']['accounts'][number];
 
 const KIND: Record<Account['kind'], string> = { main: 'Main', batch: 'Batch', sub: 'Sub-account' };
 const capInput = (v: string) => (v.trim() === '' ? null : Number(v));
+const gbField = (bytes: string | null) => (bytes === null ? '' : formatGb(BigInt(bytes)));
+/** A datetime-local value (the browser's time zone) and back; empty is no expiry. */
+const localDateTime = (iso: string | null) => {
+  if (iso === null) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const expiryInput = (v: string) => (v.trim() === '' ? null : new Date(v).toISOString());
+
+/** The limits beside the cap, in one line: "10 GB a day (1.2 GB used today) · ...". */
+function limitsText(a: Account): string {
+  const parts: string[] = [];
+  if (a.dailyLimitBytes !== null) parts.push(`${formatGb(BigInt(a.dailyLimitBytes))} GB a day (${formatBytes(BigInt(a.dayUsedBytes))} used today, UTC)`);
+  if (a.monthlyLimitBytes !== null) parts.push(`${formatGb(BigInt(a.monthlyLimitBytes))} GB a month (${formatBytes(BigInt(a.monthUsedBytes))} this month)`);
+  if (a.maxConnections !== null) parts.push(`at most ${a.maxConnections} connections at once`);
+  if (a.expiresAt !== null) parts.push(`${new Date(a.expiresAt).getTime() <= Date.now() ? 'expired' : 'expires'} ${new Date(a.expiresAt).toLocaleString()}`);
+  return parts.join(' · ');
+}
 
 export function ProxyAccountsPage() {
   const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 0 });
@@ -20,7 +38,7 @@ export function ProxyAccountsPage() {
     <>
       <PageHeader
         title="Proxy accounts"
-        subtitle={`Separate credentials with their own limits for each tool or client. Sub-accounts spend your balance, never beyond their cap (${subs} of ${MAX_SUB_ACCOUNTS}).`}
+        subtitle={`Separate credentials with their own limits for each tool or client. Sub-accounts spend your balance, never beyond their cap, daily or monthly limit, until they expire (${subs} of ${MAX_SUB_ACCOUNTS}).`}
       />
       <CreateAccount />
       <Card title="Accounts">
@@ -78,7 +96,11 @@ function AccountRow({ account: a }: { account: Account }) {
   const utils = trpc.useUtils();
   const update = trpc.proxyAccounts.update.useMutation();
   const rotate = trpc.proxyAccounts.rotatePassword.useMutation();
-  const [cap, setCap] = useState(a.capBytes === null ? '' : formatGb(BigInt(a.capBytes)));
+  const [cap, setCap] = useState(gbField(a.capBytes));
+  const [daily, setDaily] = useState(gbField(a.dailyLimitBytes));
+  const [monthly, setMonthly] = useState(gbField(a.monthlyLimitBytes));
+  const [maxConns, setMaxConns] = useState(a.maxConnections === null ? '' : String(a.maxConnections));
+  const [expires, setExpires] = useState(localDateTime(a.expiresAt));
   const [error, setError] = useState<string | null>(null);
   const [rotated, setRotated] = useState(false);
   const used = BigInt(a.usedBytes);
@@ -111,6 +133,11 @@ function AccountRow({ account: a }: { account: Account }) {
       <div className="muted small" data-testid="account-usage">
         {formatBytes(used)} used{capBytes !== null ? ` of ${formatGb(capBytes)} GB cap` : ' · no cap'}
       </div>
+      {limitsText(a) && (
+        <div className="muted small" data-testid="account-limits">
+          {limitsText(a)}
+        </div>
+      )}
       {error && <Alert kind="error">{error}</Alert>}
       {rotated && <Alert kind="success">New password: {a.proxyPassword}. The old one stops working within seconds.</Alert>}
       <div className="account-actions">
@@ -123,6 +150,27 @@ function AccountRow({ account: a }: { account: Account }) {
               onClick={() => void run('Saving the cap failed', () => update.mutateAsync({ proxyUserId: a.proxyUserId, capGB: capInput(cap) }))}
             >
               Save cap
+            </Button>
+            <Field label={`Daily limit for ${a.name} (GB, UTC day)`} inputMode="decimal" value={daily} onChange={(e) => setDaily(e.target.value)} />
+            <Field label={`Monthly limit for ${a.name} (GB, UTC month)`} inputMode="decimal" value={monthly} onChange={(e) => setMonthly(e.target.value)} />
+            <Field label={`Max connections for ${a.name}`} inputMode="numeric" value={maxConns} onChange={(e) => setMaxConns(e.target.value)} />
+            <Field label={`Expires (${a.name})`} type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+            <Button
+              variant="secondary"
+              loading={update.isPending}
+              onClick={() =>
+                void run('Saving the limits failed', () =>
+                  update.mutateAsync({
+                    proxyUserId: a.proxyUserId,
+                    dailyLimitGB: capInput(daily),
+                    monthlyLimitGB: capInput(monthly),
+                    maxConnections: capInput(maxConns),
+                    expiresAt: expiryInput(expires),
+                  }),
+                )
+              }
+            >
+              Save limits
             </Button>
             <Button
               variant="secondary"

@@ -16,6 +16,7 @@ import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress }
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
 import { ensureConnectionPartitions, keptDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
+import { connectionAllowances } from '../services/connection-limits';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -79,7 +80,9 @@ export const gatewayRouter = {
       const leaseIds = input.items.map((i) => i.leaseId);
       inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
     }
-    return result;
+    // Connection counts are the gateway's state now, recorded even with a repeated report.
+    const allowances = input.openConnections ? await connectionAllowances(ctx.db, input.gatewayId, input.openConnections) : [];
+    return { ...result, allowances };
   }),
 
   /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */

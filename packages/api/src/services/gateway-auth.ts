@@ -22,8 +22,8 @@ export type GatewayAccountResult =
    * address. What the account may spend is a lease's answer (an empty wallet or a reached cap is
    * refused there, in each protocol's words), not the login's.
    */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[] }
-  | { ok: false; reason: 'bad_credentials' | 'disabled' | 'not_passwordless'; message: string };
+  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[]; maxConnections: number | null }
+  | { ok: false; reason: 'bad_credentials' | 'disabled' | 'expired' | 'not_passwordless'; message: string };
 
 export interface GatewayAuthorization {
   account: GatewayAccountResult;
@@ -38,6 +38,8 @@ export interface GatewayAuthorization {
 
 const BAD_CREDENTIALS = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' } as const;
 const DISABLED = { ok: false, reason: 'disabled', message: 'This proxy account is disabled' } as const;
+export const EXPIRED_MESSAGE = 'Proxy account expired';
+const EXPIRED = { ok: false, reason: 'expired', message: EXPIRED_MESSAGE } as const;
 
 /** Whether the gateways have a default upstream (then every catalogue country is offered; catalogue.ts). */
 export interface EgressConfig {
@@ -123,17 +125,18 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
 
 /** What accounts whose credentials (or source address) were good may do, by proxy account id: the spending rule's standing. */
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
-  const accs = rows.map(toAccountWallet).filter((a) => !standing(a));
+  const all = rows.map(toAccountWallet);
+  const accs = all.filter((a) => !standing(a));
   const allowlists = await allowlistsOf(
     db,
     accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
   );
   const out = new Map<string, GatewayAccountResult>();
-  // Suspended or disabled: the gateway has one answer for both (the account may not be used).
-  for (const row of rows) out.set(row.proxyAccountId, DISABLED);
+  // Suspended or disabled: the gateway has one answer for both (the account may not be used); expired its own.
+  for (const a of all) out.set(a.proxyAccountId, standing(a)?.reason === 'expired' ? EXPIRED : DISABLED);
   for (const acc of accs) {
     const allowlist = 'userId' in acc.wallet ? (allowlists.get(acc.wallet.userId) ?? []) : [];
-    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, allowlist });
+    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, allowlist, maxConnections: acc.maxConnections });
   }
   return out;
 }

@@ -13,7 +13,7 @@ import { and, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { GatewayReportInput, GatewayReserveLeaseInput, GatewayReserveLeasesInput } from '@proxyhub/core';
 import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } from '@proxyhub/db';
 import { arrayOf } from './any-of';
-import { countCapUsage, readFunds, spendable, type SpendRefusal } from './caps';
+import { countCapUsage, readFunds, spendable, standing, type SpendRefusal } from './caps';
 import { emitProxyAccountLimitReached } from './webhooks';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from './usage';
 import {
@@ -55,7 +55,7 @@ function fairShare(pool: bigint, otherHolders: number): bigint {
 }
 
 /** `empty`: the wallet is; `cap_reached`: the proxy account's limit (its own or its batch's) is, while the wallet may still hold data. */
-export type LeaseOutcome = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'unknown_account';
+export type LeaseOutcome = 'granted' | 'empty' | 'cap_reached' | 'disabled' | 'expired' | 'unknown_account';
 
 export interface LeaseGrant {
   leaseId: string | null;
@@ -64,7 +64,13 @@ export interface LeaseGrant {
 }
 
 /** How a lease answers each reason of the spending rule (the gateway needs no more than this). */
-const REFUSED: Record<SpendRefusal, LeaseOutcome> = { wallet_empty: 'empty', cap_reached: 'cap_reached', suspended: 'disabled', disabled: 'disabled' };
+const REFUSED: Record<SpendRefusal, LeaseOutcome> = {
+  wallet_empty: 'empty',
+  cap_reached: 'cap_reached',
+  suspended: 'disabled',
+  disabled: 'disabled',
+  expired: 'expired',
+};
 const refused = (outcome: LeaseOutcome): LeaseGrant => ({ leaseId: null, grantedBytes: 0n, outcome });
 
 export async function reserveLease(tx: DbOrTx, input: GatewayReserveLeaseInput, ttlMs = LEASE_TTL_MS): Promise<LeaseGrant> {
@@ -83,7 +89,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     tx,
     input.items.map((i) => i.proxyAccountId),
   );
-  const live = [...accs.values()].filter((a) => !a.disabled);
+  const live = [...accs.values()].filter((a) => !standing(a));
   const funds = await readFunds(tx, live, { lock: true });
   const holders = await walletLeaseHolders(
     tx,

@@ -43,6 +43,10 @@ export interface AccountWallet {
   suspended: boolean;
   /** The associated batch whose cap bounds this account's spending (batches.cap_bytes), if any. */
   capBatchId: string | null;
+  /** From this time the account is refused (proxy_accounts.expires_at). */
+  expiresAt: Date | null;
+  /** Concurrent connections across the fleet (null: no limit). */
+  maxConnections: number | null;
 }
 
 const accountWalletColumns = {
@@ -53,6 +57,8 @@ const accountWalletColumns = {
   batchUserId: batches.associatedUserId,
   accountDisabledAt: proxyAccounts.disabledAt,
   userDisabledAt: users.disabledAt,
+  expiresAt: proxyAccounts.expiresAt,
+  maxConnections: proxyAccounts.maxConnections,
 };
 
 export interface AccountWalletRow {
@@ -63,6 +69,8 @@ export interface AccountWalletRow {
   batchUserId: string | null;
   accountDisabledAt: Date | null;
   userDisabledAt: Date | null;
+  expiresAt: Date | null;
+  maxConnections: number | null;
 }
 
 /**
@@ -88,6 +96,8 @@ export function toAccountWallet(r: AccountWalletRow): AccountWallet {
     disabled: r.accountDisabledAt !== null || r.userDisabledAt !== null,
     suspended: r.userDisabledAt !== null,
     capBatchId: r.batchId && r.batchUserId ? r.batchId : null,
+    expiresAt: r.expiresAt,
+    maxConnections: r.maxConnections,
   };
 }
 

@@ -83,6 +83,11 @@ export const gatewayReportInput = z.object({
   items: z.array(gatewayReportItem).max(100_000),
   /** Connections that ended since the previous report (the connection log), stored with it once. */
   connections: z.array(gatewayConnectionRecord).max(200_000).optional(),
+  /** Open connections of the accounts with a connection limit on this gateway (an account absent: none). */
+  openConnections: z
+    .array(z.object({ proxyAccountId: z.uuid(), open: z.number().int().min(0).max(10_000_000) }))
+    .max(100_000)
+    .optional(),
 });
 
 export const gatewayReleaseLeasesInput = z.object({

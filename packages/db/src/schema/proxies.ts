@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { USAGE_PROTOCOLS, USAGE_TYPES } from '@proxyhub/core';
-import { bigint, boolean, check, cidr, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, cidr, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
@@ -52,6 +52,17 @@ export const proxyAccounts = pgTable(
     capBytes: bigint('cap_bytes', { mode: 'bigint' }),
     /** Everything this account has used (reported usage), counted against cap_bytes. */
     usedBytes: bytes('used_bytes'),
+    /** Limits per UTC day and month (null: none), counted like cap_bytes against day_used_bytes and month_used_bytes. */
+    dailyLimitBytes: bigint('daily_limit_bytes', { mode: 'bigint' }),
+    monthlyLimitBytes: bigint('monthly_limit_bytes', { mode: 'bigint' }),
+    /** What was used on usage_day (UTC) and in its month; a report on a later day starts them again. */
+    dayUsedBytes: bytes('day_used_bytes'),
+    monthUsedBytes: bytes('month_used_bytes'),
+    usageDay: date('usage_day', { mode: 'string' }),
+    /** From this time the account is refused (null: never). */
+    expiresAt: ts('expires_at'),
+    /** Concurrent connections across the fleet (null: no limit). */
+    maxConnections: integer('max_connections'),
     createdAt: createdAt(),
     disabledAt: ts('disabled_at'),
   },
@@ -209,4 +220,21 @@ export const connectionLog = pgTable(
     gatewayId: text('gateway_id').notNull(),
   },
   (t) => [primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }), index('connection_log_user_idx').on(t.userId, t.startedAt, t.id)],
+);
+
+/**
+ * Open connections of accounts with a connection limit, as each gateway last reported them: what
+ * the other gateways hold is what one gateway may not open (maxConnections across the fleet).
+ */
+export const gatewayConnections = pgTable(
+  'gateway_connections',
+  {
+    gatewayId: text('gateway_id').notNull(),
+    proxyAccountId: uuid('proxy_account_id')
+      .notNull()
+      .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
+    open: integer('open').notNull(),
+    reportedAt: ts('reported_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gatewayId, t.proxyAccountId] }), index('gateway_connections_account_idx').on(t.proxyAccountId)],
 );
