@@ -126,6 +126,7 @@ export class Authenticator {
     }
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
     account.maxConnections = answer.account.maxConnections;
+    account.targetPolicyExempt = answer.account.targetPolicyExempt;
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
@@ -154,6 +155,7 @@ export class Authenticator {
     }
     const account = this.meter.account(answer.proxyAccountId, answer.usageType);
     account.maxConnections = answer.maxConnections;
+    account.targetPolicyExempt = answer.targetPolicyExempt;
     account.disabled = false;
     return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts() };
   }

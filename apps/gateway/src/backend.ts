@@ -20,7 +20,7 @@ export type AuthorizeAnswer = GatewayAnswers['authorize'];
 export type AccountAnswer = AuthorizeAnswer['account'];
 export type LeaseAnswer = GatewayAnswers['reserveLease'];
 /** A report's answer: `allowances` only when it listed connections (connection-slots.ts). */
-export type ReportAnswer = Omit<GatewayAnswers['report'], 'allowances'> & Partial<Pick<GatewayAnswers['report'], 'allowances'>>;
+export type ReportAnswer = GatewayAnswers['report'];
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
@@ -33,6 +33,8 @@ export interface Backend {
   /** The enabled upstream pools (passwords in clear). */
   upstreams(): Promise<GatewayAnswers['upstreams']>;
   heartbeat(input: GatewayHeartbeatInput): Promise<GatewayAnswers['heartbeat']>;
+  /** The target policy (target-policy.ts); absent: nothing is blocked. */
+  targetPolicy?(): Promise<GatewayAnswers['targetPolicy']>;
 }
 
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */
@@ -71,6 +73,7 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
     upstreams: () => client.gateway.upstreams.query(),
     heartbeat: (input) => client.gateway.heartbeat.mutate(input),
+    targetPolicy: () => client.gateway.targetPolicy.query(),
   };
 }
 

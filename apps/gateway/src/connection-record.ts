@@ -33,6 +33,7 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   cap_reached: 'refused',
   expired: 'refused',
   too_many_connections: 'refused',
+  blocked: 'blocked',
   forbidden: 'refused',
   dns: 'target_unreachable',
   refused: 'target_unreachable',

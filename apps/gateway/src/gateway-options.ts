@@ -29,6 +29,8 @@ export interface GatewayOptions {
   connectTimeoutMs?: number;
   auth?: Partial<AuthCacheOptions>;
   loginLimits?: Partial<LoginLimitOptions>;
+  /** How often the target policy is read from the server (default 5 s). */
+  targetPolicyPollMs?: number | undefined;
   meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
   /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
   releaseStaleLeases?: boolean;

@@ -14,6 +14,7 @@ import type { Logger } from './log';
 import { DEFAULT_METER_OPTIONS, Meter } from './meter';
 import { GatewayMetrics } from './metrics';
 import { targetOpener, type OpenTarget } from './open-target';
+import { TargetPolicyGate } from './target-policy';
 import { UpstreamPool } from './upstream-pool';
 
 export interface GatewayParts {
@@ -23,6 +24,7 @@ export interface GatewayParts {
   logins: Authenticator;
   upstreams: UpstreamPool;
   openTarget: OpenTarget;
+  targetPolicy: TargetPolicyGate;
   heartbeat: FleetHeartbeat;
 }
 
@@ -36,6 +38,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
   const meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend, logger, metrics });
   const logins = new Authenticator(backend, meter, logger, { auth: opts.auth, loginLimits: opts.loginLimits });
   const upstreams = new UpstreamPool(opts.upstreams);
+  const targetPolicy = new TargetPolicyGate();
   const openTarget = targetOpener(
     createEgress({
       allowPrivate: opts.allowPrivate ?? false,
@@ -44,6 +47,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
       connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
     }),
     opts.sessionSecret ?? opts.internalApiKey ?? '',
+    targetPolicy,
   );
   const heartbeat = new FleetHeartbeat(
     backend,
@@ -58,7 +62,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
     logger,
     opts.fleetHeartbeatMs ?? 10_000,
   );
-  return { metrics, backend, meter, logins, upstreams, openTarget, heartbeat };
+  return { metrics, backend, meter, logins, upstreams, openTarget, targetPolicy, heartbeat };
 }
 
 /** A keep-alive HTTP client's later requests: logged in, refused and counted like first ones. */

@@ -26,6 +26,7 @@ import { HandshakeReader, proxyUserIdOf, type Accepted, type Handshake, type Ref
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
+import type { TargetPolicyGate } from './target-policy';
 import type { UpstreamPool } from './upstream-pool';
 
 export type { GatewayOptions, GatewayStats } from './gateway-options';
@@ -42,6 +43,7 @@ export class Gateway {
   readonly meter: Meter;
   readonly logins: Authenticator;
   readonly upstreams: UpstreamPool;
+  readonly targetPolicy: TargetPolicyGate;
   readonly heartbeat: FleetHeartbeat;
   readonly metrics: GatewayMetrics;
   private readonly backend: Backend;
@@ -61,7 +63,7 @@ export class Gateway {
     this.tunnels = new Tunnels(opts.idleTimeoutMs ?? 5 * 60_000, this.handshakeTimeoutMs);
     const p = gatewayParts(opts, this.logger, this);
     [this.metrics, this.backend, this.meter, this.logins] = [p.metrics, p.backend, p.meter, p.logins];
-    [this.upstreams, this.openTarget, this.heartbeat] = [p.upstreams, p.openTarget, p.heartbeat];
+    [this.upstreams, this.openTarget, this.heartbeat, this.targetPolicy] = [p.upstreams, p.openTarget, p.heartbeat, p.targetPolicy];
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     this.forwardHooks = forwardHooks(
@@ -77,9 +79,11 @@ export class Gateway {
     // The pools before the first tunnel; a server that does not answer yet leaves the default
     // egress until the next poll.
     await this.upstreams.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the upstream list yet'));
+    await this.targetPolicy.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the target policy yet'));
     await listenOn(this.server, port, host);
     this.meter.start();
     this.upstreams.start(this.backend, this.logger);
+    this.targetPolicy.start(this.backend, this.logger, this.opts.targetPolicyPollMs);
     this.heartbeat.start();
     return this.server.address() as AddressInfo;
   }
@@ -102,6 +106,7 @@ export class Gateway {
       this.logins.stop();
       this.tunnels.stop();
       this.upstreams.stop();
+      this.targetPolicy.stop();
       this.heartbeat.stop();
       await closeServer(this.server, this.sockets, drainMs);
       await this.meter.close();

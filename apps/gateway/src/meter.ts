@@ -125,6 +125,8 @@ export class Account {
   allowance: number | null = null;
   /** The client sockets holding a connection slot, while the account has a limit. */
   readonly slots = new Set<object>();
+  /** Its owner is exempt from the target policy (from the last login). */
+  targetPolicyExempt = false;
   pendingSessions = 0;
   /** Bytes spent since the journal last heard of this account. */
   unjournaled = 0;

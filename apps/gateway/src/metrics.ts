@@ -62,6 +62,7 @@ export class GatewayMetrics {
       releaseLeases: histogram('gateway_release_duration_seconds', 'Lease returns to the server, by outcome'),
       upstreams: histogram('gateway_upstreams_duration_seconds', 'Reads of the upstream pool list, by outcome'),
       heartbeat: histogram('gateway_heartbeat_duration_seconds', 'Fleet heartbeats to the server, by outcome'),
+      targetPolicy: histogram('gateway_target_policy_duration_seconds', 'Reads of the target policy, by outcome'),
     };
     const gauge = (name: string, help: string, read: (g: GatewayGauges) => number) =>
       new Gauge({
@@ -126,6 +127,7 @@ export class GatewayMetrics {
       authorizeAddress: (input) => timed('authorizeAddress', () => backend.authorizeAddress(input)),
       upstreams: () => timed('upstreams', () => backend.upstreams()),
       heartbeat: (input) => timed('heartbeat', () => backend.heartbeat(input)),
+      ...(backend.targetPolicy ? { targetPolicy: () => timed('targetPolicy', () => backend.targetPolicy!()) } : {}),
     };
   }
 }

@@ -8,7 +8,9 @@ import { isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { EgressError, type Egress, type TargetSocket } from './egress';
 import type { MeteredConnection } from './meter';
+import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
 import { takeSlot } from './connection-slots';
+import type { TargetPolicyGate } from './target-policy';
 import { leaseRefusal, TOO_MANY_CONNECTIONS_MESSAGE } from './metered-flow';
 import { refusal, type Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
@@ -20,10 +22,12 @@ export type OpenTarget = (session: Session, target: HostPort, client: Socket) =>
  * Opens targets through `egress`; null when the client went away meanwhile. `sessionSecret` (the
  * fleet's shared internal key) derives each line's sticky session, the same on every gateway.
  */
-export function targetOpener(egress: Egress, sessionSecret = ''): OpenTarget {
+export function targetOpener(egress: Egress, sessionSecret = '', policy?: TargetPolicyGate): OpenTarget {
   const sticky = new StickySessions(sessionSecret);
   return async (session, target, client) => {
     const { account: acc, parts } = session;
+    // Refused before anything is opened or leased: billed 0.
+    if (policy && !acc.targetPolicyExempt && policy.blocks(target.host)) return refusal('blocked', TARGET_BLOCKED_MESSAGE);
     if (!takeSlot(acc, client)) return refusal('too_many_connections', TOO_MANY_CONNECTIONS_MESSAGE);
     // Counted as a connection of the account from here, so an idle release cannot pull its leases.
     const pending: MeteredConnection = { credKey: session.credKey, remote: client.remoteAddress, close: () => client.destroy() };

@@ -46,7 +46,10 @@ describe('gateway.* procedures (internal key)', () => {
     const u = await userWithCredits(server, 5n * BigInt(MiB));
     const ok = await api.authorize({ proxyUserId: u.proxyUserId, password: u.proxyPassword, location: { country: 'US', state: 'CA' } });
     // What the account may spend is a lease's answer, not the login's.
-    expect(ok).toEqual({ account: { ok: true, proxyAccountId: expect.any(String), usageType: 'normal_proxy', allowlist: [], maxConnections: null }, locationKnown: true });
+    expect(ok).toEqual({
+      account: { ok: true, proxyAccountId: expect.any(String), usageType: 'normal_proxy', allowlist: [], maxConnections: null, targetPolicyExempt: false },
+      locationKnown: true,
+    });
     const bad = await api.authorize({ proxyUserId: u.proxyUserId, password: 'nope', location: { country: 'ZZ' } });
     expect(bad).toEqual({ account: { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' }, locationKnown: false });
     const nobody = await api.authorize({ proxyUserId: 'nosuchuser1', password: 'x' });

@@ -11,3 +11,4 @@ export * from './units';
 export * from './upstream-template';
 export * from './upstream-presets';
 export * from './pricing';
+export * from './target-policy';

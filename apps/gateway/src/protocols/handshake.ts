@@ -34,6 +34,7 @@ export type RefusalKind =
   | 'empty'
   | 'cap_reached'
   | 'too_many_connections'
+  | 'blocked'
   | 'forbidden'
   | 'dns'
   | 'refused'

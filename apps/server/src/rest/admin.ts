@@ -1,4 +1,6 @@
 import {
+  adminUserPatchInput,
+  targetPolicyInput,
   adjustBalanceInput,
   adminAuditInput,
   adminCodesInput,
@@ -13,7 +15,6 @@ import {
   createCodesInput,
   createPromotionInput,
   setPricingInput,
-  setUserPriceInput,
   createUpstreamInput,
   revokeCodeInput,
   setCatalogueInput,
@@ -132,10 +133,12 @@ export const adminRoutes = [
   restRoute({ method: 'POST', url: '/admin/codes/:code/revoke', body: revokeCodeInput, pathParams: true }, async (caller, input) =>
     caller.admin.revokeCode(input),
   ),
+  restRoute({ method: 'GET', url: '/admin/target-policy' }, async (caller) => caller.admin.targetPolicy()),
+  restRoute({ method: 'PUT', url: '/admin/target-policy', body: targetPolicyInput }, async (caller, input) => caller.admin.setTargetPolicy(input)),
+  restRoute({ method: 'PATCH', url: '/admin/users/:id', body: adminUserPatchInput, pathParams: true }, async (caller, input) => caller.admin.patchUser(input)),
   restRoute({ method: 'GET', url: '/admin/catalogue' }, async (caller) => caller.admin.catalogue()),
   restRoute({ method: 'PUT', url: '/admin/catalogue', body: setCatalogueInput }, async (caller, input) => caller.admin.setCatalogue(input)),
   restRoute({ method: 'PUT', url: '/admin/pricing', body: setPricingInput }, async (caller, input) => caller.admin.setPricing(input)),
-  restRoute({ method: 'PATCH', url: '/admin/users/:id', body: setUserPriceInput, pathParams: true }, async (caller, input) => caller.admin.setUserPrice(input)),
   restRoute({ method: 'POST', url: '/admin/promotions', body: createPromotionInput }, async (caller, input) => caller.admin.createPromotion(input)),
   restRoute({ method: 'GET', url: '/admin/promotions' }, async (caller) => caller.admin.promotions()),
   restRoute({ method: 'PATCH', url: '/admin/promotions/:code', body: updatePromotionInput, pathParams: true }, async (caller, input) =>

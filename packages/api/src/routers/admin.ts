@@ -8,6 +8,8 @@ import {
   adminLoginInput,
   adminPaymentsInput,
   adminUserInput,
+  adminUserPatchInput,
+  targetPolicyInput,
   adminUsersInput,
   createAdminInput,
   createCodesInput,
@@ -43,10 +45,11 @@ import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createCodes } from '../services/codes';
 import { listAllPayments } from '../services/payments';
 import { createPromotion, listPromotions, setPromotionEnabled } from '../services/promotions';
-import { setPricing, setUserPrice } from '../services/pricing';
+import { patchUser, setPricing, setUserPrice } from '../services/pricing';
 import { globalUsage, listUsers } from '../services/user-list';
 import { listGateways } from '../services/gateway-fleet';
 import { getCatalogue, setCatalogue } from '../services/catalogue';
+import { getTargetPolicy, setTargetPolicy } from '../services/target-policy';
 import { datasetCountries } from '../services/locations';
 import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { testUpstream } from '../services/upstream-test';
@@ -135,6 +138,13 @@ export const adminRouter = {
     success: true as const,
     user: await ctx.db.transaction((tx) => setUserPrice(tx, input)),
   })),
+  /** PATCH /admin/users/:id: the user's own rate (finance) and target policy exemption (owners only). */
+  patchUser: financeProcedure.input(adminUserPatchInput).mutation(async ({ ctx, input }) => {
+    if (input.targetPolicyExempt !== undefined && ctx.admin && ctx.admin.role !== 'owner') {
+      throw new DomainError('FORBIDDEN', NOT_ALLOWED_FOR_ROLE);
+    }
+    return { success: true as const, user: await ctx.db.transaction((tx) => patchUser(tx, input)) };
+  }),
   /** Codes with their state and redeemer, by state and by code or redeemer email. */
   codes: supportProcedure.input(adminCodesInput).query(({ ctx, input }) => listCodes(ctx.db, input ?? {})),
   /** Withdraws an unused code: it then redeems as an unknown one. */
@@ -216,4 +226,7 @@ export const adminRouter = {
   gateways: adminOrInternalProcedure.query(({ ctx }) => listGateways(ctx.db, ctx.deps.config.gatewayDownAfterMs)),
   /** Every admin action and data-changing internal call, newest first; nothing edits or deletes it. */
   auditLog: staffProcedure.input(adminAuditInput).query(({ ctx, input }) => listAudit(ctx.db, input ?? {})),
+  /** The domains the gateways refuse, and whether they refuse raw IP targets. */
+  targetPolicy: adminOrInternalProcedure.query(({ ctx }) => getTargetPolicy(ctx.db)),
+  setTargetPolicy: adminOrInternalProcedure.input(targetPolicyInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicy(tx, input))),
 } satisfies TRPCRouterRecord;

@@ -15,9 +15,10 @@ import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
+import { getTargetPolicy } from '../services/target-policy';
 import { ensureConnectionPartitions, keptDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
-import { connectionAllowances } from '../services/connection-limits';
-import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases } from '../services/leases';
+import { connectionAllowances, type ConnectionAllowance } from '../services/connection-limits';
+import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases, type ReportResult } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
 export const gatewayRouter = {
@@ -81,11 +82,14 @@ export const gatewayRouter = {
       inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
     }
     // Connection counts are the gateway's state now, recorded even with a repeated report.
-    const allowances = input.openConnections ? await connectionAllowances(ctx.db, input.gatewayId, input.openConnections) : [];
-    return { ...result, allowances };
+    const answer: ReportResult & { allowances?: ConnectionAllowance[] } = result;
+    if (input.openConnections) answer.allowances = await connectionAllowances(ctx.db, input.gatewayId, input.openConnections);
+    return answer;
   }),
 
   /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */
+  /** The target policy: gateways poll it every few seconds (changes reach them within 10 s). */
+  targetPolicy: internalProcedure.query(({ ctx }) => getTargetPolicy(ctx.db)),
   upstreams: internalProcedure.query(({ ctx }) => gatewayUpstreams(ctx.db, ctx.deps.secrets)),
 
   /** The fleet's heartbeat: who the gateway is and how it is doing (GET /admin/gateways). */

@@ -11,6 +11,11 @@ import { gatewayConnections, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 /** A gateway's counts older than this no longer hold slots (a gateway that stopped reporting). */
 export const CONNECTIONS_FRESH_MS = 10_000;
 
+export interface ConnectionAllowance {
+  proxyAccountId: string;
+  allowed: number;
+}
+
 export interface OpenConnections {
   proxyAccountId: string;
   open: number;
@@ -25,7 +30,7 @@ export async function connectionAllowances(
   gatewayId: string,
   counts: readonly OpenConnections[],
   now = new Date(),
-): Promise<Array<{ proxyAccountId: string; allowed: number }>> {
+): Promise<ConnectionAllowance[]> {
   const listed = counts.filter((c) => c.open > 0);
   const ids = [...new Set(counts.map((c) => c.proxyAccountId))];
   await db.delete(gatewayConnections).where(

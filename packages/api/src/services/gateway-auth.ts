@@ -22,7 +22,7 @@ export type GatewayAccountResult =
    * address. What the account may spend is a lease's answer (an empty wallet or a reached cap is
    * refused there, in each protocol's words), not the login's.
    */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[]; maxConnections: number | null }
+  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[]; maxConnections: number | null; targetPolicyExempt: boolean }
   | { ok: false; reason: 'bad_credentials' | 'disabled' | 'expired' | 'not_passwordless'; message: string };
 
 export interface GatewayAuthorization {
@@ -136,7 +136,14 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
   for (const a of all) out.set(a.proxyAccountId, standing(a)?.reason === 'expired' ? EXPIRED : DISABLED);
   for (const acc of accs) {
     const allowlist = 'userId' in acc.wallet ? (allowlists.get(acc.wallet.userId) ?? []) : [];
-    out.set(acc.proxyAccountId, { ok: true, proxyAccountId: acc.proxyAccountId, usageType: acc.usageType, allowlist, maxConnections: acc.maxConnections });
+    out.set(acc.proxyAccountId, {
+      ok: true,
+      proxyAccountId: acc.proxyAccountId,
+      usageType: acc.usageType,
+      allowlist,
+      maxConnections: acc.maxConnections,
+      targetPolicyExempt: acc.targetPolicyExempt,
+    });
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * one user's own. Every crypto order is priced here, on the server, from what is in force.
  */
 import { eq, sql } from 'drizzle-orm';
-import { DEFAULT_PRICING, DomainError, minOrderGb, orderTotalCents, ratePerGbCents, type Pricing } from '@proxyhub/core';
+import { DEFAULT_PRICING, DomainError, minOrderGb, orderTotalCents, ratePerGbCents, type AdminUserPatchInput, type Pricing } from '@proxyhub/core';
 import { pricingSettings, users, type DbOrTx } from '@proxyhub/db';
 
 const ROW = 'pricing';
@@ -35,11 +35,20 @@ export async function setPricing(tx: DbOrTx, input: Pricing) {
 export const USER_NOT_FOUND = 'User not found';
 
 export async function setUserPrice(tx: DbOrTx, input: { id: string; pricePerGbCents: number | null }) {
+  const { id, pricePerGbCents } = await patchUser(tx, input);
+  return { id, pricePerGbCents };
+}
+
+/** PATCH /admin/users/:id: the fields given, in one update; the role check is the procedure's. */
+export async function patchUser(tx: DbOrTx, input: AdminUserPatchInput) {
   const [row] = await tx
     .update(users)
-    .set({ pricePerGbCents: input.pricePerGbCents })
+    .set({
+      ...(input.pricePerGbCents !== undefined ? { pricePerGbCents: input.pricePerGbCents } : {}),
+      ...(input.targetPolicyExempt !== undefined ? { targetPolicyExempt: input.targetPolicyExempt } : {}),
+    })
     .where(eq(users.id, input.id))
-    .returning({ id: users.id, pricePerGbCents: users.pricePerGbCents });
+    .returning({ id: users.id, pricePerGbCents: users.pricePerGbCents, targetPolicyExempt: users.targetPolicyExempt });
   if (!row) throw new DomainError('NOT_FOUND', USER_NOT_FOUND);
   return row;
 }

@@ -47,6 +47,8 @@ export interface AccountWallet {
   expiresAt: Date | null;
   /** Concurrent connections across the fleet (null: no limit). */
   maxConnections: number | null;
+  /** Its owner is exempt from the target policy. */
+  targetPolicyExempt: boolean;
 }
 
 const accountWalletColumns = {
@@ -59,6 +61,7 @@ const accountWalletColumns = {
   userDisabledAt: users.disabledAt,
   expiresAt: proxyAccounts.expiresAt,
   maxConnections: proxyAccounts.maxConnections,
+  targetPolicyExempt: users.targetPolicyExempt,
 };
 
 export interface AccountWalletRow {
@@ -71,6 +74,7 @@ export interface AccountWalletRow {
   userDisabledAt: Date | null;
   expiresAt: Date | null;
   maxConnections: number | null;
+  targetPolicyExempt: boolean | null;
 }
 
 /**
@@ -98,6 +102,7 @@ export function toAccountWallet(r: AccountWalletRow): AccountWallet {
     capBatchId: r.batchId && r.batchUserId ? r.batchId : null,
     expiresAt: r.expiresAt,
     maxConnections: r.maxConnections,
+    targetPolicyExempt: r.targetPolicyExempt === true,
   };
 }
 

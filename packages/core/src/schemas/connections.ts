@@ -11,11 +11,11 @@ export type ConnectionProtocol = (typeof CONNECTION_PROTOCOLS)[number];
  * `upstream_failed`: the upstream provider failed; `cut_off`: the balance or a limit ran out;
  * `client_closed`: the client hung up first; `timeout`: idle or a head that never came.
  */
-export const CONNECTION_OUTCOMES = ['ok', 'refused', 'target_unreachable', 'upstream_failed', 'cut_off', 'client_closed', 'timeout'] as const;
+export const CONNECTION_OUTCOMES = ['ok', 'refused', 'target_unreachable', 'upstream_failed', 'cut_off', 'client_closed', 'timeout', 'blocked'] as const;
 export type ConnectionOutcome = (typeof CONNECTION_OUTCOMES)[number];
 
 /** Outcomes of a connection that never reached its target: always billed 0 bytes. */
-export const UNBILLED_OUTCOMES: ReadonlySet<ConnectionOutcome> = new Set(['refused', 'target_unreachable', 'upstream_failed']);
+export const UNBILLED_OUTCOMES: ReadonlySet<ConnectionOutcome> = new Set(['refused', 'target_unreachable', 'upstream_failed', 'blocked']);
 
 /** At most this many connections per page of the log. */
 export const CONNECTIONS_MAX_PAGE = 500;

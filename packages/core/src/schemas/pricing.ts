@@ -37,7 +37,22 @@ export const setPricingInput = z
   });
 export type SetPricingInput = z.input<typeof setPricingInput>;
 
-export const setUserPriceInput = z.object({
-  id: z.string({ error: 'User id is required' }).uuid('User not found'),
-  pricePerGbCents: z.union([z.null(), positiveCents('Price per GB')], { error: 'Price per GB must be a number of cents or null' }),
-});
+const userPriceField = z.union([z.null(), positiveCents('Price per GB')], { error: 'Price per GB must be a number of cents or null' });
+const patchedUserId = z.string({ error: 'User id is required' }).uuid('User not found');
+
+export const setUserPriceInput = z.object({ id: patchedUserId, pricePerGbCents: userPriceField });
+
+/**
+ * `PATCH /admin/users/:id`: the user's own rate (finance and owners) and their exemption from the
+ * target policy (owners), either or both.
+ */
+export const adminUserPatchInput = z
+  .object({
+    id: patchedUserId,
+    pricePerGbCents: userPriceField.optional(),
+    targetPolicyExempt: z.boolean({ error: 'Target policy exemption must be true or false' }).optional(),
+  })
+  .refine((v) => v.pricePerGbCents !== undefined || v.targetPolicyExempt !== undefined, {
+    message: 'Give a price per GB or a target policy exemption to change',
+  });
+export type AdminUserPatchInput = z.infer<typeof adminUserPatchInput>;

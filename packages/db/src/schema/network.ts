@@ -68,3 +68,18 @@ export const catalogue = pgTable(
   },
   (t) => [check('catalogue_single_row', sql`${t.id} = 1`)],
 );
+
+/**
+ * Which targets the gateways refuse (GET/PUT /admin/target-policy): one row, absent until the
+ * first change (then nothing is blocked). `rules` are normalized domain patterns.
+ */
+export const targetPolicy = pgTable(
+  'target_policy',
+  {
+    id: integer('id').primaryKey().default(1),
+    rules: text('rules').array().notNull(),
+    blockRawIp: boolean('block_raw_ip').notNull().default(false),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('target_policy_single_row', sql`${t.id} = 1`)],
+);

@@ -32,6 +32,8 @@ export const users = pgTable(
     disabledAt: ts('disabled_at'),
     /** The operator's own rate for this user (cents per GB); null: the price list's. */
     pricePerGbCents: integer('price_per_gb_cents'),
+    /** The gateways do not apply the target policy to this user's accounts (PATCH /admin/users/:id). */
+    targetPolicyExempt: boolean('target_policy_exempt').notNull().default(false),
     /**
      * The user deleted the account: the row stays, anonymised, so the ledger still adds up
      * (email a placeholder, name, credentials and sessions gone, disabled_at set as well).

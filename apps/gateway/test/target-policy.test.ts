@@ -1,0 +1,102 @@
+/**
+ * The target policy at the gateway: GET/PUT /admin/target-policy (an invalid pattern is a 400
+ * naming it), refused before any connection for CONNECT, HTTP forward (absolute URI) and SOCKS5
+ * with 403 "Target blocked by policy" / reply 2; blockRawIp; an exempt user; changes within 10 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, basic, connectTunnel, curl, rawExchange, startStack, startTarget, userWithCredits, type HttpClient, type Stack } from './helpers';
+
+let stack: Stack;
+let target: Awaited<ReturnType<typeof startTarget>>;
+let admin: HttpClient;
+beforeAll(async () => {
+  stack = await startStack({ targetPolicyPollMs: 200 });
+  target = await startTarget();
+  admin = await adminClient(stack.server);
+});
+afterAll(async () => {
+  await stack?.close();
+  await target?.close();
+});
+
+type User = Awaited<ReturnType<typeof userWithCredits>>;
+const connectTo = async (u: User, host: string) =>
+  (
+    await rawExchange(
+      stack.port,
+      [Buffer.from(`CONNECT ${host}:${target.port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`)],
+      { endAfter: false },
+    )
+  ).data.toString('latin1');
+
+async function socksTo(u: User, host: string): Promise<number | undefined> {
+  const user = Buffer.from(u.username());
+  const pass = Buffer.from(u.proxyPassword);
+  const name = Buffer.from(host);
+  const req = Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, Buffer.from([target.port >> 8, target.port & 255])]);
+  const { data } = await rawExchange(stack.port, [
+    Buffer.from([5, 1, 2]),
+    Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]),
+    req,
+  ]);
+  return data[5];
+}
+
+/** Waits for the gateways to have the policy (they poll every 200 ms here, every 5 s by default). */
+const settle = () => new Promise((r) => setTimeout(r, 600));
+
+describe('target policy', () => {
+  it('GET and PUT /admin/target-policy; an invalid pattern is a 400 naming it', async () => {
+    expect((await admin.get('/admin/target-policy')).body).toEqual({ rules: [], blockRawIp: false });
+    const bad = await admin.request<{ error: string }>('PUT', '/admin/target-policy', { rules: ['ok.test', 'not a domain'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('rules: invalid pattern "not a domain"');
+    const put = await admin.request('PUT', '/admin/target-policy', { rules: ['Blocked.test', '*.subs.test'] });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ rules: ['blocked.test', '*.subs.test'], blockRawIp: false });
+    expect((await admin.get('/admin/target-policy')).body).toEqual({ rules: ['blocked.test', '*.subs.test'], blockRawIp: false });
+  });
+
+  it('refuses blocked names for CONNECT, HTTP forward and SOCKS5 before connecting; others pass', async () => {
+    await admin.request('PUT', '/admin/target-policy', { rules: ['blocked.test', '*.subs.test'] });
+    await settle();
+    const u = await userWithCredits(stack.server, 1n << 30n);
+    for (const host of ['blocked.test', 'www.blocked.test', 'a.subs.test']) {
+      const answer = await connectTo(u, host);
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+      expect(answer.endsWith('\r\n\r\nTarget blocked by policy') || answer.includes('\r\n\r\nTarget blocked by policy')).toBe(true);
+      expect(await socksTo(u, host)).toBe(0x02);
+    }
+    const forward = await curl(['-x', stack.proxyUrl, '-U', `${u.username()}:${u.proxyPassword}`, 'http://www.blocked.test/hello']);
+    expect(forward.status).toBe(403);
+    expect(forward.stdout).toContain('Target blocked by policy');
+    // subs.test itself is not blocked by *.subs.test: refused only because the name does not resolve.
+    expect(await connectTo(u, 'subs.test')).not.toMatch(/^HTTP\/1\.1 403 /);
+    await connectTunnel(stack.port, target.port, u.username(), u.proxyPassword).then((s) => s.destroy());
+  });
+
+  it('blockRawIp refuses targets given as addresses; an exempt user is not refused', async () => {
+    await admin.request('PUT', '/admin/target-policy', { rules: [], blockRawIp: true });
+    await settle();
+    const u = await userWithCredits(stack.server, 1n << 30n);
+    expect(await connectTo(u, '127.0.0.1')).toMatch(/^HTTP\/1\.1 403 /);
+    const exempt = await admin.request('PATCH', `/admin/users/${u.userId}`, { targetPolicyExempt: true });
+    expect(exempt.status).toBe(200);
+    expect(exempt.body).toEqual({ id: u.userId, targetPolicyExempt: true });
+    expect((await admin.request<{ error: string }>('PATCH', `/admin/users/${u.userId}`, { targetPolicyExempt: 'yes' })).body.error).toBe(
+      'targetPolicyExempt must be true or false',
+    );
+    // Within the credential cache's refresh (seconds).
+    const deadline = Date.now() + 10_000;
+    let ok = false;
+    while (!ok && Date.now() < deadline) {
+      ok = await connectTunnel(stack.port, target.port, u.username(), u.proxyPassword).then(
+        (s) => (s.destroy(), true),
+        () => false,
+      );
+      if (!ok) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(ok).toBe(true);
+    await admin.request('PUT', '/admin/target-policy', { rules: [], blockRawIp: false });
+  });
+});
