@@ -82,9 +82,9 @@ describe('target policy', () => {
     expect(await connectTo(u, '127.0.0.1')).toMatch(/^HTTP\/1\.1 403 /);
     const exempt = await admin.request('PATCH', `/admin/users/${u.userId}`, { targetPolicyExempt: true });
     expect(exempt.status).toBe(200);
-    expect(exempt.body).toEqual({ id: u.userId, targetPolicyExempt: true });
+    expect(exempt.body).toMatchObject({ success: true, user: { id: u.userId, targetPolicyExempt: true } });
     expect((await admin.request<{ error: string }>('PATCH', `/admin/users/${u.userId}`, { targetPolicyExempt: 'yes' })).body.error).toBe(
-      'targetPolicyExempt must be true or false',
+      'Target policy exemption must be true or false',
     );
     // Within the credential cache's refresh (seconds).
     const deadline = Date.now() + 10_000;

@@ -56,6 +56,7 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.updatePromotion': ['finance'],
   'admin.setPricing': ['finance'],
   'admin.setUserPrice': ['finance'],
+  'admin.patchUser': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me']);
@@ -149,6 +150,20 @@ describe('roles', () => {
     expect(await adjust(-11)).toMatchObject({ status: 403, body: FORBIDDEN });
     expect((await clients.owner.post(`/admin/users/${user.id}/adjust`, { deltaGB: 50, reason: 'bulk' })).status).toBe(200);
     expect(await clients.finance.post(`/admin/users/${user.id}/adjust`, { deltaGB: 1, reason: 'x' })).toMatchObject({ status: 403, body: FORBIDDEN });
+  });
+
+  it('PATCH /admin/users/:id: finance sets a user’s own rate, only an owner exempts them from the target policy', async () => {
+    const { user } = await signedInUser(server);
+    const patch = (client: HttpClient, body: object) => client.request<{ error?: string }>('PATCH', `/admin/users/${user.id}`, body);
+    expect(await patch(clients.finance, { pricePerGbCents: 80 })).toMatchObject({ status: 200, body: { success: true, user: { pricePerGbCents: 80 } } });
+    expect(await patch(clients.finance, { targetPolicyExempt: true })).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await patch(clients.finance, { pricePerGbCents: 70, targetPolicyExempt: true })).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await patch(clients.owner, { pricePerGbCents: null, targetPolicyExempt: true })).toMatchObject({
+      status: 200,
+      body: { success: true, user: { pricePerGbCents: null, targetPolicyExempt: true } },
+    });
+    expect(await patch(clients.owner, {})).toMatchObject({ status: 400, body: { error: 'Give a price per GB or a target policy exemption to change' } });
+    expect(await patch(clients.support, { pricePerGbCents: 80 })).toMatchObject({ status: 403, body: FORBIDDEN });
   });
 
   it('a role change takes effect on the next request; the last owner cannot be demoted or disabled', async () => {

@@ -106,8 +106,8 @@ describe('prices the operator sets', () => {
     const orders = await server.deps.db.select({ gb: payments.gbAmount, cents: payments.priceCents }).from(payments).where(eq(payments.userId, me.id));
     expect(orders.map((o) => `${o.gb}:${o.cents}`).sort()).toEqual(['200:12000', '20:2000', '250:15000', '50:3500', '50:4000', '50:4000'].sort());
     const audit = await server.deps.db.select().from(auditLog);
-    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['admin.setPricing', 'admin.setUserPrice']));
-    expect(audit.find((a) => a.action === 'admin.setUserPrice')?.target).toBe(`user:${me.id}`);
+    expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['admin.setPricing', 'admin.patchUser']));
+    expect(audit.find((a) => a.action === 'admin.patchUser')?.target).toBe(`user:${me.id}`);
 
     expect((await put({ pricePerGbCents: 90, minOrderCents: 1000, tiers: [] })).status).toBe(200);
   });
