@@ -15,6 +15,8 @@ import { rest, restRoutes } from './rest';
 import { fastifyTrustProxy, type TrustProxy } from './trust-proxy';
 import { paymentWebhooks } from './webhooks/payments';
 import { sandboxPage } from './webhooks/sandbox';
+import type { TelegramBot } from './telegram/bot';
+import { telegramWebhook } from './telegram/webhook';
 
 export { drainHandlers, listRoutes, type RouteInfo } from './plugins/route-registry';
 export { MAX_TRPC_BATCH } from './plugins/trpc';
@@ -30,6 +32,8 @@ export interface BuildAppOptions {
   database?: Database | undefined;
   /** Node process metrics (CPU, memory, event loop) in /metrics: the real process, not tests. */
   processMetrics?: boolean;
+  /** The Telegram bot: POST /telegram/webhook exists only with it. */
+  telegram?: TelegramBot | null;
 }
 
 export function defaultWebDistDir(): string {
@@ -67,6 +71,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(paymentWebhooks, { deps });
   await app.register(sandboxPage, { deps, webDistDir: opts.webDistDir });
   await app.register(googleSignIn, { deps });
+  if (opts.telegram) await app.register(telegramWebhook, { telegram: opts.telegram });
   await app.register(webApp, { webDistDir: opts.webDistDir });
   return app;
 }

@@ -14,8 +14,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { usesBearer } from '@proxyhub/api';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-// The sandbox payment page posts plain HTML forms; it does not exist in production.
-const EXEMPT_PREFIXES = ['/webhooks/', '/sandbox/'];
+// The sandbox payment page posts plain HTML forms; it does not exist in production. Telegram's
+// deliveries carry the webhook secret instead of cookies.
+const EXEMPT_PREFIXES = ['/webhooks/', '/sandbox/', '/telegram/webhook'];
 
 /** No Content-Type header and nothing to read: no length (or 0) and no chunked body. */
 function isBodyless(req: FastifyRequest): boolean {

@@ -37,6 +37,17 @@ const schema = z.object({
   GATEWAY_DOWN_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   CONNECTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEB_DIST_DIR: optionalString,
+  /** From BotFather: turns the Telegram bot on (off, and no webhook route, without it). */
+  TELEGRAM_BOT_TOKEN: optionalString,
+  /** Telegram sends it in X-Telegram-Bot-Api-Secret-Token with every update (1-256 of A-Z a-z 0-9 _ -). */
+  TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, 'TELEGRAM_WEBHOOK_SECRET: 1-256 characters of A-Z, a-z, 0-9, _ and -')
+      .optional(),
+  ),
+  /** Where the bot's calls go: the public Bot API unless set (tests point it at a fake). */
+  TELEGRAM_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).default('https://api.telegram.org')),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
   TRUST_PROXY: trustProxyEnv,
@@ -61,7 +72,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR);
   const missing: string[] = [];
-  const secret = (name: 'APP_SECRET' | 'INTERNAL_API_KEY', value: string | undefined) => {
+  const secret = (name: 'APP_SECRET' | 'INTERNAL_API_KEY' | 'TELEGRAM_WEBHOOK_SECRET', value: string | undefined) => {
     if (value) {
       if (production && value.length < 32) missing.push(`${name} (at least 32 characters)`);
       return value;
@@ -74,6 +85,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
   };
   const appSecret = secret('APP_SECRET', env.APP_SECRET);
   const internalApiKey = secret('INTERNAL_API_KEY', env.INTERNAL_API_KEY);
+  // Only a bot needs it: without a token nothing is generated or required.
+  const telegramWebhookSecret = env.TELEGRAM_BOT_TOKEN ? secret('TELEGRAM_WEBHOOK_SECRET', env.TELEGRAM_WEBHOOK_SECRET) : null;
   if (production) {
     if (!env.ADMIN_PASSWORD) missing.push('ADMIN_PASSWORD');
     if (!env.PUBLIC_URL) missing.push('PUBLIC_URL');
@@ -89,6 +102,10 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     dataDir,
     appSecret,
     internalApiKey,
+    telegram:
+      env.TELEGRAM_BOT_TOKEN && telegramWebhookSecret
+        ? { token: env.TELEGRAM_BOT_TOKEN, webhookSecret: telegramWebhookSecret, apiRoot: env.TELEGRAM_API_ROOT }
+        : null,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logPretty: logFormatFor(env.LOG_FORMAT, production) === 'pretty',
   };

@@ -23,6 +23,7 @@ const server = await createServer({
   admin: { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD },
   backgroundJobs: true,
   processMetrics: true,
+  telegram: env.telegram,
 });
 await server.app.listen({ host: env.HOST, port: env.PORT });
 server.logger.info({ url: env.publicUrl, database: database.driver, payments: env.PAYMENT_PROVIDER }, 'ProxyHub server ready');

@@ -8,10 +8,13 @@ import { buildApp, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
 import { createServerLoggers } from './logger';
 import type { TrustProxy } from './trust-proxy';
+import { startTelegramBot, type TelegramBot, type TelegramOptions } from './telegram/bot';
 
 export interface ServerParts {
   app: FastifyInstance;
   deps: ApiDeps;
+  /** The Telegram bot, when configured and getMe answered. */
+  telegram: TelegramBot | null;
   database: Database;
   logger: PinoLogger;
   /** Stops accepting requests, waits for in-flight work and background tasks, closes the database. */
@@ -37,6 +40,8 @@ export interface CreateServerOptions {
   backgroundJobs?: boolean;
   /** Node process metrics in /metrics (the real process). */
   processMetrics?: boolean;
+  /** TELEGRAM_BOT_TOKEN and the rest: the bot and its webhook route exist only with it. */
+  telegram?: TelegramOptions | null | undefined;
 }
 
 /** Wires the database, mail, rate limits and the Fastify app; shared by main.ts, tests and benches. */
@@ -81,8 +86,10 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
     rateLimiter: createRateLimiter(opts.config.rateLimits, redis, opts.redisKeyPrefix),
     logger,
   });
+  const telegram = opts.telegram ? await startTelegramBot(deps, opts.telegram, logger) : null;
   const app = await buildApp({
     deps,
+    telegram,
     loggerInstance: logger,
     trustProxy: opts.trustProxy,
     webDistDir: opts.webDistDir,
@@ -94,6 +101,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
   return {
     app,
     deps,
+    telegram,
     database: opts.database,
     logger,
     close() {
@@ -101,6 +109,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
         await stopJobs();
         await app.close();
         await drainHandlers(app);
+        await telegram?.stop();
         await Promise.allSettled([...deps.background]);
         redis?.disconnect();
         await opts.database.close();

@@ -33,6 +33,9 @@ const REST_MATRIX: Record<string, AdminRole[]> = {
   'PATCH /admin/promotions/:code': ['finance'],
   'PUT /admin/pricing': ['finance'],
   'PATCH /admin/users/:id': ['finance'],
+  'GET /admin/telegram/link': ['support', 'finance'],
+  'POST /admin/telegram/link': ['support', 'finance'],
+  'DELETE /admin/telegram/link': ['support', 'finance'],
 };
 
 /** The same for the tRPC procedures (admin.* and the other admin ones). */
@@ -59,7 +62,7 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.patchUser': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
-const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me']);
+const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me', 'admin.telegramStatus', 'admin.telegramLink', 'admin.telegramUnlink']);
 const selfService = (path: string) => SELF_SERVICE.has(path) || path.startsWith('twoFactor.admin');
 
 const admits = (matrix: Record<string, AdminRole[]>, key: string, role: AdminRole) => role === 'owner' || (matrix[key] ?? []).includes(role);

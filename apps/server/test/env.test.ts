@@ -111,3 +111,32 @@ describe('log format', () => {
     expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: ProxyHub server ready {"url":"http:\/\/localhost:3000"}\n$/);
   });
 });
+
+describe('Telegram settings', () => {
+  it('no token: no bot and no webhook secret generated', () => {
+    const dir = tempDir();
+    expect(loadEnv({ DATA_DIR: dir }).telegram).toBeNull();
+    expect(JSON.parse(readFileSync(join(dir, 'dev-secrets.json'), 'utf8'))).not.toHaveProperty('TELEGRAM_WEBHOOK_SECRET');
+  });
+
+  it('development generates the webhook secret once and keeps it; the API root defaults to the public Bot API', () => {
+    const dir = tempDir();
+    const a = loadEnv({ DATA_DIR: dir, TELEGRAM_BOT_TOKEN: '1:abc' });
+    expect(a.telegram).toMatchObject({ token: '1:abc', apiRoot: 'https://api.telegram.org' });
+    expect(a.telegram!.webhookSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(loadEnv({ DATA_DIR: dir, TELEGRAM_BOT_TOKEN: '1:abc' }).telegram!.webhookSecret).toBe(a.telegram!.webhookSecret);
+    expect(loadEnv({ DATA_DIR: dir, TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_API_ROOT: 'http://127.0.0.1:9' }).telegram!.apiRoot).toBe('http://127.0.0.1:9');
+  });
+
+  it("production requires a webhook secret of at least 32 characters with a token, in Telegram's alphabet", () => {
+    expect(() => loadEnv({ ...PRODUCTION_OK, TELEGRAM_BOT_TOKEN: '1:abc', DATA_DIR: tempDir() })).toThrowError(/set TELEGRAM_WEBHOOK_SECRET$/);
+    expect(() => loadEnv({ ...PRODUCTION_OK, TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_WEBHOOK_SECRET: 'short', DATA_DIR: tempDir() })).toThrowError(
+      /TELEGRAM_WEBHOOK_SECRET \(at least 32 characters\)/,
+    );
+    expect(() => loadEnv({ ...PRODUCTION_OK, TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_WEBHOOK_SECRET: `${'a'.repeat(32)}!`, DATA_DIR: tempDir() })).toThrowError(
+      /TELEGRAM_WEBHOOK_SECRET/,
+    );
+    const env = loadEnv({ ...PRODUCTION_OK, TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_WEBHOOK_SECRET: 'b'.repeat(32), DATA_DIR: tempDir() });
+    expect(env.telegram).toMatchObject({ token: '1:abc', webhookSecret: 'b'.repeat(32) });
+  });
+});

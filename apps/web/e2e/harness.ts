@@ -8,7 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { ApiConfig } from '@proxyhub/api';
 import { createServer, type ServerParts } from '@proxyhub/server';
-import { INTERNAL_KEY, STRONG_PASSWORD, internalClient, linkToken, testServerStarter, uniqueEmail, type TestServer as KitTestServer } from '@proxyhub/testing';
+import {
+  INTERNAL_KEY,
+  STRONG_PASSWORD,
+  internalClient,
+  linkToken,
+  testServerStarter,
+  uniqueEmail,
+  type TestServer as KitTestServer,
+  type TestServerInput,
+} from '@proxyhub/testing';
 
 export { INTERNAL_KEY, STRONG_PASSWORD, linkToken, uniqueEmail };
 
@@ -66,7 +75,7 @@ export interface E2E {
 }
 
 /** `config`: API settings for this file's server (e.g. a short gateway down interval). */
-export async function startE2E(config: Partial<ApiConfig> = {}): Promise<E2E> {
+export async function startE2E(config: Partial<ApiConfig> & Pick<TestServerInput, 'telegram'> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.
   // A port found free can be taken by another process before the server listens on it: try another.
   let port = 0;

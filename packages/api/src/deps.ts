@@ -26,14 +26,30 @@ export interface ApiDeps {
   background: Set<Promise<unknown>>;
   /** Sessions, API keys and the user's view, held briefly; every write on this process clears it. */
   cache: ReadCache;
+  /** The Telegram bot, once the server has started it (null without TELEGRAM_BOT_TOKEN). */
+  telegram: TelegramPort | null;
+}
+
+/** What the API needs from the server's Telegram bot. */
+export interface TelegramPort {
+  /** From getMe: link URLs are `https://t.me/<botUsername>?start=<code>`. */
+  botUsername: string;
+  /** Messages were queued and have committed: drain the outbox now rather than at the next poll. */
+  kick(): void;
+}
+
+/** After a commit that may have queued Telegram messages. */
+export function kickTelegram(deps: ApiDeps): void {
+  deps.telegram?.kick();
 }
 
 /** How long another server process may still serve a revoked session or key (see read-cache.ts). */
 export const READ_CACHE_TTL_MS = 1000;
 
-export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background' | 'cache'>): ApiDeps {
+export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background' | 'cache' | 'telegram'>): ApiDeps {
   return {
     ...input,
+    telegram: null,
     sessions: createSessions(input.db, { secure: input.config.production }),
     secrets: new SecretBox(input.config.appSecret),
     background: new Set(),

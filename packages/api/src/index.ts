@@ -25,3 +25,13 @@ export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromot
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
 export { deliverDueWebhooks, signWebhookBody, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
 export { webhookPolicy } from './routers/webhooks';
+export {
+  chatOwner,
+  claimOutbox,
+  linkTelegramChat,
+  markOutboxSent,
+  releaseOutbox,
+  TELEGRAM_LINK_TTL_MS,
+  type ChatOwner,
+  type OutboxMessage,
+} from './services/telegram';

@@ -11,6 +11,7 @@ import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { referralsRouter } from './routers/referrals';
 import { twoFactorRouter } from './routers/two-factor';
+import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
 
@@ -29,6 +30,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   gifts: giftsRouter,
   referrals: referralsRouter,
+  telegram: telegramRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,6 +29,8 @@ export const ADMIN_AREA_ROLES = {
   catalogue: ['owner'],
   policy: ['owner'],
   admins: ['owner'],
+  /** Linking one's own chat (any admin); the broadcast in it is the owner's (the server refuses others). */
+  telegram: ['owner', 'finance', 'support'],
 } as const satisfies Record<string, readonly AdminRole[]>;
 export type AdminArea = keyof typeof ADMIN_AREA_ROLES;
 

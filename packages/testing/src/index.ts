@@ -46,3 +46,4 @@ export { median } from './stats';
 export { internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
 export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';
 export { promSample } from './prometheus';
+export * from './telegram';

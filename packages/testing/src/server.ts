@@ -35,6 +35,7 @@ export interface ServerFactoryOptions {
   redisKeyPrefix?: string;
   webDistDir?: string;
   admin?: { username: string; password: string };
+  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
 }
 
 /** `createServer` of apps/server, handed in by the test's app (a package never imports an app). */
@@ -70,6 +71,8 @@ export interface TestServerOptions {
   /** Capture log lines (at `logLevel`, default TEST_LOG_LEVEL or silent). */
   logDestination?: { write(line: string): void };
   logLevel?: string;
+  /** The Telegram bot, pointed at a fake Bot API. */
+  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
 }
 
 export type TestServerInput = Partial<ApiConfig> & TestServerOptions;
@@ -83,7 +86,20 @@ export function testServerStarter<P extends ServerPartsLike>(createServer: Serve
 }
 
 async function startTestServer<P extends ServerPartsLike>(createServer: ServerFactory<P>, input: TestServerInput): Promise<TestServer<P>> {
-  const { listen: _listen, trustProxy, smtpUrl, redisUrl, redisKeyPrefix, webDistDir, port = 0, admin, logDestination, logLevel, ...overrides } = input;
+  const {
+    listen: _listen,
+    trustProxy,
+    smtpUrl,
+    redisUrl,
+    redisKeyPrefix,
+    webDistDir,
+    port = 0,
+    admin,
+    logDestination,
+    logLevel,
+    telegram,
+    ...overrides
+  } = input;
   const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-test-'));
   const database = await createTestDb();
   const config: ApiConfig = {
@@ -111,6 +127,7 @@ async function startTestServer<P extends ServerPartsLike>(createServer: ServerFa
     ...(redisKeyPrefix ? { redisKeyPrefix } : {}),
     ...(webDistDir ? { webDistDir } : {}),
     ...(admin ? { admin } : {}),
+    ...(telegram ? { telegram } : {}),
   });
   await parts.app.listen({ host: '127.0.0.1', port });
   const addr = parts.app.server.address();

@@ -13,6 +13,7 @@ import { AdminPayments } from '../components/admin/payments';
 import { AdminPromotions } from '../components/admin/promotions-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
 import { UsersTab, useUsersList } from '../components/admin/users';
+import { AdminTelegram } from '../components/telegram-settings';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { trpc } from '../trpc';
@@ -32,6 +33,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },
   { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
   { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
+  { id: 'telegram', area: 'telegram', label: 'Telegram', Panel: AdminTelegram },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */

@@ -9,6 +9,7 @@ import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
 import { ReferralSettings } from '../components/referral-settings';
+import { TelegramSettings } from '../components/telegram-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { Button, Card, CopyButton, PageHeader, useOutcome } from '../components/ui';
 import { errorMessage } from '../lib/errors';
@@ -53,6 +54,7 @@ export function ApiSettingsPage() {
       <GiftCodeSettings />
       <ReferralSettings />
       <AlertSettings />
+      <TelegramSettings />
       <TwoFactorSettings />
       <IpAllowlistSettings />
       <WebhookSettings />

@@ -33,7 +33,8 @@ import {
 } from '@proxyhub/core';
 import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
-import { inBackground } from '../deps';
+import { inBackground, kickTelegram } from '../deps';
+import { adminTelegramProcedures } from './telegram';
 import { adminLogin } from '../services/admin';
 import { allConnections, listConnections } from '../services/connection-log';
 import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';
@@ -185,10 +186,12 @@ export const adminRouter = {
   /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
   suspendUser: supportProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
     const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const, suspendedAt: suspendedAt.toISOString() };
   }),
   unsuspendUser: supportProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {
     await ctx.db.transaction((tx) => unsuspendUser(tx, input.id));
+    kickTelegram(ctx.deps);
     return { success: true as const };
   }),
   /** A balance correction with a reason: one ledger entry naming the admin. */
@@ -229,4 +232,5 @@ export const adminRouter = {
   /** The domains the gateways refuse, and whether they refuse raw IP targets. */
   targetPolicy: adminOrInternalProcedure.query(({ ctx }) => getTargetPolicy(ctx.db)),
   setTargetPolicy: adminOrInternalProcedure.input(targetPolicyInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicy(tx, input))),
+  ...adminTelegramProcedures,
 } satisfies TRPCRouterRecord;

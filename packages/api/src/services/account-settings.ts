@@ -8,7 +8,17 @@
 import { and, eq } from 'drizzle-orm';
 import { deleteUserSessions, hashPassword, newApiKey, newProxyPassword, verifyPassword, type SecretBox } from '@proxyhub/auth';
 import { DomainError, type ChangePasswordInput, type DeleteAccountInput } from '@proxyhub/core';
-import { ipAllowlistEntries, oneTimeTokens, pendingLogins, proxyAccounts, recoveryCodes, users, type DbOrTx } from '@proxyhub/db';
+import {
+  ipAllowlistEntries,
+  oneTimeTokens,
+  pendingLogins,
+  proxyAccounts,
+  recoveryCodes,
+  telegramChats,
+  telegramLinkCodes,
+  users,
+  type DbOrTx,
+} from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
 import { apiKeyColumns, getUserView } from './accounts';
@@ -103,6 +113,8 @@ export async function deleteAccount(deps: ApiDeps, input: DeleteAccountInput & {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, u.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, u.id));
     await tx.delete(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, u.id));
+    await tx.delete(telegramChats).where(eq(telegramChats.userId, u.id));
+    await tx.delete(telegramLinkCodes).where(eq(telegramLinkCodes.userId, u.id));
     const accounts = await tx.select({ id: proxyAccounts.id, disabledAt: proxyAccounts.disabledAt }).from(proxyAccounts).where(eq(proxyAccounts.userId, u.id));
     for (const a of accounts) {
       await tx

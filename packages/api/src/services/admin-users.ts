@@ -9,6 +9,7 @@ import { deleteUserSessions } from '@proxyhub/auth';
 import { DomainError, formatGb, hundredthsGbToBytes } from '@proxyhub/core';
 import { auditLog, proxyAccounts, sessions, users, type DbOrTx } from '@proxyhub/db';
 import { listBilling } from './billing';
+import { notifyTelegram } from './telegram';
 import { statusOf } from './user-list';
 import { userUsageHistory } from './usage-history';
 import { credit, userLeasedBytes, walletCredits } from './wallet';
@@ -114,6 +115,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
   if (!row?.at) throw new DomainError('CONFLICT', ALREADY_SUSPENDED);
   await deleteUserSessions(tx, u.id);
   await emitWebhookEvent(tx, { userId: u.id, type: 'account.suspended', data: { userId: u.id, suspendedAt: row.at.toISOString() } });
+  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been suspended.');
   return { suspendedAt: row.at };
 }
 
@@ -127,6 +129,7 @@ export async function unsuspendUser(tx: DbOrTx, id: string): Promise<void> {
     .where(and(eq(users.id, u.id), isNotNull(users.disabledAt)))
     .returning({ id: users.id });
   if (!row) throw new DomainError('CONFLICT', NOT_SUSPENDED);
+  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been resumed.');
 }
 
 /**

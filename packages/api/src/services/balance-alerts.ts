@@ -9,6 +9,7 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { mailTemplates, type Mailer } from '../mail';
+import { notifyTelegram } from './telegram';
 import { userRemaining } from './wallet';
 import { emitWebhookEvent } from './webhooks';
 
@@ -47,7 +48,7 @@ export async function checkBalanceAlerts(
     const next = stateFor(r.remaining, r.threshold ?? 0n);
     if (next === r.state) continue;
     const fall = next !== 'armed' && RANK[next] > RANK[r.state];
-    // The transition and its webhook event commit together (the event is sent after).
+    // The transition, its webhook event and its Telegram message commit together (both sent after, once).
     const moved = await db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
@@ -57,6 +58,7 @@ export async function checkBalanceAlerts(
       if (row && fall) {
         const data = { state: next, remainingBytes: String(r.remaining), thresholdBytes: String(r.threshold ?? 0n) };
         await emitWebhookEvent(tx, { userId: r.id, type: 'balance.low', data });
+        await notifyTelegram(tx, { userId: r.id }, telegramAlertText(next, r.remaining, r.threshold ?? 0n));
       }
       return row;
     });
@@ -73,6 +75,13 @@ export async function checkBalanceAlerts(
     sent.push({ userId: r.id, state: next });
   }
   return sent;
+}
+
+/** The low-balance alert in the linked Telegram chat: the mail's threshold and amounts. */
+function telegramAlertText(state: AlertState, remaining: bigint, threshold: bigint): string {
+  return state === 'out'
+    ? 'You are out of data: your proxies stop until you top up.'
+    : `Low balance: ${formatGb(remaining)} GB remaining, below your alert threshold of ${formatGb(threshold)} GB.`;
 }
 
 /** Sets (or with null clears) a user's threshold; the state follows at the next check. */

@@ -6,16 +6,17 @@
  * moves backwards).
  */
 import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, minOrderGb, minOrderMessage } from '@proxyhub/core';
+import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, minOrderGb, minOrderMessage } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
-import { inBackground, type ApiDeps } from '../deps';
+import { inBackground, kickTelegram, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
 import { containsPattern } from './like';
 import { priceOrder } from './pricing';
 import { claimOrderBonus, orderBonus } from './promotions';
 import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettings } from './referrals';
-import { credit, walletCredits } from './wallet';
+import { notifyTelegram } from './telegram';
+import { credit, walletCredits, walletRemaining } from './wallet';
 import { emitWebhookEvent } from './webhooks';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -165,6 +166,7 @@ export async function receivePaymentNotification(
       referrals: referralSettings(deps.config),
     }),
   );
+  kickTelegram(deps);
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
   // once (not at the next sweep), a refund may cross below the threshold and mail.
   inBackground(deps, 'balance alerts', () => checkBalanceAlerts(deps.db, deps.mailer, [order.userId], deps.logger));
@@ -244,6 +246,8 @@ async function applyStatus(
       // The referrer earns on the GB bought, not on a promotion's bonus: this step's share of them.
       const bought = r.creditsBytes > 0n ? (r.credited * (r.creditsBytes - r.bonusBytes)) / r.creditsBytes : 0n;
       await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey });
+      const remaining = await walletRemaining(tx, { userId: order.userId });
+      await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${formatGb(r.credited)} GB added. Remaining: ${formatGb(remaining)} GB`);
     }
   }
   if (next === 'refunded' && creditedBytes > 0n) {

@@ -5,3 +5,4 @@ export * from './audit';
 export * from './network';
 export * from './webhooks';
 export * from './promotions';
+export * from './telegram';

@@ -1,0 +1,354 @@
+/**
+ * The Telegram bot against a fake Bot API on loopback: the webhook's secret, linking, every command
+ * linked and unlinked, notifications after the changes commit, the broadcast, and a 429 retried.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { telegramChats, telegramLinkCodes, telegramOutbox, auditLog } from '@proxyhub/db';
+import { ADMIN_USERNAME, adminClient } from './credits-helpers';
+import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './helpers';
+import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+
+const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+let fake: FakeTelegram;
+let server: TestServer;
+let admin: HttpClient;
+let nextChat = 1000;
+
+beforeAll(async () => {
+  fake = await new FakeTelegram().start();
+  server = await startTestServer({
+    publicUrl: 'https://shop.example',
+    defaultUpstream: true,
+    telegram: { token: BOT_TOKEN, webhookSecret: WEBHOOK_SECRET, apiRoot: fake.url, outboxPollMs: 200 },
+  });
+  admin = await adminClient(server);
+}, 30_000);
+afterAll(async () => {
+  await server.close();
+  await fake.close();
+});
+
+const deliver = (update: unknown, headers: Record<string, string> = { [SECRET_HEADER]: WEBHOOK_SECRET }) =>
+  server.client({ origin: null }).post('/telegram/webhook', update, headers);
+
+/** Sends a text from a chat and answers what the bot replied to it. */
+async function say(chatId: number, text: string): Promise<string> {
+  const before = fake.sent(chatId).length;
+  const r = await deliver(textUpdate(chatId, text));
+  expect(r.status).toBe(200);
+  return fake.sent(chatId).slice(before).join('\n');
+}
+
+async function waitFor<T>(read: () => T | undefined, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = read();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A user whose chat is linked through the Settings path. */
+async function linkedUser() {
+  const u = await signedInUser(server);
+  const chatId = nextChat++;
+  const link = await u.client.post<{ code: string; url: string }>('/api/telegram/link');
+  expect(link.status).toBe(200);
+  expect(await say(chatId, `/start ${link.body.code}`)).toContain(`Linked to ${u.email}`);
+  return { ...u, chatId };
+}
+
+async function mintCode(gb: number): Promise<string> {
+  const r = await admin.post<{ codes: { code: string }[] }>('/admin/codes/create', { creditsGB: gb, quantity: 1, expiresAt: null });
+  expect(r.status).toBe(200);
+  return r.body.codes[0]!.code;
+}
+
+describe('start and webhook', () => {
+  it('calls getMe and, with an https public URL, setWebhook with the secret', () => {
+    expect(fake.calledWith('getMe')).toHaveLength(1);
+    expect(fake.calledWith('setWebhook').map((c) => c.body)).toEqual([
+      expect.objectContaining({ url: 'https://shop.example/telegram/webhook', secret_token: WEBHOOK_SECRET }),
+    ]);
+  });
+
+  it('refuses updates without the secret header, or with a wrong one, and does nothing', async () => {
+    const chatId = nextChat++;
+    const calls = fake.calls.length;
+    expect((await deliver(textUpdate(chatId, '/help'), {})).status).toBe(401);
+    expect((await deliver(textUpdate(chatId, '/help'), { [SECRET_HEADER]: 'wrong' })).status).toBe(401);
+    expect(fake.calls.length).toBe(calls);
+    expect(await say(chatId, '/help')).toContain('/balance');
+  });
+
+  it('without a token there is no bot and no route', async () => {
+    const plain = await startTestServer();
+    try {
+      expect(plain.telegram).toBeNull();
+      const r = await plain.client({ origin: null }).post('/telegram/webhook', textUpdate(1, '/help'), { [SECRET_HEADER]: WEBHOOK_SECRET });
+      expect(r.status).toBe(404);
+      const { client } = await signedInUser(plain);
+      const link = await client.post('/api/telegram/link');
+      expect(link).toMatchObject({ status: 404, body: { success: false, error: 'The Telegram bot is not configured on this server' } });
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('an http public URL sets no webhook', async () => {
+    const before = fake.calledWith('setWebhook').length;
+    const other = await startTestServer({ telegram: { token: BOT_TOKEN, webhookSecret: WEBHOOK_SECRET, apiRoot: fake.url } });
+    try {
+      expect(other.telegram).not.toBeNull();
+      expect(fake.calledWith('setWebhook')).toHaveLength(before);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('linking', () => {
+  it('links a chat with a one-time code; used, unknown and expired codes are refused', async () => {
+    const { client, email, user } = await signedInUser(server);
+    const chatId = nextChat++;
+    const link = await client.post<{ code: string; url: string }>('/api/telegram/link');
+    expect(link.status).toBe(200);
+    expect(link.body.url).toBe(`https://t.me/${BOT_USERNAME}?start=${link.body.code}`);
+    // Stored hashed, valid 10 minutes.
+    const [row] = await server.deps.db.select().from(telegramLinkCodes).where(eq(telegramLinkCodes.userId, user.id));
+    expect(row!.codeHash).not.toContain(link.body.code);
+    expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeCloseTo(10 * 60 * 1000, -4);
+
+    expect(await say(chatId, `/start ${link.body.code}`)).toContain(`Linked to ${email}`);
+    expect((await client.get('/api/telegram/link')).body).toMatchObject({ enabled: true, botUsername: BOT_USERNAME, chat: { chatId } });
+    expect(await say(nextChat++, `/start ${link.body.code}`)).toContain('link code is invalid or expired');
+    expect(await say(chatId, '/start nope-not-a-code')).toContain('link code is invalid or expired');
+
+    const expired = await client.post<{ code: string }>('/api/telegram/link');
+    await server.deps.db
+      .update(telegramLinkCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(telegramLinkCodes.userId, user.id));
+    expect(await say(nextChat++, `/start ${expired.body.code}`)).toContain('link code is invalid or expired');
+    expect(await server.deps.db.select().from(telegramChats).where(eq(telegramChats.userId, user.id))).toHaveLength(1);
+
+    expect((await server.client().post('/api/telegram/link')).status).toBe(401);
+  });
+
+  it('a code links one chat even when sent twice at once', async () => {
+    const { client } = await signedInUser(server);
+    const code = (await client.post<{ code: string }>('/api/telegram/link')).body.code;
+    const [a, b] = [nextChat++, nextChat++];
+    const replies = await Promise.all([say(a, `/start ${code}`), say(b, `/start ${code}`)]);
+    expect(replies.filter((r) => r.includes('Linked to'))).toHaveLength(1);
+    expect(replies.filter((r) => r.includes('link code is invalid or expired'))).toHaveLength(1);
+  });
+
+  it('one chat, one account: linking again moves it; unlinking ends it', async () => {
+    const a = await linkedUser();
+    const b = await signedInUser(server);
+    const code = (await b.client.post<{ code: string }>('/api/telegram/link')).body.code;
+    expect(await say(a.chatId, `/start ${code}`)).toContain(`Linked to ${b.email}`);
+    expect((await a.client.get('/api/telegram/link')).body).toMatchObject({ chat: null });
+    expect((await b.client.get('/api/telegram/link')).body).toMatchObject({ chat: { chatId: a.chatId } });
+    // The same account from another chat: the first chat is no longer linked.
+    const code2 = (await b.client.post<{ code: string }>('/api/telegram/link')).body.code;
+    const other = nextChat++;
+    expect(await say(other, `/start ${code2}`)).toContain(`Linked to ${b.email}`);
+    expect(await say(a.chatId, '/balance')).toContain('/start');
+
+    expect(await b.client.request('DELETE', '/api/telegram/link')).toMatchObject({ status: 200, body: { success: true, unlinked: true } });
+    expect(await say(other, '/balance')).toContain('/start');
+  });
+
+  it('an admin links their chat from the admin panel', async () => {
+    const chatId = nextChat++;
+    const r = await admin.post<{ code: string; url: string }>('/admin/telegram/link');
+    expect(r.status).toBe(200);
+    expect(r.body.url).toBe(`https://t.me/${BOT_USERNAME}?start=${r.body.code}`);
+    expect(await say(chatId, `/start ${r.body.code}`)).toContain(`Linked to ${ADMIN_USERNAME}`);
+    expect((await admin.get('/admin/telegram/link')).body).toMatchObject({ chat: { chatId } });
+    expect(await say(chatId, '/balance')).toContain('admin account');
+    expect(await say(chatId, '/giveaway 1 10')).toContain('not available yet');
+    expect((await server.client().post('/admin/telegram/link')).status).toBe(401);
+  });
+});
+
+describe('commands', () => {
+  it('an unlinked chat is told how to link, for every command but /help', async () => {
+    const chatId = nextChat++;
+    for (const cmd of ['/balance', '/redeem ABC', '/buy 12', '/proxies US', '/giveaway 1 2', '/start']) {
+      expect(await say(chatId, cmd), cmd).toMatch(/not linked.*\/start/s);
+    }
+    const help = await say(chatId, '/help');
+    for (const cmd of ['/balance', '/redeem', '/buy', '/proxies', '/help']) expect(help).toContain(cmd);
+    expect(await say(chatId, '/nonsense')).toContain('/proxies');
+  });
+
+  it('/balance and /redeem as the dashboard and the Top Up page', async () => {
+    const u = await linkedUser();
+    expect(await say(u.chatId, '/balance')).toBe('Remaining: 0.00 GB\nUsed: 0.00 GB');
+    const code = await mintCode(1);
+    expect(await say(u.chatId, `/redeem ${code.toLowerCase()}`)).toContain('Successfully redeemed 1024 MB');
+    expect(await say(u.chatId, '/balance')).toBe('Remaining: 1.00 GB\nUsed: 0.00 GB');
+    // The web's own errors.
+    expect(await say(u.chatId, `/redeem ${code}`)).toBe((await u.client.post('/auth/redeem-code', { code })).body.error);
+    expect(await say(u.chatId, '/redeem NOSUCHCODE')).toBe((await u.client.post('/auth/redeem-code', { code: 'NOSUCHCODE' })).body.error);
+    expect(await say(u.chatId, '/redeem')).toContain('Usage: /redeem CODE');
+  });
+
+  it('/buy N answers the invoice URL, with the Top Up page rules', async () => {
+    const u = await linkedUser();
+    const reply = await say(u.chatId, '/buy 12');
+    expect(reply).toContain('Payment created');
+    expect(reply).toMatch(/https:\/\/shop\.example\/sandbox\/pay\/[0-9a-f-]{36}/);
+    expect(await say(u.chatId, '/buy 5')).toBe('Minimum order is 12GB ($10)');
+    expect(await say(u.chatId, '/buy 1.5')).toBe('GB amount must be a whole number');
+  });
+
+  it('/proxies COUNTRY [N]: lines in the default format, sticky 60 minutes', async () => {
+    const u = await linkedUser();
+    const ten = (await say(u.chatId, '/proxies us')).split('\n');
+    expect(ten).toHaveLength(10);
+    for (const line of ten) {
+      const [host, port, username, password] = line.split(':');
+      expect(host).toBe('shop.example');
+      expect(port).toBe('3001');
+      // The generator's sticky username: account, country, 60 minutes, a session id.
+      expect(username).toMatch(new RegExp(`^${u.user.proxyUserId}_US_60_[A-Z0-9]+$`));
+      expect(password).toBe(u.user.proxyPassword);
+    }
+    expect((await say(u.chatId, '/proxies US 3')).split('\n')).toHaveLength(3);
+    expect(await say(u.chatId, '/proxies US 101')).toContain('from 1 to 100');
+    expect(await say(u.chatId, '/proxies ZZ')).toContain('Unknown country: ZZ');
+    // 100 lines pass Telegram's 4,096 characters: several messages, every line whole.
+    const hundred = fake.sent(u.chatId).length;
+    await say(u.chatId, '/proxies US 100');
+    const parts = fake.sent(u.chatId).slice(hundred);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.every((p) => p.length <= 4096)).toBe(true);
+    expect(parts.join('\n').split('\n')).toHaveLength(100);
+  }, 30_000);
+
+  it('a suspended account gets the web message', async () => {
+    const u = await linkedUser();
+    expect((await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'test' })).status).toBe(200);
+    expect(await say(u.chatId, '/balance')).toMatch(/suspended|disabled/i);
+    await admin.post(`/admin/users/${u.user.id}/unsuspend`, { reason: 'test' });
+  });
+
+  it('/giveaway in a customer chat is refused', async () => {
+    const u = await linkedUser();
+    expect(await say(u.chatId, '/giveaway 1 5')).toContain('Only a chat linked to an admin account');
+  });
+});
+
+describe('notifications', () => {
+  it('a sandbox payment credited, once, after it commits', async () => {
+    const u = await linkedUser();
+    const invoice = await say(u.chatId, '/buy 12');
+    const path = new URL(/https:\S+/.exec(invoice)![0]).pathname;
+    const paid = await u.client.request('POST', path, 'outcome=finished', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(paid.status).toBe(303);
+    const msg = await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('credited')), 'the credited message');
+    expect(msg).toContain('12.00 GB added');
+    expect(msg).toContain('Remaining: 12.00 GB');
+    // A repeat delivery credits nothing and says nothing more.
+    await u.client.request('POST', path, 'outcome=finished', { 'content-type': 'application/x-www-form-urlencoded' });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fake.sent(u.chatId).filter((t) => t.includes('credited'))).toHaveLength(1);
+  });
+
+  it('never waits for Telegram: a slow Bot API does not hold up the payment', async () => {
+    const u = await linkedUser();
+    const invoice = await say(u.chatId, '/buy 12');
+    const path = new URL(/https:\S+/.exec(invoice)![0]).pathname;
+    fake.delayMs = 3000;
+    try {
+      const started = Date.now();
+      const paid = await u.client.request('POST', path, 'outcome=finished', { 'content-type': 'application/x-www-form-urlencoded' });
+      expect(paid.status).toBe(303);
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect((await u.client.get<{ credits: number }>('/auth/user')).status).toBe(200);
+      await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('credited')), 'the credited message');
+    } finally {
+      fake.delayMs = 0;
+    }
+  });
+
+  it('suspended and resumed; a refused suspension says nothing', async () => {
+    const u = await linkedUser();
+    await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'abuse report' });
+    await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('suspended')), 'the suspension message');
+    // Already suspended: the change is refused and rolled back, its message with it.
+    expect((await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'again' })).status).toBe(409);
+    const queued = await server.deps.db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, u.chatId));
+    expect(queued.filter((m) => m.text.includes('suspended'))).toHaveLength(1);
+    await admin.post(`/admin/users/${u.user.id}/unsuspend`, { reason: 'resolved' });
+    await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('resumed')), 'the resumption message');
+  });
+
+  it('the low-balance alert at the e-mail threshold', async () => {
+    const u = await linkedUser();
+    await say(u.chatId, `/redeem ${await mintCode(2)}`);
+    expect((await u.client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+    expect((await admin.post(`/admin/users/${u.user.id}/adjust`, { deltaGB: -1.5, reason: 'test' })).status).toBe(200);
+    const msg = await waitFor(() => fake.sent(u.chatId).find((t) => t.includes('Low balance')), 'the low-balance message');
+    expect(msg).toContain('0.50 GB');
+    expect(msg).toContain('1.00 GB');
+    await server.settle();
+    expect(server.mails(u.email).some((m) => /low/i.test(m.subject))).toBe(true);
+  });
+
+  it('a 429 is retried after its retry_after', async () => {
+    const u = await linkedUser();
+    await new Promise((r) => setTimeout(r, 1100));
+    fake.tooManyRequests.push(1);
+    const before = fake.calls.length;
+    const started = Date.now();
+    expect(await say(u.chatId, '/help')).toContain('/balance');
+    const attempts = fake.calls.slice(before).filter((c) => c.method === 'sendMessage' && c.body.chat_id === u.chatId);
+    expect(attempts.map((c) => c.status)).toEqual([429, 200]);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('broadcast', () => {
+  it('sends to every linked chat, answers how many, and is audited', async () => {
+    const a = await linkedUser();
+    const b = await linkedUser();
+    const linked = (await server.deps.db.select().from(telegramChats)).length;
+    const r = await admin.post('/admin/telegram/broadcast', { text: 'Maintenance tonight at 22:00 UTC' });
+    expect(r).toMatchObject({ status: 200, body: { success: true, sent: linked } });
+    for (const chat of [a.chatId, b.chatId]) await waitFor(() => fake.sent(chat).find((t) => t === 'Maintenance tonight at 22:00 UTC'), `chat ${chat}`);
+    const audit = await server.deps.db.select().from(auditLog).where(eq(auditLog.action, 'admin.telegramBroadcast'));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.actor).toBe(`admin:${ADMIN_USERNAME}`);
+    const pending = await server.deps.db.select().from(telegramOutbox);
+    expect(pending.filter((m) => m.text.startsWith('Maintenance')).length).toBe(linked);
+  });
+
+  it('refuses an empty or too long text, naming the field', async () => {
+    for (const text of ['', 'x'.repeat(4097)]) {
+      const r = await admin.post('/admin/telegram/broadcast', { text });
+      expect(r.status).toBe(400);
+      expect(String(r.body.error)).toMatch(/^text/);
+    }
+    expect((await admin.post('/admin/telegram/broadcast', { text: 'x'.repeat(4096) })).status).toBe(200);
+    expect((await server.client().post('/admin/telegram/broadcast', { text: 'hi' })).status).toBe(401);
+    const { client } = await signedInUser(server);
+    expect((await client.post('/admin/telegram/broadcast', { text: 'hi' })).status).toBe(403);
+  });
+});
+
+describe('account deletion', () => {
+  it('unlinks the chat', async () => {
+    const u = await linkedUser();
+    const r = await u.client.request('DELETE', '/auth/user', { password: 'Secret123' });
+    expect(r.status).toBe(200);
+    expect(await say(u.chatId, '/balance')).toContain('/start');
+  });
+});
