@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telegramChats, telegramLinkCodes, telegramOutbox, auditLog } from '@proxyhub/db';
+import { auditLog, promotions, telegramChats, telegramLinkCodes, telegramOutbox } from '@proxyhub/db';
 import { ADMIN_USERNAME, adminClient } from './credits-helpers';
 import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -14,6 +14,7 @@ let fake: FakeTelegram;
 let server: TestServer;
 let admin: HttpClient;
 let nextChat = 1000;
+let adminChat = 0;
 
 beforeAll(async () => {
   fake = await new FakeTelegram().start();
@@ -171,8 +172,32 @@ describe('linking', () => {
     expect(await say(chatId, `/start ${r.body.code}`)).toContain(`Linked to ${ADMIN_USERNAME}`);
     expect((await admin.get('/admin/telegram/link')).body).toMatchObject({ chat: { chatId } });
     expect(await say(chatId, '/balance')).toContain('admin account');
-    expect(await say(chatId, '/giveaway 1 10')).toContain('not available yet');
     expect((await server.client().post('/admin/telegram/link')).status).toBe(401);
+    adminChat = chatId;
+  });
+});
+
+describe('giveaway', () => {
+  it('an admin chat creates a credit promotion (campaign telegram, once per user), audited; linked customers claim it with /redeem, concurrently, COUNT times in all', async () => {
+    expect(adminChat).toBeGreaterThan(0);
+    expect(await say(adminChat, '/giveaway 1')).toContain('Usage: /giveaway GB COUNT');
+    expect(await say(adminChat, '/giveaway 0 5')).toContain('Credits must be at least 0.1 GB');
+    const created = await say(adminChat, '/giveaway 0.5 3');
+    const code = /Giveaway created: (\S+)/.exec(created)![1]!;
+    expect(created).toContain(`0.5 GB each for the first 3 people. Claim it with /redeem ${code}`);
+    const [promo] = await server.deps.db.select().from(promotions).where(eq(promotions.code, code));
+    expect(promo).toMatchObject({ kind: 'credit', creditsBytes: 1n << 29n, maxRedemptions: 3, maxPerUser: 1, campaign: 'telegram' });
+    const audit = await server.deps.db.select().from(auditLog).where(eq(auditLog.action, 'admin.createPromotion'));
+    expect(audit.map((a) => a.actor)).toContain(`admin:${ADMIN_USERNAME}`);
+
+    // Five customers at once: three get 0.5 GB (512 MB), two are told it is used up; nobody twice.
+    const users = await Promise.all([1, 2, 3, 4, 5].map(() => linkedUser()));
+    const replies = await Promise.all(users.map((u) => say(u.chatId, `/redeem ${code}`)));
+    expect(replies.filter((r) => r.includes('512 MB')).length).toBe(3);
+    const balances = await Promise.all(users.map((u) => say(u.chatId, '/balance')));
+    expect(balances.filter((b) => b.includes('Remaining: 0.50 GB')).length).toBe(3);
+    const again = users[replies.findIndex((r) => r.includes('512 MB'))]!;
+    expect(await say(again.chatId, `/redeem ${code}`)).not.toContain('512 MB');
   });
 });
 

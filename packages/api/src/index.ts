@@ -22,6 +22,7 @@ export type { UsageHistory, UsagePoint } from './services/usage-history';
 export { upsertAdmin, adminExists } from './services/admin';
 export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
 export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromotion, type PromotionView } from './services/promotions';
+export { newTopupCode } from './services/codes';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
 export { deliverDueWebhooks, signWebhookBody, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
 export { webhookPolicy } from './routers/webhooks';

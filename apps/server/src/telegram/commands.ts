@@ -6,7 +6,17 @@ import { TRPCError } from '@trpc/server';
 import { eq } from 'drizzle-orm';
 import type { Bot, Context as BotContext } from 'grammy';
 import { ZodError } from 'zod';
-import { chatOwner, createCaller, firstZodMessage, kickTelegram, linkTelegramChat, type ApiDeps, type ChatOwner, type Context } from '@proxyhub/api';
+import {
+  chatOwner,
+  createCaller,
+  firstZodMessage,
+  kickTelegram,
+  linkTelegramChat,
+  newTopupCode,
+  type ApiDeps,
+  type ChatOwner,
+  type Context,
+} from '@proxyhub/api';
 import {
   cryptoPaymentInput,
   DEFAULT_DURATION_MINUTES,
@@ -35,7 +45,11 @@ export const NOT_LINKED =
 export const LINK_INVALID = 'This link code is invalid or expired. Get a new link from Settings on the website.';
 export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy and /proxies are for customer accounts.';
 export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
-export const GIVEAWAY_NOT_AVAILABLE = 'Giveaways are not available yet on this server.';
+export const GIVEAWAY_USAGE = 'Usage: /giveaway GB COUNT (for example /giveaway 1 50: 1 GB each for the first 50 people).';
+
+export function giveawayText(code: string, gb: number, count: number): string {
+  return `Giveaway created: ${code}\n${gb} GB each for the first ${count} ${count === 1 ? 'person' : 'people'}. Claim it with /redeem ${code}`;
+}
 export const PROXIES_MAX = 100;
 export const PROXIES_DEFAULT = 10;
 
@@ -174,8 +188,25 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
     const owner = await chatOwner(deps.db, ctx.chat.id);
     if (!owner) return reply(ctx, NOT_LINKED);
     if (!('adminId' in owner)) return reply(ctx, GIVEAWAY_ADMINS_ONLY);
-    // Giveaways are credit promotions (multi-use codes), which this server does not have yet.
-    return reply(ctx, GIVEAWAY_NOT_AVAILABLE);
+    const [gb, count, ...rest] = ctx.match.trim().split(/\s+/).filter(Boolean);
+    if (!gb || !count || rest.length) return reply(ctx, GIVEAWAY_USAGE);
+    // The promotions procedure itself: the admin's role, its validation messages and the audit log apply.
+    const caller = createCaller(await contextFor(deps, ctx.chat.id, owner));
+    let text: string;
+    try {
+      const { promotion } = await caller.admin.createPromotion({
+        code: newTopupCode(),
+        kind: 'credit',
+        creditsGB: Number(gb),
+        maxRedemptions: Number(count),
+        maxPerUser: 1,
+        campaign: 'telegram',
+      });
+      text = giveawayText(promotion.code, Number(gb), promotion.maxRedemptions);
+    } catch (err) {
+      text = errorText(err);
+    }
+    await reply(ctx, text);
   });
 
   // Anything else, a command or not: the list of commands.
