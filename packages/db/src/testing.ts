@@ -31,7 +31,7 @@ async function migratedTemplate(): Promise<Blob> {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite by default, or, when
- * DATABASE_URL is set (CI's second pass), a new database created on that server and dropped after.
+ * DATABASE_URL is set (the `:pg` projects of a run with DATABASE_URL), a new database created on that server and dropped after.
  * `migrated: false` leaves it empty (readiness tests).
  */
 export async function createTestDb(opts: { migrated?: boolean } = {}): Promise<Database> {
