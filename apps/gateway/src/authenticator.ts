@@ -7,6 +7,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { AllowlistMatcher, locationString, parseProxyUsername, randomSessionToken, type ProxyUsernameParts } from '@proxyhub/core';
+import { lineTestSigned } from '@proxyhub/core/node';
 import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthCacheOptions } from './auth-cache';
 import type { AccountAnswer, Backend } from './backend';
 import type { Logger } from './log';
@@ -20,6 +21,8 @@ export interface Session {
   account: Account;
   credKey: string;
   parts: ProxyUsernameParts;
+  /** The server's signed test of the line (LINE_TEST_HEADER): relayed unbilled, for a short time. */
+  lineTest?: boolean;
 }
 
 const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';
@@ -51,13 +54,20 @@ export class Authenticator {
   private readonly refreshTimer: NodeJS.Timeout;
   /** Logins waiting for the server, by address and credentials (see login). */
   private readonly inFlight = new Map<string, Promise<Session | Refusal>>();
+  private readonly lineTestKey: string;
 
   constructor(
     backend: Backend,
     private readonly meter: Meter,
     private readonly logger: Logger,
-    opts: { auth?: Partial<AuthCacheOptions> | undefined; loginLimits?: Partial<LoginLimitOptions> | undefined },
+    opts: {
+      auth?: Partial<AuthCacheOptions> | undefined;
+      loginLimits?: Partial<LoginLimitOptions> | undefined;
+      /** The fleet's internal key, which signs the server's line tests (none: no test is accepted). */
+      lineTestKey?: string | undefined;
+    },
   ) {
+    this.lineTestKey = opts.lineTestKey ?? '';
     const authOpts = { ...DEFAULT_AUTH_CACHE_OPTIONS, ...opts.auth };
     this.cache = new AuthCache(
       backend,
@@ -85,7 +95,7 @@ export class Authenticator {
    */
   login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal> {
     if (!credentials) return this.passwordless(remote);
-    const key = `${remote}\0${credentials.username}\0${credentials.password}`;
+    const key = `${remote}\0${credentials.username}\0${credentials.password}\0${credentials.lineTest ?? ''}`;
     let p = this.inFlight.get(key);
     if (!p) {
       p = this.loginOnce(credentials, remote);
@@ -101,6 +111,10 @@ export class Authenticator {
     const parsed = parseProxyUsername(username);
     if (!parsed.ok) return refusal('bad_username', `Malformed proxy username: ${parsed.reason}`);
     const parts = parsed.value;
+    const lineTest = credentials.lineTest !== undefined;
+    if (lineTest && !lineTestSigned(this.lineTestKey, username, credentials.lineTest!)) {
+      return refusal('forbidden', 'Line test signature not valid: the server and this gateway must share INTERNAL_API_KEY');
+    }
     // Logins with the same password for the same user id share a place while they wait.
     const attempt = this.limiter.attempt(remote, parts.proxyUserId, credKeyOf(parts.proxyUserId, password ?? ''));
     if (!attempt) return refusal('limited', 'Too many failed proxy logins: try again in a minute');
@@ -121,7 +135,8 @@ export class Authenticator {
     attempt.succeeded();
     if (!answer.account.ok) return refusal(answer.account.reason === 'expired' ? 'expired' : 'disabled', answer.account.message);
     if (!answer.locationKnown) return refusal('bad_location', `Location not offered: ${locationString(parts.location)}`);
-    if (!allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
+    // A line test comes from the server, not from the customer: their allow-list does not name it.
+    if (!lineTest && !allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
       return refusal('address_not_allowed', `This proxy account's IP allow-list does not include ${sourceAddress(remote) ?? 'this address'}`);
     }
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
@@ -130,7 +145,9 @@ export class Authenticator {
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
-    return { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };
+    const session: Session = { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };
+    if (lineTest) session.lineTest = true;
+    return session;
   }
 
   /**
@@ -183,7 +200,7 @@ export class Authenticator {
     let closed = 0;
     for (const a of accounts) {
       for (const c of [...a.conns]) {
-        if (c.credKey !== credKey) continue;
+        if (c.credKey !== credKey || c.lineTest) continue;
         if (a.id === answer.proxyAccountId && list.admits(sourceAddress(c.remote) ?? undefined)) continue;
         c.close('address no longer allowed');
         closed += 1;

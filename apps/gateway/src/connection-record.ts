@@ -65,7 +65,7 @@ export function connectionStart(protocol: ConnectionProtocol, target: HostPort, 
   return { id: randomUUID(), startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown };
 }
 
-/** The finished record: `up`/`down` the bytes written (and billed) each way since the start. */
+/** The finished record: `up`/`down` the bytes written each way since the start, all billed but a line test's. */
 export function connectionRecord(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): GatewayConnectionRecord {
   const { parts, account } = s.session;
   return {
@@ -82,8 +82,8 @@ export function connectionRecord(s: RecordStart, up: number, down: number, outco
     session: isRotating(parts) ? 'rotating' : parts.token,
     bytesUp: up,
     bytesDown: down,
-    billedBytes: up + down,
+    billedBytes: s.session.lineTest ? 0 : up + down,
     outcome,
-    reason: reason.slice(0, 300),
+    reason: (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300),
   };
 }

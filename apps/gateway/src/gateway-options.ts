@@ -8,7 +8,7 @@ import type { UpstreamPoolOptions } from './upstream-pool';
 
 export interface GatewayOptions {
   gatewayId: string;
-  /** The server's base URL and internal key; or a ready backend (tests). */
+  /** The server's base URL and internal key (the key also signs the server's line tests); or a ready backend (tests). */
   serverUrl?: string;
   internalApiKey?: string;
   backend?: Backend;

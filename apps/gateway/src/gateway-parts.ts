@@ -36,7 +36,11 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
   else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
   const backend = metrics.instrument(raw);
   const meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend, logger, metrics });
-  const logins = new Authenticator(backend, meter, logger, { auth: opts.auth, loginLimits: opts.loginLimits });
+  const logins = new Authenticator(backend, meter, logger, {
+    auth: opts.auth,
+    loginLimits: opts.loginLimits,
+    lineTestKey: opts.internalApiKey ?? opts.sessionSecret,
+  });
   const upstreams = new UpstreamPool(opts.upstreams);
   const targetPolicy = new TargetPolicyGate();
   const openTarget = targetOpener(

@@ -96,6 +96,8 @@ export interface MeteredConnection {
   readonly credKey: string;
   /** The client's source address, which the owner's IP allow-list must hold. */
   readonly remote?: string | undefined;
+  /** The server's line test: from the server's address, which no allow-list holds. */
+  readonly lineTest?: boolean;
   close(reason: string): void;
   /** Balance empty: stop relaying, deliver what was already paid for, then close. */
   cut?(): void;

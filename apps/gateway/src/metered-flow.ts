@@ -82,6 +82,8 @@ export class MeteredFlow {
     public account: Account,
     /** Where the bytes go and how they came in, for the usage history. */
     public usage: UsageTag,
+    /** The server's signed line test: bytes are relayed and counted for its record, never spent. */
+    private readonly unbilled = false,
   ) {}
 
   /** Counts the connection as its account's (revocation and a cut reach it through the account). */
@@ -139,7 +141,7 @@ export class MeteredFlow {
       d.held.push(owned ? chunk : Buffer.from(chunk));
       return;
     }
-    if (this.account.available >= chunk.length) {
+    if (this.unbilled || this.account.available >= chunk.length) {
       this.write(dir, chunk, owned);
       return;
     }
@@ -168,7 +170,7 @@ export class MeteredFlow {
     const dst = dir === UP ? this.target : this.client;
     const n = chunk.length;
     if (!dst || dst.destroyed || n === 0) return;
-    this.account.spend(n, dir, this.usage);
+    if (!this.unbilled) this.account.spend(n, dir, this.usage);
     if (dir === UP) this.stats.up += n;
     else this.stats.down += n;
     // Pause only when the destination really holds data back: a write that went straight to the

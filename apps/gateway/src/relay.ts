@@ -26,7 +26,12 @@ export interface RelayOptions {
   usage: UsageTag;
   /** The connection log's record, ended with the tunnel. */
   record?: RecordStart | undefined;
+  /** The server's signed line test: nothing is spent or counted, and the tunnel lasts LINE_TEST_TUNNEL_MS at most. */
+  lineTest?: boolean | undefined;
 }
+
+/** A line test fetches one small page in at most 10 s: its unbilled tunnel is closed after this. */
+export const LINE_TEST_TUNNEL_MS = 15_000;
 
 export class Relay implements MeteredConnection, FlowOwner {
   /** Last time a byte moved either way (coarse clock); the gateway's sweeper closes idle relays. */
@@ -37,6 +42,7 @@ export class Relay implements MeteredConnection, FlowOwner {
   /** How the tunnel ends, decided by the first thing that ends it (the connection log's outcome). */
   private ending: { outcome: ConnectionOutcome; reason: string } | null = null;
   private readonly m: MeteredFlow;
+  readonly lineTest: boolean;
 
   constructor(
     readonly client: Socket,
@@ -46,7 +52,8 @@ export class Relay implements MeteredConnection, FlowOwner {
     private readonly opts: RelayOptions,
   ) {
     this.remote = client.remoteAddress;
-    this.m = new MeteredFlow(this, client, account, opts.usage);
+    this.lineTest = opts.lineTest === true;
+    this.m = new MeteredFlow(this, client, account, opts.usage, this.lineTest);
     this.m.target = target;
     if (opts.record) this.m.beginRecord(opts.record);
   }
@@ -62,7 +69,8 @@ export class Relay implements MeteredConnection, FlowOwner {
   start(): void {
     const { client, target, m } = this;
     m.join(m.account);
-    m.countSession();
+    if (this.lineTest) setTimeout(() => this.close('line test over'), LINE_TEST_TUNNEL_MS).unref();
+    else m.countSession();
     client.on('error', (err: Error) => {
       this.endAs('client_closed', `client connection failed: ${err.message}`);
       this.destroy();

@@ -18,6 +18,7 @@ await replayUsageJournal(journal, backend, logger);
 const gateway = createGateway({
   gatewayId: env.gatewayId,
   backend,
+  internalApiKey: env.internalApiKey,
   sessionSecret: env.internalApiKey,
   allowPrivate: env.allowPrivate,
   upstreamUrl: env.upstreamUrl,

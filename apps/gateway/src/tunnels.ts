@@ -42,7 +42,13 @@ export class Tunnels {
     const usage = usageTag(kind, session.parts.location, (target as TargetSocket).upstreamId);
     const initialUp = leftover.length ? leftover : undefined;
     const record = connectionStart(kind, asked, session);
-    const relay = new Relay(client, target, session.account, session.credKey, { initialUp, usage, record, onClose: () => this.open.delete(relay) });
+    const relay = new Relay(client, target, session.account, session.credKey, {
+      initialUp,
+      usage,
+      record,
+      lineTest: session.lineTest,
+      onClose: () => this.open.delete(relay),
+    });
     this.open.add(relay);
     relay.start();
   }

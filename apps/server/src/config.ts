@@ -2,7 +2,17 @@ import { DEFAULT_RATE_LIMITS, type ApiConfig } from '@proxyhub/api';
 import { PRODUCTION_GATEWAY_PORT } from '@proxyhub/core';
 import type { ServerEnv } from './env';
 
+/** Where the server dials the gateway for a line test: PROXY_CHECK_GATEWAY, the public endpoint, or the gateway beside it. */
+function proxyCheckGateway(env: ServerEnv, publicPort: number): { host: string; port: number } {
+  if (env.PROXY_CHECK_GATEWAY) {
+    const i = env.PROXY_CHECK_GATEWAY.lastIndexOf(':');
+    return { host: env.PROXY_CHECK_GATEWAY.slice(0, i), port: Number(env.PROXY_CHECK_GATEWAY.slice(i + 1)) };
+  }
+  return env.GATEWAY_PUBLIC_HOST ? { host: env.GATEWAY_PUBLIC_HOST, port: publicPort } : { host: '127.0.0.1', port: env.GATEWAY_PORT };
+}
+
 export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
+  const publicPort = env.GATEWAY_PUBLIC_PORT ?? (env.production ? PRODUCTION_GATEWAY_PORT : env.GATEWAY_PORT);
   return {
     production: env.production,
     publicUrl: env.publicUrl,
@@ -15,8 +25,9 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     internalApiKey: env.internalApiKey,
     gateway: {
       publicHost: env.GATEWAY_PUBLIC_HOST ?? null,
-      publicPort: env.GATEWAY_PUBLIC_PORT ?? (env.production ? PRODUCTION_GATEWAY_PORT : env.GATEWAY_PORT),
+      publicPort,
     },
+    proxyCheck: { url: env.PROXY_CHECK_URL, gateway: proxyCheckGateway(env, publicPort) },
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? {

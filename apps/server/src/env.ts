@@ -55,6 +55,15 @@ const schema = z.object({
   GATEWAY_ALLOW_PRIVATE: bool,
   /** The page an admin's upstream test fetches unless it names another. */
   UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
+  /** The IP-echo page a customer's line test fetches through the gateway. */
+  PROXY_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
+  /** host:port where the server reaches the gateway for a line test (default: the public endpoint, or localhost:GATEWAY_PORT without a public host). */
+  PROXY_CHECK_GATEWAY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/@[\]]+):\d{1,5}$/, 'PROXY_CHECK_GATEWAY must be host:port')
+      .optional(),
+  ),
   /** Percent of a referred user's paid crypto order (its GB) the referrer earns. */
   REFERRAL_PERCENT: z.coerce.number().int().min(0).max(100).default(10),
   /** Days a referral earning stays pending (a refund within them cancels it); 0 credits it with the order. */

@@ -93,6 +93,21 @@ describe('loadEnv in development', () => {
       tokenEndpoint: 'http://127.0.0.1:9/token',
     });
   });
+
+  it("sends line tests to PROXY_CHECK_URL through PROXY_CHECK_GATEWAY, else the gateway's public endpoint, else the one beside it", () => {
+    const base = { DATA_DIR: tempDir() };
+    expect(apiConfigFromEnv(loadEnv(base)).proxyCheck).toEqual({ url: 'https://api.ipify.org/?format=json', gateway: { host: '127.0.0.1', port: 3001 } });
+    expect(apiConfigFromEnv(loadEnv({ ...base, GATEWAY_PUBLIC_HOST: 'proxy.example', GATEWAY_PUBLIC_PORT: '8080' })).proxyCheck?.gateway).toEqual({
+      host: 'proxy.example',
+      port: 8080,
+    });
+    const set = apiConfigFromEnv(
+      loadEnv({ ...base, PROXY_CHECK_URL: 'http://127.0.0.1:9/ip', PROXY_CHECK_GATEWAY: '[::1]:3001', GATEWAY_PUBLIC_HOST: 'x.example' }),
+    );
+    expect(set.proxyCheck).toEqual({ url: 'http://127.0.0.1:9/ip', gateway: { host: '[::1]', port: 3001 } });
+    expect(() => loadEnv({ ...base, PROXY_CHECK_GATEWAY: 'gateway' })).toThrowError(/PROXY_CHECK_GATEWAY must be host:port/);
+    expect(() => loadEnv({ ...base, PROXY_CHECK_URL: 'ftp://x.example/' })).toThrowError(/PROXY_CHECK_URL/);
+  });
 });
 
 describe('log format', () => {

@@ -40,6 +40,13 @@ export interface ApiConfig {
    * would tell a known email from a new one). Tests set 0.
    */
   afterAnswerSpreadMs?: number;
+  /**
+   * A customer's line test (POST /api/proxy-test): `url` the IP-echo page it fetches
+   * (PROXY_CHECK_URL), `gateway` where the server reaches the gateway as a customer's client would
+   * (PROXY_CHECK_GATEWAY, else the public endpoint). Absent: the public endpoint (localhost when it
+   * has no host) and the default page.
+   */
+  proxyCheck?: { url: string; gateway: { host: string; port: number } };
   /** REFERRAL_PERCENT and REFERRAL_PENDING_DAYS (absent: 10 % pending 14 days). */
   referrals?: { percent: number; pendingDays: number };
 }
@@ -68,7 +75,8 @@ export type RateLimitName =
   | 'twoFactorAccount'
   | 'twoFactorAlert'
   | 'accountPassword'
-  | 'gift';
+  | 'gift'
+  | 'proxyTest';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -112,6 +120,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   accountPassword: { points: 10, durationSeconds: 15 * 60 },
   /** Gift codes made per user. */
   gift: { points: 30, durationSeconds: 60 * 60 },
+  /** Line tests per user (each one is a connection through the gateway and a page fetched). */
+  proxyTest: { points: 10, durationSeconds: 60 },
 };
 
 export type { UsageType };

@@ -11,7 +11,8 @@ export interface TargetConnection {
 }
 
 /**
- * A loopback HTTP target: GET /download?bytes=N sends N bytes, POST /upload counts the body,
+ * A loopback HTTP target: GET /download?bytes=N sends N bytes, POST /upload counts the body, GET /ip
+ * answers `{ ip }` as an IP-echo page does,
  * anything else says hello. Remembers the bytes of every closed connection, to compare exactly.
  */
 export async function startTarget() {
@@ -41,6 +42,12 @@ export async function startTarget() {
       let n = 0;
       req.on('data', (c: Buffer) => (n += c.length));
       req.on('end', () => res.end(JSON.stringify({ received: n })));
+      return;
+    }
+    if (url.pathname === '/ip') {
+      // An IP-echo page (as PROXY_CHECK_URL is): the caller's address, or the one `as` names.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ip: url.searchParams.get('as') ?? req.socket.remoteAddress }));
       return;
     }
     res.end('hello from target\n');

@@ -10,6 +10,8 @@ import type { ForwardRequest } from './http';
 export interface Credentials {
   username: string;
   password: string;
+  /** The server's signed line test (a CONNECT's X-ProxyHub-Line-Test header): checked at login. */
+  lineTest?: string;
 }
 
 export type RefusalKind =

@@ -4,6 +4,7 @@
  * malformed is a refusal, never an exception that escapes.
  */
 import { isIP } from 'node:net';
+import { LINE_TEST_HEADER } from '@proxyhub/core/node';
 import { refusal, type Accepted, type Credentials, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
 import { validHost, validPort, type HostPort } from './host';
 import { header, headerTokens, requestCloses, requestFraming, type Framing } from './http-framing';
@@ -186,6 +187,9 @@ export async function httpHandshake<S extends { ok: true }>(reader: HandshakeRea
   // No header at all: a password-less address may go on without one; a header we cannot read may not.
   const credentials = credentialsOf(header(head, 'proxy-authorization'));
   if (credentials && 'ok' in credentials) return credentials;
+  // The server's line test comes as a CONNECT (POST /api/proxy-test); a forwarded request carries no such thing.
+  const lineTest = request.forward ? undefined : header(head, LINE_TEST_HEADER);
+  if (credentials && lineTest !== undefined) credentials.lineTest = lineTest;
   const session = await login(credentials);
   if (!session.ok) return session;
   const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK };

@@ -1,4 +1,4 @@
-import { createProxyAccountInput, proxyAccountInput, updateProxyAccountInput } from '@proxyhub/core';
+import { createProxyAccountInput, proxyAccountInput, proxyTestInput, updateProxyAccountInput } from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** Proxy accounts (cookie or Bearer API key). */
@@ -14,4 +14,6 @@ export const proxyAccountsRoutes = [
   restRoute({ method: 'POST', url: '/api/proxy-accounts/:proxyUserId/rotate-password', body: proxyAccountInput, pathParams: true }, (caller, input) =>
     caller.proxyAccounts.rotatePassword(input),
   ),
+  // `{ ok, latencyMs, exitIp, country }` or `{ ok: false, error }`: a line that does not work is an answer, not an error.
+  restRoute({ method: 'POST', url: '/api/proxy-test', body: proxyTestInput }, (caller, input) => caller.proxyAccounts.test(input)),
 ];

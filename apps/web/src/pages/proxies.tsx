@@ -22,6 +22,7 @@ import {
   type GeneratedProxy,
   type ProxyFormat,
 } from '@proxyhub/core';
+import { LineTest } from '../components/line-test';
 import { ProxyLines } from '../components/proxy-lines';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
@@ -360,6 +361,7 @@ export function ProxiesPage() {
           </div>
         )}
         <ProxyLines id="proxy-output" label="Generated proxies" list={generated} format={format} placeholder="Your proxies will appear here, one per line." />
+        <LineTest firstLine={generated?.proxies[0]?.username ?? null} />
       </Card>
     </>
   );

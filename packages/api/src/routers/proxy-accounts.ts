@@ -1,7 +1,21 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { createProxyAccountInput, proxyAccountInput, updateProxyAccountInput } from '@proxyhub/core';
+import {
+  createProxyAccountInput,
+  DEFAULT_UPSTREAM_CHECK_URL,
+  LOCAL_GATEWAY_HOST,
+  proxyAccountInput,
+  proxyTestInput,
+  updateProxyAccountInput,
+} from '@proxyhub/core';
+import type { ApiConfig } from '../config';
+import { limited } from '../limits';
 import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/proxy-accounts';
+import { testProxyLine } from '../services/proxy-test';
 import { userProcedure } from '../trpc';
+
+/** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint. */
+const proxyCheckOf = (config: ApiConfig) =>
+  config.proxyCheck ?? { url: DEFAULT_UPSTREAM_CHECK_URL, gateway: { host: config.gateway.publicHost ?? LOCAL_GATEWAY_HOST, port: config.gateway.publicPort } };
 
 export const proxyAccountsRouter = {
   /** The user's proxy accounts (main, batch, sub) with their credentials, caps and usage. */
@@ -15,4 +29,21 @@ export const proxyAccountsRouter = {
   rotatePassword: userProcedure
     .input(proxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateAccountPassword(tx, ctx.deps.secrets, ctx.user.id, input.proxyUserId))),
+  /** One of the caller's lines tried once through the gateway, unbilled: the exit address and its country, or why not. */
+  test: userProcedure
+    .input(proxyTestInput)
+    .use(limited((ctx) => [['proxyTest', ctx.user!.id]]))
+    .mutation(({ ctx, input }) => {
+      const check = proxyCheckOf(ctx.deps.config);
+      return testProxyLine(
+        ctx.db,
+        ctx.deps.secrets,
+        { userId: ctx.user.id, username: input.username },
+        {
+          checkUrl: check.url,
+          gateway: check.gateway,
+          internalApiKey: ctx.deps.config.internalApiKey,
+        },
+      );
+    }),
 } satisfies TRPCRouterRecord;

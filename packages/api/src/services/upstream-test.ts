@@ -31,7 +31,8 @@ function randomSid(): string {
   return [...randomBytes(8)].map((b) => (b % 36).toString(36)).join('');
 }
 
-function fetchThrough(url: URL, socket: Socket, signal: AbortSignal): Promise<{ status: number; body: string }> {
+/** One GET of `url` over a tunnel already open to its host (TLS inside it for https): the status and the body's first characters. */
+export function fetchThrough(url: URL, socket: Socket, signal: AbortSignal, userAgent = 'ProxyHub upstream test'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const https = url.protocol === 'https:';
     const createConnection = () => {
@@ -41,7 +42,7 @@ function fetchThrough(url: URL, socket: Socket, signal: AbortSignal): Promise<{ 
     };
     const req = (https ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', createConnection, signal, headers: { connection: 'close', 'user-agent': 'ProxyHub upstream test' } },
+      { method: 'GET', createConnection, signal, headers: { connection: 'close', 'user-agent': userAgent } },
       (res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -20,6 +20,8 @@ export class EgressError extends Error {
     message: string,
     /** The upstream proxy itself failed (no connection, no answer in time): another one may do. */
     readonly upstreamFailed = false,
+    /** A refused CONNECT: the proxy's status line and the start of its body, as it sent them. */
+    readonly reply?: string,
   ) {
     super(message);
   }
@@ -219,6 +221,16 @@ export interface DialOptions {
   timeoutMs: number;
   /** Upstreams on loopback or private networks (tests, development); refused otherwise. */
   allowPrivate: boolean;
+  /** More header lines for an http:// upstream's CONNECT (the server's signed line test). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** What a proxy said when it refused a CONNECT: the status line, then its body's first line if it came with the head. */
+function refusalReply(head: Buffer, socket: Socket): string {
+  const statusLine = head.toString('latin1', 0, Math.max(0, head.indexOf('\r\n'))).slice(0, 200);
+  const rest = socket.read() as Buffer | null;
+  const body = rest ? rest.toString('utf8', 0, Math.min(rest.length, 300)).split(/\r?\n/)[0]!.trim() : '';
+  return body ? `${statusLine}: ${body}` : statusLine;
 }
 
 async function viaHttp(
@@ -228,11 +240,15 @@ async function viaHttp(
   password: string,
   target: { host: string; port: number },
   timeoutMs: number,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<Socket> {
   const socket = await connectTo(address, up.port, timeoutMs, true);
   const dest = authority(bareHost(target.host), target.port);
   const auth = username || password ? `Proxy-Authorization: Basic ${Buffer.from(`${username}:${password}`).toString('base64')}\r\n` : '';
-  socket.write(`CONNECT ${dest} HTTP/1.1\r\nHost: ${dest}\r\n${auth}\r\n`);
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(`CONNECT ${dest} HTTP/1.1\r\nHost: ${dest}\r\n${auth}${extra}\r\n`);
   const head = await readUntil(
     socket,
     (b) => {
@@ -243,8 +259,9 @@ async function viaHttp(
   );
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.toString('latin1'));
   if (!status || status[1] !== '200') {
+    const reply = refusalReply(head, socket);
     socket.destroy();
-    throw new EgressError('upstream', `Upstream proxy refused the tunnel (${status ? status[1] : 'bad reply'})`);
+    throw new EgressError('upstream', `Upstream proxy refused the tunnel (${status ? status[1] : 'bad reply'})`, false, reply);
   }
   return socket;
 }
@@ -318,5 +335,5 @@ export async function dialUpstream(
   const address = await resolveChecked(up.host, opts.allowPrivate, 'Upstream', true);
   return up.protocol === 'socks5'
     ? viaSocks(address, up, credentials.username, credentials.password, target, opts.timeoutMs)
-    : viaHttp(address, up, credentials.username, credentials.password, target, opts.timeoutMs);
+    : viaHttp(address, up, credentials.username, credentials.password, target, opts.timeoutMs, opts.headers);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GENERATOR_DURATION_OPTIONS, MAX_PROXY_COUNT } from '../constants';
-import { LOCATION_CODE_RE } from '../proxy-username';
+import { LOCATION_CODE_RE, parseProxyUsername } from '../proxy-username';
 
 const code = z.string().regex(LOCATION_CODE_RE, 'Invalid location code');
 
@@ -15,3 +15,39 @@ export const generateProxiesForm = z.object({
     .min(1, 'Count must be at least 1')
     .max(MAX_PROXY_COUNT, 'Count must be at most 10000'),
 });
+
+const PASTE_A_LINE = 'Paste a proxy line or username from the generator';
+
+/**
+ * The proxy username in a line of any list format (host:port:user:pass, user:pass@host:port, a
+ * proxy URL...) or a bare username. A username holds no ':', '@' or '/', and only it holds '_'.
+ */
+export function usernameInLine(line: string): { ok: true; username: string } | { ok: false; message: string } {
+  const candidates = line.split(/[:@/\s]+/).filter((part) => part.includes('_'));
+  let reason = '';
+  for (const part of candidates) {
+    const parsed = parseProxyUsername(part);
+    if (parsed.ok) return { ok: true, username: part };
+    reason ||= parsed.reason;
+  }
+  return { ok: false, message: reason ? `Not a proxy username: ${reason}` : PASTE_A_LINE };
+}
+
+/** POST /api/proxy-test: one line (its username, or the whole line as copied) tried once through the gateway. */
+export const proxyTestInput = z.object({
+  username: z
+    .string({ error: PASTE_A_LINE })
+    .trim()
+    .min(1, PASTE_A_LINE)
+    .max(1000, 'The line is too long: paste one proxy line')
+    .transform((line, ctx) => {
+      const found = usernameInLine(line);
+      if (found.ok) return found.username;
+      ctx.addIssue({ code: 'custom', message: found.message });
+      return z.NEVER;
+    }),
+});
+export type ProxyTestInput = z.input<typeof proxyTestInput>;
+
+/** What a line test answers: the exit as the check page saw it, or why the line did not work. */
+export type ProxyTestAnswer = { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; error: string };

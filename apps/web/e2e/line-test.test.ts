@@ -1,0 +1,55 @@
+/**
+ * Proxies → "Test" in Chromium: the generated list's first line is tried through a real gateway to
+ * a loopback IP-echo page and the page shows that it works, its latency and the exit address; a
+ * pasted line of someone else is refused with the server's words.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { createGateway, type Gateway } from '@proxyhub/gateway';
+import { addCredits, startTarget, userWithCredits } from '@proxyhub/testing';
+import { INTERNAL_KEY, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+
+let e2e: E2E;
+let page: Page;
+let gateway: Gateway;
+let target: Awaited<ReturnType<typeof startTarget>>;
+
+beforeAll(async () => {
+  e2e = await startE2E();
+  gateway = createGateway({ gatewayId: `e2e-${randomUUID().slice(0, 8)}`, serverUrl: e2e.server.url, internalApiKey: INTERNAL_KEY, allowPrivate: true });
+  const { port } = await gateway.listen(0, '127.0.0.1');
+  target = await startTarget();
+  e2e.server.config.proxyCheck = { url: `${target.url}/ip`, gateway: { host: '127.0.0.1', port } };
+  page = await e2e.newPage();
+  await signUpAndLogIn(e2e, page, 'Line Tester');
+});
+afterAll(async () => {
+  await gateway?.close();
+  await target?.close();
+  await e2e?.close();
+});
+
+describe('proxies: test a line', () => {
+  it('tests the first generated line and shows ok, latency and exit IP; a line of someone else is refused', async () => {
+    const me = await page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: { id: string } }).user);
+    await addCredits(e2e.server, me.id, 1n << 30n);
+    await page.reload(); // the balance the page shows
+    await page.getByRole('link', { name: 'Proxies', exact: true }).click();
+    await page.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
+    await page.getByRole('button', { name: 'Generate Proxies' }).click();
+    await page.getByTestId('generated-count').filter({ hasText: '10 proxies generated' }).waitFor();
+
+    const result = page.getByTestId('line-test-result');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await result.getByText('The line works').waitFor();
+    expect(await result.innerText()).toMatch(/^✓\s*The line works: \d+ ms, exit IP 127\.0\.0\.1, country unknown\.$/);
+    await screenshots(page, 'proxies-line-test');
+
+    const other = await userWithCredits(e2e.server, 0n);
+    await page.getByLabel('Test a line').fill(`localhost:3001:${other.username()}:${other.proxyPassword}`);
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await result.getByText('Not one of your proxy lines').waitFor();
+    expect(await result.innerText()).toContain(`Not one of your proxy lines: ${other.proxyUserId} is not your proxy user ID or one of your proxy accounts`);
+  });
+});

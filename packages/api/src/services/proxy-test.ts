@@ -1,0 +1,128 @@
+/**
+ * A customer's "Test" of one of their own proxy lines (POST /api/proxy-test): the server opens a
+ * CONNECT through our gateway exactly as the customer's client would (core's dialUpstream, the code
+ * the gateway and an admin's upstream test dial with), with the line's username and its account's
+ * password, looked up here (the caller never sends it), then GETs the IP-echo page
+ * (PROXY_CHECK_URL) through the tunnel and looks the exit address up in the embedded country
+ * database. The CONNECT carries a signature made with the internal key (core/node line-test.ts):
+ * the gateway relays that tunnel unbilled and logs it with billedBytes 0.
+ */
+import { isIP, type Socket } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { DomainError, parseProxyUsername, type ProxyTestAnswer } from '@proxyhub/core';
+import { dialUpstream, EgressError, LINE_TEST_HEADER, signLineTest } from '@proxyhub/core/node';
+import type { SecretBox } from '@proxyhub/auth';
+import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import { fetchThrough } from './upstream-test';
+
+/** The whole test, tunnel and page, gets this long. */
+export const PROXY_TEST_TIMEOUT_MS = 10_000;
+const TIMED_OUT = `Timed out after ${PROXY_TEST_TIMEOUT_MS / 1000} s`;
+
+export interface ProxyTestOptions {
+  /** The IP-echo page (PROXY_CHECK_URL). */
+  checkUrl: string;
+  /** Where customers' clients reach the gateway, as the server can reach it too. */
+  gateway: { host: string; port: number };
+  /** Signs the test so the gateway does not bill it. */
+  internalApiKey: string;
+}
+
+/** The exit address in an IP-echo page's answer: a bare address, or JSON with `ip` (or `origin`, `query`). */
+export function exitIpIn(body: string): string | null {
+  const text = body.trim();
+  if (isIP(text)) return text;
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    for (const key of ['ip', 'origin', 'query']) {
+      const v = json[key];
+      if (typeof v === 'string' && isIP(v.trim())) return v.trim();
+    }
+  } catch {
+    // not JSON: no address to show
+  }
+  return null;
+}
+
+let countries: Promise<(ip: string) => string | null> | undefined;
+/**
+ * The address's country (ISO 3166-1 alpha-2) from the database the geoip-country package ships
+ * (no download at run time); null for private addresses and ranges it does not know. Loaded on
+ * the first test, not at start (it reads some 8 MB).
+ */
+export function countryOfAddress(ip: string): Promise<string | null> {
+  // A CommonJS package: what it exports is the import's default.
+  countries ??= import('geoip-country').then(
+    ({ default: geoip }) =>
+      (address: string) =>
+        geoip.lookup(address)?.country ?? null,
+  );
+  return countries.then((lookup) => lookup(ip));
+}
+
+/** Why the line did not work, in the customer's terms. */
+function reasonOf(err: unknown): string {
+  if (err instanceof EgressError) {
+    // The gateway's own answer (407 bad credentials, 402 empty balance, 502 target unreachable...).
+    if (err.reply) return `The gateway refused the line: ${err.reply.replace(/^HTTP\/1\.[01] /, '')}`;
+    return `The gateway did not answer: ${err.message}`;
+  }
+  return `The check page did not answer through the line: ${(err as Error).message}`;
+}
+
+/** The line's account, when it is one of the user's (main, batch or sub-account); 403 otherwise, whether it exists or not. */
+async function ownLinePassword(db: DbOrTx, secrets: SecretBox, userId: string, username: string): Promise<string> {
+  const parsed = parseProxyUsername(username);
+  const proxyUserId = parsed.ok ? parsed.value.proxyUserId : '';
+  const [account] = proxyUserId
+    ? await db
+        .select({ userId: proxyAccounts.userId, passwordEnc: proxyAccounts.proxyPasswordEnc })
+        .from(proxyAccounts)
+        .where(eq(proxyAccounts.proxyUserId, proxyUserId))
+        .limit(1)
+    : [];
+  if (!account || account.userId !== userId) {
+    throw new DomainError('FORBIDDEN', `Not one of your proxy lines: ${proxyUserId || username} is not your proxy user ID or one of your proxy accounts`);
+  }
+  return secrets.decrypt(account.passwordEnc);
+}
+
+export async function testProxyLine(
+  db: DbOrTx,
+  secrets: SecretBox,
+  input: { userId: string; username: string },
+  opts: ProxyTestOptions,
+): Promise<ProxyTestAnswer> {
+  const { username } = input;
+  const password = await ownLinePassword(db, secrets, input.userId, username);
+  const url = new URL(opts.checkUrl);
+  const target = { host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
+  const started = performance.now();
+  const signal = AbortSignal.timeout(PROXY_TEST_TIMEOUT_MS);
+  const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(TIMED_OUT)), { once: true }));
+  timedOut.catch(() => undefined);
+  let socket: Socket | undefined;
+  try {
+    const dialling = dialUpstream({ protocol: 'http', ...opts.gateway }, { username, password }, target, {
+      timeoutMs: PROXY_TEST_TIMEOUT_MS,
+      // The gateway's address is our own configuration, never the caller's; the gateway checks the target.
+      allowPrivate: true,
+      headers: { [LINE_TEST_HEADER]: signLineTest(opts.internalApiKey, username) },
+    });
+    // A tunnel that opens after the deadline is closed at once.
+    dialling.then(
+      (s) => signal.aborted && s.destroy(),
+      () => undefined,
+    );
+    socket = await Promise.race([dialling, timedOut]);
+    const page = await fetchThrough(url, socket, signal, 'ProxyHub line test');
+    const latencyMs = Math.round(performance.now() - started);
+    if (page.status < 200 || page.status >= 400) return { ok: false, error: `The check page answered ${page.status} through the line` };
+    const exitIp = exitIpIn(page.body);
+    return { ok: true, latencyMs, exitIp, country: exitIp ? await countryOfAddress(exitIp) : null };
+  } catch (err) {
+    return { ok: false, error: signal.aborted ? TIMED_OUT : reasonOf(err) };
+  } finally {
+    socket?.destroy();
+  }
+}
