@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
+import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, isLoopbackAddress, logFormatFor, parseEnv } from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -87,6 +87,15 @@ function defaultGatewayId(stateDir: string, port: number): string {
 }
 
 const gatewayIdFile = (stateDir: string, port: number) => join(stateDir, `gateway-id-${port}`);
+
+/**
+ * The warning printed at start when private egress is on while the gateway listens beyond loopback:
+ * then anyone with valid credentials who reaches the port reaches this machine's private network.
+ */
+export function privateEgressWarning(env: { allowPrivate: boolean; host: string }): string | null {
+  if (!env.allowPrivate || isLoopbackAddress(env.host) || env.host === 'localhost') return null;
+  return `GATEWAY_ALLOW_PRIVATE=1 while listening on ${env.host}: anyone with valid proxy credentials who reaches this port can reach this machine's private network (127.0.0.1, 10.0.0.0/8, 192.168.0.0/16, ...). Set GATEWAY_HOST=127.0.0.1 for local testing, or turn GATEWAY_ALLOW_PRIVATE off.`;
+}
 
 export function rememberGatewayId(env: GatewayEnv): void {
   if (env.gatewayIdChosen) return;

@@ -1,6 +1,6 @@
 import { prettyStdout, stopOnSignals } from '@proxyhub/core/node';
 import { createBackend } from './backend';
-import { loadEnv, rememberGatewayId } from './env';
+import { loadEnv, privateEgressWarning, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
 import { replayUsageJournal, UsageJournal } from './journal';
 import { createLogger } from './log';
@@ -40,6 +40,8 @@ logger.info(
   },
   'ProxyHub gateway ready (HTTP, CONNECT and SOCKS5 on one port)',
 );
+const exposed = privateEgressWarning(env);
+if (exposed) logger.warn({ host: env.host }, exposed);
 
 // Metrics are not worth the relay: a port already taken is logged, and the gateway goes on.
 const metrics =

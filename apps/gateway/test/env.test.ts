@@ -3,10 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { devSecret } from '@proxyhub/core/node';
-import { loadEnv, rememberGatewayId, tunedLaunch } from '../src/env';
+import { loadEnv, privateEgressWarning, rememberGatewayId, tunedLaunch } from '../src/env';
 import { isPrivateAddress } from '../src/egress';
 
 describe('gateway environment', () => {
+  it('warns when private egress is on while listening beyond loopback, not otherwise', () => {
+    expect(privateEgressWarning({ allowPrivate: true, host: '0.0.0.0' })).toContain('GATEWAY_ALLOW_PRIVATE=1 while listening on 0.0.0.0');
+    expect(privateEgressWarning({ allowPrivate: true, host: '127.0.0.1' })).toBeNull();
+    expect(privateEgressWarning({ allowPrivate: true, host: '::1' })).toBeNull();
+    expect(privateEgressWarning({ allowPrivate: false, host: '0.0.0.0' })).toBeNull();
+  });
+
   it('defaults to port 3001 beside the server on PORT, with the dev internal key the server uses', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
     const env = loadEnv({ DATA_DIR: dir, PORT: '3100' });
