@@ -13,6 +13,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     dataDir: env.dataDir,
     appSecret: env.appSecret,
     internalApiKey: env.internalApiKey,
+    statementSigningKey: env.statementSigningKey,
     gateway: {
       publicHost: env.GATEWAY_PUBLIC_HOST ?? null,
       publicPort: env.GATEWAY_PUBLIC_PORT ?? (env.production ? PRODUCTION_GATEWAY_PORT : env.GATEWAY_PORT),

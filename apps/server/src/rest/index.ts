@@ -16,6 +16,7 @@ import { registerRestRoutes, type RestRoute } from './rest';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
+import { statementRoutes } from './statements';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -29,6 +30,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...billingRoutes,
   ...usageRoutes,
   ...connectionRoutes,
+  ...statementRoutes,
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,

@@ -4,7 +4,8 @@
  * table is partitioned by UTC day: a day's partition is made when its first rows arrive (and for
  * today and tomorrow by the daily job), and whole days are dropped after CONNECTION_LOG_DAYS.
  */
-import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONNECTIONS_MAX_CSV_DAYS,
   DomainError,
@@ -172,6 +173,17 @@ export const CONNECTION_CSV_COLUMNS = [
   'reason',
 ] as const;
 
+/**
+ * The log's rows as CSV text, the columns in that order: the one builder of GET /api/connections?format=csv
+ * and of a statement's connections (whose SHA-256 the statement signs), so both are the same bytes.
+ */
+export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
+  return stringify(
+    rows.map((r) => CONNECTION_CSV_COLUMNS.map((c) => r[c])),
+    { header: true, columns: [...CONNECTION_CSV_COLUMNS] },
+  );
+}
+
 function range(input: ConnectionsInput, csv: boolean): { from: Date; to: Date } {
   const to = input?.to ? parseIsoTime(input.to) : new Date();
   const from = input?.from ? parseIsoTime(input.from) : new Date(to.getTime() - CONNECTION_LOG_DAYS * DAY_MS);
@@ -270,6 +282,23 @@ export async function allConnections(db: DbOrTx, userId: string, input: Connecti
     .from(connectionLog)
     .where(filters(userId, input, from, to))
     .orderBy(desc(connectionLog.startedAt), desc(connectionLog.id));
+  return rows.map(toRow);
+}
+
+/** One proxy account's records that started in [from, to), in id order (a statement's connections). */
+export async function accountConnections(db: DbOrTx, userId: string, proxyAccountId: string, from: Date, to: Date): Promise<ConnectionRow[]> {
+  const rows = await db
+    .select(columns)
+    .from(connectionLog)
+    .where(
+      and(
+        eq(connectionLog.userId, userId),
+        eq(connectionLog.proxyAccountId, proxyAccountId),
+        gte(connectionLog.startedAt, from),
+        lt(connectionLog.startedAt, to),
+      ),
+    )
+    .orderBy(asc(connectionLog.id));
   return rows.map(toRow);
 }
 

@@ -5,3 +5,4 @@ export * from './shutdown';
 export * from './log-format';
 export * from './metrics-access';
 export * from './upstream-dial';
+export * from './statement-key';

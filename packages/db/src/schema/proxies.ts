@@ -238,3 +238,23 @@ export const gatewayConnections = pgTable(
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.proxyAccountId] }), index('gateway_connections_account_idx').on(t.proxyAccountId)],
 );
+
+/**
+ * Final signed daily statements, one per proxy account and UTC day with traffic, kept so the chain
+ * (each names the SHA-256 of the one before) never changes. `body` is the statement's canonical
+ * JSON exactly as signed and hashed; no foreign key to the account, so a statement outlives it.
+ */
+export const statements = pgTable(
+  'statements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    proxyAccountId: uuid('proxy_account_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('statements_account_day_uq').on(t.proxyAccountId, t.day), index('statements_user_day_idx').on(t.userId, t.day)],
+);
