@@ -189,6 +189,15 @@ export async function makeFinalStatements(db: DbOrTx, config: ApiConfig, userId:
   return made;
 }
 
+/**
+ * A report brought records of days that may be final already (a gateway that was offline): users'
+ * next asks look for missing statements again (a day after an account's latest statement can still be made).
+ */
+export function noteLateConnections(db: DbOrTx, records: readonly { startedAt: number }[], now = Date.now()): void {
+  const open = startOf(firstOpenDay(now)).getTime();
+  if (records.some((r) => r.startedAt < open)) madeUpTo.delete(db);
+}
+
 /** The daily job: every user with records on days that are final now gets their statements. */
 export async function makeDueStatements(db: DbOrTx, config: ApiConfig, now = Date.now()): Promise<{ users: number; made: number }> {
   const open = firstOpenDay(now);

@@ -1,0 +1,1 @@
+CREATE INDEX "connection_log_user_target_idx" ON "connection_log" USING btree ("user_id","target" text_pattern_ops,"started_at");
