@@ -26,6 +26,11 @@ const schema = z.object({
   GATEWAY_STATE_DIR: optionalString,
   /** Seconds of an account's observed traffic per lease: what a vanished gateway can leave unbilled, and how long tunnels run on while the server is away. */
   GATEWAY_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(10),
+  /** 0: no connection log (records are neither made nor reported); on unless set to 0. */
+  GATEWAY_CONNECTION_LOG: z
+    .enum(['0', '1', 'true', 'false', ''])
+    .optional()
+    .transform((v) => v !== '0' && v !== 'false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
 });
@@ -65,6 +70,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     /** GATEWAY_ID was set (nothing to remember). */
     gatewayIdChosen: env.GATEWAY_ID !== undefined,
     leaseSeconds: env.GATEWAY_LEASE_SECONDS,
+    connectionLog: env.GATEWAY_CONNECTION_LOG,
     logLevel: env.LOG_LEVEL,
     logPretty: logFormatFor(env.LOG_FORMAT, production) === 'pretty',
   };

@@ -44,6 +44,8 @@ export interface MeterOptions {
   journalIntervalMs: number;
   journalBytes: number;
   metrics?: GatewayMetrics | undefined;
+  /** GATEWAY_CONNECTION_LOG: false, no connection records are made or reported (usage is billed the same). */
+  connectionLog: boolean;
 }
 
 export const DEFAULT_METER_OPTIONS = {
@@ -57,6 +59,7 @@ export const DEFAULT_METER_OPTIONS = {
   emptyRetryMs: 500,
   journalIntervalMs: 250,
   journalBytes: 1024 * 1024,
+  connectionLog: true,
 } satisfies Partial<MeterOptions>;
 
 /** Waits between attempts while the server is unreachable (lease requests and reports). */
@@ -425,6 +428,7 @@ export class Meter {
 
   /** A connection ended: its record goes with the next report, and into the journal meanwhile. */
   recordConnection(record: GatewayConnectionRecord): void {
+    if (!this.opts.connectionLog) return;
     this.records.push(record);
     this.opts.journal?.connection(record);
     this.ensureHeartbeat();

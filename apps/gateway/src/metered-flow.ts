@@ -129,6 +129,7 @@ export class MeteredFlow {
     const s = this.record;
     if (!s) return;
     this.record = null;
+    if (!s.session.account.meter.opts.connectionLog) return;
     const up = this.stats.up - s.baseUp;
     const down = this.stats.down - s.baseDown;
     s.session.account.meter.recordConnection(connectionRecord(s, up, down, outcome, reason));

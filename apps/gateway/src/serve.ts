@@ -25,7 +25,7 @@ const gateway = createGateway({
   publicUrl: env.publicUrl,
   logger,
   releaseStaleLeases: true,
-  meter: { journal, leaseSeconds: env.leaseSeconds },
+  meter: { journal, leaseSeconds: env.leaseSeconds, connectionLog: env.connectionLog },
 });
 const addr = await gateway.listen(env.port, env.host);
 logger.info(

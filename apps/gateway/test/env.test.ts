@@ -32,6 +32,13 @@ describe('gateway environment', () => {
     expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_LEASE_SECONDS: '0' })).toThrow(/GATEWAY_LEASE_SECONDS/);
   });
 
+  it('keeps the connection log unless GATEWAY_CONNECTION_LOG=0', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    expect(loadEnv({ DATA_DIR: dir }).connectionLog).toBe(true);
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_CONNECTION_LOG: '1' }).connectionLog).toBe(true);
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_CONNECTION_LOG: '0' }).connectionLog).toBe(false);
+  });
+
   it('keeps its default id in the state directory, so a new host name finds the journal and leases of the old one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
     const first = loadEnv({ GATEWAY_STATE_DIR: dir, GATEWAY_PORT: '3005' });

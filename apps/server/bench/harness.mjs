@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const mainJs = join(serverDir, 'dist', 'main.js');
 
-function freePort() {
+/** A loopback port nothing listens on now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.on('error', reject);
@@ -78,6 +79,7 @@ export async function startBuiltServer({ databaseUrl = null, script }) {
   return {
     base,
     dataDir,
+    pid: child.pid,
     admin: { username: env.ADMIN_USERNAME ?? 'admin', password: env.ADMIN_PASSWORD },
     database: databaseUrl ? 'postgresql' : 'pglite',
     async stop() {

@@ -23,6 +23,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     dataDir: env.dataDir,
     appSecret: env.appSecret,
     internalApiKey: env.internalApiKey,
+    statementSigningKey: env.statementSigningKey,
     gateway: {
       publicHost: env.GATEWAY_PUBLIC_HOST ?? null,
       publicPort,

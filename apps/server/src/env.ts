@@ -1,7 +1,16 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { trustProxyEnv } from './trust-proxy';
-import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, logFormatFor, parseEnv } from '@proxyhub/core/node';
+import {
+  devSecret,
+  envBool as bool,
+  envLogFormat,
+  envOptionalString as optionalString,
+  logFormatFor,
+  newStatementSigningKey,
+  parseEnv,
+  parseStatementSigningKey,
+} from '@proxyhub/core/node';
 import { DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 
 const schema = z.object({
@@ -16,6 +25,8 @@ const schema = z.object({
   ADMIN_REQUIRE_2FA: bool,
   ADMIN_PASSWORD: optionalString,
   INTERNAL_API_KEY: optionalString,
+  /** Signs the daily statements: an Ed25519 private key, PEM or base64 PKCS#8. */
+  STATEMENT_SIGNING_KEY: optionalString,
   SMTP_URL: optionalString,
   MAIL_FROM: z.string().default('ProxyHub <no-reply@proxyhub.local>'),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'nowpayments']).default('sandbox'),
@@ -101,6 +112,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     if (!env.PUBLIC_URL) missing.push('PUBLIC_URL');
     if (env.PAYMENT_PROVIDER === 'sandbox') missing.push('PAYMENT_PROVIDER (the sandbox provider is disabled in production)');
   }
+  // Signs daily statements: a new key in production would break every customer's check of the past.
+  let statementSigningKey = env.STATEMENT_SIGNING_KEY ?? '';
+  if (!statementSigningKey) {
+    if (production) missing.push('STATEMENT_SIGNING_KEY');
+    else statementSigningKey = devSecret(dataDir, 'STATEMENT_SIGNING_KEY', newStatementSigningKey);
+  }
+  if (statementSigningKey) parseStatementSigningKey(statementSigningKey);
   if (env.PAYMENT_PROVIDER === 'nowpayments' && (!env.NOWPAYMENTS_API_KEY || !env.NOWPAYMENTS_IPN_SECRET)) {
     missing.push('NOWPAYMENTS_API_KEY and NOWPAYMENTS_IPN_SECRET (PAYMENT_PROVIDER=nowpayments)');
   }
@@ -115,6 +133,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
       env.TELEGRAM_BOT_TOKEN && telegramWebhookSecret
         ? { token: env.TELEGRAM_BOT_TOKEN, webhookSecret: telegramWebhookSecret, apiRoot: env.TELEGRAM_API_ROOT }
         : null,
+    statementSigningKey,
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
     logPretty: logFormatFor(env.LOG_FORMAT, production) === 'pretty',
   };

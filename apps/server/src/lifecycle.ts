@@ -6,6 +6,7 @@ import {
   GATEWAY_DOWN_AFTER_MS,
   loadLocations,
   maintainConnectionLog,
+  makeDueStatements,
   reconcileExpiredLeases,
   settleDownGateways,
   webhookPolicy,
@@ -67,6 +68,15 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const runConnectionLog = () => void connectionLog().catch((err: unknown) => deps.logger.error({ err }, 'connection log maintenance failed'));
     runConnectionLog();
     timers.push(setInterval(runConnectionLog, 60 * 60 * 1000).unref());
+    // Signed daily statements: each past day's, shortly after midnight UTC (after the grace for the
+    // day's last reports); checked every 5 minutes, nothing to do costs no query.
+    const statementsJob = async () => {
+      const r = await makeDueStatements(deps.db, deps.config);
+      if (r.made) deps.logger.info({ users: r.users, statements: r.made }, 'daily statements made');
+    };
+    const runStatements = () => void statementsJob().catch((err: unknown) => deps.logger.error({ err }, 'daily statements failed'));
+    runStatements();
+    timers.push(setInterval(runStatements, 5 * 60 * 1000).unref());
     // Safety net for balance changes no request checked (payments, reconciled leases): at most one
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiConfigFromEnv } from '../src/config';
-import { prettyLogLine } from '@proxyhub/core/node';
+import { newStatementSigningKey, prettyLogLine } from '@proxyhub/core/node';
 import { loadEnv } from '../src/env';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'proxyhub-env-'));
@@ -17,6 +17,7 @@ const PRODUCTION_OK = {
   PAYMENT_PROVIDER: 'nowpayments',
   NOWPAYMENTS_API_KEY: 'np-key',
   NOWPAYMENTS_IPN_SECRET: 'np-ipn',
+  STATEMENT_SIGNING_KEY: newStatementSigningKey(),
 };
 
 describe('loadEnv in production', () => {
@@ -28,6 +29,13 @@ describe('loadEnv in production', () => {
 
   it('treats empty values (KEY= copied from .env.example) as missing', () => {
     expect(() => loadEnv({ ...PRODUCTION_OK, APP_SECRET: '', DATA_DIR: tempDir() })).toThrowError(/set APP_SECRET$/);
+  });
+
+  it('refuses to start without a statement signing key, or with one that is not Ed25519', () => {
+    expect(() => loadEnv({ ...PRODUCTION_OK, STATEMENT_SIGNING_KEY: '', DATA_DIR: tempDir() })).toThrowError(/set STATEMENT_SIGNING_KEY$/);
+    expect(() => loadEnv({ ...PRODUCTION_OK, STATEMENT_SIGNING_KEY: 'bm90IGEga2V5', DATA_DIR: tempDir() })).toThrowError(
+      /STATEMENT_SIGNING_KEY must be an Ed25519 private key/,
+    );
   });
 
   it('refuses short secrets', () => {
@@ -66,6 +74,8 @@ describe('loadEnv in development', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const b = loadEnv({ DATA_DIR: dir });
     expect(b.appSecret).toBe(a.appSecret);
+    expect(b.statementSigningKey).toBe(a.statementSigningKey);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ STATEMENT_SIGNING_KEY: a.statementSigningKey });
     expect(a.publicUrl).toBe('http://localhost:3000');
     expect(apiConfigFromEnv(a).gateway.publicPort).toBe(3001);
   });

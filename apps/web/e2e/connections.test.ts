@@ -19,24 +19,29 @@ afterAll(async () => {
   await e2e?.close();
 });
 
+/** What the records of the user's main account share, as a gateway reports them (nothing billed). */
+async function baseRecord() {
+  const { account } = await e2e.internal.gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
+  if (!account.ok) throw new Error(account.message);
+  return {
+    proxyUserId: user.proxyUserId,
+    proxyAccountId: account.proxyAccountId,
+    country: 'US',
+    state: '',
+    city: '',
+    session: 'rotating',
+    bytesUp: 0,
+    bytesDown: 0,
+    billedBytes: 0,
+    reason: '',
+  };
+}
+
 describe('connection log in the app', () => {
   it('the Connections page lists and filters what the gateway reported; the usage panel counts outcomes with a hint', async () => {
     const gw = e2e.internal.gateway;
-    const { account } = await gw.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
-    if (!account.ok) throw new Error(account.message);
     const now = Date.now();
-    const base = {
-      proxyUserId: user.proxyUserId,
-      proxyAccountId: account.proxyAccountId,
-      country: 'US',
-      state: '',
-      city: '',
-      session: 'rotating',
-      bytesUp: 0,
-      bytesDown: 0,
-      billedBytes: 0,
-      reason: '',
-    };
+    const base = await baseRecord();
     await gw.report.mutate({
       gatewayId: 'e2e-gw-log',
       seq: 1,
@@ -66,5 +71,40 @@ describe('connection log in the app', () => {
     await page.goto('/dashboard');
     await expect.poll(() => page.getByTestId('usage-by-outcome').innerText()).toContain('the site did not answer through this exit');
     expect(await page.getByTestId('usage-by-target').innerText()).toContain('slow.example');
+  });
+
+  it('the Connections page lists daily statements, final and provisional, with the JSON and the CSV its digest covers', async () => {
+    const twoDaysAgo = Date.now() - 2 * 86_400_000;
+    await e2e.internal.gateway.report.mutate({
+      gatewayId: 'e2e-gw-log',
+      seq: 2,
+      items: [],
+      connections: [
+        {
+          ...(await baseRecord()),
+          id: randomUUID(),
+          startedAt: twoDaysAgo,
+          endedAt: twoDaysAgo + 100,
+          protocol: 'connect',
+          target: 'old.example:443',
+          outcome: 'target_unreachable',
+          reason: 'connect ECONNREFUSED',
+        },
+      ],
+    });
+    await page.goto('/connections');
+    const rows = page.getByTestId('statement-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain('Provisional');
+    expect(await rows.nth(1).innerText()).toContain('Final');
+    // The downloads as the browser gets them: the CSV's SHA-256 is the statement's digest.
+    const [json, csv] = await Promise.all(['Statement', 'Connections CSV'].map((name) => rows.nth(1).getByRole('link', { name }).getAttribute('href')));
+    const statement = JSON.parse(decodeURIComponent(json!.slice(json!.indexOf(',') + 1))) as { connectionsDigest: string; final: boolean };
+    const digest = await page.evaluate(async (href) => {
+      const bytes = await (await fetch(href)).arrayBuffer();
+      return [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    }, csv!);
+    const check = { final: statement.final, matches: digest === statement.connectionsDigest };
+    expect(check).toEqual({ final: true, matches: true });
   });
 });

@@ -8,6 +8,8 @@ export interface ApiConfig {
   dataDir: string;
   appSecret: string;
   internalApiKey: string;
+  /** STATEMENT_SIGNING_KEY (Ed25519, PEM or base64 PKCS#8); absent (tests): a key made for this process. */
+  statementSigningKey?: string;
   gateway: { publicHost: string | null; publicPort: number };
   google: null | { clientId: string; clientSecret: string; authorizationEndpoint?: string; tokenEndpoint?: string };
   payments: {

@@ -10,6 +10,7 @@ import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { referralsRouter } from './routers/referrals';
+import { statementsRouter } from './routers/statements';
 import { twoFactorRouter } from './routers/two-factor';
 import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
@@ -31,6 +32,7 @@ export const appRouter = router({
   gifts: giftsRouter,
   referrals: referralsRouter,
   telegram: telegramRouter,
+  statements: statementsRouter,
 });
 
 export type AppRouter = typeof appRouter;

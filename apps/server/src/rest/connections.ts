@@ -1,15 +1,10 @@
-import { stringify } from 'csv-stringify/sync';
 import { adminConnectionsInput, connectionsInput } from '@proxyhub/core';
-import { CONNECTION_CSV_COLUMNS, type ConnectionRow } from '@proxyhub/api';
+import { connectionsCsvText, type ConnectionRow } from '@proxyhub/api';
 import { RestResponse, restRoute } from './rest';
 
 /** The log's rows as CSV, the columns in the documented order. */
 export function connectionsCsv(rows: readonly ConnectionRow[]): RestResponse {
-  const csv = stringify(
-    rows.map((r) => CONNECTION_CSV_COLUMNS.map((c) => r[c])),
-    { header: true, columns: [...CONNECTION_CSV_COLUMNS] },
-  );
-  return new RestResponse(200, csv, 'text/csv; charset=utf-8');
+  return new RestResponse(200, connectionsCsvText(rows), 'text/csv; charset=utf-8');
 }
 
 /** The connection log: the user's (cookie or API key) and any user's for the admin; `format=csv` the whole range. */

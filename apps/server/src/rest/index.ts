@@ -17,6 +17,7 @@ import { telegramRoutes } from './telegram';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
+import { statementRoutes } from './statements';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -30,6 +31,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...billingRoutes,
   ...usageRoutes,
   ...connectionRoutes,
+  ...statementRoutes,
   ...proxyAccountsRoutes,
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,

@@ -1,4 +1,5 @@
 import { ConnectionsTable, csvQuery, type ConnectionFilters } from '../components/connections-table';
+import { StatementsTable } from '../components/statements-table';
 import { Card, PageHeader } from '../components/ui';
 import { trpc } from '../trpc';
 
@@ -26,6 +27,9 @@ export function ConnectionsPage() {
       />
       <Card title="Connection log">
         <ConnectionsTable testId="connections-table" query={useUserConnections} csvHref={(f) => csvQuery('/api/connections', f)} />
+      </Card>
+      <Card title="Daily statements">
+        <StatementsTable />
       </Card>
     </>
   );

@@ -17,6 +17,7 @@ import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
 import { getTargetPolicy } from '../services/target-policy';
 import { ensureConnectionPartitions, keptDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
+import { noteLateConnections } from '../services/statements';
 import { connectionAllowances, type ConnectionAllowance } from '../services/connection-limits';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases, type ReportResult } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
@@ -75,6 +76,7 @@ export const gatewayRouter = {
       if (r.applied) await storeConnections(tx, input.gatewayId, records, days);
       return r;
     });
+    if (result.applied) noteLateConnections(ctx.db, records);
     // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
     // was applied): low-balance mails for the users whose wallets this report spent.
     if (result.applied) {

@@ -4,7 +4,8 @@
  * table is partitioned by UTC day: a day's partition is made when its first rows arrive (and for
  * today and tomorrow by the daily job), and whole days are dropped after CONNECTION_LOG_DAYS.
  */
-import { and, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { stringify } from 'csv-stringify/sync';
+import { and, asc, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   CONNECTIONS_MAX_CSV_DAYS,
   DomainError,
@@ -81,37 +82,24 @@ export async function storeConnections(tx: DbOrTx, gatewayId: string, records: r
   const accountIds = [...new Set(records.map((r) => r.proxyAccountId))];
   const owners = await tx.select({ id: proxyAccounts.id, userId: proxyAccounts.userId }).from(proxyAccounts).where(inArray(proxyAccounts.id, accountIds));
   const ownerOf = new Map(owners.map((o) => [o.id, o.userId]));
-  const rows: Array<typeof connectionLog.$inferInsert> = [];
+  const rows: unknown[] = [];
   for (const r of records) {
     const userId = ownerOf.get(r.proxyAccountId);
     if (!userId || !days.has(dayOf(r.startedAt))) continue;
-    rows.push({
-      id: r.id,
-      startedAt: new Date(r.startedAt),
-      endedAt: new Date(r.endedAt),
-      userId,
-      proxyAccountId: r.proxyAccountId,
-      proxyUserId: r.proxyUserId,
-      protocol: r.protocol,
-      target: r.target,
-      country: r.country,
-      state: r.state,
-      city: r.city,
-      session: r.session,
-      bytesUp: BigInt(r.bytesUp),
-      bytesDown: BigInt(r.bytesDown),
-      billedBytes: BigInt(r.billedBytes),
-      outcome: r.outcome,
-      reason: r.reason,
-      gatewayId,
-    });
+    rows.push({ ...r, userId });
   }
-  // Parameters per statement stay far below PostgreSQL's 65,535.
-  for (let i = 0; i < rows.length; i += 2000)
-    await tx
-      .insert(connectionLog)
-      .values(rows.slice(i, i + 2000))
-      .onConflictDoNothing();
+  if (!rows.length) return 0;
+  // One statement with one JSON parameter: building a row-by-row INSERT cost the server ~130 µs of
+  // CPU a record (the query builder), this ~15 (pnpm bench:connections). Epoch milliseconds become
+  // timestamps exactly (integer arithmetic on an interval).
+  const ms = (field: string) => sql.raw(`timestamptz 'epoch' + (r."${field}" * interval '1 millisecond')`);
+  await tx.execute(sql`
+    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id)
+    select r."id", ${ms('startedAt')}, ${ms('endedAt')}, r."userId", r."proxyAccountId", r."proxyUserId", r."protocol", r."target", r."country", r."state", r."city", r."session",
+      r."bytesUp", r."bytesDown", r."billedBytes", r."outcome", r."reason", ${gatewayId}
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r("id" uuid, "startedAt" bigint, "endedAt" bigint, "userId" uuid, "proxyAccountId" uuid, "proxyUserId" text,
+      "protocol" text, "target" text, "country" text, "state" text, "city" text, "session" text, "bytesUp" bigint, "bytesDown" bigint, "billedBytes" bigint, "outcome" text, "reason" text)
+    on conflict do nothing`);
   return rows.length;
 }
 
@@ -171,6 +159,17 @@ export const CONNECTION_CSV_COLUMNS = [
   'outcome',
   'reason',
 ] as const;
+
+/**
+ * The log's rows as CSV text, the columns in that order: the one builder of GET /api/connections?format=csv
+ * and of a statement's connections (whose SHA-256 the statement signs), so both are the same bytes.
+ */
+export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
+  return stringify(
+    rows.map((r) => CONNECTION_CSV_COLUMNS.map((c) => r[c])),
+    { header: true, columns: [...CONNECTION_CSV_COLUMNS] },
+  );
+}
 
 function range(input: ConnectionsInput, csv: boolean): { from: Date; to: Date } {
   const to = input?.to ? parseIsoTime(input.to) : new Date();
@@ -270,6 +269,23 @@ export async function allConnections(db: DbOrTx, userId: string, input: Connecti
     .from(connectionLog)
     .where(filters(userId, input, from, to))
     .orderBy(desc(connectionLog.startedAt), desc(connectionLog.id));
+  return rows.map(toRow);
+}
+
+/** One proxy account's records that started in [from, to), in id order (a statement's connections). */
+export async function accountConnections(db: DbOrTx, userId: string, proxyAccountId: string, from: Date, to: Date): Promise<ConnectionRow[]> {
+  const rows = await db
+    .select(columns)
+    .from(connectionLog)
+    .where(
+      and(
+        eq(connectionLog.userId, userId),
+        eq(connectionLog.proxyAccountId, proxyAccountId),
+        gte(connectionLog.startedAt, from),
+        lt(connectionLog.startedAt, to),
+      ),
+    )
+    .orderBy(asc(connectionLog.id));
   return rows.map(toRow);
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * DATA_DIR/dev-secrets.json, so the server and the gateway started side by side agree on it and
  * credentials encrypted at rest stay readable across restarts. Production refuses to start instead.
  */
-export function devSecret(dataDir: string, name: string): string {
+export function devSecret(dataDir: string, name: string, generate: () => string = () => randomBytes(32).toString('base64url')): string {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'dev-secrets.json');
   let secrets: Record<string, string> = {};
@@ -17,7 +17,7 @@ export function devSecret(dataDir: string, name: string): string {
     // first start
   }
   if (!secrets[name]) {
-    secrets[name] = randomBytes(32).toString('base64url');
+    secrets[name] = generate();
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
   return secrets[name];

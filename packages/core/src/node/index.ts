@@ -6,3 +6,4 @@ export * from './log-format';
 export * from './metrics-access';
 export * from './upstream-dial';
 export * from './line-test';
+export * from './statement-key';

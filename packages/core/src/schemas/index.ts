@@ -18,3 +18,4 @@ export * from './promotions';
 export * from './pricing';
 export * from './connections';
 export * from './telegram';
+export * from './statements';

@@ -219,7 +219,12 @@ export const connectionLog = pgTable(
     reason: text('reason').notNull().default(''),
     gatewayId: text('gateway_id').notNull(),
   },
-  (t) => [primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }), index('connection_log_user_idx').on(t.userId, t.startedAt, t.id)],
+  (t) => [
+    primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }),
+    index('connection_log_user_idx').on(t.userId, t.startedAt, t.id),
+    // The log filtered by a target prefix (LIKE 'host%'): a rare host is found without reading the user's month.
+    index('connection_log_user_target_idx').on(t.userId, t.target.op('text_pattern_ops'), t.startedAt),
+  ],
 );
 
 /**
@@ -237,4 +242,24 @@ export const gatewayConnections = pgTable(
     reportedAt: ts('reported_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.proxyAccountId] }), index('gateway_connections_account_idx').on(t.proxyAccountId)],
+);
+
+/**
+ * Final signed daily statements, one per proxy account and UTC day with traffic, kept so the chain
+ * (each names the SHA-256 of the one before) never changes. `body` is the statement's canonical
+ * JSON exactly as signed and hashed; no foreign key to the account, so a statement outlives it.
+ */
+export const statements = pgTable(
+  'statements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    proxyAccountId: uuid('proxy_account_id').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('statements_account_day_uq').on(t.proxyAccountId, t.day), index('statements_user_day_idx').on(t.userId, t.day)],
 );

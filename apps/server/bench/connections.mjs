@@ -1,0 +1,366 @@
+#!/usr/bin/env node
+/**
+ * Connection-log benchmark on PostgreSQL (`pnpm bench:connections`, which builds first): a fresh
+ * database, the BUILT server on it, and
+ * 1. 1,000,000 connection records of one user written through the report path as gateways send
+ *    them (gateway.reserveLease, then gateway.report with the usage that bills them and their
+ *    records), several writers at once: the sustained rate (target >= 20,000 records/s);
+ * 2. the built gateway's throughput with the log on and off (GATEWAY_CONNECTION_LOG=0), two
+ *    gateways on the same server, rounds alternating: HTTP forward requests/s (each request is a
+ *    record) and CONNECT tunnels/s (each tunnel is a record) (target: within 5 %);
+ * 3. that user's month of connections read back: pages of GET /api/connections (the first and
+ *    following ones by cursor), the first page for one target, and /api/usage's by-target
+ *    breakdown of the month: p50/p95/p99 (target p95 < 100 ms for pages and target pages).
+ *
+ * Settings (environment): BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test, where the
+ * benchmark database is created and dropped), BENCH_RECORDS (1,000,000), BENCH_BATCH (records per
+ * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 5),
+ * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1.
+ */
+import { fork, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { connect } from 'node:net';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { freePort, onScratchDatabase, serverDir, signUp, timeRequests, waitFor } from './harness.mjs';
+
+const require = createRequire(join(serverDir, 'package.json'));
+const postgres = require('postgres');
+const autocannon = require('autocannon');
+
+const num = (name, def) => Number(process.env[name] ?? def);
+const ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const RECORDS = num('BENCH_RECORDS', 1_000_000);
+const BATCH = num('BENCH_BATCH', 10_000);
+const WRITERS = num('BENCH_WRITERS', 4);
+const ROUNDS = num('BENCH_ROUNDS', 5);
+const SECONDS = num('BENCH_SECONDS', 3);
+const REQUESTS = num('BENCH_REQUESTS', 100);
+const INTERNAL_KEY = 'bench-internal-key-0123456789abcdef012345'; // what harness.mjs gives the server
+const DAY_MS = 86_400_000;
+const HOSTS = 500;
+const COUNTRIES = ['US', 'DE', 'GB', 'FR', 'BR'];
+const gatewayDir = join(serverDir, '..', 'gateway');
+
+async function trpc(base, path, input) {
+  const r = await fetch(`${base}/trpc/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
+    body: JSON.stringify({ json: input }),
+  });
+  const body = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(body).slice(0, 500)}`);
+  return body.result.data.json;
+}
+
+/** Host i of HOSTS, skewed as real traffic is (a few hosts take most connections). */
+const hostOf = () => `host-${Math.floor(HOSTS * Math.random() ** 3)}.example.com:443`;
+
+/** n records of the account that started in [from, to). */
+function batchOf(n, account, from, to) {
+  const records = [];
+  let billed = 0;
+  for (let i = 0; i < n; i++) {
+    const startedAt = from + Math.floor(Math.random() * (to - from));
+    const failed = Math.random() < 0.05;
+    const up = failed ? 0 : 200 + Math.floor(Math.random() * 2000);
+    const down = failed ? 0 : 1000 + Math.floor(Math.random() * 60_000);
+    billed += up + down;
+    records.push({
+      id: randomUUID(),
+      startedAt,
+      endedAt: startedAt + 50 + Math.floor(Math.random() * 5000),
+      protocol: i % 3 === 0 ? 'http' : i % 3 === 1 ? 'connect' : 'socks5',
+      target: hostOf(),
+      proxyUserId: account.proxyUserId,
+      proxyAccountId: account.proxyAccountId,
+      country: COUNTRIES[i % COUNTRIES.length],
+      state: '',
+      city: '',
+      session: i % 4 === 0 ? 'rotating' : `S${(i % 1000).toString(36).toUpperCase().padStart(7, '0')}`,
+      bytesUp: up,
+      bytesDown: down,
+      billedBytes: up + down,
+      outcome: failed ? 'target_unreachable' : 'ok',
+      reason: failed ? 'connect ECONNREFUSED' : '',
+    });
+  }
+  return { records, billed };
+}
+
+/** 1. RECORDS records through gateway.reserveLease + gateway.report, WRITERS gateways at once. */
+async function writeRecords(base, account) {
+  const now = Date.now();
+  const oldest = (Math.floor(now / DAY_MS) - 29) * DAY_MS;
+  let next = 0;
+  let written = 0;
+  const writer = async (w) => {
+    const gatewayId = `bench-writer-${w}`;
+    let seq = 0;
+    for (;;) {
+      const n = Math.min(BATCH, RECORDS - next);
+      if (n <= 0) return;
+      next += n;
+      const { records, billed } = batchOf(n, account, oldest, now);
+      const lease = await trpc(base, 'gateway.reserveLease', { gatewayId, proxyAccountId: account.proxyAccountId, bytes: billed });
+      if (!lease.leaseId) throw new Error(`no lease: ${JSON.stringify(lease)}`);
+      const down = records.reduce((s, r) => s + r.bytesDown, 0);
+      const r = await trpc(base, 'gateway.report', {
+        gatewayId,
+        seq: ++seq,
+        items: [{ leaseId: lease.leaseId, bytesUp: billed - down, bytesDown: down, sessions: n, release: true }],
+        connections: records,
+      });
+      if (!r.applied) throw new Error('report not applied');
+      written += n;
+    }
+  };
+  // Records are made between reports as a gateway makes them over time; only the calls are timed.
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+  const secs = (performance.now() - t0) / 1000;
+  return { written, secs };
+}
+
+const basic = (user, pass) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+
+function readHead(s) {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const onData = (d) => {
+      buf += d.toString('latin1');
+      if (buf.includes('\r\n\r\n')) {
+        s.off('data', onData);
+        resolve(buf);
+      }
+    };
+    s.on('data', onData);
+    s.once('error', reject);
+  });
+}
+
+/** CONNECT tunnels opened and closed one after another for `seconds`, 20 at a time: tunnels/s. */
+async function tunnelRate(port, target, auth, seconds) {
+  const end = performance.now() + seconds * 1000;
+  let n = 0;
+  const one = async () => {
+    while (performance.now() < end) {
+      const s = connect({ host: '127.0.0.1', port });
+      s.write(`CONNECT 127.0.0.1:${target} HTTP/1.1\r\nHost: 127.0.0.1:${target}\r\nProxy-Authorization: ${auth}\r\n\r\n`);
+      const head = await readHead(s);
+      if (!head.startsWith('HTTP/1.1 200')) throw new Error(`CONNECT refused: ${head.split('\r\n')[0]}`);
+      await new Promise((r) => {
+        s.once('close', r);
+        s.end();
+      });
+      n += 1;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: 20 }, one));
+  return { rate: n / ((performance.now() - t0) / 1000), ops: n };
+}
+
+async function httpRate(port, target, auth, seconds) {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: seconds,
+    requests: [{ method: 'GET', path: `http://127.0.0.1:${target}/1k`, headers: { host: `127.0.0.1:${target}`, 'proxy-authorization': auth } }],
+  });
+  if (r.non2xx || r.errors) throw new Error(`HTTP: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
+  return { rate: r.requests.average, ops: r.requests.total };
+}
+
+/** The gateway's relay process: the child its launcher started (or the launcher itself). */
+function relayPid(pid) {
+  try {
+    const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return kids.length ? Number(kids[0]) : pid;
+  } catch {
+    return pid;
+  }
+}
+
+/** A measurement's rate, and the gateway's own CPU microseconds per operation (what other load on the machine moves far less). */
+async function measured(pid, run) {
+  const cpu0 = cpuSeconds(pid);
+  const { rate, ops } = await run();
+  return { rate, cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / ops };
+}
+
+/** 2. Two built gateways on the server, the log on and off, measured in alternating rounds. */
+async function gatewayOnOff(server, user) {
+  const children = [];
+  try {
+    const targetProc = fork(join(gatewayDir, 'bench', 'target.mjs'), ['511'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    children.push(targetProc);
+    const { tcp, http } = await new Promise((r) => targetProc.once('message', r));
+    const start = async (log) => {
+      const port = await freePort();
+      const env = {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: new URL(server.base).port,
+        GATEWAY_SERVER_URL: server.base,
+        GATEWAY_PORT: String(port),
+        GATEWAY_HOST: '127.0.0.1',
+        GATEWAY_ALLOW_PRIVATE: '1',
+        GATEWAY_ID: `bench-log-${log ? 'on' : 'off'}`,
+        GATEWAY_STATE_DIR: join(server.dataDir, `gateway-${log ? 'on' : 'off'}`),
+        GATEWAY_METRICS_PORT: 'off',
+        GATEWAY_CONNECTION_LOG: log ? '1' : '0',
+        INTERNAL_API_KEY: INTERNAL_KEY,
+        DATA_DIR: server.dataDir,
+        LOG_LEVEL: 'warn',
+      };
+      const proc = spawn(process.execPath, [join(gatewayDir, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      children.push(proc);
+      await waitFor(
+        `the gateway (log ${log ? 'on' : 'off'})`,
+        () =>
+          new Promise((r) => {
+            const s = connect({ host: '127.0.0.1', port });
+            s.once('connect', () => {
+              s.destroy();
+              r(true);
+            });
+            s.once('error', () => r(false));
+          }),
+      );
+      return { port, pid: relayPid(proc.pid) };
+    };
+    const gws = { on: await start(true), off: await start(false) };
+    const auth = basic(`${user.proxyUserId}_US_60_BENCH001`, user.proxyPassword);
+    // Warm both (authorisation cached, first leases held).
+    for (const g of Object.values(gws)) await httpRate(g.port, http, auth, 1);
+    const rows = { http: { on: [], off: [] }, connect: { on: [], off: [] } };
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+      for (const k of order) rows.http[k].push(await measured(gws[k].pid, () => httpRate(gws[k].port, http, auth, SECONDS)));
+      for (const k of order) rows.connect[k].push(await measured(gws[k].pid, () => tunnelRate(gws[k].port, tcp, auth, SECONDS)));
+    }
+    return rows;
+  } finally {
+    for (const c of children.reverse()) {
+      if (c.exitCode !== null) continue;
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** CPU seconds of PostgreSQL's processes so far (all of them: this benchmark is their main user). */
+function postgresCpuSeconds() {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuSeconds(pid);
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (times, q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
+
+/** Pages after the first, each by the previous page's cursor: p50/p95/p99 of one page. */
+async function cursorPages(base, path, headers, count) {
+  const times = [];
+  let cursor = null;
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const r = await fetch(`${base}${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+    const body = await r.json();
+    times.push(performance.now() - t0);
+    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(body)}`);
+    cursor = body.nextCursor;
+    if (!cursor) break;
+  }
+  times.sort((a, b) => a - b);
+  return { pages: times.length, p50: pct(times, 0.5), p95: pct(times, 0.95), p99: pct(times, 0.99) };
+}
+
+await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_connections', script: 'bench:connections' }, async ({ server, sql }) => {
+  const { cookie, user } = await signUp(server);
+  // Credit for the whole run (usage is billed as reported): written directly, this database is thrown away.
+  await sql`UPDATE users SET credits_bytes = credits_bytes + ${String(1n << 50n)} WHERE id = ${user.id}`;
+  const { account } = await trpc(server.base, 'gateway.authorize', { proxyUserId: user.proxyUserId, password: user.proxyPassword });
+  if (!account.ok) throw new Error(account.message);
+
+  console.log(`\n# ${RECORDS} records through gateway.report: ${WRITERS} gateways at once, ${BATCH} records a report (database: postgresql)`);
+  const cpu0 = { server: cpuSeconds(server.pid), pg: postgresCpuSeconds() };
+  const w = await writeRecords(server.base, { proxyAccountId: account.proxyAccountId, proxyUserId: user.proxyUserId });
+  const cpu = { server: cpuSeconds(server.pid) - cpu0.server, pg: postgresCpuSeconds() - cpu0.pg };
+  const [{ stored }] = await sql`SELECT count(*)::int AS stored FROM connection_log WHERE user_id = ${user.id}`;
+  const [{ billed }] = await sql`SELECT coalesce(sum(billed_bytes), 0)::text AS billed FROM connection_log WHERE user_id = ${user.id}`;
+  const [{ usage }] = await sql`SELECT total_usage_bytes::text AS usage FROM users WHERE id = ${user.id}`;
+  console.log(
+    `  ${w.written} records in ${w.secs.toFixed(1)} s: ${Math.round(w.written / w.secs)} records/s sustained (target >= 20000); ` +
+      `${stored} stored, billed bytes in the log ${billed} = the user's usage ${usage}: ${billed === usage ? 'yes' : 'NO'}`,
+  );
+  // The machine may be shared: CPU time per record is what the insert path itself costs.
+  console.log(
+    `  CPU: server ${cpu.server.toFixed(1)} s (${Math.round(w.written / cpu.server)} records per server CPU second), ` +
+      `PostgreSQL ${cpu.pg.toFixed(1)} s (${Math.round(w.written / cpu.pg)} records per PostgreSQL CPU second); load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+  await sql`ANALYZE connection_log`.catch(() => undefined);
+
+  console.log(`\n# the gateway with the log on and off: ${ROUNDS} rounds alternating, ${SECONDS} s each, medians`);
+  const g = await gatewayOnOff(server, user);
+  const table = [];
+  for (const [row, unit] of [
+    ['http', 'HTTP forward requests/s (50 keep-alive connections, 1 KiB answers)'],
+    ['connect', 'CONNECT tunnels/s (opened and closed, 20 at a time)'],
+  ]) {
+    const on = median(g[row].on.map((m) => m.rate));
+    const off = median(g[row].off.map((m) => m.rate));
+    const cpuOn = median(g[row].on.map((m) => m.cpuUs));
+    const cpuOff = median(g[row].off.map((m) => m.cpuUs));
+    table.push({
+      measure: unit,
+      'log on': Math.round(on),
+      'log off': Math.round(off),
+      'on / off': `${((on / off) * 100).toFixed(1)} %`,
+      'gateway CPU µs/op on': cpuOn.toFixed(0),
+      off: cpuOff.toFixed(0),
+      'CPU on / off': `${((cpuOn / cpuOff) * 100).toFixed(1)} %`,
+    });
+  }
+  console.table(table);
+
+  const monthAgo = new Date(Date.now() - 30 * DAY_MS).toISOString();
+  console.log(`\n# the user's month (${stored} connections) read back, one request at a time`);
+  const headers = { cookie };
+  const q = [];
+  const first = await timeRequests(server.base, `/api/connections?from=${monthAgo}&pageSize=100`, headers, REQUESTS);
+  q.push({ request: 'first page (100, newest first)', answers: first.body.connections.length, 'p50 ms': first.p50, 'p95 ms': first.p95, 'p99 ms': first.p99 });
+  const pages = await cursorPages(server.base, `/api/connections?from=${monthAgo}&pageSize=100`, headers, REQUESTS);
+  q.push({ request: `next pages by cursor (${pages.pages})`, answers: 100, 'p50 ms': pages.p50, 'p95 ms': pages.p95, 'p99 ms': pages.p99 });
+  for (const host of ['host-0.example.com', 'host-100.example.com', 'host-499.example.com']) {
+    const t = await timeRequests(server.base, `/api/connections?from=${monthAgo}&pageSize=100&target=${host}`, headers, REQUESTS);
+    q.push({ request: `first page for target ${host}`, answers: t.body.connections.length, 'p50 ms': t.p50, 'p95 ms': t.p95, 'p99 ms': t.p99 });
+  }
+  const usage30 = await timeRequests(server.base, `/api/usage?granularity=day&from=${monthAgo}`, headers, Math.min(REQUESTS, 20));
+  q.push({
+    request: '/api/usage month by day with byTarget',
+    answers: usage30.body.byTarget?.length ?? 0,
+    'p50 ms': usage30.p50,
+    'p95 ms': usage30.p95,
+    'p99 ms': usage30.p99,
+  });
+  console.table(q);
+});
