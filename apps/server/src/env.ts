@@ -37,6 +37,8 @@ const schema = z.object({
   GATEWAY_DOWN_AFTER_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   CONNECTION_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEB_DIST_DIR: optionalString,
+  /** The public pages' Markdown files (terms.md, privacy.md, ...), read at each request; default content/legal of the installation. */
+  CONTENT_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
   TRUST_PROXY: trustProxyEnv,

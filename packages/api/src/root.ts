@@ -10,6 +10,7 @@ import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { referralsRouter } from './routers/referrals';
+import { siteRouter } from './routers/site';
 import { twoFactorRouter } from './routers/two-factor';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
@@ -29,6 +30,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   gifts: giftsRouter,
   referrals: referralsRouter,
+  site: siteRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,7 @@ import { creditsRoutes } from './credits';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { siteRoutes } from './site';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
@@ -34,6 +35,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...ipAllowlistRoutes,
   ...webhookRoutes,
   ...giftAndReferralRoutes,
+  ...siteRoutes,
 ];
 
 /** The spec's REST paths. */

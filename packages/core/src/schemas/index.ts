@@ -17,3 +17,4 @@ export * from './webhooks';
 export * from './promotions';
 export * from './pricing';
 export * from './connections';
+export * from './site';
