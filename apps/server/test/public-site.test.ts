@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways, uptimeDays } from '@proxyhub/db';
-import { internalClient, startTestServer, type TestServer } from './helpers';
+import { gatewayHeartbeat, startTestServer, type TestServer } from './helpers';
 
 interface Status {
   status: 'operational' | 'degraded' | 'down';
@@ -21,18 +21,7 @@ interface Status {
 const DAY = 86_400_000;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-function beat(server: TestServer, gatewayId: string) {
-  return internalClient(server).gateway.heartbeat.mutate({
-    gatewayId,
-    version: '1.0.0',
-    startedAt: new Date(),
-    openTunnels: 0,
-    bytesPerSecUp: 0,
-    bytesPerSecDown: 0,
-    leasedBytes: 0,
-    upstreamErrors: 0,
-  });
-}
+const beat = gatewayHeartbeat;
 
 // One server as deployed (status cached), one that answers the status fresh each time, one with an
 // operator's content folder.

@@ -43,6 +43,6 @@ export {
   type TestServerOptions,
 } from './server';
 export { median } from './stats';
-export { internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
+export { gatewayHeartbeat, internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
 export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';
 export { promSample } from './prometheus';

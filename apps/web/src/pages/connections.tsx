@@ -1,6 +1,7 @@
 import { ConnectionsTable, csvQuery, type ConnectionFilters } from '../components/connections-table';
 import { Card, PageHeader } from '../components/ui';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 function useUserConnections(filters: ConnectionFilters) {
   const list = trpc.usage.connections.useInfiniteQuery(
@@ -18,6 +19,7 @@ function useUserConnections(filters: ConnectionFilters) {
 
 /** Every connection of the last 30 days: where it went, what it moved, what it was billed, how it ended. */
 export function ConnectionsPage() {
+  usePageTitle('Connections');
   return (
     <>
       <PageHeader
