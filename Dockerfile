@@ -10,8 +10,19 @@ FROM node:20-bookworm-slim AS build
 ENV CI=true
 WORKDIR /app
 RUN npm install -g pnpm@10.34.9
-COPY . .
+# The manifests first, then the install: a change to the sources alone reuses the installed layer.
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+COPY apps/server/package.json apps/server/
+COPY apps/gateway/package.json apps/gateway/
+COPY apps/web/package.json apps/web/
+COPY packages/api/package.json packages/api/
+COPY packages/auth/package.json packages/auth/
+COPY packages/config/package.json packages/config/
+COPY packages/core/package.json packages/core/
+COPY packages/db/package.json packages/db/
+COPY packages/testing/package.json packages/testing/
 RUN pnpm install --frozen-lockfile
+COPY . .
 RUN pnpm turbo run build --filter=@proxyhub/server --filter=@proxyhub/gateway --filter=@proxyhub/web
 # Production dependencies only, from the same lockfile and store (no download).
 RUN pnpm install --frozen-lockfile --prod --offline
@@ -29,6 +40,8 @@ COPY --from=build /app/apps/gateway/package.json ./apps/gateway/package.json
 COPY --from=build /app/apps/gateway/node_modules ./apps/gateway/node_modules
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 COPY --from=build /app/apps/web/dist ./apps/web/dist
+# The public pages' Markdown (/terms, /privacy, ...): replace by mounting a folder and setting CONTENT_DIR.
+COPY --from=build /app/content ./content
 # DATA_DIR: mail outbox without SMTP, and the gateway's usage journal (mount a volume there).
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { ApiDeps } from '@proxyhub/api';
+import { servedOverHttps, type ApiDeps } from '@proxyhub/api';
 import type { Database } from '@proxyhub/db';
 import { googleSignIn } from './google-routes';
 import { apiDocs } from './plugins/api-docs';
@@ -40,6 +40,11 @@ export function defaultWebDistDir(): string {
   return fileURLToPath(new URL('../../web/dist', import.meta.url));
 }
 
+/** The public pages' Markdown shipped with the product (`content/legal` at the repository root; src/ and dist/ sit at the same depth). */
+export function defaultContentDir(): string {
+  return fileURLToPath(new URL('../../../content/legal', import.meta.url));
+}
+
 /**
  * The HTTP edge, one plugin per concern. Those that apply to every route (registry, security,
  * JSON, web fallback) break encapsulation; the rest keep theirs (the sandbox page's form parser).
@@ -59,6 +64,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(metricsPlugin, { metrics, deps, database: opts.database });
   await app.register(security, {
     production: deps.config.production,
+    https: servedOverHttps(deps.config),
     publicUrl: deps.config.publicUrl,
     sessionCookieNames: [deps.sessions.user.cookieName, deps.sessions.admin.cookieName],
   });

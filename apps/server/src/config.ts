@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { DEFAULT_RATE_LIMITS, type ApiConfig } from '@proxyhub/api';
 import { PRODUCTION_GATEWAY_PORT } from '@proxyhub/core';
 import type { ServerEnv } from './env';
@@ -48,5 +49,6 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     rateLimits: DEFAULT_RATE_LIMITS,
     upstreams: { allowPrivate: env.GATEWAY_ALLOW_PRIVATE, checkUrl: env.UPSTREAM_CHECK_URL },
     referrals: { percent: env.REFERRAL_PERCENT, pendingDays: env.REFERRAL_PENDING_DAYS },
+    ...(env.CONTENT_DIR ? { contentDir: resolve(env.CONTENT_DIR) } : {}),
   };
 }

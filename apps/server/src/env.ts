@@ -59,6 +59,8 @@ const schema = z.object({
   ),
   /** Where the bot's calls go: the public Bot API unless set (tests point it at a fake). */
   TELEGRAM_API_ROOT: optionalString.pipe(z.url({ protocol: /^https?$/ }).default('https://api.telegram.org')),
+  /** The public pages' Markdown files (terms.md, privacy.md, ...), read at each request; default content/legal of the installation. */
+  CONTENT_DIR: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: envLogFormat,
   TRUST_PROXY: trustProxyEnv,

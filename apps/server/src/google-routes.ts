@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
-import { GOOGLE_NOT_CONFIGURED, type ApiDeps } from '@proxyhub/api';
+import { GOOGLE_NOT_CONFIGURED, servedOverHttps, type ApiDeps } from '@proxyhub/api';
 import { callerFor } from './request-adapter';
 
 const STATE_COOKIE = 'google_oauth_state';
@@ -14,7 +14,7 @@ const GOOGLE_FAILED = 'Google sign-in failed. Please try again.';
  */
 export async function googleSignIn(app: FastifyInstance, { deps }: { deps: ApiDeps }) {
   const toLogin = (reply: FastifyReply, message: string) => reply.redirect(`/login?error=${encodeURIComponent(message)}`);
-  const cookieOpts = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: deps.config.production, maxAge: 600 };
+  const cookieOpts = { path: '/auth/google', httpOnly: true, sameSite: 'lax' as const, secure: servedOverHttps(deps.config), maxAge: 600 };
 
   app.get('/auth/google', async (req, reply) => {
     if (!deps.config.google) return toLogin(reply, GOOGLE_NOT_CONFIGURED);

@@ -79,7 +79,7 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     timers.push(setInterval(runStatements, 5 * 60 * 1000).unref());
     // Safety net for balance changes no request checked (payments, reconciled leases): at most one
     // mail per crossing still holds, the state moves by conditional UPDATE.
-    const alerts = () => checkBalanceAlerts(deps.db, deps.mailer, undefined, deps.logger);
+    const alerts = () => checkBalanceAlerts(deps.db, deps, undefined, deps.logger);
     timers.push(setInterval(() => void alerts().catch((err: unknown) => deps.logger.error({ err }, 'balance alert sweep failed')), 10 * 1000).unref());
     // Customers' webhooks: the outbox rows that are due (new events, retries) are sent. The rows
     // are the queue, so a restart resumes where it stopped.
@@ -100,7 +100,7 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       if (!r.credited) return;
       deps.cache.invalidate();
       deps.logger.info({ credited: r.credited, bytes: String(r.bytes) }, 'referral earnings credited');
-      await checkBalanceAlerts(deps.db, deps.mailer, r.referrerIds, deps.logger);
+      await checkBalanceAlerts(deps.db, deps, r.referrerIds, deps.logger);
     };
     timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
   }

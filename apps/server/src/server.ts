@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { createApiDeps, createMailer, createRateLimiter, type ApiConfig, type ApiDeps } from '@proxyhub/api';
 import type { Database } from '@proxyhub/db';
-import { buildApp, drainHandlers } from './app';
+import { buildApp, defaultContentDir, drainHandlers } from './app';
 import { startBackgroundJobs } from './lifecycle';
 import { createServerLoggers } from './logger';
 import type { TrustProxy } from './trust-proxy';
@@ -76,7 +76,7 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
   }
   const deps = createApiDeps({
     db: opts.database.db,
-    config: opts.config,
+    config: { ...opts.config, contentDir: opts.config.contentDir ?? defaultContentDir() },
     mailer: createMailer({
       smtpUrl: opts.smtpUrl,
       from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>',

@@ -200,20 +200,28 @@ describe('login (REST)', () => {
   });
 });
 
-describe('login in production', () => {
-  let prod: TestServer;
-  beforeAll(async () => {
-    prod = await startTestServer({ production: true });
-  });
-  afterAll(() => prod.close());
-
-  it('marks the session cookie Secure', async () => {
-    const { client } = await signedInUser(prod);
-    const again = await client.post('/auth/login', {
-      email: (await client.get<{ user: { email: string } }>('/auth/user')).body.user.email,
-      password: STRONG_PASSWORD,
-    });
-    expect(sessionCookieHeader(again.headers)).toMatch(/;\s*Secure/i);
+describe('the session cookie is Secure when PUBLIC_URL is https, whatever NODE_ENV', () => {
+  const cases = [
+    { production: true, publicUrl: 'https://proxyhub.example', secure: true },
+    { production: true, publicUrl: 'http://proxyhub.lan:3000', secure: false },
+    { production: false, publicUrl: 'https://proxyhub.example', secure: true },
+  ];
+  it.each(cases)('production $production, $publicUrl: Secure $secure', async ({ production, publicUrl, secure }) => {
+    const other = await startTestServer({ production, publicUrl });
+    try {
+      const { client } = await signedInUser(other);
+      const again = await client.post('/auth/login', {
+        email: (await client.get<{ user: { email: string } }>('/auth/user')).body.user.email,
+        password: STRONG_PASSWORD,
+      });
+      expect(again.status).toBe(200);
+      const cookie = sessionCookieHeader(again.headers);
+      expect(cookie).toMatch(/;\s*HttpOnly/i);
+      if (secure) expect(cookie).toMatch(/;\s*Secure/i);
+      else expect(cookie).not.toMatch(/;\s*Secure/i);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailTemplates, type MailMessage } from '@proxyhub/api';
 import { STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { startSmtpSink } from './auth-support';
 
@@ -78,5 +79,37 @@ describe('mail to the file outbox', () => {
     expect(mail!.html).not.toContain('Olive');
     expect(mail!.text).not.toContain('Olive');
     expect(mail!.html).not.toContain('<b>');
+  });
+
+  it('keeps both parts of real mails (verification, reset), each link as button and as text', async () => {
+    const email = uniqueEmail('parts');
+    await server.client().post('/auth/register', { email, password: STRONG_PASSWORD, name: 'Pat Parts' });
+    await server.client().post('/auth/forgot-password', { email });
+    await server.settle();
+    const mails = server.mails(email);
+    expect(mails.map((m) => m.subject).sort()).toEqual(['Reset your password', 'Verify your email']);
+    for (const m of mails) {
+      const url = /https?:\/\/\S+/.exec(m.text)![0];
+      expect(m.html).toContain(`href="${url}"`);
+      expect(m.html).toContain(`>${url}</a>`);
+    }
+  });
+});
+
+describe('every mail has both parts', () => {
+  const link = 'https://proxyhub.example/reset-password?token=abc_DEF-123';
+  it.each(Object.keys(mailTemplates))('%s: HTML with the product name, a button and the link written out; plain text with the link', (name) => {
+    const template = mailTemplates[name as keyof typeof mailTemplates] as (...args: string[]) => MailMessage;
+    const mail = template('someone@example.com', link, '1.50', '2.00');
+    expect(mail.subject.length).toBeGreaterThan(0);
+    expect(mail.html).toMatch(/^<!doctype html>/i);
+    expect(mail.html).toContain('ProxyHub');
+    // The button: a styled link whose text is an action, not the address.
+    expect(mail.html).toMatch(new RegExp(`<a href="${link.replace(/[.?]/g, '\\$&')}" style="display:inline-block[^"]*">[A-Z][a-z ]+</a>`));
+    // The same address written out for clients that show no buttons.
+    expect(mail.html).toContain(`>${link}</a>`);
+    expect(mail.text).toContain(link);
+    expect(mail.text).toContain('ProxyHub');
+    expect(mail.text).not.toMatch(/<[a-z]/i);
   });
 });

@@ -92,7 +92,7 @@ describe('register: names and the verification mail', () => {
     expect(mail!.subject).toBe('Verify your email');
     expect(mail!.text).not.toContain('Mallory');
     expect(mail!.html).not.toContain('Mallory');
-    expect(mail!.text).toMatch(/^Confirm your email address to start using ProxyHub:\n\nhttp:\/\/localhost:3000\/verify-email\?token=/);
+    expect(mail!.text).toMatch(/^Confirm your email address to start using ProxyHub\.\n\nVerify email: http:\/\/localhost:3000\/verify-email\?token=/);
   });
 });
 

@@ -173,3 +173,29 @@ describe('reset password', () => {
     expect(again.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
   });
 });
+
+describe('GET /auth/reset-password/check (the reset page, as it opens)', () => {
+  const check = (token: string) => server.client().get<{ valid: boolean }>(`/auth/reset-password/check?token=${encodeURIComponent(token)}`);
+
+  it('answers { valid } without spending the link: true for a fresh one, false once used, replaced, expired or unknown', async () => {
+    const { email, user } = await signedInUser(server);
+    const older = await requestReset(email);
+    const token = await requestReset(email);
+    expect(await check(token)).toMatchObject({ status: 200, body: { valid: true } });
+    expect((await check(token)).body).toEqual({ valid: true });
+    expect((await check(older)).body).toEqual({ valid: false });
+    expect((await check('not-a-token')).body).toEqual({ valid: false });
+    // The checks spent nothing: the link still resets, and is then dead.
+    expect((await server.client().post('/auth/reset-password', { token, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await check(token)).body).toEqual({ valid: false });
+    const expiring = await requestReset(email);
+    await expireTokens(server, user.id);
+    expect((await check(expiring)).body).toEqual({ valid: false });
+  });
+
+  it('a missing token is a 400 with the invalid-token message', async () => {
+    const res = await server.client().get('/auth/reset-password/check');
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: expect.stringMatching(/^Invalid reset token/) });
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -72,6 +72,35 @@ describe('Dockerfile', () => {
   });
 });
 
+describe('Dockerfile layer caching', () => {
+  const steps = build.steps;
+  const install = steps.findIndex((s) => s.op === 'RUN' && /\bpnpm install\b/.test(s.args));
+  const copiedBefore = steps
+    .slice(0, install)
+    .filter((s) => s.op === 'COPY')
+    .flatMap((s) => {
+      const parts = s.args.split(/\s+/).filter((a) => !a.startsWith('--'));
+      const dest = parts.at(-1)!;
+      // `COPY a b dir/` puts each source in dir/ by its name (a file's own directory is not kept).
+      return parts.slice(0, -1).map((src) => (dest === './' || dest === '.' ? src : `${dest.replace(/\/$/, '')}/${src.split('/').at(-1)}`));
+    });
+
+  it('copies the manifests and installs before copying the sources', () => {
+    expect(install).toBeGreaterThan(0);
+    const workspaceManifests = ['apps', 'packages'].flatMap((top) =>
+      readdirSync(join(REPO, top))
+        .filter((d) => existsSync(join(REPO, top, d, 'package.json')))
+        .map((d) => `${top}/${d}/package.json`),
+    );
+    expect(workspaceManifests.length).toBeGreaterThan(5);
+    expect(copiedBefore).toEqual(expect.arrayContaining(['package.json', 'pnpm-lock.yaml', 'pnpm-workspace.yaml', '.npmrc', ...workspaceManifests]));
+    // Nothing but manifests before the install; the sources after it.
+    expect(copiedBefore.every((c) => /(^|\/)(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc)$/.test(c))).toBe(true);
+    const sources = steps.findIndex((s) => s.op === 'COPY' && /^\.\s+\.\/?$/.test(s.args));
+    expect(sources).toBeGreaterThan(install);
+  });
+});
+
 describe('compose.yaml', () => {
   const compose = parseYaml(read('compose.yaml')) as { services: Record<string, { environment?: Record<string, unknown>; healthcheck?: { test: string[] } }> };
 
@@ -79,6 +108,11 @@ describe('compose.yaml', () => {
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'server', 'gateway']));
     expect(compose.services.server!.healthcheck!.test.join(' ')).toContain('/ready');
     expect(compose.services.gateway!.healthcheck!.test.join(' ')).toContain(':3002/ready');
+  });
+
+  it('does not trust X-Forwarded-For unless the operator sets TRUST_PROXY (a proxy in front)', () => {
+    const trust = compose.services.server!.environment?.TRUST_PROXY;
+    expect([undefined, '', '${TRUST_PROXY:-}']).toContain(trust);
   });
 
   it.each([

@@ -68,6 +68,8 @@ describe('request logs redact tokens', () => {
     const resetToken = linkToken(server.mails(email).at(-1)!);
     await rawRequest(server, { method: 'GET', path: `/reset-password?token=${resetToken}`, headers: { accept: 'text/html' } });
     await rawRequest(server, { method: 'GET', path: `/auth/reset-password?token=${resetToken}`, headers: {} });
+    // The reset page's check as it opens.
+    await rawRequest(server, { method: 'GET', path: `/auth/reset-password/check?token=${resetToken}`, headers: {} });
 
     // Google: a callback that signs in, one the provider refuses, one with a state that does not match.
     google.claims = { sub: secret('sub'), email: uniqueEmail('g'), email_verified: true, name: 'G' };
@@ -100,6 +102,7 @@ describe('request logs redact tokens', () => {
       '/trpc/auth.verifyEmail',
       '/reset-password',
       '/auth/reset-password',
+      '/auth/reset-password/check',
       '/auth/google/callback',
     ]) {
       expect(written).toContain(`"url":"${path}?`);

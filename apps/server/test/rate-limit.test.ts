@@ -17,6 +17,7 @@ const TIGHT: RateLimitConfig = {
   forgot: { points: 3, durationSeconds: 60 },
   forgotAccount: { points: 1, durationSeconds: 60 },
   reset: { points: 2, durationSeconds: 600 },
+  resetCheck: { points: 2, durationSeconds: 600 },
 };
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -144,6 +145,13 @@ function scenarios(getServer: () => TestServer) {
     for (let i = 0; i < 2; i++) expect((await c.post('/auth/reset-password', { token: `guess-${i}`, password: 'Guessed123' })).status).toBe(400);
     expectLimited(await c.post('/auth/reset-password', { token, password: 'Changed123' }));
     expect((await client().post('/auth/reset-password', { token, password: 'Changed123' })).status).toBe(200);
+  });
+
+  it('reset link check: per IP', async () => {
+    const c = client();
+    for (let i = 0; i < 2; i++) expect((await c.get(`/auth/reset-password/check?token=guess-${i}`)).body).toEqual({ valid: false });
+    expectLimited(await c.get('/auth/reset-password/check?token=guess-2'));
+    expect((await client().get('/auth/reset-password/check?token=guess-3')).status).toBe(200);
   });
 
   it('tRPC: TOO_MANY_REQUESTS with a Retry-After header', async () => {

@@ -103,10 +103,10 @@ describe('security headers and basic endpoints', () => {
   });
 });
 
-describe('security headers in production', () => {
+describe('security headers in production behind https', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ production: true });
+    server = await startTestServer({ production: true, publicUrl: 'https://proxyhub.example' });
   });
   afterAll(() => server.close());
 

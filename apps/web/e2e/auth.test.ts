@@ -14,7 +14,7 @@ afterAll(async () => {
 const path = (page: Page) => new URL(page.url()).pathname;
 
 describe('public screens', () => {
-  it('landing shows the product, price and features; Get Started goes to /login', async () => {
+  it('landing shows the product, price and features; Get Started opens Create Account', async () => {
     const page = await e2e.newPage();
     await page.goto('/');
     await page.getByRole('heading', { name: 'ProxyHub', level: 1 }).waitFor();
@@ -25,7 +25,8 @@ describe('public screens', () => {
     for (const f of ['Instant Generation', 'Global Network', 'Simple Pricing']) expect(text).toContain(f);
     await screenshots(page, 'landing');
     await page.getByRole('link', { name: 'Get Started' }).click();
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?mode=register');
+    await page.getByRole('heading', { name: 'Create Account' }).waitFor();
   });
 
   it('unknown paths and protected routes redirect', async () => {

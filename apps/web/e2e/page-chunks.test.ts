@@ -41,6 +41,10 @@ describe('code split per page', () => {
       ['/forgot-password', 'Forgot Password'],
       ['/reset-password', 'Invalid Reset Link'],
       ['/verify-email', 'Verification Failed'],
+      ['/pricing', 'Pricing'],
+      ['/locations', 'Locations'],
+      ['/status', 'Status'],
+      ['/terms', 'Terms of Service'],
     ] as const) {
       // A fresh profile each time: nothing cached from the page before.
       const page = await (await e2e.newContext()).newPage();

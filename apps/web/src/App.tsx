@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly } from './components/public-only';
+import { SkipLink } from './components/public-site';
 import { FullPageLoading } from './components/ui';
 
 // Every page is its own chunk, loaded when its route is first opened: a signed-out visitor downloads
@@ -22,44 +23,65 @@ const ApiSettingsPage = lazy(() => import('./pages/api-settings').then((m) => ({
 const TopUpPage = lazy(() => import('./pages/topup').then((m) => ({ default: m.TopUpPage })));
 const ConnectionsPage = lazy(() => import('./pages/connections').then((m) => ({ default: m.ConnectionsPage })));
 const BillingPage = lazy(() => import('./pages/billing').then((m) => ({ default: m.BillingPage })));
+const PricingPage = lazy(() => import('./pages/pricing').then((m) => ({ default: m.PricingPage })));
+const LocationsPage = lazy(() => import('./pages/locations').then((m) => ({ default: m.LocationsPage })));
+const StatusPage = lazy(() => import('./pages/status').then((m) => ({ default: m.StatusPage })));
+const SitePage = lazy(() => import('./pages/site-page').then((m) => ({ default: m.SitePage })));
+
+/** The operator's Markdown pages (content/legal/<slug>.md on the server) and their titles until loaded. */
+const SITE_PAGES = [
+  { slug: 'terms', title: 'Terms of Service' },
+  { slug: 'privacy', title: 'Privacy Policy' },
+  { slug: 'acceptable-use', title: 'Acceptable Use Policy' },
+  { slug: 'refunds', title: 'Refund Policy' },
+] as const;
 
 export function App() {
   return (
-    <Suspense fallback={<FullPageLoading />}>
-      <Routes>
-        <Route
-          path="/"
-          element={
-            <PublicOnly>
-              <LandingPage />
-            </PublicOnly>
-          }
-        />
-        <Route
-          path="/login"
-          element={
-            <PublicOnly>
-              <LoginPage />
-            </PublicOnly>
-          }
-        />
-        <Route path="/verify-email" element={<VerifyEmailPage />} />
-        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
-        <Route path="/reset-password" element={<ResetPasswordPage />} />
-        <Route element={<DataProviders />}>
-          <Route path="/admin" element={<AdminPage />} />
-          <Route element={<ProtectedLayout />}>
-            <Route path="/dashboard" element={<DashboardPage />} />
-            <Route path="/proxies" element={<ProxiesPage />} />
-            <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
-            <Route path="/api" element={<ApiSettingsPage />} />
-            <Route path="/topup" element={<TopUpPage />} />
-            <Route path="/connections" element={<ConnectionsPage />} />
-            <Route path="/billing" element={<BillingPage />} />
+    <>
+      <SkipLink />
+      <Suspense fallback={<FullPageLoading />}>
+        <Routes>
+          <Route
+            path="/"
+            element={
+              <PublicOnly>
+                <LandingPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>
+            }
+          />
+          <Route path="/verify-email" element={<VerifyEmailPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+          <Route path="/pricing" element={<PricingPage />} />
+          <Route path="/locations" element={<LocationsPage />} />
+          <Route path="/status" element={<StatusPage />} />
+          {SITE_PAGES.map((p) => (
+            <Route key={p.slug} path={`/${p.slug}`} element={<SitePage key={p.slug} slug={p.slug} fallbackTitle={p.title} />} />
+          ))}
+          <Route element={<DataProviders />}>
+            <Route path="/admin" element={<AdminPage />} />
+            <Route element={<ProtectedLayout />}>
+              <Route path="/dashboard" element={<DashboardPage />} />
+              <Route path="/proxies" element={<ProxiesPage />} />
+              <Route path="/proxy-accounts" element={<ProxyAccountsPage />} />
+              <Route path="/api" element={<ApiSettingsPage />} />
+              <Route path="/topup" element={<TopUpPage />} />
+              <Route path="/connections" element={<ConnectionsPage />} />
+              <Route path="/billing" element={<BillingPage />} />
+            </Route>
           </Route>
-        </Route>
-        <Route path="*" element={<Navigate to="/" replace />} />
-      </Routes>
-    </Suspense>
+          <Route path="*" element={<Navigate to="/" replace />} />
+        </Routes>
+      </Suspense>
+    </>
   );
 }

@@ -49,8 +49,24 @@ export interface ApiConfig {
    * has no host) and the default page.
    */
   proxyCheck?: { url: string; gateway: { host: string; port: number } };
+  /**
+   * CONTENT_DIR: the folder of the public pages' Markdown files (`terms.md`, `privacy.md`, ...), read
+   * at each request (services/site-pages.ts); absent, the server's default folder applies.
+   */
+  contentDir?: string;
+  /** How long GET /api/status is served from memory (default 5000 ms; tests set 0). */
+  statusCacheMs?: number;
   /** REFERRAL_PERCENT and REFERRAL_PENDING_DAYS (absent: 10 % pending 14 days). */
   referrals?: { percent: number; pendingDays: number };
+}
+
+/**
+ * Cookies are Secure when browsers reach the server over https (PUBLIC_URL), whatever NODE_ENV: a
+ * deployment served over plain HTTP (a LAN host, a container without TLS in front) can still sign
+ * in, and one behind https never sends a session over plain HTTP.
+ */
+export function servedOverHttps(config: Pick<ApiConfig, 'publicUrl'>): boolean {
+  return new URL(config.publicUrl).protocol === 'https:';
 }
 
 export interface RateLimitRule {
@@ -68,6 +84,7 @@ export type RateLimitName =
   | 'forgot'
   | 'forgotAccount'
   | 'reset'
+  | 'resetCheck'
   | 'redeem'
   | 'redeemUser'
   | 'batch'
@@ -105,6 +122,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   forgot: { points: 10, durationSeconds: 60 * 60 },
   forgotAccount: { points: 3, durationSeconds: 60 * 60 },
   reset: { points: 20, durationSeconds: 60 * 60 },
+  /** The reset page's link check as it opens (a guess at a 256-bit token is hopeless; this bounds the lookups). */
+  resetCheck: { points: 60, durationSeconds: 60 * 60 },
   redeem: { points: 30, durationSeconds: 15 * 60 },
   redeemUser: { points: 10, durationSeconds: 15 * 60 },
   batch: { points: 20, durationSeconds: 15 * 60 },

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { createSessions, SecretBox, type Sessions } from '@proxyhub/auth';
 import type { Db } from '@proxyhub/db';
-import type { ApiConfig } from './config';
+import { servedOverHttps, type ApiConfig } from './config';
 import type { Mailer } from './mail';
 import type { RateLimiter } from './rate-limit';
 import { ReadCache } from './read-cache';
@@ -50,7 +50,7 @@ export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'bac
   return {
     ...input,
     telegram: null,
-    sessions: createSessions(input.db, { secure: input.config.production }),
+    sessions: createSessions(input.db, { secure: servedOverHttps(input.config) }),
     secrets: new SecretBox(input.config.appSecret),
     background: new Set(),
     cache: new ReadCache(READ_CACHE_TTL_MS),

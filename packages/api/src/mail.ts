@@ -47,70 +47,101 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
   };
 }
 
-function linkMail(to: string, subject: string, intro: string, link: string, outro: string): MailMessage {
-  return {
-    to,
-    subject,
-    text: `${intro}\n\n${link}\n\n${outro}\n`,
-    html: `<p>${escapeHtml(intro)}</p><p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p><p>${escapeHtml(outro)}</p>`,
-  };
+/** The name every mail carries in its header and signature. */
+export const PRODUCT_NAME = 'ProxyHub';
+
+/** One mail's words: what happened, the one thing to do (a button and its link), and what else to know. */
+interface MailContent {
+  subject: string;
+  intro: string;
+  action: { label: string; url: string };
+  outro?: string;
+}
+
+/**
+ * A mail with both parts: a plain-text part (intro, link, outro, signature) and an HTML part with
+ * the product name, a button and the same link written out (a bare link looks like phishing and
+ * some clients do not show buttons). Inline styles and one table: what mail clients render.
+ */
+export function composeMail(to: string, c: MailContent): MailMessage {
+  const url = escapeHtml(c.action.url);
+  const p = (t: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${escapeHtml(t)}</p>`;
+  const html = [
+    '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    '<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">',
+    '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px">',
+    `<tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-size:20px;font-weight:700;color:#4f46e5">${PRODUCT_NAME}</td></tr>`,
+    '<tr><td style="padding:28px">',
+    p(c.intro),
+    `<p style="margin:24px 0"><a href="${url}" style="display:inline-block;padding:12px 22px;background:#4f46e5;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(c.action.label)}</a></p>`,
+    `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Or copy this link into your browser:<br><a href="${url}" style="color:#4f46e5;word-break:break-all">${url}</a></p>`,
+    c.outro ? p(c.outro) : '',
+    '</td></tr>',
+    `<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${PRODUCT_NAME} · residential proxies</td></tr>`,
+    '</table></body></html>',
+  ].join('');
+  const text = [c.intro, `${c.action.label}: ${c.action.url}`, c.outro, `-- \n${PRODUCT_NAME}`].filter(Boolean).join('\n\n');
+  return { to, subject: c.subject, text: `${text}\n`, html };
 }
 
 export const mailTemplates = {
   /** Goes to an address nobody has proved yet: nothing in it is the registrant's text (not even the name). */
   verifyEmail: (to: string, link: string) =>
-    linkMail(
-      to,
-      'Verify your email',
-      'Confirm your email address to start using ProxyHub:',
-      link,
-      'This link expires in 24 hours. If you did not sign up, ignore this email.',
-    ),
+    composeMail(to, {
+      subject: 'Verify your email',
+      intro: `Confirm your email address to start using ${PRODUCT_NAME}.`,
+      action: { label: 'Verify email', url: link },
+      outro: 'This link expires in 24 hours. If you did not sign up, ignore this email.',
+    }),
   alreadyRegistered: (to: string, link: string) =>
-    linkMail(
-      to,
-      'Sign-in attempt',
-      'Someone tried to create a ProxyHub account with this email, which already has one. You can sign in here:',
-      link,
-      'If this was not you, you can ignore this email.',
-    ),
+    composeMail(to, {
+      subject: 'Sign-in attempt',
+      intro: `Someone tried to create a ${PRODUCT_NAME} account with this email, which already has one. You can sign in instead.`,
+      action: { label: 'Sign in', url: link },
+      outro: 'If this was not you, you can ignore this email.',
+    }),
   codeGuessing: (to: string, link: string) =>
-    linkMail(
-      to,
-      'Someone entered your password but not your code',
-      'Someone signed in to your ProxyHub account with your password, then entered 20 wrong two-factor codes. ' +
-        'Your second factor kept them out, and sign-in with codes is paused for 15 minutes. Your password is known to them: change it now here:',
-      link,
-      'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
-    ),
+    composeMail(to, {
+      subject: 'Someone entered your password but not your code',
+      intro:
+        `Someone signed in to your ${PRODUCT_NAME} account with your password, then entered 20 wrong two-factor codes. ` +
+        'Your second factor kept them out, and sign-in with codes is paused for 15 minutes. Your password is known to them: change it now.',
+      action: { label: 'Change your password', url: link },
+      outro: 'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
+    }),
   resetPassword: (to: string, link: string) =>
-    linkMail(
-      to,
-      'Reset your password',
-      'We received a request to reset your ProxyHub password. Choose a new one here:',
-      link,
-      'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.',
-    ),
+    composeMail(to, {
+      subject: 'Reset your password',
+      intro: `We received a request to reset your ${PRODUCT_NAME} password. Choose a new one with the button below.`,
+      action: { label: 'Reset password', url: link },
+      outro: 'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.',
+    }),
   /** `inSettings`: changed by a signed-in user, whose own session stayed (a reset signs out everywhere). */
   passwordChanged: (to: string, link: string, inSettings = false) =>
-    linkMail(
-      to,
-      'Your password was changed',
-      inSettings
-        ? 'The password of your ProxyHub account was just changed in Settings and your other sessions were signed out. Sign in here:'
-        : 'The password of your ProxyHub account was just changed and all sessions were signed out. Sign in here:',
-      link,
-      'If you did not do this, reset your password at once and contact support. ' +
+    composeMail(to, {
+      subject: 'Your password was changed',
+      intro: inSettings
+        ? `The password of your ${PRODUCT_NAME} account was just changed in Settings and your other sessions were signed out.`
+        : `The password of your ${PRODUCT_NAME} account was just changed and all sessions were signed out.`,
+      action: { label: 'Sign in', url: link },
+      outro:
+        'If you did not do this, reset your password at once and contact support. ' +
         'Your API key and proxy password did not change: if they may have leaked, replace them in Settings ' +
         '(Rotate API Key, Rotate Proxy Password), or call POST /auth/rotate-api-key and POST /auth/rotate-proxy-password. ' +
         'The old API key stops working at once, the old proxy password within 10 seconds.',
-    ),
-  lowBalance: (to: string, remainingGb: string, thresholdGb: string): MailMessage => {
-    const text = `Your ProxyHub Remaining Data is ${remainingGb} GB, below your alert threshold of ${thresholdGb} GB. Top up to keep your proxies running.`;
-    return { to, subject: `Low balance: ${remainingGb} GB left`, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };
-  },
-  outOfData: (to: string): MailMessage => {
-    const text = 'Your ProxyHub Remaining Data reached 0 GB: your proxies stop until you top up.';
-    return { to, subject: 'Out of data', text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };
-  },
+    }),
+  lowBalance: (to: string, link: string, remainingGb: string, thresholdGb: string) =>
+    composeMail(to, {
+      subject: `Low balance: ${remainingGb} GB left`,
+      intro: `Your ${PRODUCT_NAME} Remaining Data is ${remainingGb} GB, below your alert threshold of ${thresholdGb} GB. Top up to keep your proxies running.`,
+      action: { label: 'Top up', url: link },
+      outro: 'You get this mail because you set a low balance alert in Settings.',
+    }),
+  outOfData: (to: string, link: string) =>
+    composeMail(to, {
+      subject: 'Out of data',
+      intro: `Your ${PRODUCT_NAME} Remaining Data reached 0 GB: your proxies stop until you top up.`,
+      action: { label: 'Top up', url: link },
+      outro: 'You get this mail because you set a low balance alert in Settings.',
+    }),
 };

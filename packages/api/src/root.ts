@@ -11,6 +11,7 @@ import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { referralsRouter } from './routers/referrals';
 import { statementsRouter } from './routers/statements';
+import { siteRouter } from './routers/site';
 import { twoFactorRouter } from './routers/two-factor';
 import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
@@ -33,6 +34,7 @@ export const appRouter = router({
   referrals: referralsRouter,
   telegram: telegramRouter,
   statements: statementsRouter,
+  site: siteRouter,
 });
 
 export type AppRouter = typeof appRouter;

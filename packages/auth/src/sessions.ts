@@ -2,7 +2,7 @@
  * Sessions: start, validate, end, end all, and the cookie that carries them. Lucia v3 does the work
  * and nothing outside this module sees it, so it can be replaced in one place. The cookie holds a
  * random id; the database holds only its SHA-256, so a leaked table cannot be replayed. Users and
- * admins have separate cookies and tables. Cookies: HttpOnly, SameSite=Lax, Secure in production,
+ * admins have separate cookies and tables. Cookies: HttpOnly, SameSite=Lax, Secure when served over https,
  * sliding (users 30 days, admins 1).
  */
 import { and, eq, getTableName, lte, ne, sql } from 'drizzle-orm';

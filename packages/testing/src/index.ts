@@ -43,7 +43,7 @@ export {
   type TestServerOptions,
 } from './server';
 export { median } from './stats';
-export { internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
+export { gatewayHeartbeat, internalClient, sessionClient, trpcClient, trpcFor } from './trpc';
 export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';
 export { promSample } from './prometheus';
 export * from './telegram';

@@ -32,3 +32,17 @@ export function trpcFor(server: TestServer, client: HttpClient, opts: { batch?: 
   const link = ((opts.batch ?? true) ? httpBatchLink : httpLink)({ url: `${server.url}/trpc`, transformer: superjson, fetch: client.fetch });
   return createTRPCClient<AppRouter>({ links: [link] });
 }
+
+/** A gateway's heartbeat as the gateway sends it (the fleet, the status page), with idle numbers. */
+export function gatewayHeartbeat(server: TestServer, gatewayId: string) {
+  return internalClient(server).gateway.heartbeat.mutate({
+    gatewayId,
+    version: '1.0.0',
+    startedAt: new Date(),
+    openTunnels: 0,
+    bytesPerSecUp: 0,
+    bytesPerSecDown: 0,
+    leasedBytes: 0,
+    upstreamErrors: 0,
+  });
+}

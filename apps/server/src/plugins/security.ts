@@ -1,5 +1,5 @@
 /**
- * Cookies, security headers (CSP, HSTS in production) and the CSRF check (csrf.ts) for every route,
+ * Cookies, security headers (CSP; HSTS and upgrade-insecure-requests in production behind https) and the CSRF check (csrf.ts) for every route,
  * hence without encapsulation.
  */
 import cookie from '@fastify/cookie';
@@ -10,6 +10,8 @@ import { csrfGuard } from '../csrf';
 
 export interface SecurityOptions {
   production: boolean;
+  /** PUBLIC_URL is https: only then may browsers be told to use https (a plain-HTTP production host keeps working). */
+  https: boolean;
   publicUrl: string;
   /** Cookies that authenticate a request (the CSRF check guards requests that carry one). */
   sessionCookieNames: string[];
@@ -29,10 +31,10 @@ export const security = fp(
           connectSrc: ["'self'"],
           formAction: ["'self'"],
           frameAncestors: ["'none'"],
-          upgradeInsecureRequests: opts.production ? [] : null,
+          upgradeInsecureRequests: opts.production && opts.https ? [] : null,
         },
       },
-      hsts: opts.production,
+      hsts: opts.production && opts.https,
     });
     app.addHook('onRequest', (req, reply, done) => securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined)));
     app.addHook('onRequest', csrfGuard({ publicUrl: opts.publicUrl, cookieNames: opts.sessionCookieNames }));

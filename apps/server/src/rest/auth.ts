@@ -1,4 +1,12 @@
-import { forgotPasswordInput, loginInput, registerInput, resendVerificationInput, resetPasswordInput, verifyEmailInput } from '@proxyhub/core';
+import {
+  forgotPasswordInput,
+  loginInput,
+  registerInput,
+  resendVerificationInput,
+  resetPasswordInput,
+  resetTokenCheckInput,
+  verifyEmailInput,
+} from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** The spec's /auth paths over the auth router: same procedures, the spec's field names. */
@@ -28,6 +36,7 @@ export const authRoutes = [
     success: true,
     ...(await caller.auth.forgotPassword(input)),
   })),
+  restRoute({ method: 'GET', url: '/auth/reset-password/check', query: resetTokenCheckInput }, (caller, input) => caller.auth.checkResetToken(input)),
   restRoute({ method: 'POST', url: '/auth/reset-password', body: resetPasswordInput }, async (caller, input) => ({
     success: true,
     ...(await caller.auth.resetPassword(input)),

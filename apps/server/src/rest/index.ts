@@ -14,6 +14,7 @@ import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
 import { telegramRoutes } from './telegram';
+import { siteRoutes } from './site';
 import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
@@ -38,6 +39,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...webhookRoutes,
   ...giftAndReferralRoutes,
   ...telegramRoutes,
+  ...siteRoutes,
 ];
 
 /** The spec's REST paths. */

@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import { errorMessage } from '../lib/errors';
 import { useLazyForm } from '../lib/lazy-form';
-import { Alert, AuthLayout, Button, Field } from './ui';
+import { Alert, Button, Field } from './ui';
+import { AuthLayout } from './public-site';
 
 export function TwoFactorStep({ submit, onCancel, busy }: { submit: (code: string) => Promise<void>; onCancel: () => void; busy: boolean }) {
   const form = useLazyForm((r) => r.twoFactorLogin);

@@ -212,17 +212,6 @@ export function FullPageLoading({ label = 'Loading...' }: { label?: string }) {
 }
 
 /** Centered single-card layout of the public account screens. */
-export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
-  return (
-    <div className="auth-page">
-      <div className="auth-brand">
-        <Brand />
-      </div>
-      <main className={`auth-card${wide ? ' auth-card-wide' : ''}`}>{children}</main>
-      <p className="auth-footer">Residential proxies at $0.90/GB</p>
-    </div>
-  );
-}
 
 const ICON_PATHS = {
   mail: 'M3 6h18v12H3zM3 6l9 7 9-7',

@@ -4,7 +4,16 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
-import { forgotPasswordInput, loginInput, registerInput, resetPasswordForm, twoFactorLoginInput, type LoginInput, type RegisterInput } from '@proxyhub/core';
+import {
+  forgotPasswordInput,
+  loginInput,
+  registerInput,
+  resendVerificationInput,
+  resetPasswordForm,
+  twoFactorLoginInput,
+  type LoginInput,
+  type RegisterInput,
+} from '@proxyhub/core';
 
 type Credentials = { email: string; password: string; name: string };
 const signIn = zodResolver(loginInput);
@@ -21,6 +30,7 @@ export const resolvers = {
             names: options.names?.filter((n): n is 'email' | 'password' => n !== 'name'),
           }),
   forgotPassword: zodResolver(forgotPasswordInput),
+  resendVerification: zodResolver(resendVerificationInput),
   resetPassword: zodResolver(resetPasswordForm),
   twoFactorLogin: zodResolver(twoFactorLoginInput),
 };

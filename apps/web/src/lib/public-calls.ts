@@ -21,3 +21,43 @@ export async function verifyEmail(token: string): Promise<{ alreadyVerified: boo
   if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`verify-email: ${r.status}`);
   return { alreadyVerified: body.alreadyVerified === true, message: body.message ?? '' };
 }
+
+/** A public GET of one of the server's REST paths: its JSON, or its `error` as a ServerAnswer. */
+async function getJson<T>(path: string): Promise<T> {
+  const r = await fetch(path, { credentials: 'include', headers: { accept: 'application/json' } });
+  const body = (await r.json().catch(() => null)) as (T & { error?: string }) | null;
+  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`${path}: ${r.status}`);
+  return body;
+}
+
+export interface PublicPricing {
+  pricePerGbCents: number;
+  minOrderCents: number;
+  minOrderGb: number;
+  tiers: Array<{ minGb: number; pricePerGbCents: number }>;
+}
+export const publicPricing = () => getJson<PublicPricing>('/api/pricing');
+
+export interface OfferedCountry {
+  code: string;
+  name: string;
+  states: number;
+  cities: number;
+}
+export const offeredCountries = async () => (await getJson<{ countries: OfferedCountry[] }>('/api/locations/countries')).countries;
+
+export interface ServiceStatus {
+  status: 'operational' | 'degraded' | 'down';
+  gatewaysUp: number;
+  gatewaysTotal: number;
+  uptime30d: number | null;
+  days: Array<{ date: string; uptime: number | null }>;
+}
+export const serviceStatus = () => getJson<ServiceStatus>('/api/status');
+
+export const sitePage = (slug: string) => getJson<{ title: string; html: string }>(`/api/pages/${encodeURIComponent(slug)}`);
+
+/** The reset page's check as it opens: whether its link still works (the token is not spent). */
+export async function resetLinkValid(token: string): Promise<boolean> {
+  return (await getJson<{ valid: boolean }>(`/auth/reset-password/check?${new URLSearchParams({ token })}`)).valid;
+}

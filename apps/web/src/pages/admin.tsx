@@ -17,6 +17,7 @@ import { AdminTelegram } from '../components/telegram-settings';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 /**
  * The panel's tabs, in order; a new tab is one line here and a module of its own. `area`: a role
@@ -55,6 +56,7 @@ const writeFlag = (on: boolean) => {
 };
 
 export function AdminPage() {
+  usePageTitle('Admin');
   const [loggedIn, setLoggedIn] = useState(readFlag);
   const qc = useQueryClient();
 
@@ -134,7 +136,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
           </Button>
         </div>
       </header>
-      <main className="admin-main">
+      <main className="admin-main" id="main">
         <h1 className="admin-title">Admin Panel</h1>
         {may('overview') && (
           <>

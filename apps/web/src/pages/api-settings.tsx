@@ -16,8 +16,10 @@ import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 export function ApiSettingsPage() {
+  usePageTitle('Settings');
   const user = useSession().data!;
   const { setUser, refresh } = useSessionActions();
   const rotateKey = trpc.auth.rotateApiKey.useMutation();

@@ -4,6 +4,7 @@ import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 type Entry = RouterOutputs['billing']['list']['entries'][number];
 
@@ -65,6 +66,7 @@ const COLUMNS: Column<Entry>[] = [
 ];
 
 export function BillingPage() {
+  usePageTitle('Billing');
   const list = trpc.billing.list.useInfiniteQuery({ limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 });
   const entries = list.data?.pages.flatMap((p) => p.entries) ?? [];
   return (

@@ -2,6 +2,7 @@ import { ConnectionsTable, csvQuery, type ConnectionFilters } from '../component
 import { StatementsTable } from '../components/statements-table';
 import { Card, PageHeader } from '../components/ui';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 function useUserConnections(filters: ConnectionFilters) {
   const list = trpc.usage.connections.useInfiniteQuery(
@@ -19,6 +20,7 @@ function useUserConnections(filters: ConnectionFilters) {
 
 /** Every connection of the last 30 days: where it went, what it moved, what it was billed, how it ended. */
 export function ConnectionsPage() {
+  usePageTitle('Connections');
   return (
     <>
       <PageHeader

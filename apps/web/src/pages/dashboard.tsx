@@ -3,8 +3,10 @@ import { gbBreakdown } from '@proxyhub/core';
 import { Card, PageHeader } from '../components/ui';
 import { UsagePanel } from '../components/usage-panel';
 import { useSession } from '../session';
+import { usePageTitle } from '../lib/page-title';
 
 export function DashboardPage() {
+  usePageTitle('Dashboard');
   // Live: the balance and usage move while traffic runs.
   const user = useSession({ live: true }).data!;
   // Rounded so that Remaining + Total Usage is exactly what was bought (core's one GB rule).

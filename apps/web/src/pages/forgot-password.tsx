@@ -1,13 +1,16 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
+import { Alert, Button, BigIcon, Field } from '../components/ui';
+import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
+import { usePageTitle } from '../lib/page-title';
 
 const UNEXPECTED = 'Failed to send reset email. Please try again.';
 
 export function ForgotPasswordPage() {
+  usePageTitle('Forgot Password');
   const form = useLazyForm((r) => r.forgotPassword);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const onSubmit = form.submit(async (input) => {

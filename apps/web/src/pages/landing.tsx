@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
-import { Brand } from '../components/ui';
+import { SiteFooter, SiteHeader } from '../components/public-site';
+import { usePageTitle } from '../lib/page-title';
 
 const FEATURES = [
   {
@@ -20,15 +21,11 @@ const FEATURES = [
 ];
 
 export function LandingPage() {
+  usePageTitle('Residential proxies');
   return (
     <div className="landing">
-      <header className="landing-nav">
-        <Brand />
-        <Link to="/login" className="btn btn-secondary">
-          Sign In
-        </Link>
-      </header>
-      <main>
+      <SiteHeader />
+      <main id="main" tabIndex={-1}>
         <section className="hero">
           <p className="hero-eyebrow">Residential proxies</p>
           <h1>ProxyHub</h1>
@@ -38,16 +35,21 @@ export function LandingPage() {
             <span className="hero-price-unit">/GB</span>
           </p>
           <div className="hero-actions">
-            <Link to="/login" className="btn btn-primary btn-lg">
+            <Link to="/login?mode=register" className="btn btn-primary btn-lg">
               Get Started
             </Link>
           </div>
           <ul className="hero-stats" aria-label="Highlights">
+            {/* Each claim links to what backs it. */}
             <li>
-              <strong>10+</strong> countries
+              <Link to="/locations" className="hero-stat-link">
+                <strong>10+</strong> countries
+              </Link>
             </li>
             <li>
-              <strong>99.9%</strong> uptime
+              <Link to="/status" className="hero-stat-link">
+                <strong>99.9%</strong> uptime
+              </Link>
             </li>
             <li>
               <strong>HTTP &amp; SOCKS5</strong> on one port
@@ -68,7 +70,7 @@ export function LandingPage() {
           ))}
         </section>
       </main>
-      <footer className="landing-footer">© ProxyHub · $0.90/GB · 99.9% uptime</footer>
+      <SiteFooter />
     </div>
   );
 }

@@ -2,13 +2,15 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorStep } from '../components/two-factor-step';
 import type { LoginInput, RegisterInput } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
+import { Alert, Button, BigIcon, Field } from '../components/ui';
+import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
 import { signInOptions } from '../lib/public-calls';
 import { isReturningVisitor } from '../lib/returning';
 import { setSessionUser } from '../session-store';
+import { usePageTitle } from '../lib/page-title';
 
 type Mode = 'signin' | 'register';
 const UNEXPECTED = 'An unexpected error occurred. Please try again.';
@@ -17,7 +19,9 @@ export function LoginPage() {
   const [params] = useSearchParams();
   // A referral link (/login?ref=CODE) opens the registration, and the registration carries the code.
   const referralCode = params.get('ref')?.trim() || undefined;
-  const [mode, setMode] = useState<Mode>(referralCode ? 'register' : 'signin');
+  // /login?mode=register (Get Started, Create Account links) and referral links open the registration.
+  const [mode, setMode] = useState<Mode>(referralCode || params.get('mode') === 'register' ? 'register' : 'signin');
+  usePageTitle(mode === 'register' ? 'Create Account' : 'Sign In');
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   // A sign-in, registration or code check in flight.

@@ -29,6 +29,7 @@ import { downloadText } from '../lib/clipboard';
 import { FormField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
 const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
@@ -86,6 +87,7 @@ interface Generated {
 }
 
 export function ProxiesPage() {
+  usePageTitle('Proxies');
   const user = useSession().data!;
   const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [generated, setGenerated] = useState<Generated | null>(null);

@@ -7,6 +7,7 @@ import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 type Account = RouterOutputs['proxyAccounts']['list']['accounts'][number];
 
@@ -32,6 +33,7 @@ function limitsText(a: Account): string {
 }
 
 export function ProxyAccountsPage() {
+  usePageTitle('Proxy Accounts');
   const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 0 });
   const subs = accounts.data?.accounts.filter((a) => a.kind === 'sub').length ?? 0;
   return (

@@ -1,19 +1,37 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { INVALID_RESET_LINK, RESET_REDIRECT_MS } from '@proxyhub/core';
-import { Alert, AuthLayout, Button, BigIcon, Field } from '../components/ui';
+import { Alert, Button, BigIcon, Field, Spinner } from '../components/ui';
+import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
+import { resetLinkValid } from '../lib/public-calls';
+import { usePageTitle } from '../lib/page-title';
 
 const UNEXPECTED = 'Failed to reset password. Please try again.';
 
 export function ResetPasswordPage() {
+  usePageTitle('Reset Password');
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
   const form = useLazyForm((r) => r.resetPassword);
   const [done, setDone] = useState<string | null>(null);
+  // The link is checked as the page opens, so a dead one is said before any typing. If the check
+  // itself fails (network, rate limit) the form shows and the reset's own answer says the rest.
+  const [link, setLink] = useState<'checking' | 'valid' | 'invalid'>(token ? 'checking' : 'invalid');
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    resetLinkValid(token).then(
+      (valid) => live && setLink(valid ? 'valid' : 'invalid'),
+      () => live && setLink('valid'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token]);
 
   useEffect(() => {
     if (!done) return;
@@ -21,7 +39,21 @@ export function ResetPasswordPage() {
     return () => clearTimeout(t);
   }, [done, navigate]);
 
-  if (!token) {
+  if (link === 'checking') {
+    return (
+      <AuthLayout>
+        <div className="center-stack" aria-live="polite">
+          <span className="big-icon big-icon-info" aria-hidden="true">
+            <Spinner />
+          </span>
+          <h1 className="auth-title">Checking Your Link</h1>
+          <p className="auth-subtitle">Please wait while we check your reset link...</p>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  if (link === 'invalid') {
     return (
       <AuthLayout>
         <div className="center-stack">

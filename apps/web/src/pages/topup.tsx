@@ -23,8 +23,10 @@ import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
+import { usePageTitle } from '../lib/page-title';
 
 export function TopUpPage() {
+  usePageTitle('Top Up');
   const user = useSession().data!;
   const { refresh } = useSessionActions();
   const [params, setParams] = useSearchParams();

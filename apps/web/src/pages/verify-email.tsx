@@ -1,12 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import { AuthLayout, Spinner, BigIcon } from '../components/ui';
+import { Alert, BigIcon, Button, Field, Spinner } from '../components/ui';
+import { AuthLayout } from '../components/public-site';
+import { errorMessage } from '../lib/errors';
+import { loadApi } from '../lib/form-deps';
+import { useLazyForm } from '../lib/lazy-form';
 import { ServerAnswer, verifyEmail } from '../lib/public-calls';
+import { usePageTitle } from '../lib/page-title';
 
 type State =
   { status: 'loading' } | { status: 'success'; message: string } | { status: 'already-verified'; message: string } | { status: 'error'; message: string };
 
 export function VerifyEmailPage() {
+  usePageTitle('Verify Email');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -46,6 +52,7 @@ export function VerifyEmailPage() {
             <p className="auth-subtitle" role="alert">
               {state.message}
             </p>
+            <ResendVerification />
           </>
         ) : (
           <>
@@ -66,5 +73,31 @@ export function VerifyEmailPage() {
         )}
       </div>
     </AuthLayout>
+  );
+}
+
+const RESEND_FAILED = 'Failed to resend verification email. Please try again.';
+
+/** A dead or used link: a new one is one address away (the server answers the same whether or not it has the account). */
+function ResendVerification() {
+  const form = useLazyForm((r) => r.resendVerification);
+  const [sent, setSent] = useState<string | null>(null);
+  const onSubmit = form.submit(async (input) => {
+    try {
+      setSent((await (await loadApi()).auth.resendVerification.mutate(input)).message);
+    } catch (err) {
+      form.setError(errorMessage(err, 'Failed to resend verification email', RESEND_FAILED));
+    }
+  }, RESEND_FAILED);
+  if (sent) return <Alert kind="success">{sent}</Alert>;
+  return (
+    <form className="form resend-form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Resend verification">
+      <p className="muted small">Enter your email and we&apos;ll send you a new verification link.</p>
+      {form.formError && <Alert kind="error">{form.formError}</Alert>}
+      <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+      <Button type="submit" block loading={form.submitting}>
+        Resend verification
+      </Button>
+    </form>
   );
 }

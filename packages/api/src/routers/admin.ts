@@ -199,7 +199,7 @@ export const adminRouter = {
     if (ctx.admin?.role === 'support' && Math.abs(input.deltaGB) > SUPPORT_ADJUST_LIMIT_GB) throw new DomainError('FORBIDDEN', NOT_ALLOWED_FOR_ROLE);
     const r = await ctx.db.transaction((tx) => adjustBalance(tx, { ...input, actor: actorOf(ctx).actor }));
     // A correction can cross the user's low-balance threshold either way.
-    inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, [input.id], ctx.deps.logger));
+    inBackground(ctx.deps, 'balance alerts', () => checkBalanceAlerts(ctx.db, ctx.deps, [input.id], ctx.deps.logger));
     return { success: true as const, ...r };
   }),
   /** Upstream pools with their last 30 days of usage, cost, revenue and margin (passwords never). */

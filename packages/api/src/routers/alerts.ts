@@ -13,7 +13,7 @@ export const alertsRouter = {
   set: userProcedure.input(setAlertsInput).mutation(async ({ ctx, input }) => {
     await setLowBalanceThreshold(ctx.db, ctx.user.id, input.lowBalanceGB === null ? null : hundredthsGbToBytes(input.lowBalanceGB));
     // A balance already below the new threshold is reported now, not at the next report.
-    await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger);
+    await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
     return { lowBalanceGB: input.lowBalanceGB };
   }),
 } satisfies TRPCRouterRecord;

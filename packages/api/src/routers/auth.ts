@@ -12,12 +12,14 @@ import {
   registerInput,
   resendVerificationInput,
   resetPasswordInput,
+  resetTokenCheckInput,
   verifyEmailInput,
 } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
 import { changePassword, deleteAccount, renameUser } from '../services/account-settings';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
 import { endSession, startSession } from '../context';
+import { tokenUsable } from '../services/one-time-tokens';
 import { clientKey, limited, signInLimited } from '../limits';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
@@ -100,6 +102,11 @@ export const authRouter = {
     .input(resetPasswordInput)
     .use(limited((ctx) => [['reset', clientKey(ctx)]]))
     .mutation(({ ctx, input }) => resetPassword(ctx.deps, input)),
+  /** The reset page's check as it opens (the token is not spent), limited per address like the reset. */
+  checkResetToken: publicProcedure
+    .input(resetTokenCheckInput)
+    .use(limited((ctx) => [['resetCheck', clientKey(ctx)]]))
+    .query(async ({ ctx, input }) => ({ valid: await tokenUsable(ctx.db, input.token, 'password_reset') })),
   /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
   googleStart: publicProcedure.query(({ ctx }) => {
     const g = google(ctx.deps);

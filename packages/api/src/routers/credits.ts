@@ -30,7 +30,7 @@ export const creditsRouter = {
           ? redeemPromotion(tx, { userId: ctx.user.id, code: input.code })
           : redeemCode(tx, { userId: ctx.user.id, code: input.code }),
       );
-      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger); // a top-up re-arms the alerts
+      await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger); // a top-up re-arms the alerts
       return result;
     }),
   createCryptoPayment: userProcedure
@@ -57,7 +57,7 @@ export const creditsRouter = {
     )
     .mutation(async ({ ctx, input }) => {
       const result = await ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }));
-      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger);
+      await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
       return result;
     }),
   createBatch: adminOrInternalProcedure

@@ -81,7 +81,7 @@ export const gatewayRouter = {
     // was applied): low-balance mails for the users whose wallets this report spent.
     if (result.applied) {
       const leaseIds = input.items.map((i) => i.leaseId);
-      inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps.mailer, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
+      inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
     }
     // Connection counts are the gateway's state now, recorded even with a repeated report.
     const answer: ReportResult & { allowances?: ConnectionAllowance[] } = result;

@@ -14,13 +14,13 @@ export const giftsRouter = {
       const r = await ctx.db.transaction((tx) =>
         createGiftCode(tx, { userId: ctx.user.id, creditsGB: input.creditsGB, actor: userActor(ctx.user.id, ctx.req.ip) }),
       );
-      await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger); // a gift may take the balance below the threshold
+      await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger); // a gift may take the balance below the threshold
       return r;
     }),
   list: userProcedure.query(({ ctx }) => listGiftCodes(ctx.db, ctx.user.id)),
   cancel: userProcedure.input(giftCodeParam).mutation(async ({ ctx, input }) => {
     const r = await ctx.db.transaction((tx) => cancelGiftCode(tx, { userId: ctx.user.id, code: input.code, actor: userActor(ctx.user.id, ctx.req.ip) }));
-    await checkBalanceAlerts(ctx.db, ctx.deps.mailer, [ctx.user.id], ctx.deps.logger);
+    await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
     return r;
   }),
 } satisfies TRPCRouterRecord;

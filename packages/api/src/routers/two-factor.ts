@@ -5,6 +5,7 @@
  */
 import type { TRPCRouterRecord } from '@trpc/server';
 import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLoginInput } from '@proxyhub/core';
+import { servedOverHttps } from '../config';
 import { startSession, type Context } from '../context';
 import { clientKey, limited } from '../limits';
 import { getUserView } from '../services/accounts';
@@ -31,7 +32,7 @@ function pendingCookie(ctx: Context, kind: AccountKind, token: string | null) {
   ctx.res.setCookie({
     name: PENDING_COOKIE[kind],
     value: token ?? '',
-    attributes: { httpOnly: true, sameSite: 'lax', secure: ctx.deps.config.production, path: '/', maxAge: token ? PENDING_LOGIN_MS / 1000 : 0 },
+    attributes: { httpOnly: true, sameSite: 'lax', secure: servedOverHttps(ctx.deps.config), path: '/', maxAge: token ? PENDING_LOGIN_MS / 1000 : 0 },
   });
 }
 

@@ -33,7 +33,7 @@ export interface AlertSent {
  */
 export async function checkBalanceAlerts(
   db: DbOrTx,
-  mailer: Mailer,
+  mail: { mailer: Mailer; config: { publicUrl: string } },
   userIds?: readonly string[],
   logger?: { error(obj: object, msg: string): void },
 ): Promise<AlertSent[]> {
@@ -64,10 +64,12 @@ export async function checkBalanceAlerts(
     });
     // Only a fall (armed -> low, anything -> out) mails; a rise re-arms silently.
     if (!moved || !fall) continue;
-    const mail = next === 'out' ? mailTemplates.outOfData(r.email) : mailTemplates.lowBalance(r.email, formatGb(r.remaining), formatGb(r.threshold ?? 0n));
+    const topUp = new URL('/topup', mail.config.publicUrl).toString();
+    const message =
+      next === 'out' ? mailTemplates.outOfData(r.email, topUp) : mailTemplates.lowBalance(r.email, topUp, formatGb(r.remaining), formatGb(r.threshold ?? 0n));
     // The transition is made: a failing mailer loses this mail but fails neither the caller nor the other users.
     try {
-      await mailer.send(mail);
+      await mail.mailer.send(message);
     } catch (err) {
       logger?.error({ err, userId: r.id }, 'balance alert mail failed');
       continue;

@@ -7,6 +7,7 @@
 import { and, asc, isNull, lt, sql } from 'drizzle-orm';
 import type { GatewayHeartbeatInput } from '@proxyhub/core';
 import { gatewayLeases, gateways, type Db, type DbOrTx } from '@proxyhub/db';
+import { countUpMinute } from './fleet-status';
 import { releaseLeases } from './leases';
 
 /** A gateway without a heartbeat for this long is down. */
@@ -27,6 +28,8 @@ export async function recordHeartbeat(db: DbOrTx, input: GatewayHeartbeatInput) 
     .insert(gateways)
     .values({ id: input.gatewayId, ...values })
     .onConflictDoUpdate({ target: gateways.id, set: values });
+  // The status page's uptime: this minute the fleet answered.
+  await countUpMinute(db);
   return { ok: true as const };
 }
 

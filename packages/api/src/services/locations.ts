@@ -55,12 +55,17 @@ function countryIndex(iso: string): CountryIndex | null {
   return c;
 }
 
-/** The given countries (the offered ones, catalogue.ts) by name, with their number of states. */
-export function listCountries(codes: readonly string[]): Array<{ code: string; name: string; states: number }> {
+/** The given countries (the offered ones, catalogue.ts) by name, with their numbers of states and cities (the public Locations page). */
+export function listCountries(codes: readonly string[]): Array<{ code: string; name: string; states: number; cities: number }> {
   return codes
     .map(countryIndex)
     .filter((c): c is CountryIndex => c !== null)
-    .map((c) => ({ code: c.country.code, name: c.country.name, states: c.country.states.length }))
+    .map((c) => ({
+      code: c.country.code,
+      name: c.country.name,
+      states: c.country.states.length,
+      cities: c.country.states.reduce((n, s) => n + s.cities.length, 0),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en'));
 }
 

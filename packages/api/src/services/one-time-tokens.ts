@@ -20,6 +20,16 @@ export async function issueToken(tx: DbOrTx, input: { userId: string; purpose: T
 
 export type ConsumeResult = { status: 'ok'; userId: string } | { status: 'used'; userId: string } | { status: 'expired' } | { status: 'unknown' };
 
+/** Whether the token would be accepted now, without spending it. */
+export async function tokenUsable(db: DbOrTx, token: string, purpose: TokenPurpose): Promise<boolean> {
+  const [row] = await db
+    .select({ usedAt: oneTimeTokens.usedAt, expiresAt: oneTimeTokens.expiresAt })
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.tokenHash, sha256Hex(token)), eq(oneTimeTokens.purpose, purpose)))
+    .limit(1);
+  return row !== undefined && row.usedAt === null && row.expiresAt.getTime() > Date.now();
+}
+
 /** Marks the token used exactly once: the conditional UPDATE decides under concurrency. */
 export async function consumeToken(tx: DbOrTx, token: string, purpose: TokenPurpose): Promise<ConsumeResult> {
   const hash = sha256Hex(token);

@@ -169,7 +169,7 @@ export async function receivePaymentNotification(
   kickTelegram(deps);
   // After commit and off the provider's answer: a credit re-arms the buyer's low-balance alert at
   // once (not at the next sweep), a refund may cross below the threshold and mail.
-  inBackground(deps, 'balance alerts', () => checkBalanceAlerts(deps.db, deps.mailer, [order.userId], deps.logger));
+  inBackground(deps, 'balance alerts', () => checkBalanceAlerts(deps.db, deps, [order.userId], deps.logger));
   return result;
 }
 

@@ -56,6 +56,9 @@ export const resetPasswordInput = z.object({
   password: newPasswordField,
 });
 
+/** GET /auth/reset-password/check: the reset page asks whether its link still works before any typing. */
+export const resetTokenCheckInput = resetPasswordInput.pick({ token: true });
+
 /** The reset form adds a confirmation the server never sees. */
 export const resetPasswordForm = z
   .object({

@@ -19,3 +19,4 @@ export * from './pricing';
 export * from './connections';
 export * from './telegram';
 export * from './statements';
+export * from './site';

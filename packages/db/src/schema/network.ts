@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 
 export const UPSTREAM_PROTOCOLS = ['http', 'socks5'] as const;
@@ -52,6 +52,23 @@ export const gateways = pgTable('gateways', {
     .notNull()
     .default(sql`0`),
 });
+
+/**
+ * The fleet's uptime by UTC day (GET /api/status): the minutes of the day in which at least one
+ * gateway's heartbeat arrived. One upsert per heartbeat, counted once per minute (`lastMinuteAt`
+ * decides); `firstMinuteAt` of the earliest row is when counting began.
+ */
+export const uptimeDays = pgTable(
+  'uptime_days',
+  {
+    /** YYYY-MM-DD, UTC. */
+    day: date('day', { mode: 'string' }).primaryKey(),
+    upMinutes: integer('up_minutes').notNull(),
+    firstMinuteAt: ts('first_minute_at').notNull(),
+    lastMinuteAt: ts('last_minute_at').notNull(),
+  },
+  (t) => [check('uptime_days_minutes_range', sql`${t.upMinutes} between 0 and 1440`)],
+);
 
 /**
  * The countries the operator sells (GET/PUT /admin/catalogue): one row, absent until the first

@@ -6,7 +6,8 @@ import { FormField, formError, setFormError, submitWith, useSchemaForm } from '.
 import { trpc } from '../../trpc';
 import { TwoFactorSetup } from '../two-factor-setup';
 import { TwoFactorStep } from '../two-factor-step';
-import { Alert, AuthLayout, Button } from '../ui';
+import { Alert, Button } from '../ui';
+import { AuthLayout } from '../public-site';
 
 const resolver = zodResolver(adminLoginInput);
 

@@ -1,0 +1,157 @@
+/**
+ * The public site's frame: the header and footer of the landing page, the sign-in screens and the
+ * public pages (pricing, locations, status, the operator's legal pages), and the data hook those
+ * pages load with (plain fetches: no tRPC on signed-out pages).
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, NavLink } from 'react-router-dom';
+import { usePageTitle } from '../lib/page-title';
+import { Alert, Brand, Spinner } from './ui';
+
+/** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
+const SITE_LINKS = [
+  { to: '/pricing', label: 'Pricing' },
+  { to: '/locations', label: 'Locations' },
+  { to: '/status', label: 'Status' },
+] as const;
+
+const LEGAL_LINKS = [
+  { to: '/terms', label: 'Terms' },
+  { to: '/privacy', label: 'Privacy' },
+  { to: '/acceptable-use', label: 'Acceptable Use' },
+  { to: '/refunds', label: 'Refunds' },
+] as const;
+
+/** The site's links; `/docs` is served by the server (not a route of this app): a full page load. */
+function SiteNav({ label, className }: { label: string; className: string }) {
+  return (
+    <nav aria-label={label} className={className}>
+      {SITE_LINKS.map((l) => (
+        <NavLink key={l.to} to={l.to} className="site-link">
+          {l.label}
+        </NavLink>
+      ))}
+      <a href="/docs" className="site-link">
+        API Docs
+      </a>
+    </nav>
+  );
+}
+
+/** `account`: the Sign In and Create Account buttons (not on the sign-in screens themselves). */
+export function SiteHeader({ account = true }: { account?: boolean }) {
+  return (
+    <header className="site-header">
+      <Brand />
+      <SiteNav label="Site" className="site-nav" />
+      {account && (
+        <div className="site-header-actions">
+          <Link to="/login" className="btn btn-secondary">
+            Sign In
+          </Link>
+          <Link to="/login?mode=register" className="btn btn-primary site-create">
+            Create Account
+          </Link>
+        </div>
+      )}
+    </header>
+  );
+}
+
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <SiteNav label="Footer" className="site-footer-nav" />
+      <nav aria-label="Legal" className="site-footer-nav">
+        {LEGAL_LINKS.map((l) => (
+          <Link key={l.to} to={l.to} className="site-link">
+            {l.label}
+          </Link>
+        ))}
+      </nav>
+      <p className="site-footer-note">© ProxyHub · residential proxies by the gigabyte</p>
+    </footer>
+  );
+}
+
+/** The sign-in screens: the site's header (without the account buttons: this is where they lead) and footer around one card. */
+export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  return (
+    <div className="auth-page">
+      <SiteHeader account={false} />
+      <main id="main" tabIndex={-1} className={`auth-card${wide ? ' auth-card-wide' : ''}`}>
+        {children}
+      </main>
+      <p className="auth-footer">Residential proxies at $0.90/GB</p>
+      <SiteFooter />
+    </div>
+  );
+}
+
+/** A public page: header, the page's content as the main landmark, footer. */
+export function PublicPage({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+  usePageTitle(title);
+  return (
+    <div className="landing">
+      <SiteHeader />
+      <main id="main" tabIndex={-1} className="public-main">
+        <h1 className="public-title">{title}</h1>
+        {lead && <p className="public-lead">{lead}</p>}
+        {children}
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+/** "Skip to content": the first thing a keyboard reaches on every screen; it moves focus to the page's main landmark. */
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="skip-link"
+      onClick={(e) => {
+        const main = document.getElementById('main');
+        if (!main) return;
+        e.preventDefault();
+        if (!main.hasAttribute('tabindex')) main.setAttribute('tabindex', '-1');
+        main.focus();
+      }}
+    >
+      Skip to content
+    </a>
+  );
+}
+
+type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: 'error'; message: string };
+
+/** One public GET made as the page opens. */
+export function usePublicData<T>(load: () => Promise<T>, key = ''): Loaded<T> {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  useEffect(() => {
+    let live = true;
+    setLoaded({ state: 'loading' });
+    load().then(
+      (data) => live && setLoaded({ state: 'ready', data }),
+      (err: unknown) => live && setLoaded({ state: 'error', message: err instanceof Error && err.message ? err.message : 'Could not load this page.' }),
+    );
+    return () => {
+      live = false;
+    };
+    // `load` is a new closure each render; `key` names what it loads.
+  }, [key]);
+  return loaded;
+}
+
+/** The loading and failure states of a public page's data; the page draws the rest. */
+export function PublicData<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ReactNode }) {
+  if (loaded.state === 'loading') {
+    return (
+      <p className="public-loading" role="status">
+        <Spinner /> Loading...
+      </p>
+    );
+  }
+  if (loaded.state === 'error') return <Alert kind="error">{loaded.message}</Alert>;
+  return <>{children(loaded.data)}</>;
+}

@@ -1,0 +1,28 @@
+import type { TRPCRouterRecord } from '@trpc/server';
+import { sitePageInput } from '@proxyhub/core';
+import type { ApiDeps } from '../deps';
+import { fleetStatus, type FleetStatus } from '../services/fleet-status';
+import { GATEWAY_DOWN_AFTER_MS } from '../services/gateway-fleet';
+import { readSitePage } from '../services/site-pages';
+import { publicProcedure } from '../trpc';
+
+const STATUS_CACHE_MS = 5000;
+/** Per server: the last answer and when it was computed (a public page must not cost a query per visit). */
+const lastStatus = new WeakMap<ApiDeps, { at: number; answer: Promise<FleetStatus> }>();
+
+function cachedStatus(deps: ApiDeps): Promise<FleetStatus> {
+  const ttl = deps.config.statusCacheMs ?? STATUS_CACHE_MS;
+  const hit = lastStatus.get(deps);
+  if (hit && Date.now() - hit.at < ttl) return hit.answer;
+  const answer = fleetStatus(deps.db, { downAfterMs: deps.config.gatewayDownAfterMs ?? GATEWAY_DOWN_AFTER_MS });
+  lastStatus.set(deps, { at: Date.now(), answer });
+  // A failed read is not kept: the next visitor tries again.
+  answer.catch(() => lastStatus.get(deps)?.answer === answer && lastStatus.delete(deps));
+  return answer;
+}
+
+/** The public site's data: the status page and the operator's Markdown pages. */
+export const siteRouter = {
+  status: publicProcedure.query(({ ctx }) => cachedStatus(ctx.deps)),
+  page: publicProcedure.input(sitePageInput).query(({ ctx, input }) => readSitePage(ctx.deps.config.contentDir, input.slug)),
+} satisfies TRPCRouterRecord;
