@@ -109,6 +109,17 @@ export const mailTemplates = {
     const text = `Your ProxyHub Remaining Data is ${remainingGb} GB, below your alert threshold of ${thresholdGb} GB. Top up to keep your proxies running.`;
     return { to, subject: `Low balance: ${remainingGb} GB left`, text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };
   },
+  /** The Abuse tab's "Suspend with reason": the operator's reason, word for word. */
+  accountSuspended: (to: string, reason: string): MailMessage => {
+    const text = 'Your ProxyHub account has been suspended: sign-in, the API and your proxies are stopped.';
+    const after = 'If you think this is a mistake, reply to this email or contact support.';
+    return {
+      to,
+      subject: 'Your ProxyHub account is suspended',
+      text: `${text}\n\nReason: ${reason}\n\n${after}\n`,
+      html: `<p>${escapeHtml(text)}</p><p>Reason: ${escapeHtml(reason)}</p><p>${escapeHtml(after)}</p>`,
+    };
+  },
   outOfData: (to: string): MailMessage => {
     const text = 'Your ProxyHub Remaining Data reached 0 GB: your proxies stop until you top up.';
     return { to, subject: 'Out of data', text: `${text}\n`, html: `<p>${escapeHtml(text)}</p>` };

@@ -55,6 +55,11 @@ async function partitionExists(db: DbOrTx, day: string): Promise<boolean> {
   return (await rowsOf<{ n: number }>(db, sql`select 1 as n from pg_class where relname = ${partitionName(day)}`)).length > 0;
 }
 
+/** A LIKE pattern's literal part. */
+export function likeLiteral(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
 /** Raw SQL's rows: PGlite answers `{ rows }`, postgres.js the rows themselves. */
 async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);
@@ -104,6 +109,7 @@ export async function storeConnections(tx: DbOrTx, gatewayId: string, records: r
       outcome: r.outcome,
       reason: r.reason,
       gatewayId,
+      exitIp: r.exitIp,
     });
   }
   // Parameters per statement stay far below PostgreSQL's 65,535.
@@ -172,7 +178,7 @@ export const CONNECTION_CSV_COLUMNS = [
   'reason',
 ] as const;
 
-function range(input: ConnectionsInput, csv: boolean): { from: Date; to: Date } {
+export function range(input: Pick<NonNullable<ConnectionsInput>, 'from' | 'to'> | undefined, csv: boolean): { from: Date; to: Date } {
   const to = input?.to ? parseIsoTime(input.to) : new Date();
   const from = input?.from ? parseIsoTime(input.from) : new Date(to.getTime() - CONNECTION_LOG_DAYS * DAY_MS);
   if (from > to) throw new DomainError('BAD_REQUEST', 'from must not be after to');
@@ -232,7 +238,7 @@ function filters(userId: string, input: ConnectionsInput, from: Date, to: Date) 
     gte(connectionLog.startedAt, from),
     lt(connectionLog.startedAt, to),
     input?.outcome ? eq(connectionLog.outcome, input.outcome) : undefined,
-    input?.target ? like(connectionLog.target, `${input.target.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`) : undefined,
+    input?.target ? like(connectionLog.target, `${likeLiteral(input.target.toLowerCase())}%`) : undefined,
   );
 }
 
