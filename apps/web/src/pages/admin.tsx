@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
+import { AdminAbuse } from '../components/admin/abuse';
 import { AdminAdmins } from '../components/admin/admins';
 import { AdminAuditLog } from '../components/admin/audit-log';
 import { AdminCatalogue } from '../components/admin/catalogue';
@@ -24,6 +25,7 @@ import { trpc } from '../trpc';
 const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'codes', area: 'codes', label: 'Generate Codes', Panel: GenerateCodes },
   { id: 'users', area: 'users', label: (s) => `Users (${s.users.query.data?.total ?? '…'})`, Panel: UsersTab },
+  { id: 'abuse', area: 'users', label: 'Abuse', Panel: AdminAbuse },
   { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
   { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
   { id: 'promotions', area: 'promotions', label: 'Promotions', Panel: AdminPromotions },
