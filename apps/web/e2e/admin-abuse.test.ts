@@ -80,4 +80,41 @@ describe('admin: abuse', () => {
     expect(mail.subject).toBe('Your ProxyHub account is suspended');
     expect(mail.text).toContain(reason);
   });
+
+  it('an owner edits the target policy (a bad pattern is named) and exempts one customer', async () => {
+    const page = await e2e.newPage();
+    const { email } = await signUpAndLogIn(e2e, page, 'Exempt Customer');
+    const admin = await e2e.newPage();
+    await adminLogIn(admin);
+    await admin.getByRole('tab', { name: 'Target policy', exact: true }).click();
+    const rules = admin.getByLabel('Blocked domains');
+    await rules.fill('bank.example\nnot a domain');
+    await admin.getByRole('button', { name: 'Save policy' }).click();
+    await admin.getByText('rules: invalid pattern "not a domain"').waitFor();
+    await rules.fill('Bank.Example\n*.casino.example\n');
+    await admin.getByLabel('Refuse targets given as an IP address').check();
+    await admin.getByRole('button', { name: 'Save policy' }).click();
+    await admin.getByText('Saved 2 rules.', { exact: false }).waitFor();
+    await admin.reload();
+    await admin.getByRole('tab', { name: 'Target policy', exact: true }).click();
+    await expect.poll(() => admin.getByLabel('Blocked domains').inputValue()).toBe('bank.example\n*.casino.example');
+    expect(await admin.getByLabel('Refuse targets given as an IP address').isChecked()).toBe(true);
+
+    await admin.getByRole('tab', { name: /Users/ }).click();
+    await admin.getByRole('button', { name: email }).click();
+    const exempt = admin.getByLabel('Exempt from the target policy');
+    expect(await exempt.isChecked()).toBe(false);
+    // Controlled by the saved value: it turns on once the server has it.
+    await exempt.click();
+    await expect.poll(() => exempt.isChecked()).toBe(true);
+    const id = new URL(admin.url()).searchParams.get('user')!;
+    await expect
+      .poll(async () =>
+        admin.evaluate(
+          async (u) => ((await (await fetch(`/admin/users/${u}`)).json()) as { profile: { targetPolicyExempt: boolean } }).profile.targetPolicyExempt,
+          id,
+        ),
+      )
+      .toBe(true);
+  });
 });

@@ -13,6 +13,7 @@ import { AdminOverview, GlobalUsage } from '../components/admin/overview';
 import { AdminPayments } from '../components/admin/payments';
 import { AdminPromotions } from '../components/admin/promotions-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
+import { AdminTargetPolicy } from '../components/admin/target-policy';
 import { UsersTab, useUsersList } from '../components/admin/users';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
@@ -34,6 +35,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },
   { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
   { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
+  { id: 'target-policy', area: 'policy', label: 'Target policy', Panel: AdminTargetPolicy },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */

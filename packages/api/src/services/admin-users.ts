@@ -68,6 +68,7 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       status: statusOf(u),
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
+      targetPolicyExempt: u.targetPolicyExempt,
       createdAt: u.createdAt.toISOString(),
       suspendedAt: u.deletedAt ? null : (u.disabledAt?.toISOString() ?? null),
       deletedAt: u.deletedAt?.toISOString() ?? null,
