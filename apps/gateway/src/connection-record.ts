@@ -53,6 +53,8 @@ export interface RecordStart {
   /** The flow's byte counts at the start (a keep-alive connection's earlier requests). */
   readonly baseUp: number;
   readonly baseDown: number;
+  /** The outbound connection's local address when the record began (egress.ts); '' when unknown. */
+  readonly exitIp?: string;
 }
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
@@ -85,5 +87,6 @@ export function connectionRecord(s: RecordStart, up: number, down: number, outco
     billedBytes: s.session.lineTest ? 0 : up + down,
     outcome,
     reason: (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300),
+    exitIp: s.exitIp ?? '',
   };
 }

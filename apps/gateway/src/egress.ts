@@ -43,8 +43,10 @@ export type Egress = (req: EgressRequest) => Promise<TargetSocket>;
 /**
  * `upstreamId`: the pool upstream that carried it ('' for the default upstream or direct egress).
  * `sharedReads`: it reads into the shared buffer (shared-reads.ts), not through 'data' events.
+ * `exitIp`: the local address a direct connection left from, for the connection log (an abuse
+ * report names it); unknown through an upstream (its exit is the provider's).
  */
-export type TargetSocket = SharedReadSocket & { sharedReads?: boolean; upstreamId?: string };
+export type TargetSocket = SharedReadSocket & { sharedReads?: boolean; upstreamId?: string; exitIp?: string };
 
 /**
  * English place names for `{state|name}`: the dataset is loaded on the first tunnel whose upstream
@@ -107,6 +109,7 @@ export function createEgress(opts: EgressOptions): Egress {
     const address = await resolveChecked(req.host, opts.allowPrivate);
     const socket: TargetSocket = await connectTo(address, req.port, opts.connectTimeoutMs, false, { onread: sharedReadOption });
     socket.sharedReads = true;
+    socket.exitIp = socket.localAddress ?? '';
     return socket;
   };
   return async (req) => {

@@ -8,6 +8,7 @@
  * metered by metered-flow.ts.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { ConnectionOutcome } from '@proxyhub/core';
 import type { Authenticator, Session } from './authenticator';
 import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
@@ -26,6 +27,7 @@ import { HandshakeReader, proxyUserIdOf, type Accepted, type Handshake, type Ref
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
+import { checkTunnelSni } from './tunnel-sni';
 import type { TargetPolicyGate } from './target-policy';
 import type { UpstreamPool } from './upstream-pool';
 
@@ -157,6 +159,8 @@ export class Gateway {
         if (accepted.forward) {
           const first = { session: accepted.session, target: accepted.target, socket: target, request: accepted.forward, leftover: accepted.leftover };
           this.tunnels.forward(socket, first, this.forwardHooks);
+        } else if (this.targetPolicy.checksNames && !accepted.session.account.targetPolicyExempt) {
+          void this.startAfterSni(socket, opened);
         } else {
           this.tunnels.start(socket, target, accepted, protocol);
         }
@@ -185,14 +189,31 @@ export class Gateway {
     if (!opened) return null;
     if (!opened.ok) {
       this.metrics.tunnelRefused(protocol, opened.kind);
-      // The connection log: never reached its target, so 0 bytes billed.
-      const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
-      const start = connectionStart(kind, accepted.target, accepted.session);
-      accepted.session.account.meter.recordConnection(connectionRecord(start, 0, 0, OUTCOME_OF_REFUSAL[opened.kind], opened.message));
+      recordUnrelayed(accepted, protocol, OUTCOME_OF_REFUSAL[opened.kind], opened.message);
       return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
     }
     if (accepted.established) socket.write(accepted.established);
     return { accepted, target: opened.socket, protocol };
+  }
+
+  /** A tunnel whose TLS server name the target policy checks first (tunnel-sni.ts). */
+  private async startAfterSni(socket: Socket, { accepted, target, protocol }: Opened): Promise<void> {
+    const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => this.targetPolicy.blocks(host));
+    if (v.pass) {
+      this.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol);
+      return;
+    }
+    // Closed before the ClientHello went anywhere: the target got nothing, billed 0.
+    target.destroy();
+    socket.destroy();
+    if (v.outcome === 'blocked') {
+      this.metrics.tunnelRefused(protocol, 'blocked');
+      this.logger.info(
+        { protocol, reason: v.reason, proxyUserId: accepted.session.parts.proxyUserId, remote: socket.remoteAddress },
+        'tunnel closed by the target policy',
+      );
+    }
+    recordUnrelayed(accepted, protocol, v.outcome, v.reason);
   }
 
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {
@@ -200,6 +221,13 @@ export class Gateway {
     endWith(socket, answerTo(protocol, r, { publicUrl: this.publicUrl }));
     return null;
   }
+}
+
+/** The connection log's record of a connection that never relayed a byte (billed 0). */
+function recordUnrelayed(accepted: Accepted<Session>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
+  const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
+  const start = connectionStart(kind, accepted.target, accepted.session);
+  accepted.session.account.meter.recordConnection(connectionRecord(start, 0, 0, outcome, reason));
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {

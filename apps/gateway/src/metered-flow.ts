@@ -11,6 +11,7 @@
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import { connectionRecord, type RecordStart } from './connection-record';
+import type { TargetSocket } from './egress';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
 import { writeChunk } from './shared-reads';
@@ -71,7 +72,7 @@ export class MeteredFlow {
   /** Bytes written each way. */
   readonly stats = { up: 0, down: 0 };
   /** Where UP bytes go (null: no origin connection yet) and where DOWN bytes go. */
-  target: Socket | null = null;
+  target: TargetSocket | null = null;
   private sessionCounted = false;
   /** The connection (or forwarded request) being recorded for the connection log. */
   private record: RecordStart | null = null;
@@ -117,7 +118,8 @@ export class MeteredFlow {
 
   /** A connection or forwarded request starts: its record is built at endRecord, from the bytes counted since. */
   beginRecord(start: RecordStart): void {
-    this.record = start;
+    const exitIp = this.target?.exitIp;
+    this.record = exitIp ? { ...start, exitIp } : start;
   }
 
   get recording(): boolean {

@@ -106,6 +106,8 @@ export class Relay implements MeteredConnection, FlowOwner {
       if (initialUp?.length) this.forward(UP, initialUp, true);
     }
     this.flow();
+    // A side that closed before the relay began (while the TLS server name was read) sends no 'close' now.
+    if (client.destroyed || target.destroyed) this.destroy();
   }
 
   private pipe(src: Socket, dst: Socket, dir: number): void {

@@ -23,6 +23,11 @@ export class TargetPolicyGate {
     return this.matcher.blocks(h);
   }
 
+  /** Whether tunnels' TLS server names need reading at all (tunnel-sni.ts): only with domain rules. */
+  get checksNames(): boolean {
+    return this.matcher.size > 0;
+  }
+
   set(policy: { rules: string[]; blockRawIp: boolean }): void {
     this.matcher = new TargetMatcher(policy.rules);
     this.blockRawIp = policy.blockRawIp;

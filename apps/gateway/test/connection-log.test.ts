@@ -118,6 +118,12 @@ describe('connection log', () => {
     for (const c of connections) expect(BigInt(c.billedBytes)).toBe(BigInt(c.bytesUp) + BigInt(c.bytesDown));
     // Never a path or a query.
     expect(JSON.stringify(connections)).not.toContain('secret');
+    // The abuse look-up finds the relayed ones by the exit IP the gateway left from (loopback here).
+    const abuse = await (
+      await adminClient(stack.server)
+    ).get<{ connections: Array<{ userId: string; exitIp: string; outcome: string }> }>('/admin/abuse?target=127.0.0.1&exitIp=127.0.0.1');
+    const mine = abuse.body.connections.filter((c) => c.userId === u.userId);
+    expect(mine.map((c) => c.outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
     const bill = await balances(u);
     expect(sumBilled(connections)).toBe(bill.usage);
     expect(bill.usage).toBeGreaterThan(500n * 1024n);

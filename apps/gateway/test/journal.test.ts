@@ -257,6 +257,7 @@ describe('connection records in the journal', () => {
       billedBytes: 2 * n,
       outcome: 'ok' as const,
       reason: '',
+      exitIp: '',
     });
     const journal = UsageJournal.open(dir, 'gw-j', silentLogger);
     const meter = meterWith(server, journal);

@@ -3,8 +3,22 @@
  * naming it), refused before any connection for CONNECT, HTTP forward (absolute URI) and SOCKS5
  * with 403 "Target blocked by policy" / reply 2; blockRawIp; an exempt user; changes within 10 s.
  */
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, basic, connectTunnel, curl, rawExchange, startStack, startTarget, userWithCredits, type HttpClient, type Stack } from './helpers';
+import {
+  adminClient,
+  basic,
+  connectTunnel,
+  exchangeUntilClosed,
+  curl,
+  rawExchange,
+  startStack,
+  startTarget,
+  userWithCredits,
+  type HttpClient,
+  type Stack,
+} from './helpers';
 
 let stack: Stack;
 let target: Awaited<ReturnType<typeof startTarget>>;
@@ -29,17 +43,36 @@ const connectTo = async (u: User, host: string) =>
     )
   ).data.toString('latin1');
 
-async function socksTo(u: User, host: string): Promise<number | undefined> {
+/** A SOCKS5 client's greeting, login and CONNECT request to `host`, as one list of writes. */
+function socksRequest(u: User, host: string): Buffer[] {
   const user = Buffer.from(u.username());
   const pass = Buffer.from(u.proxyPassword);
   const name = Buffer.from(host);
   const req = Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, Buffer.from([target.port >> 8, target.port & 255])]);
-  const { data } = await rawExchange(stack.port, [
-    Buffer.from([5, 1, 2]),
-    Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]),
-    req,
-  ]);
+  return [Buffer.from([5, 1, 2]), Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]), req];
+}
+
+async function socksTo(u: User, host: string): Promise<number | undefined> {
+  const { data } = await rawExchange(stack.port, socksRequest(u, host));
   return data[5];
+}
+
+/** An open SOCKS5 tunnel to the target (the gateway's answers read: 2 + 2 + 10 bytes). */
+async function socksTunnel(u: User, host: string): Promise<Socket> {
+  const s = netConnect({ host: '127.0.0.1', port: stack.port });
+  for (const c of socksRequest(u, host)) s.write(c);
+  let got = 0;
+  await new Promise<void>((resolve) => {
+    const onData = (d: Buffer) => {
+      got += d.length;
+      if (got < 14) return;
+      s.off('data', onData);
+      s.pause();
+      resolve();
+    };
+    s.on('data', onData);
+  });
+  return s;
 }
 
 /** Waits for the gateways to have the policy (they poll every 200 ms here, every 5 s by default). */
@@ -97,6 +130,47 @@ describe('target policy', () => {
       if (!ok) await new Promise((r) => setTimeout(r, 250));
     }
     expect(ok).toBe(true);
+    await admin.request('PUT', '/admin/target-policy', { rules: [], blockRawIp: false });
+  });
+
+  it("checks a tunnel's TLS server name: a blocked one is closed before the hello reaches the target", async () => {
+    await admin.request('PUT', '/admin/target-policy', { rules: ['blocked.test'] });
+    await settle();
+    const u = await userWithCredits(stack.server, 1n << 30n);
+    /** A TLS client through a tunnel to the (allowed) target address; what the target read of it. */
+    const tlsThrough = async (servername: string, socks = false) => {
+      const before = target.closed.length;
+      const tunnel = socks ? await socksTunnel(u, '127.0.0.1') : await connectTunnel(stack.port, target.port, u.username(), u.proxyPassword);
+      const tls = tlsConnect({ socket: tunnel, servername, rejectUnauthorized: false });
+      await new Promise((r) => tls.once('error', r).once('close', r));
+      tunnel.destroy();
+      return (await target.closedCount(before + 1))[before]!.bytesRead;
+    };
+    expect(await tlsThrough('www.blocked.test')).toBe(0);
+    expect(await tlsThrough('www.blocked.test', true)).toBe(0);
+    // An allowed name reaches the target (a plain HTTP server, which then refuses the hello).
+    expect(await tlsThrough('allowed.test')).toBeGreaterThan(100);
+    // Not TLS: relayed at once.
+    const plain = await connectTunnel(stack.port, target.port, u.username(), u.proxyPassword);
+    const started = Date.now();
+    expect(await exchangeUntilClosed(plain, 'GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n')).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // A target that speaks first (SMTP, SSH) is heard at once, while the client is still silent.
+    const greeter = createNetServer((c) => c.end('220 ready\r\n'));
+    await new Promise<void>((r) => greeter.listen(0, '127.0.0.1', r));
+    const silent = netConnect({ host: '127.0.0.1', port: stack.port });
+    const greeted = Date.now();
+    silent.write(
+      `CONNECT 127.0.0.1:${(greeter.address() as AddressInfo).port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`,
+    );
+    let heard = '';
+    for await (const d of silent) if ((heard += String(d)).endsWith('220 ready\r\n')) break;
+    expect(Date.now() - greeted).toBeLessThan(2000);
+    greeter.close();
+    await stack.gateway.flush();
+    const log = await u.client.get<{ connections: Array<{ outcome: string; billedBytes: string; reason: string }> }>('/api/connections?outcome=blocked');
+    expect(log.body.connections).toHaveLength(2); // the two blocked names
+    expect(log.body.connections[0]).toMatchObject({ billedBytes: '0', reason: 'Target blocked by policy (TLS server name www.blocked.test)' });
     await admin.request('PUT', '/admin/target-policy', { rules: [], blockRawIp: false });
   });
 });

@@ -2,7 +2,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { createServer, type Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clientHelloSni } from '../src/protocols/tls-sni';
+import { clientHelloSni, peekClientHello } from '../src/protocols/tls-sni';
 
 /** The first bytes a real TLS client (Node's) sends for `servername`. */
 async function realClientHello(servername: string): Promise<Buffer> {
@@ -47,5 +47,23 @@ describe('clientHelloSni', () => {
       b[i] = b[i]! ^ 0xff;
       expect(() => clientHelloSni(b)).not.toThrow();
     }
+  });
+
+  it('peekClientHello: other bytes at once, a hello whole (also split over records), oversize unreadable', async () => {
+    const hello = await realClientHello('blocked.example.com');
+    expect(peekClientHello(Buffer.from('G'))).toEqual({ state: 'other' });
+    expect(peekClientHello(Buffer.from([22, 1]))).toEqual({ state: 'other' });
+    expect(peekClientHello(hello.subarray(0, 1))).toEqual({ state: 'more' });
+    expect(peekClientHello(hello.subarray(0, hello.length - 1))).toEqual({ state: 'more' });
+    expect(peekClientHello(hello)).toEqual({ state: 'hello', sni: 'blocked.example.com' });
+    // The same handshake message in two records: the name is still read.
+    const body = hello.subarray(5);
+    const rec = (b: Buffer) => Buffer.concat([Buffer.from([22, 3, 1, b.length >> 8, b.length & 255]), b]);
+    const split = Buffer.concat([rec(body.subarray(0, 40)), rec(body.subarray(40))]);
+    expect(peekClientHello(split.subarray(0, 50))).toEqual({ state: 'more' });
+    expect(peekClientHello(split)).toEqual({ state: 'hello', sni: 'blocked.example.com' });
+    const huge = Buffer.from([22, 3, 1, 0x50, 0, 1, 0, 0x50, 0]);
+    expect(peekClientHello(huge)).toEqual({ state: 'unreadable' });
+    for (let n = 0; n <= split.length; n++) expect(() => peekClientHello(split.subarray(0, n))).not.toThrow();
   });
 });

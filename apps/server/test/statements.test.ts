@@ -66,6 +66,7 @@ async function report(
       billedBytes: c.failed ? 0 : c.up + c.down,
       outcome: c.failed ? 'target_unreachable' : 'ok',
       reason: c.failed ? 'connect ECONNREFUSED' : '',
+      exitIp: '',
     };
   });
   const billedUp = connections.reduce((s, c) => s + c.bytesUp, 0);

@@ -144,4 +144,12 @@ export const mailTemplates = {
       action: { label: 'Top up', url: link },
       outro: 'You get this mail because you set a low balance alert in Settings.',
     }),
+  /** The Abuse tab's "Suspend with reason": the operator's reason, word for word. */
+  accountSuspended: (to: string, link: string, reason: string) =>
+    composeMail(to, {
+      subject: `Your ${PRODUCT_NAME} account is suspended`,
+      intro: `Your ${PRODUCT_NAME} account has been suspended: sign-in, the API and your proxies are stopped. Reason: ${reason}`,
+      action: { label: 'Acceptable use policy', url: link },
+      outro: 'If you think this is a mistake, reply to this email or contact support.',
+    }),
 };

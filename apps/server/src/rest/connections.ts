@@ -1,4 +1,4 @@
-import { adminConnectionsInput, connectionsInput } from '@proxyhub/core';
+import { abuseLookupInput, adminConnectionsInput, connectionsInput } from '@proxyhub/core';
 import { connectionsCsvText, type ConnectionRow } from '@proxyhub/api';
 import { RestResponse, restRoute } from './rest';
 
@@ -17,4 +17,9 @@ export const connectionRoutes = [
     if (input.format === 'csv') return connectionsCsv(await caller.admin.userConnectionsAll(input));
     return { success: true, ...(await caller.admin.userConnections(input)) };
   }),
+  /** Abuse reports: connections that hit a host (and its subdomains) or left through an exit IP, with their customers. */
+  restRoute({ method: 'GET', url: '/admin/abuse', query: abuseLookupInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.admin.abuseLookup(input)),
+  })),
 ];

@@ -39,6 +39,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
   const me = trpc.admin.me.useQuery();
   // Finance reads users only: the actions are not offered (the server refuses them too).
   const acts = !!me.data && roleMayUse(me.data.role, 'userActions');
+  const owner = !!me.data && roleMayUse(me.data.role, 'policy');
   const refresh = async () => {
     await Promise.all([utils.admin.user.invalidate({ id }), utils.admin.users.invalidate()]);
   };
@@ -99,6 +100,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
       <div className="grid-2">
         {acts && d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
         {acts && <AdjustCard id={id} onDone={refresh} />}
+        {owner && <ExemptionCard id={id} exempt={d.profile.targetPolicyExempt} onDone={refresh} />}
       </div>
       <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />
@@ -178,6 +180,20 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
           {suspended ? 'Unsuspend user' : 'Suspend user'}
         </Button>
       </form>
+    </Card>
+  );
+}
+
+/** Owners: the user's connections skip the target policy (within seconds, at their next credential check). */
+function ExemptionCard({ id, exempt, onDone }: { id: string; exempt: boolean; onDone: () => Promise<void> }) {
+  const patch = trpc.admin.patchUser.useMutation({ onSuccess: onDone });
+  return (
+    <Card title="Target policy" description="An exempt customer's connections are not checked against the blocked domains or raw IP rule.">
+      {patch.error && <Alert kind="error">{errorMessage(patch.error, 'The change failed')}</Alert>}
+      <label className="check">
+        <input type="checkbox" checked={exempt} disabled={patch.isPending} onChange={(e) => patch.mutate({ id, targetPolicyExempt: e.target.checked })} />
+        <span>Exempt from the target policy</span>
+      </label>
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
+import { AdminAbuse } from '../components/admin/abuse';
 import { AdminAdmins } from '../components/admin/admins';
 import { AdminAuditLog } from '../components/admin/audit-log';
 import { AdminCatalogue } from '../components/admin/catalogue';
@@ -12,6 +13,7 @@ import { AdminOverview, GlobalUsage } from '../components/admin/overview';
 import { AdminPayments } from '../components/admin/payments';
 import { AdminPromotions } from '../components/admin/promotions-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
+import { AdminTargetPolicy } from '../components/admin/target-policy';
 import { UsersTab, useUsersList } from '../components/admin/users';
 import { AdminTelegram } from '../components/telegram-settings';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
@@ -26,6 +28,7 @@ import { usePageTitle } from '../lib/page-title';
 const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'codes', area: 'codes', label: 'Generate Codes', Panel: GenerateCodes },
   { id: 'users', area: 'users', label: (s) => `Users (${s.users.query.data?.total ?? '…'})`, Panel: UsersTab },
+  { id: 'abuse', area: 'users', label: 'Abuse', Panel: AdminAbuse },
   { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
   { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
   { id: 'promotions', area: 'promotions', label: 'Promotions', Panel: AdminPromotions },
@@ -35,6 +38,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
   { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
   { id: 'telegram', area: 'telegram', label: 'Telegram', Panel: AdminTelegram },
+  { id: 'target-policy', area: 'policy', label: 'Target policy', Panel: AdminTargetPolicy },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */

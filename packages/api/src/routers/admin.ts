@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
+  abuseLookupInput,
   adminConnectionsInput,
   adjustBalanceInput,
   adminAuditInput,
@@ -37,6 +38,8 @@ import { inBackground, kickTelegram } from '../deps';
 import { adminTelegramProcedures } from './telegram';
 import { adminLogin } from '../services/admin';
 import { allConnections, listConnections } from '../services/connection-log';
+import { abuseLookup } from '../services/abuse-lookup';
+import { mailTemplates } from '../mail';
 import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';
 import { adminOverview } from '../services/admin-overview';
 import { listCodes, revokeCode } from '../services/code-admin';
@@ -179,14 +182,20 @@ export const adminRouter = {
     const { id, ...filters } = input;
     return listConnections(ctx.db, id, filters);
   }),
+  /** Connections that hit a host or left through an exit IP, with their customers (abuse reports). */
+  abuseLookup: staffProcedure.input(abuseLookupInput).query(({ ctx, input }) => abuseLookup(ctx.db, input)),
   userConnectionsAll: staffProcedure.input(adminConnectionsInput).query(({ ctx, input }) => {
     const { id, ...filters } = input;
     return allConnections(ctx.db, id, filters);
   }),
-  /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log. */
+  /** Sign-in, sessions, API key and proxy credentials stop; the reason goes to the audit log (and to the customer with notifyCustomer). */
   suspendUser: supportProcedure.input(suspendUserInput).mutation(async ({ ctx, input }) => {
-    const { suspendedAt } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+    const { suspendedAt, email } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
     kickTelegram(ctx.deps);
+    if (input.notifyCustomer) {
+      const mail = mailTemplates.accountSuspended(email, `${ctx.deps.config.publicUrl}/acceptable-use`, input.reason);
+      inBackground(ctx.deps, 'suspension mail', () => ctx.deps.mailer.send(mail));
+    }
     return { success: true as const, suspendedAt: suspendedAt.toISOString() };
   }),
   unsuspendUser: supportProcedure.input(unsuspendUserInput).mutation(async ({ ctx, input }) => {

@@ -69,6 +69,7 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       status: statusOf(u),
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
+      targetPolicyExempt: u.targetPolicyExempt,
       createdAt: u.createdAt.toISOString(),
       suspendedAt: u.deletedAt ? null : (u.disabledAt?.toISOString() ?? null),
       deletedAt: u.deletedAt?.toISOString() ?? null,
@@ -104,7 +105,7 @@ export const NOT_SUSPENDED = 'This user is not suspended';
  * Suspends a user: sign-in, sessions and the API key are refused from now on (the sessions are
  * deleted), and the gateway refuses their proxy credentials at its next check (within seconds).
  */
-export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt: Date }> {
+export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt: Date; email: string }> {
   const u = await findUser(tx, id, { lock: true });
   if (u.deletedAt) throw new DomainError('CONFLICT', USER_DELETED);
   const [row] = await tx
@@ -116,7 +117,7 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
   await deleteUserSessions(tx, u.id);
   await emitWebhookEvent(tx, { userId: u.id, type: 'account.suspended', data: { userId: u.id, suspendedAt: row.at.toISOString() } });
   await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been suspended.');
-  return { suspendedAt: row.at };
+  return { suspendedAt: row.at, email: u.email };
 }
 
 /** Lifts a suspension: the same password, API key and proxy credentials work again. */

@@ -26,6 +26,7 @@ function record(proxyAccountId: string, startedAt: number, billed = 100): Gatewa
     billedBytes: billed,
     outcome: 'ok',
     reason: '',
+    exitIp: '',
   };
 }
 

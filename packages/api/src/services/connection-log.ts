@@ -56,6 +56,11 @@ async function partitionExists(db: DbOrTx, day: string): Promise<boolean> {
   return (await rowsOf<{ n: number }>(db, sql`select 1 as n from pg_class where relname = ${partitionName(day)}`)).length > 0;
 }
 
+/** A LIKE pattern's literal part. */
+export function likeLiteral(s: string): string {
+  return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
 /** Raw SQL's rows: PGlite answers `{ rows }`, postgres.js the rows themselves. */
 async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
   const result: unknown = await db.execute(query);
@@ -94,11 +99,11 @@ export async function storeConnections(tx: DbOrTx, gatewayId: string, records: r
   // timestamps exactly (integer arithmetic on an interval).
   const ms = (field: string) => sql.raw(`timestamptz 'epoch' + (r."${field}" * interval '1 millisecond')`);
   await tx.execute(sql`
-    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id)
+    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip)
     select r."id", ${ms('startedAt')}, ${ms('endedAt')}, r."userId", r."proxyAccountId", r."proxyUserId", r."protocol", r."target", r."country", r."state", r."city", r."session",
-      r."bytesUp", r."bytesDown", r."billedBytes", r."outcome", r."reason", ${gatewayId}
+      r."bytesUp", r."bytesDown", r."billedBytes", r."outcome", r."reason", ${gatewayId}, coalesce(r."exitIp", '')
     from json_to_recordset(${JSON.stringify(rows)}::json) as r("id" uuid, "startedAt" bigint, "endedAt" bigint, "userId" uuid, "proxyAccountId" uuid, "proxyUserId" text,
-      "protocol" text, "target" text, "country" text, "state" text, "city" text, "session" text, "bytesUp" bigint, "bytesDown" bigint, "billedBytes" bigint, "outcome" text, "reason" text)
+      "protocol" text, "target" text, "country" text, "state" text, "city" text, "session" text, "bytesUp" bigint, "bytesDown" bigint, "billedBytes" bigint, "outcome" text, "reason" text, "exitIp" text)
     on conflict do nothing`);
   return rows.length;
 }
@@ -171,7 +176,7 @@ export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
   );
 }
 
-function range(input: ConnectionsInput, csv: boolean): { from: Date; to: Date } {
+export function range(input: Pick<NonNullable<ConnectionsInput>, 'from' | 'to'> | undefined, csv: boolean): { from: Date; to: Date } {
   const to = input?.to ? parseIsoTime(input.to) : new Date();
   const from = input?.from ? parseIsoTime(input.from) : new Date(to.getTime() - CONNECTION_LOG_DAYS * DAY_MS);
   if (from > to) throw new DomainError('BAD_REQUEST', 'from must not be after to');
@@ -231,7 +236,7 @@ function filters(userId: string, input: ConnectionsInput, from: Date, to: Date) 
     gte(connectionLog.startedAt, from),
     lt(connectionLog.startedAt, to),
     input?.outcome ? eq(connectionLog.outcome, input.outcome) : undefined,
-    input?.target ? like(connectionLog.target, `${input.target.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`) : undefined,
+    input?.target ? like(connectionLog.target, `${likeLiteral(input.target.toLowerCase())}%`) : undefined,
   );
 }
 

@@ -27,7 +27,12 @@ export const adminReason = z
 const userIdField = z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').max(100, 'User not found');
 export const adminUserInput = z.object({ id: userIdField });
 
-export const suspendUserInput = z.object({ id: userIdField, reason: adminReason });
+/** `notifyCustomer`: the reason is also mailed to the customer (the Abuse tab's "Suspend with reason"). */
+export const suspendUserInput = z.object({
+  id: userIdField,
+  reason: adminReason,
+  notifyCustomer: z.boolean({ error: 'notifyCustomer must be true or false' }).optional(),
+});
 export const unsuspendUserInput = z.object({ id: userIdField, reason: adminReason.optional() });
 
 /** A balance correction in GB, positive or negative (two decimals at most), with its reason. */

@@ -48,6 +48,8 @@ export const gatewayConnectionRecord = z.object({
   billedBytes: count,
   outcome: z.enum(CONNECTION_OUTCOMES),
   reason: z.string().max(300),
+  /** The address the gateway's outbound connection left from (direct egress); '' when unknown (via an upstream, or never connected). */
+  exitIp: z.string().max(64).default(''),
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -75,3 +77,31 @@ export type ConnectionsInput = z.infer<typeof connectionsInput>;
 /** The admin's view of one user's log: the same filters. */
 export const adminConnectionsInput = connectionsInput.unwrap().extend({ id: z.uuid({ error: 'id must be a user id' }) });
 export type AdminConnectionsInput = z.infer<typeof adminConnectionsInput>;
+
+/** Most connections one abuse look-up answers (newest first). */
+export const ABUSE_LOOKUP_MAX_ROWS = 1000;
+
+/**
+ * The abuse look-up: connections that hit a host (`target`: that host or any subdomain, any port),
+ * or that left through an exit IP, in a time range (default: the whole log). One of the two is needed.
+ */
+export const abuseLookupInput = z
+  .object({
+    target: z
+      .string({ error: 'Target must be a host name or address' })
+      .trim()
+      .toLowerCase()
+      .max(253, { error: 'Target must be at most 253 characters' })
+      .regex(/^[a-z0-9.:[\]_-]*$/, { error: 'Target must be a host name or address, without a scheme, port or path' })
+      .optional(),
+    from: isoTime('from').optional(),
+    to: isoTime('to').optional(),
+    exitIp: z
+      .string({ error: 'Exit IP must be an IP address' })
+      .trim()
+      .max(64)
+      .regex(/^[0-9a-fA-F.:]*$/, { error: 'Exit IP must be an IP address' })
+      .optional(),
+  })
+  .refine((v) => !!v.target || !!v.exitIp, { error: 'Give a target or an exit IP' });
+export type AbuseLookupInput = z.infer<typeof abuseLookupInput>;

@@ -218,12 +218,16 @@ export const connectionLog = pgTable(
     outcome: text('outcome').notNull(),
     reason: text('reason').notNull().default(''),
     gatewayId: text('gateway_id').notNull(),
+    /** The gateway's local address for a direct connection (what an abuse report names); '' when unknown. */
+    exitIp: text('exit_ip').notNull().default(''),
   },
   (t) => [
     primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }),
     index('connection_log_user_idx').on(t.userId, t.startedAt, t.id),
     // The log filtered by a target prefix (LIKE 'host%'): a rare host is found without reading the user's month.
     index('connection_log_user_target_idx').on(t.userId, t.target.op('text_pattern_ops'), t.startedAt),
+    // The abuse look-up by exit IP and time.
+    index('connection_log_exit_ip_idx').on(t.exitIp, t.startedAt),
   ],
 );
 

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, Pager, pageCount, type Column } from '../data-table';
-import { Card, Field } from '../ui';
+import { Card } from '../ui';
+import { FilterFields } from './filter-fields';
 import { when } from './format';
 
 type Entry = RouterOutputs['admin']['auditLog']['entries'][number];
@@ -41,20 +42,14 @@ export function AdminAuditLog() {
       title={`Audit log (${log.data?.total ?? '…'})`}
       description="Every admin action and every change made with the internal key. Nothing edits or deletes it."
     >
-      <div className="grid-3">
-        {FILTERS.map((f) => (
-          <Field
-            key={f.key}
-            label={f.label}
-            placeholder={f.placeholder}
-            value={filters[f.key]}
-            onChange={(e) => {
-              setFilters({ ...filters, [f.key]: e.target.value });
-              setPage(1);
-            }}
-          />
-        ))}
-      </div>
+      <FilterFields
+        fields={FILTERS}
+        values={filters}
+        onChange={(v) => {
+          setFilters(v);
+          setPage(1);
+        }}
+      />
       <DataTable testId="audit-table" columns={COLUMNS} rows={log.data?.entries} rowKey={(e) => e.id} empty="Nothing recorded for these filters." />
       <Pager label="Audit log pages" page={page} pages={pageCount(log.data?.total, PAGE_SIZE)} onPage={setPage} />
     </Card>
