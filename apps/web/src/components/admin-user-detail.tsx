@@ -9,7 +9,7 @@ import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import { ConnectionsTable, csvQuery, type ConnectionFilters } from './connections-table';
+import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from './connections-table';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
@@ -121,17 +121,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
 }
 
 function useAdminUserConnections(id: string, filters: ConnectionFilters) {
-  const list = trpc.admin.userConnections.useInfiniteQuery(
-    { id, ...filters, pageSize: 100 },
-    { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
-  );
-  return {
-    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
-    error: list.error,
-    hasMore: list.hasNextPage,
-    loadingMore: list.isFetchingNextPage,
-    more: () => void list.fetchNextPage(),
-  };
+  return connectionPages(trpc.admin.userConnections.useInfiniteQuery({ id, ...filters, pageSize: 100 }, CONNECTION_PAGES));
 }
 
 const suspendResolver = zodResolver(suspendUserInput);
