@@ -356,7 +356,8 @@ async function main() {
   const serverArgs = process.env.BENCH_SERVER_NODE_ARGS ? process.env.BENCH_SERVER_NODE_ARGS.split(' ') : [];
   const server = spawn(process.execPath, [...serverArgs, join(root, 'apps/server/dist/main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   children.push(server);
-  await waitFor('server', async () => (await fetch(`${base}/health`)).ok);
+  // Its migrations take 40 s and more on a loaded 2-core machine: wait longer than for the others.
+  await waitFor('server', async () => (await fetch(`${base}/health`)).ok, 300_000);
 
   // A user, through the product's own API: register, verify from the outbox, sign in, redeem a code.
   const email = `bench-${Date.now()}@example.com`;
