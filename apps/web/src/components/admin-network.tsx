@@ -270,7 +270,10 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
 function UpstreamDays({ upstream }: { upstream: Upstream }) {
   const q = trpc.admin.upstreamUsage.useQuery({ id: upstream.id }, { staleTime: 0 });
   return (
-    <Card title={`${upstream.name}: last 30 days`} description="Per UTC day: cost at the pool's price per GB, revenue at $0.90/GB.">
+    <Card
+      title={`${upstream.name}: last 30 days`}
+      description={`Per UTC day: cost at the pool's price per GB, revenue at what paid orders brought in per GB${q.data ? ` ($${centsToUsd(q.data.soldPricePerGbCents)})` : ''}.`}
+    >
       {q.isPending ? (
         <Spinner label="Loading..." />
       ) : q.isError ? (

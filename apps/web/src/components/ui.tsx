@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { COPIED_MS } from '@proxyhub/core';
+import { centsToUsd, COPIED_MS } from '@proxyhub/core';
 import { copyText } from '../lib/clipboard';
+import { usePublicPricing } from '../lib/public-calls';
 
 export function Spinner({ label }: { label?: string }) {
   return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} aria-hidden={label ? undefined : true} />;
@@ -213,13 +214,14 @@ export function FullPageLoading({ label = 'Loading...' }: { label?: string }) {
 
 /** Centered single-card layout of the public account screens. */
 export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  const pricing = usePublicPricing();
   return (
     <div className="auth-page">
       <div className="auth-brand">
         <Brand />
       </div>
       <main className={`auth-card${wide ? ' auth-card-wide' : ''}`}>{children}</main>
-      <p className="auth-footer">Residential proxies at $0.90/GB</p>
+      <p className="auth-footer">Residential proxies at ${centsToUsd(pricing.pricePerGbCents)}/GB</p>
     </div>
   );
 }

@@ -2,6 +2,8 @@
  * The calls the signed-out pages make as they open, as plain fetches: the tRPC client and superjson
  * would otherwise be part of every signed-out page's first download.
  */
+import { useEffect, useState } from 'react';
+import { DEFAULT_PRICING, type Pricing } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
 export class ServerAnswer extends Error {}
@@ -20,4 +22,40 @@ export async function verifyEmail(token: string): Promise<{ alreadyVerified: boo
   const body = (await r.json().catch(() => null)) as { alreadyVerified?: boolean; message?: string; error?: string } | null;
   if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`verify-email: ${r.status}`);
   return { alreadyVerified: body.alreadyVerified === true, message: body.message ?? '' };
+}
+
+/** GET /api/pricing, the price list in force (public). */
+export async function publicPricing(): Promise<Pricing> {
+  const r = await fetch('/api/pricing', { credentials: 'include' });
+  if (!r.ok) throw new Error(`pricing: ${r.status}`);
+  const body = (await r.json()) as Partial<Pricing>;
+  const { pricePerGbCents, minOrderCents, tiers } = body;
+  if (typeof pricePerGbCents !== 'number' || typeof minOrderCents !== 'number' || !Array.isArray(tiers)) throw new Error('pricing: unexpected answer');
+  return { pricePerGbCents, minOrderCents, tiers };
+}
+
+let pricingOnce: Promise<Pricing> | null = null;
+
+/**
+ * The price list for the signed-out pages, read once per page load; the spec's defaults until it
+ * has answered (as the Top Up page does). A failed read is retried on the next mount.
+ */
+export function usePublicPricing(): Pricing {
+  const [pricing, setPricing] = useState<Pricing>(DEFAULT_PRICING);
+  useEffect(() => {
+    let live = true;
+    pricingOnce ??= publicPricing();
+    pricingOnce.then(
+      (p) => {
+        if (live) setPricing(p);
+      },
+      () => {
+        pricingOnce = null;
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return pricing;
 }

@@ -1,5 +1,14 @@
 import { Link } from 'react-router-dom';
+import { centsToUsd, minOrderGb, type Pricing } from '@proxyhub/core';
 import { Brand } from '../components/ui';
+import { usePublicPricing } from '../lib/public-calls';
+
+/** "$0.90 per GB", and from which amount a volume tier is cheaper, and the minimum order. */
+function pricingText(p: Pricing): string {
+  const best = p.tiers.at(-1);
+  const volume = best ? ` ($${centsToUsd(best.pricePerGbCents)} per GB from ${best.minGb} GB)` : '';
+  return `Pay only for the data you use: $${centsToUsd(p.pricePerGbCents)} per GB${volume}, no subscription, orders from ${minOrderGb(p)} GB ($${centsToUsd(p.minOrderCents)}). Top up with 300+ cryptocurrencies or a top-up code.`;
+}
 
 const FEATURES = [
   {
@@ -14,12 +23,14 @@ const FEATURES = [
   },
   {
     title: 'Simple Pricing',
-    text: 'Pay only for the data you use: $0.90 per GB, no subscription. Top up with 300+ cryptocurrencies or a top-up code.',
+    text: pricingText,
     icon: 'M12 1v22M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6',
   },
 ];
 
 export function LandingPage() {
+  const pricing = usePublicPricing();
+  const price = `$${centsToUsd(pricing.pricePerGbCents)}`;
   return (
     <div className="landing">
       <header className="landing-nav">
@@ -33,8 +44,8 @@ export function LandingPage() {
           <p className="hero-eyebrow">Residential proxies</p>
           <h1>ProxyHub</h1>
           <p className="hero-tagline">Premium residential proxies, generated instantly. Real IPs, real locations, paid by the gigabyte.</p>
-          <p className="hero-price" aria-label="Price: $0.90 per GB">
-            <span className="hero-price-amount">$0.90</span>
+          <p className="hero-price" aria-label={`Price: ${price} per GB`} data-testid="hero-price">
+            <span className="hero-price-amount">{price}</span>
             <span className="hero-price-unit">/GB</span>
           </p>
           <div className="hero-actions">
@@ -63,12 +74,12 @@ export function LandingPage() {
                 </svg>
               </span>
               <h2>{f.title}</h2>
-              <p>{f.text}</p>
+              <p>{typeof f.text === 'string' ? f.text : f.text(pricing)}</p>
             </article>
           ))}
         </section>
       </main>
-      <footer className="landing-footer">© ProxyHub · $0.90/GB · 99.9% uptime</footer>
+      <footer className="landing-footer">© ProxyHub · {price}/GB · 99.9% uptime</footer>
     </div>
   );
 }

@@ -68,6 +68,8 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       status: statusOf(u),
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
+      /** The user's own rate in cents per GB; null: the price list's. */
+      pricePerGbCents: u.pricePerGbCents,
       createdAt: u.createdAt.toISOString(),
       suspendedAt: u.deletedAt ? null : (u.disabledAt?.toISOString() ?? null),
       deletedAt: u.deletedAt?.toISOString() ?? null,
