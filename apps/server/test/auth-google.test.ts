@@ -128,6 +128,47 @@ describe('Google sign-in against a fake provider on loopback', () => {
     expect(me2.body.user.id).toBe(row!.id);
   });
 
+  it('a sign-up started from /login?ref=CODE is recorded as referred; the code does not outlive its flow', async () => {
+    const referrer = await signedInUser(server);
+    const code = (await referrer.client.get<{ user: { referralCode: string } }>('/auth/user')).body.user.referralCode;
+    const referred = async () => (await referrer.client.get<{ referred: number }>('/api/referrals')).body.referred;
+    const referredBy = async (email: string) => (await userRow(server, email.toLowerCase()))[0]!.referredBy;
+    /** One round trip, started as the login page's Google button starts it. */
+    async function flow(claims: { email: string }, start: string, client = server.client()) {
+      google.claims = claims;
+      const res = await client.get(start);
+      expect(res.status).toBe(302);
+      const state = new URL(res.headers.get('location')!).searchParams.get('state')!;
+      const done = await client.get(`/auth/google/callback?code=c&state=${encodeURIComponent(state)}`);
+      expect(done.headers.get('location')).toBe('/dashboard');
+      return { res, client };
+    }
+
+    // The code (any case) rides in a short-lived cookie beside the state; the callback clears it.
+    const p = profile();
+    const first = await flow(p, `/auth/google?ref=${code.toLowerCase()}`);
+    const cookie = first.res.headers.getSetCookie().find((c) => c.startsWith('google_referral='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/Path=\/auth\/google/i);
+    expect(first.client.cookies.has('google_referral')).toBe(false);
+    expect(await referredBy(p.email)).toBe(referrer.user.id);
+    expect(await referred()).toBe(1);
+
+    // An existing account signing in through a referral link is not counted again.
+    await flow(p, `/auth/google?ref=${code}`);
+    // A flow started without ?ref carries no code from an abandoned one in the same browser.
+    const browser = server.client();
+    await browser.get(`/auth/google?ref=${code}`);
+    const plain = profile();
+    await flow(plain, '/auth/google', browser);
+    expect(await referredBy(plain.email)).toBeNull();
+    // A code that names nobody does not stop the sign-up.
+    const stranger = profile();
+    await flow(stranger, '/auth/google?ref=NOSUCHCODE1');
+    expect(await referredBy(stranger.email)).toBeNull();
+    expect(await referred()).toBe(1);
+  });
+
   it('refuses a wrong or missing state, and a callback without the cookies', async () => {
     google.claims = profile();
     const client = server.client();

@@ -111,4 +111,59 @@ describe('prices the operator sets', () => {
 
     expect((await put({ pricePerGbCents: 90, minOrderCents: 1000, tiers: [] })).status).toBe(200);
   });
+
+  it('after a price change an order is charged the new price, and revenue and margin count what each order paid', async () => {
+    type Overview = { days: { cryptoCents: number; codeCents: number }[]; listPricePerGbCents: number };
+    const today = async () => {
+      const r = await admin.get<Overview>('/admin/usage/history');
+      expect(r.status).toBe(200);
+      return { ...r.body.days.at(-1)!, listPricePerGbCents: r.body.listPricePerGbCents };
+    };
+    const pay = (client: HttpClient, invoiceUrl: string, body: string) =>
+      client.request('POST', new URL(invoiceUrl).pathname, body, { 'content-type': 'application/x-www-form-urlencoded' });
+    const before = await today();
+    expect(before.listPricePerGbCents).toBe(90);
+
+    expect((await put({ pricePerGbCents: 75, minOrderCents: 1000, tiers: [] })).status).toBe(200);
+    const { client } = await signedInUser(server);
+    // The old price is refused; the new one is what the order records.
+    expect(await client.post('/auth/create-crypto-payment', { gbAmount: 20, priceUsd: 18 })).toMatchObject({
+      status: 400,
+      body: { error: 'Price mismatch: 20GB costs $15.00. Please refresh and try again.' },
+    });
+    const full = await client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 20, priceUsd: 15 });
+    const part = await client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 20, priceUsd: 15 });
+    expect((await pay(client, full.body.invoiceUrl, 'outcome=finished')).status).toBe(303);
+    expect((await pay(client, part.body.invoiceUrl, 'outcome=partially_paid&paidUsd=6.00')).status).toBe(303);
+    const me = (await client.get<{ user: { id: string } }>('/auth/user')).body.user;
+    const rows = await server.deps.db.select({ cents: payments.priceCents, paid: payments.paidCents }).from(payments).where(eq(payments.userId, me.id));
+    expect(rows.map((o) => o.cents)).toEqual([1500, 1500]);
+
+    // A code redeemed now is worth the list price in force: 2 GB at $0.75.
+    const code = (await admin.post<{ codes: { code: string }[] }>('/admin/codes/create', { creditsGB: 2, quantity: 1, expiresAt: null })).body.codes[0]!.code;
+    expect((await client.post('/auth/redeem-code', { code })).status).toBe(200);
+
+    const after = await today();
+    expect(after.listPricePerGbCents).toBe(75);
+    // The paid order at its price, the underpaid one at what was paid of it.
+    expect(after.cryptoCents - before.cryptoCents).toBe(1500 + 600);
+    expect([before.codeCents, after.codeCents]).toEqual([0, 150]);
+
+    // The margin view sells a GB at what the paid orders brought in: $21.00 over 20 GB + 8 GB credited.
+    const up = await admin.post<{ upstream: { id: string } }>('/admin/upstreams', {
+      name: 'Pool M',
+      protocol: 'http',
+      host: 'pool-m.example.net',
+      port: 8000,
+      usernameTemplate: 'cust-{country}',
+      password: 'x',
+      costPerGbCents: 40,
+      enabled: true,
+    });
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const usage = await admin.get<{ soldPricePerGbCents: number }>(`/admin/upstreams/${up.body.upstream.id}/usage`);
+    expect(usage.body.soldPricePerGbCents).toBe(Math.round(2100 / 28));
+
+    expect((await put({ pricePerGbCents: 90, minOrderCents: 1000, tiers: [] })).status).toBe(200);
+  });
 });

@@ -270,57 +270,51 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
 function UpstreamDays({ upstream }: { upstream: Upstream }) {
   const q = trpc.admin.upstreamUsage.useQuery({ id: upstream.id }, { staleTime: 0 });
   return (
-    <Card title={`${upstream.name}: last 30 days`} description="Per UTC day: cost at the pool's price per GB, revenue at $0.90/GB.">
+    <Card
+      title={`${upstream.name}: last 30 days`}
+      description={`Per UTC day: cost at the pool's price per GB, revenue at what paid orders brought in per GB${q.data ? ` ($${centsToUsd(q.data.soldPricePerGbCents)})` : ''}.`}
+    >
       {q.isPending ? (
         <Spinner label="Loading..." />
       ) : q.isError ? (
         <Alert kind="error">{errorMessage(q.error, 'Failed to load the days')}</Alert>
       ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="upstream-days">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <UsageFigureHeads />
-              </tr>
-            </thead>
-            <tbody>
-              {q.data.days.map((d) => (
-                <tr key={d.day}>
-                  <td>{d.day}</td>
-                  <UsageFigureCells figures={d} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="upstream-days" columns={DAY_COLUMNS} rows={q.data.days} rowKey={(d) => d.day} empty={null} />
       )}
     </Card>
   );
 }
 
 /** Traffic, cost, revenue and margin: the columns of the per-upstream and the per-day tables. */
-function UsageFigureHeads() {
-  return (
-    <>
-      {['Traffic', 'Cost', 'Revenue', 'Margin'].map((h) => (
-        <th key={h} scope="col" className="num">
-          {h}
-        </th>
-      ))}
-    </>
-  );
+function usageColumns<T>(figures: (row: T) => UsageFigures): Column<T>[] {
+  return [
+    { head: 'Traffic', num: true, cell: (r) => formatBytes(String(figures(r).bytes)) },
+    { head: 'Cost', num: true, cell: (r) => usd(figures(r).costCents) },
+    { head: 'Revenue', num: true, cell: (r) => usd(figures(r).revenueCents) },
+    { head: 'Margin', num: true, cell: (r) => usd(figures(r).marginCents) },
+  ];
 }
 
-function UsageFigureCells({ figures }: { figures: { bytes: number | string | bigint; costCents: number; revenueCents: number; marginCents: number } }) {
-  return (
-    <>
-      <td className="num">{formatBytes(String(figures.bytes))}</td>
-      <td className="num">{usd(figures.costCents)}</td>
-      <td className="num">{usd(figures.revenueCents)}</td>
-      <td className="num">{usd(figures.marginCents)}</td>
-    </>
-  );
+type UsageFigures = { bytes: number | string | bigint; costCents: number; revenueCents: number; marginCents: number };
+type Day = RouterOutputs['admin']['upstreamUsage']['days'][number];
+const DAY_COLUMNS: Column<Day>[] = [{ head: 'Day', cell: (d) => d.day }, ...usageColumns<Day>((d) => d)];
+
+function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
+  return [
+    {
+      head: 'Name',
+      cell: (u) => (
+        <button type="button" className="link-button" onClick={() => select(u.id)}>
+          {u.name}
+        </button>
+      ),
+    },
+    { head: 'Endpoint', className: 'mono', cell: (u) => `${u.protocol}://${u.host}:${u.port}` },
+    { head: 'Countries', cell: (u) => u.countries?.join(', ') ?? 'All' },
+    { head: 'Weight', num: true, cell: (u) => u.weight },
+    { head: 'State', cell: (u) => (u.enabled ? 'Enabled' : 'Disabled') },
+    ...usageColumns<Upstream>((u) => u.usage),
+  ];
 }
 
 export function AdminUpstreams() {
@@ -348,6 +342,22 @@ export function AdminUpstreams() {
   };
   const list = q.data?.upstreams ?? [];
   const shown = list.find((u) => u.id === selected) ?? null;
+  const actionsCell = (u: Upstream) => (
+    <div style={{ display: 'flex', gap: 6 }}>
+      <Button variant="secondary" onClick={() => setEditing(u)}>
+        Edit
+      </Button>
+      <Button variant="secondary" onClick={() => setTesting(u)}>
+        Test
+      </Button>
+      <Button variant="secondary" onClick={() => void run('Saving', () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
+        {u.enabled ? 'Disable' : 'Enable'}
+      </Button>
+      <Button variant="danger" onClick={() => onDelete(u)}>
+        Delete
+      </Button>
+    </div>
+  );
   return (
     <div className="stack">
       <Card
@@ -356,62 +366,14 @@ export function AdminUpstreams() {
       >
         {error && <Alert kind="error">{error}</Alert>}
         {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load upstreams')}</Alert>}
-        <div className="table-wrap">
-          <table className="table" data-testid="upstreams-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Countries</th>
-                <th scope="col" className="num">
-                  Weight
-                </th>
-                <th scope="col">State</th>
-                <UsageFigureHeads />
-                <th scope="col" />
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((u) => (
-                <tr key={u.id} data-upstream={u.name}>
-                  <td>
-                    <button type="button" className="link-button" onClick={() => setSelected(u.id)}>
-                      {u.name}
-                    </button>
-                  </td>
-                  <td className="mono">
-                    {u.protocol}://{u.host}:{u.port}
-                  </td>
-                  <td>{u.countries?.join(', ') ?? 'All'}</td>
-                  <td className="num">{u.weight}</td>
-                  <td>{u.enabled ? 'Enabled' : 'Disabled'}</td>
-                  <UsageFigureCells figures={u.usage} />
-                  <td style={{ display: 'flex', gap: 6 }}>
-                    <Button variant="secondary" onClick={() => setEditing(u)}>
-                      Edit
-                    </Button>
-                    <Button variant="secondary" onClick={() => setTesting(u)}>
-                      Test
-                    </Button>
-                    <Button variant="secondary" onClick={() => void run('Saving', () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
-                      {u.enabled ? 'Disable' : 'Enable'}
-                    </Button>
-                    <Button variant="danger" onClick={() => onDelete(u)}>
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-              {q.data && list.length === 0 && (
-                <tr>
-                  <td colSpan={10} className="table-empty">
-                    No upstreams: gateways use GATEWAY_UPSTREAM_URL, or leave directly.
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          testId="upstreams-table"
+          columns={[...upstreamColumns(setSelected), { head: '', cell: actionsCell }]}
+          rows={q.data?.upstreams}
+          rowKey={(u) => u.id}
+          rowProps={(u) => ({ 'data-upstream': u.name })}
+          empty="No upstreams: gateways use GATEWAY_UPSTREAM_URL, or leave directly."
+        />
       </Card>
       {shown && <UpstreamDays key={shown.id} upstream={shown} />}
       {testing && <UpstreamTest key={testing.id} upstream={testing} onClose={() => setTesting(null)} />}

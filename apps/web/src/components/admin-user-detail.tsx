@@ -4,12 +4,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustBalanceInput, formatGb, gbBreakdown, roleMayUse, suspendUserInput } from '@proxyhub/core';
+import { adjustBalanceInput, centsToUsd, formatGb, gbBreakdown, roleMayUse, setUserPriceInput, suspendUserInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
+import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import { ConnectionsTable, csvQuery, type ConnectionFilters } from './connections-table';
+import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from './connections-table';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
@@ -101,6 +101,7 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         {acts && d.profile.status !== 'deleted' && <SuspendCard id={id} suspended={d.profile.status === 'suspended'} onDone={refresh} />}
         {acts && <AdjustCard id={id} onDone={refresh} />}
         {owner && <ExemptionCard id={id} exempt={d.profile.targetPolicyExempt} onDone={refresh} />}
+        {me.data && roleMayUse(me.data.role, 'pricing') && <OwnPriceCard id={id} current={d.profile.pricePerGbCents} onDone={refresh} />}
       </div>
       <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />
@@ -123,20 +124,13 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
 }
 
 function useAdminUserConnections(id: string, filters: ConnectionFilters) {
-  const list = trpc.admin.userConnections.useInfiniteQuery(
-    { id, ...filters, pageSize: 100 },
-    { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
-  );
-  return {
-    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
-    error: list.error,
-    hasMore: list.hasNextPage,
-    loadingMore: list.isFetchingNextPage,
-    more: () => void list.fetchNextPage(),
-  };
+  return connectionPages(trpc.admin.userConnections.useInfiniteQuery({ id, ...filters, pageSize: 100 }, CONNECTION_PAGES));
 }
 
 const suspendResolver = zodResolver(suspendUserInput);
+const ownPriceResolver = zodResolver(setUserPriceInput);
+/** Blank is "no rate of their own" (null); anything else is read as a number for the schema to judge. */
+const ownPriceOptions = { setValueAs: (v: string | number | null) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v)) : v) };
 const adjustResolver = zodResolver(adjustBalanceInput);
 /** A blank change is a missing number (the schema's "must be a number"), not 0. */
 const deltaOptions = { setValueAs: (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v)) };
@@ -194,6 +188,32 @@ function ExemptionCard({ id, exempt, onDone }: { id: string; exempt: boolean; on
         <input type="checkbox" checked={exempt} disabled={patch.isPending} onChange={(e) => patch.mutate({ id, targetPolicyExempt: e.target.checked })} />
         <span>Exempt from the target policy</span>
       </label>
+    </Card>
+  );
+}
+
+/** The user's own price per GB (finance and owners): orders use it where it is below the price list's. */
+function OwnPriceCard({ id, current, onDone }: { id: string; current: number | null; onDone: () => Promise<void> }) {
+  const patch = trpc.admin.patchUser.useMutation();
+  const { form, onSubmit, outcome } = useActionForm(
+    ownPriceResolver,
+    { id, pricePerGbCents: current },
+    async (input) => {
+      await patch.mutateAsync(input);
+      await onDone();
+      return input.pricePerGbCents === null ? 'Own price removed: the price list applies.' : `Own price set to $${centsToUsd(input.pricePerGbCents)} per GB.`;
+    },
+    (err) => errorMessage(err, 'Setting the price failed'),
+  );
+  return (
+    <Card title="Own price" description="Cents per GB for this user's crypto orders, used where lower than the price list's. Empty: the price list's.">
+      <form onSubmit={onSubmit} noValidate data-testid="own-price-form">
+        {outcome}
+        <FormField form={form} name="pricePerGbCents" options={ownPriceOptions} label="Price per GB (cents)" inputMode="numeric" placeholder="Price list" />
+        <Button type="submit" loading={patch.isPending}>
+          Save price
+        </Button>
+      </form>
     </Card>
   );
 }

@@ -41,6 +41,29 @@ const COLUMNS: Column<ConnectionRow>[] = [
   { head: 'Outcome', cell: (c) => <span title={c.reason}>{c.outcome}</span> },
 ];
 
+type ConnectionPages = ReturnType<Props['query']>;
+
+/** A connection log's infinite query (the user's or an admin's) as the table reads it. */
+export function connectionPages(list: {
+  isPending: boolean;
+  data?: { pages: { connections: ConnectionRow[] }[] };
+  error: unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}): ConnectionPages {
+  return {
+    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
+    error: list.error,
+    hasMore: list.hasNextPage,
+    loadingMore: list.isFetchingNextPage,
+    more: () => void list.fetchNextPage(),
+  };
+}
+
+/** Each page of a connection log: 100 rows, read afresh. */
+export const CONNECTION_PAGES = { getNextPageParam: (page: { nextCursor?: string | null }) => page.nextCursor ?? undefined, staleTime: 0 };
+
 interface Props {
   testId: string;
   /** The pages read so far under these filters. */

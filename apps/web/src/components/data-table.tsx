@@ -3,7 +3,8 @@ import { useState, type HTMLAttributes, type ReactNode } from 'react';
 import { Button, Spinner } from './ui';
 
 export interface Column<T> {
-  head: string;
+  /** A node (e.g. a heading only screen readers read) is not repeated beside narrow cells. */
+  head: ReactNode;
   cell: (row: T) => ReactNode;
   /** A figure: right-aligned, head and cells. */
   num?: boolean;
@@ -21,12 +22,14 @@ interface DataTableProps<T> {
   /** Shown while rows is undefined; nothing when left out. */
   loading?: ReactNode;
   testId?: string;
+  /** The table's accessible name. */
+  label?: string;
   rowProps?: (row: T) => RowProps;
   /** Each cell carries its column's name, which the narrow layout shows beside it. */
   labelled?: boolean;
 }
 
-export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, rowProps, labelled }: DataTableProps<T>) {
+export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, label, rowProps, labelled }: DataTableProps<T>) {
   const note = (content: ReactNode) => (
     <tr>
       <td colSpan={columns.length} className="table-empty">
@@ -38,7 +41,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, ro
     [c.num ? 'num' : '', typeof c.className === 'function' ? c.className(row) : (c.className ?? '')].filter(Boolean).join(' ') || undefined;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid={testId}>
+      <table className="table" data-testid={testId} aria-label={label}>
         <thead>
           <tr>
             {columns.map((c, i) => (
@@ -54,7 +57,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, ro
           {rows?.map((row) => (
             <tr key={rowKey(row)} {...rowProps?.(row)}>
               {columns.map((c, i) => (
-                <td key={i} className={cellClass(c, row)} data-label={labelled ? c.head : undefined}>
+                <td key={i} className={cellClass(c, row)} data-label={labelled && typeof c.head === 'string' ? c.head : undefined}>
                   {c.cell(row)}
                 </td>
               ))}

@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { giftCodeInput, type GiftCodeInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { useSessionActions } from '../session';
+import { useSessionActions, type RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, CopyButton, Field } from './ui';
 
 type FormValues = { creditsGB: string };
@@ -21,6 +22,14 @@ const giftResolver: Resolver<FormValues, unknown, GiftCodeInput> = (values, cont
 };
 
 const STATUS_LABEL = { open: 'Not redeemed', redeemed: 'Redeemed', cancelled: 'Cancelled' } as const;
+
+type Gift = RouterOutputs['gifts']['list'][number];
+const COLUMNS: Column<Gift>[] = [
+  { head: 'Code', cell: (g) => <code>{g.code}</code> },
+  { head: 'GB', num: true, cell: (g) => g.creditsGB },
+  { head: 'Created', cell: (g) => new Date(g.createdAt).toLocaleString() },
+  { head: 'Status', cell: (g) => STATUS_LABEL[g.status] },
+];
 
 export function GiftCodeSettings() {
   const list = trpc.gifts.list.useQuery(undefined, { staleTime: 0 });
@@ -59,6 +68,12 @@ export function GiftCodeSettings() {
   }
 
   const gifts = list.data ?? [];
+  const cancelCell = (g: Gift) =>
+    g.status === 'open' && (
+      <Button variant="secondary" onClick={() => void onCancel(g.code)} loading={cancel.isPending && cancel.variables.code === g.code}>
+        Cancel
+      </Button>
+    );
   return (
     <Card
       title="Gift Codes"
@@ -91,42 +106,14 @@ export function GiftCodeSettings() {
         </Alert>
       )}
       {gifts.length > 0 && (
-        <div className="table-wrap">
-          <table className="table" aria-label="Your gift codes">
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col" className="num">
-                  GB
-                </th>
-                <th scope="col">Created</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {gifts.map((g) => (
-                <tr key={g.code} data-testid="gift-row">
-                  <td>
-                    <code>{g.code}</code>
-                  </td>
-                  <td className="num">{g.creditsGB}</td>
-                  <td>{new Date(g.createdAt).toLocaleString()}</td>
-                  <td>{STATUS_LABEL[g.status]}</td>
-                  <td>
-                    {g.status === 'open' && (
-                      <Button variant="secondary" onClick={() => void onCancel(g.code)} loading={cancel.isPending && cancel.variables.code === g.code}>
-                        Cancel
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Your gift codes"
+          columns={[...COLUMNS, { head: <span className="sr-only">Actions</span>, cell: cancelCell }]}
+          rows={gifts}
+          rowKey={(g) => g.code}
+          rowProps={() => ({ 'data-testid': 'gift-row' })}
+          empty={null}
+        />
       )}
     </Card>
   );

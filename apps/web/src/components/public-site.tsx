@@ -5,7 +5,9 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
+import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
+import { usePublicPricing } from '../lib/public-calls';
 import { Alert, Brand, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
@@ -76,13 +78,14 @@ export function SiteFooter() {
 
 /** The sign-in screens: the site's header (without the account buttons: this is where they lead) and footer around one card. */
 export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  const pricing = usePublicPricing();
   return (
     <div className="auth-page">
       <SiteHeader account={false} />
       <main id="main" tabIndex={-1} className={`auth-card${wide ? ' auth-card-wide' : ''}`}>
         {children}
       </main>
-      <p className="auth-footer">Residential proxies at $0.90/GB</p>
+      <p className="auth-footer">Residential proxies at ${centsToUsd(pricing.pricePerGbCents)}/GB</p>
       <SiteFooter />
     </div>
   );

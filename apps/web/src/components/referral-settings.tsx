@@ -1,9 +1,20 @@
 /** Settings card: the user's referral link and what it has earned so far. */
 import { formatGb } from '@proxyhub/core';
+import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { DataTable, type Column } from './data-table';
 import { Card, CopyButton, Field, Spinner } from './ui';
 
 const STATUS_LABEL = { pending: 'Pending', credited: 'Credited', cancelled: 'Cancelled (refunded)' } as const;
+
+type Entry = RouterOutputs['referrals']['summary']['entries'][number];
+const COLUMNS: Column<Entry>[] = [
+  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleDateString() },
+  { head: 'Referred user', cell: (e) => e.referredUser },
+  { head: 'Order', num: true, cell: (e) => `${e.orderGb} GB` },
+  { head: 'Earning', num: true, cell: (e) => `${formatGb(e.bytes)} GB` },
+  { head: 'Status', cell: (e) => (e.status === 'pending' ? `Pending until ${new Date(e.dueAt).toLocaleDateString()}` : STATUS_LABEL[e.status]) },
+];
 
 export function ReferralSettings() {
   const summary = trpc.referrals.summary.useQuery(undefined, { staleTime: 0 });
@@ -36,34 +47,14 @@ export function ReferralSettings() {
             </div>
           </dl>
           {s.entries.length > 0 && (
-            <div className="table-wrap">
-              <table className="table" aria-label="Referral earnings">
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Referred user</th>
-                    <th scope="col" className="num">
-                      Order
-                    </th>
-                    <th scope="col" className="num">
-                      Earning
-                    </th>
-                    <th scope="col">Status</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {s.entries.map((e) => (
-                    <tr key={e.id} data-testid="referral-row">
-                      <td>{new Date(e.createdAt).toLocaleDateString()}</td>
-                      <td>{e.referredUser}</td>
-                      <td className="num">{e.orderGb} GB</td>
-                      <td className="num">{formatGb(e.bytes)} GB</td>
-                      <td>{e.status === 'pending' ? `Pending until ${new Date(e.dueAt).toLocaleDateString()}` : STATUS_LABEL[e.status]}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Referral earnings"
+              columns={COLUMNS}
+              rows={s.entries}
+              rowKey={(e) => e.id}
+              rowProps={() => ({ 'data-testid': 'referral-row' })}
+              empty={null}
+            />
           )}
         </>
       )}

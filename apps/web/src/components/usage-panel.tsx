@@ -5,8 +5,9 @@
 import { useState } from 'react';
 import type { ConnectionOutcome, UsageGranularity } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { LIVE_REFRESH_MS } from '../session';
+import { LIVE_REFRESH_MS, type RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { DataTable, type Column } from './data-table';
 import { Alert, Card } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { UsageChart } from './usage-chart';
@@ -20,6 +21,25 @@ export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
   client_closed: 'your client hung up before the end; usually harmless',
   timeout: 'nothing moved for too long; the site may be slow, or your client idle',
 };
+
+type History = RouterOutputs['usage']['history'];
+const TARGET_COLUMNS: Column<History['byTarget'][number]>[] = [
+  { head: 'By target', cell: (t) => t.host },
+  { head: 'Traffic', num: true, cell: (t) => formatBytes(t.bytes) },
+  { head: 'Connections', num: true, cell: (t) => t.connections },
+];
+const OUTCOME_COLUMNS: Column<History['byOutcome'][number]>[] = [
+  {
+    head: 'By outcome',
+    cell: (o) => (
+      <>
+        {o.outcome}
+        {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
+      </>
+    ),
+  },
+  { head: 'Connections', num: true, cell: (o) => o.connections },
+];
 
 const RANGES: { id: UsageGranularity; label: string }[] = [
   { id: 'hour', label: 'Last 24 hours' },
@@ -70,103 +90,25 @@ export function UsagePanel() {
         />
       </div>
       <div className="grid-2">
-        <div className="table-wrap">
-          <table className="table" data-testid="usage-by-target">
-            <thead>
-              <tr>
-                <th scope="col">By target</th>
-                <th scope="col" className="num">
-                  Traffic
-                </th>
-                <th scope="col" className="num">
-                  Connections
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(data?.byTarget ?? []).length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="table-empty">
-                    No connections in this period
-                  </td>
-                </tr>
-              ) : (
-                data!.byTarget.map((t) => (
-                  <tr key={t.host}>
-                    <td>{t.host}</td>
-                    <td className="num">{formatBytes(t.bytes)}</td>
-                    <td className="num">{t.connections}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div className="table-wrap">
-          <table className="table" data-testid="usage-by-outcome">
-            <thead>
-              <tr>
-                <th scope="col">By outcome</th>
-                <th scope="col" className="num">
-                  Connections
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(data?.byOutcome ?? []).length === 0 ? (
-                <tr>
-                  <td colSpan={2} className="table-empty">
-                    No connections in this period
-                  </td>
-                </tr>
-              ) : (
-                data!.byOutcome.map((o) => (
-                  <tr key={o.outcome}>
-                    <td>
-                      {o.outcome}
-                      {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
-                    </td>
-                    <td className="num">{o.connections}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable testId="usage-by-target" columns={TARGET_COLUMNS} rows={data?.byTarget ?? []} rowKey={(t) => t.host} empty="No connections in this period" />
+        <DataTable
+          testId="usage-by-outcome"
+          columns={OUTCOME_COLUMNS}
+          rows={data?.byOutcome ?? []}
+          rowKey={(o) => o.outcome}
+          empty="No connections in this period"
+        />
       </div>
     </Card>
   );
 }
 
-function UsageTable({ title, rows, testId }: { title: string; rows: { key: string; name: string; bytes: string }[]; testId: string }) {
-  return (
-    <div className="table-wrap">
-      <table className="table" data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">{title}</th>
-            <th scope="col" className="num">
-              Traffic
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={2} className="table-empty">
-                No traffic in this period
-              </td>
-            </tr>
-          ) : (
-            rows.map((r) => (
-              <tr key={r.key}>
-                <td>{r.name}</td>
-                <td className="num">{formatBytes(r.bytes)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
-  );
+type Named = { key: string; name: string; bytes: string };
+
+function UsageTable({ title, rows, testId }: { title: string; rows: Named[]; testId: string }) {
+  const columns: Column<Named>[] = [
+    { head: title, cell: (r) => r.name },
+    { head: 'Traffic', num: true, cell: (r) => formatBytes(r.bytes) },
+  ];
+  return <DataTable testId={testId} columns={columns} rows={rows} rowKey={(r) => r.key} empty="No traffic in this period" />;
 }

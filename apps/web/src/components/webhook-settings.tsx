@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { createWebhookInput, MAX_WEBHOOKS_PER_USER, WEBHOOK_EVENTS, type CreateWebhookInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, CopyButton, Field, Spinner } from './ui';
 
 const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
@@ -89,6 +91,20 @@ export function WebhookSettings() {
   );
 }
 
+type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
+const DELIVERY_COLUMNS: Column<Delivery>[] = [
+  { head: 'Event', cell: (d) => d.type },
+  { head: 'Created', cell: (d) => new Date(d.createdAt).toLocaleString() },
+  { head: 'Status', cell: (d) => `${d.status} (${d.attemptCount} ${d.attemptCount === 1 ? 'attempt' : 'attempts'})` },
+  {
+    head: 'Last attempt',
+    cell: (d) => {
+      const last = d.attempts.at(-1);
+      return last ? (last.error ?? `HTTP ${last.statusCode}`) : '-';
+    },
+  },
+];
+
 function DeliveryLog({ id }: { id: string }) {
   const utils = trpc.useUtils();
   const log = trpc.webhooks.deliveries.useQuery({ id }, { staleTime: 0 });
@@ -96,43 +112,18 @@ function DeliveryLog({ id }: { id: string }) {
   if (log.isPending) return <Spinner label="Loading deliveries..." />;
   if (log.isError) return <Alert kind="error">{errorMessage(log.error, 'Failed to load deliveries')}</Alert>;
   if (!log.data.deliveries.length) return <p className="muted small">No deliveries yet.</p>;
+  const resendCell = (d: Delivery) => (
+    <Button variant="secondary" loading={resend.isPending && resend.variables?.deliveryId === d.id} onClick={() => resend.mutate({ id, deliveryId: d.id })}>
+      Resend
+    </Button>
+  );
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="webhook-deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Created</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last attempt</th>
-            <th scope="col" />
-          </tr>
-        </thead>
-        <tbody>
-          {log.data.deliveries.map((d) => {
-            const last = d.attempts.at(-1);
-            return (
-              <tr key={d.id}>
-                <td>{d.type}</td>
-                <td>{new Date(d.createdAt).toLocaleString()}</td>
-                <td>
-                  {d.status} ({d.attemptCount} {d.attemptCount === 1 ? 'attempt' : 'attempts'})
-                </td>
-                <td>{last ? (last.error ?? `HTTP ${last.statusCode}`) : '-'}</td>
-                <td>
-                  <Button
-                    variant="secondary"
-                    loading={resend.isPending && resend.variables?.deliveryId === d.id}
-                    onClick={() => resend.mutate({ id, deliveryId: d.id })}
-                  >
-                    Resend
-                  </Button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="webhook-deliveries"
+      columns={[...DELIVERY_COLUMNS, { head: '', cell: resendCell }]}
+      rows={log.data.deliveries}
+      rowKey={(d) => d.id}
+      empty={null}
+    />
   );
 }

@@ -2,6 +2,8 @@
  * The calls the signed-out pages make as they open, as plain fetches: the tRPC client and superjson
  * would otherwise be part of every signed-out page's first download.
  */
+import { useEffect, useState } from 'react';
+import { DEFAULT_PRICING, type Pricing } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
 export class ServerAnswer extends Error {}
@@ -60,4 +62,30 @@ export const sitePage = (slug: string) => getJson<{ title: string; html: string 
 /** The reset page's check as it opens: whether its link still works (the token is not spent). */
 export async function resetLinkValid(token: string): Promise<boolean> {
   return (await getJson<{ valid: boolean }>(`/auth/reset-password/check?${new URLSearchParams({ token })}`)).valid;
+}
+
+let pricingOnce: Promise<Pricing> | null = null;
+
+/**
+ * The price list for the signed-out pages, read once per page load; the spec's defaults until it
+ * has answered (as the Top Up page does). A failed read is retried on the next mount.
+ */
+export function usePublicPricing(): Pricing {
+  const [pricing, setPricing] = useState<Pricing>(DEFAULT_PRICING);
+  useEffect(() => {
+    let live = true;
+    pricingOnce ??= publicPricing();
+    pricingOnce.then(
+      (p) => {
+        if (live) setPricing(p);
+      },
+      () => {
+        pricingOnce = null;
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return pricing;
 }

@@ -11,6 +11,7 @@ import { GenerateCodes } from '../components/admin/generate-codes';
 import { AdminLogin } from '../components/admin/login';
 import { AdminOverview, GlobalUsage } from '../components/admin/overview';
 import { AdminPayments } from '../components/admin/payments';
+import { AdminPricing } from '../components/admin/pricing-tab';
 import { AdminPromotions } from '../components/admin/promotions-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
 import { AdminTargetPolicy } from '../components/admin/target-policy';
@@ -32,6 +33,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
   { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
   { id: 'promotions', area: 'promotions', label: 'Promotions', Panel: AdminPromotions },
+  { id: 'pricing', area: 'pricing', label: 'Pricing', Panel: AdminPricing },
   { id: 'admins', area: 'admins', label: 'Admins', Panel: AdminAdmins },
   { id: 'audit', area: 'audit', label: 'Audit log', Panel: AdminAuditLog },
   { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },

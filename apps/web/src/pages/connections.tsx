@@ -1,21 +1,11 @@
-import { ConnectionsTable, csvQuery, type ConnectionFilters } from '../components/connections-table';
+import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from '../components/connections-table';
 import { StatementsTable } from '../components/statements-table';
 import { Card, PageHeader } from '../components/ui';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
 
 function useUserConnections(filters: ConnectionFilters) {
-  const list = trpc.usage.connections.useInfiniteQuery(
-    { ...filters, pageSize: 100 },
-    { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 },
-  );
-  return {
-    rows: list.isPending ? undefined : (list.data?.pages.flatMap((p) => p.connections) ?? []),
-    error: list.error,
-    hasMore: list.hasNextPage,
-    loadingMore: list.isFetchingNextPage,
-    more: () => void list.fetchNextPage(),
-  };
+  return connectionPages(trpc.usage.connections.useInfiniteQuery({ ...filters, pageSize: 100 }, CONNECTION_PAGES));
 }
 
 /** Every connection of the last 30 days: where it went, what it moved, what it was billed, how it ended. */

@@ -1,6 +1,15 @@
 import { Link } from 'react-router-dom';
 import { SiteFooter, SiteHeader } from '../components/public-site';
 import { usePageTitle } from '../lib/page-title';
+import { centsToUsd, minOrderGb, type Pricing } from '@proxyhub/core';
+import { usePublicPricing } from '../lib/public-calls';
+
+/** "$0.90 per GB", and from which amount a volume tier is cheaper, and the minimum order. */
+function pricingText(p: Pricing): string {
+  const best = p.tiers.at(-1);
+  const volume = best ? ` ($${centsToUsd(best.pricePerGbCents)} per GB from ${best.minGb} GB)` : '';
+  return `Pay only for the data you use: $${centsToUsd(p.pricePerGbCents)} per GB${volume}, no subscription, orders from ${minOrderGb(p)} GB ($${centsToUsd(p.minOrderCents)}). Top up with 300+ cryptocurrencies or a top-up code.`;
+}
 
 const FEATURES = [
   {
@@ -15,13 +24,15 @@ const FEATURES = [
   },
   {
     title: 'Simple Pricing',
-    text: 'Pay only for the data you use: $0.90 per GB, no subscription. Top up with 300+ cryptocurrencies or a top-up code.',
+    text: pricingText,
     icon: 'M12 1v22M17 5H9.5a3.5 3.5 0 0 0 0 7h5a3.5 3.5 0 0 1 0 7H6',
   },
 ];
 
 export function LandingPage() {
   usePageTitle('Residential proxies');
+  const pricing = usePublicPricing();
+  const price = `$${centsToUsd(pricing.pricePerGbCents)}`;
   return (
     <div className="landing">
       <SiteHeader />
@@ -30,8 +41,8 @@ export function LandingPage() {
           <p className="hero-eyebrow">Residential proxies</p>
           <h1>ProxyHub</h1>
           <p className="hero-tagline">Premium residential proxies, generated instantly. Real IPs, real locations, paid by the gigabyte.</p>
-          <p className="hero-price" aria-label="Price: $0.90 per GB">
-            <span className="hero-price-amount">$0.90</span>
+          <p className="hero-price" aria-label={`Price: ${price} per GB`} data-testid="hero-price">
+            <span className="hero-price-amount">{price}</span>
             <span className="hero-price-unit">/GB</span>
           </p>
           <div className="hero-actions">
@@ -65,7 +76,7 @@ export function LandingPage() {
                 </svg>
               </span>
               <h2>{f.title}</h2>
-              <p>{f.text}</p>
+              <p>{typeof f.text === 'string' ? f.text : f.text(pricing)}</p>
             </article>
           ))}
         </section>

@@ -129,7 +129,7 @@ export function LoginPage() {
           <div className="divider">
             <span>or</span>
           </div>
-          <GoogleButton />
+          <GoogleButton referralCode={referralCode} />
         </>
       )}
       <p className="auth-switch">
@@ -186,9 +186,11 @@ function CredentialsForm({
   );
 }
 
-function GoogleButton() {
+/** From a referral link, the code rides along so a new Google account is recorded as referred. */
+function GoogleButton({ referralCode }: { referralCode?: string }) {
+  const href = referralCode ? `/auth/google?ref=${encodeURIComponent(referralCode)}` : '/auth/google';
   return (
-    <Button variant="secondary" block className="google-btn" onClick={() => window.location.assign('/auth/google')}>
+    <Button variant="secondary" block className="google-btn" onClick={() => window.location.assign(href)}>
       <svg viewBox="0 0 24 24" aria-hidden="true" className="google-icon">
         <path fill="#4285F4" d="M22.6 12.2c0-.7-.1-1.4-.2-2.1H12v4h5.9a5 5 0 0 1-2.2 3.3v2.7h3.6c2.1-1.9 3.3-4.8 3.3-7.9z" />
         <path fill="#34A853" d="M12 23c3 0 5.5-1 7.3-2.7l-3.6-2.7c-1 .7-2.2 1-3.7 1-2.9 0-5.3-1.9-6.2-4.5H2.1v2.8A11 11 0 0 0 12 23z" />

@@ -148,13 +148,21 @@ function CryptoTopUp() {
   // The order the server would accept, checked by the same schema and the price list's minimum: an
   // amount it would refuse shows the reason and no price (below the minimum, "Minimum order is 12GB ($10)").
   const check = cryptoPaymentInput.safeParse({ gbAmount, priceUsd: totalCents / 100 });
-  const orderError = !check.success ? (check.error.issues[0]?.message ?? MIN_ORDER_MESSAGE) : gbAmount < prices.minGb ? prices.minMessage : undefined;
+  // The schema's own minimum message names the default prices: the price list's names those in force.
+  const schemaError = check.success ? undefined : check.error.issues[0]?.message;
+  const orderError = !check.success
+    ? schemaError === undefined || schemaError === MIN_ORDER_MESSAGE
+      ? prices.minMessage
+      : schemaError
+    : gbAmount < prices.minGb
+      ? prices.minMessage
+      : undefined;
   const total = orderError ? null : `$${centsToUsd(totalCents)}`;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    if (!check.success) return setError(orderError ?? MIN_ORDER_MESSAGE);
+    if (!check.success) return setError(orderError ?? prices.minMessage);
     if (orderError) return setError(orderError);
     try {
       const r = await create.mutateAsync({ ...check.data, promoCode: promoCode.trim() || null });

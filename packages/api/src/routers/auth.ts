@@ -9,6 +9,7 @@ import {
   renameInput,
   loginInput,
   type LoginInput,
+  referralCodeField,
   registerInput,
   resendVerificationInput,
   resetPasswordInput,
@@ -120,6 +121,8 @@ export const authRouter = {
         state: z.string().min(1).max(256),
         expectedState: z.string().max(256).optional(),
         codeVerifier: z.string().max(256).optional(),
+        /** The referral link's code the sign-in was started from (kept in a cookie across the round trip). */
+        referralCode: referralCodeField.catch(undefined),
       }),
     )
     .mutation(async ({ ctx, input }) => {
@@ -135,7 +138,7 @@ export const authRouter = {
         ctx.deps.logger.warn({ err }, 'google token exchange failed');
         throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
       }
-      const signedIn = await signInWithGoogle(ctx.deps, profile);
+      const signedIn = await signInWithGoogle(ctx.deps, profile, input.referralCode);
       if (await twoFactorEnabled(ctx.db, { kind: 'user', id: signedIn.userId })) {
         await owePendingSecondFactor(ctx, { kind: 'user', id: signedIn.userId });
         return { ...signedIn, requiresTwoFactor: true };

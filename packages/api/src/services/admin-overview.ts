@@ -1,11 +1,12 @@
 /**
  * The admin's view of the whole business over the last 30 UTC days: traffic by day and by country
- * (from the daily usage rows) and revenue by day: paid crypto orders at what was paid, redeemed
- * codes at the list price ($0.90/GB, codes carry no price of their own).
+ * (from the daily usage rows) and revenue by day: paid crypto orders at what was paid (an underpaid
+ * one at its paid part), redeemed codes at the list price in force (codes carry no price of their own).
  */
 import { and, gte, isNotNull, sql } from 'drizzle-orm';
-import { BYTES_PER_GB, PRICE_PER_GB_CENTS } from '@proxyhub/core';
 import { payments, topupCodes, usageDaily, type DbOrTx } from '@proxyhub/db';
+import { getPricing } from './pricing';
+import { centsForBytes, paidCentsSql } from './upstreams';
 
 const DAY_MS = 86_400_000;
 export const OVERVIEW_DAYS = 30;
@@ -18,9 +19,6 @@ export interface OverviewDay {
   revenueCents: number;
 }
 
-/** Code value in cents at the list price, rounded to the cent. */
-export const codeValueCents = (bytes: bigint) => Number((bytes * BigInt(PRICE_PER_GB_CENTS) + BYTES_PER_GB / 2n) / BYTES_PER_GB);
-
 export async function adminOverview(db: DbOrTx, now = Date.now()) {
   const end = now - (now % DAY_MS);
   const start = end - (OVERVIEW_DAYS - 1) * DAY_MS;
@@ -28,7 +26,7 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
   const dayOf = (col: typeof payments.creditedAt | typeof topupCodes.redeemedAt) =>
     sql<string>`(extract(epoch from date_trunc('day', ${col}, 'UTC')) * 1000)::bigint::text`;
 
-  const [traffic, countries, paid, redeemed] = await Promise.all([
+  const [traffic, countries, paid, redeemed, pricing] = await Promise.all([
     db
       .select({
         day: sql<string>`(extract(epoch from ${usageDaily.day}) * 1000)::bigint::text`,
@@ -44,7 +42,7 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
       .groupBy(usageDaily.country)
       .orderBy(sql`sum(${usageDaily.bytesUp} + ${usageDaily.bytesDown}) desc`, usageDaily.country),
     db
-      .select({ day: dayOf(payments.creditedAt), cents: sql<string>`sum(${payments.priceCents})::text` })
+      .select({ day: dayOf(payments.creditedAt), cents: sql<string>`sum(${paidCentsSql})::text` })
       .from(payments)
       .where(and(isNotNull(payments.creditedAt), gte(payments.creditedAt, since)))
       .groupBy(sql`1`),
@@ -53,6 +51,7 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
       .from(topupCodes)
       .where(and(isNotNull(topupCodes.redeemedAt), gte(topupCodes.redeemedAt, since)))
       .groupBy(sql`1`),
+    getPricing(db),
   ]);
   const byDay = <T extends { day: string }>(rows: T[]) => new Map(rows.map((r) => [Number(r.day), r]));
   const t = byDay(traffic);
@@ -61,13 +60,15 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
   const days: OverviewDay[] = [];
   for (let d = start; d <= end; d += DAY_MS) {
     const cryptoCents = Number(p.get(d)?.cents ?? 0);
-    const codeCents = codeValueCents(BigInt(r.get(d)?.bytes ?? 0));
+    const codeCents = centsForBytes(BigInt(r.get(d)?.bytes ?? 0), pricing.pricePerGbCents);
     days.push({ day: new Date(d).toISOString(), bytes: t.get(d)?.bytes ?? '0', cryptoCents, codeCents, revenueCents: cryptoCents + codeCents });
   }
   return {
     from: new Date(start).toISOString(),
     to: new Date(end).toISOString(),
     days,
+    /** What a redeemed code's GB is counted at. */
+    listPricePerGbCents: pricing.pricePerGbCents,
     byCountry: countries.filter((c) => c.bytes !== '0').map((c) => ({ country: c.country || null, bytes: c.bytes })),
     totals: {
       bytes: days.reduce((n, d) => n + BigInt(d.bytes), 0n).toString(),

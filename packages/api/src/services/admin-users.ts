@@ -70,6 +70,8 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
       targetPolicyExempt: u.targetPolicyExempt,
+      /** The user's own rate in cents per GB; null: the price list's. */
+      pricePerGbCents: u.pricePerGbCents,
       createdAt: u.createdAt.toISOString(),
       suspendedAt: u.deletedAt ? null : (u.disabledAt?.toISOString() ?? null),
       deletedAt: u.deletedAt?.toISOString() ?? null,

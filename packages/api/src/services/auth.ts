@@ -172,7 +172,16 @@ export const GOOGLE_UNVERIFIED = 'Your Google email address is not verified. Ver
  * A new account is only created for an address Google has verified, so nobody can park an
  * unverified Google account on someone else's email. The caller starts a session for `userId`.
  */
-export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile): Promise<{ userId: string }> {
+/** A refusal becomes "none"; anything else (the database failing) still fails the call. */
+const unlessDomainError = (e: unknown): null => {
+  if (e instanceof DomainError) return null;
+  throw e;
+};
+
+export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, referralCode?: string): Promise<{ userId: string }> {
+  // A referral link's code counts for a new account only; one that names nobody (any more) is
+  // dropped rather than failing a sign-in Google has already approved.
+  const referrerId = referralCode ? await findReferrer(deps.db, referralCode).catch(unlessDomainError) : null;
   let account: UserAccount;
   try {
     account = await deps.db.transaction(async (tx) => {
@@ -193,7 +202,9 @@ export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile): P
       }
       if (!profile.emailVerified) throw new DomainError('FORBIDDEN', GOOGLE_UNVERIFIED);
       const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]!;
-      return createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: true });
+      const created = await createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: true });
+      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId });
+      return created;
     });
   } catch (e) {
     // Two callbacks for one new Google account at once: the loser asks the user to retry.

@@ -6,9 +6,10 @@
  */
 import { and, asc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
-import { BYTES_PER_GB, DomainError, PRICE_PER_GB_CENTS, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
+import { BYTES_PER_GB, DomainError, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
+import { getPricing } from './pricing';
 
 export const UPSTREAM_NOT_FOUND = 'Upstream not found';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -59,7 +60,9 @@ function usageWindow(now: number) {
   return { start: today - (UPSTREAM_USAGE_DAYS - 1) * DAY_MS, end: today };
 }
 
-/** Every upstream with its usage, cost, revenue and margin over the last 30 days. */
+/** What a credited order brought in: its price, or what was paid of it while it is underpaid. */
+export const paidCentsSql = sql`case when ${payments.status} = 'partially_paid' then coalesce(${payments.paidCents}, 0) else ${payments.priceCents} end`;
+
 /**
  * What a GB was actually sold at: the paid crypto orders' cents over their GB (tiers, own rates and
  * partial payments included), the list price while nothing has been paid.
@@ -67,15 +70,16 @@ function usageWindow(now: number) {
 export async function soldPricePerGbCents(db: DbOrTx): Promise<number> {
   const [r] = await db
     .select({
-      cents: sql<string>`coalesce(sum(case when ${payments.status} = 'partially_paid' then coalesce(${payments.paidCents}, 0) else ${payments.priceCents} end), 0)`,
+      cents: sql<string>`coalesce(sum(${paidCentsSql}), 0)`,
       bytes: sql<string>`coalesce(sum(${payments.creditedBytes}), 0)`,
     })
     .from(payments)
     .where(isNotNull(payments.creditedAt));
   const bytes = BigInt(r?.bytes ?? 0);
-  return bytes > 0n ? Number((BigInt(r!.cents) * BYTES_PER_GB + bytes / 2n) / bytes) : PRICE_PER_GB_CENTS;
+  return bytes > 0n ? Number((BigInt(r!.cents) * BYTES_PER_GB + bytes / 2n) / bytes) : (await getPricing(db)).pricePerGbCents;
 }
 
+/** Every upstream with its usage, cost, revenue and margin over the last 30 days. */
 export async function listUpstreams(db: DbOrTx, now = Date.now()) {
   const { start } = usageWindow(now);
   const [rows, usage] = await Promise.all([
@@ -116,7 +120,7 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
   const sold = await soldPricePerGbCents(db);
   for (let d = end; d >= start; d -= DAY_MS)
     days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold) });
-  return { upstream: view(row), days };
+  return { upstream: view(row), days, soldPricePerGbCents: sold };
 }
 
 /**

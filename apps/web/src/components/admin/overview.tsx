@@ -68,7 +68,10 @@ export function AdminOverview() {
           ]}
         />
       </Card>
-      <Card title="Revenue, last 30 days" description={`$${centsToUsd(d.totals.revenueCents)}: paid crypto orders, and codes redeemed at $0.90/GB`}>
+      <Card
+        title="Revenue, last 30 days"
+        description={`$${centsToUsd(d.totals.revenueCents)}: paid crypto orders at what was paid, and codes redeemed at the list price ($${centsToUsd(d.listPricePerGbCents)}/GB)`}
+      >
         <div className="usage-chart" data-testid="admin-revenue-chart" data-total-cents={String(d.totals.revenueCents)}>
           <ResponsiveContainer width="100%" height={260}>
             <BarChart data={revenue} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>

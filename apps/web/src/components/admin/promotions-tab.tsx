@@ -6,6 +6,7 @@ import { centsToUsd, createPromotionInput, formatGb, type CreatePromotionInput, 
 import { errorMessage } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
+import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, Field, SelectField, Spinner } from '../ui';
 
 type Promotion = RouterOutputs['admin']['promotions']['promotions'][number];
@@ -108,6 +109,16 @@ function what(p: Promotion) {
   return p.kind === 'credit' ? `${p.creditsGB} GB` : `+${p.bonusPercent}% on top-ups`;
 }
 
+const COLUMNS: Column<Promotion>[] = [
+  { head: 'Code', className: 'mono', cell: (p) => p.code },
+  { head: 'Gives', cell: (p) => `${what(p)}${p.firstPurchaseOnly ? ' · first purchase' : ''}` },
+  { head: 'Used', cell: (p) => `${p.redemptions} / ${p.maxRedemptions} (${p.maxPerUser} per user)` },
+  { head: 'Credited', cell: (p) => `${formatGb(p.creditedBytes)} GB` },
+  { head: 'Revenue', cell: (p) => (p.revenueCents === undefined ? '—' : `$${centsToUsd(p.revenueCents)}`) },
+  { head: 'Campaign', cell: (p) => p.campaign ?? '' },
+  { head: 'State', cell: (p) => (!p.enabled ? 'Stopped' : p.expiresAt && new Date(p.expiresAt).getTime() <= Date.now() ? 'Expired' : 'Active') },
+];
+
 export function AdminPromotions() {
   // Uses change while the admin looks elsewhere: read afresh each time the tab opens.
   const list = trpc.admin.promotions.useQuery(undefined, { refetchOnMount: 'always' });
@@ -123,6 +134,11 @@ export function AdminPromotions() {
       setError(errorMessage(err, 'Changing the promotion failed'));
     }
   }
+  const toggleCell = (p: Promotion) => (
+    <Button variant="secondary" onClick={() => void setEnabled(p.code, !p.enabled)} disabled={update.isPending}>
+      {p.enabled ? 'Stop' : 'Restart'}
+    </Button>
+  );
   return (
     <>
       <PromotionForm />
@@ -131,53 +147,14 @@ export function AdminPromotions() {
         {list.isLoading ? (
           <Spinner />
         ) : (
-          <div className="table-wrap">
-            <table className="table" data-testid="promotions-table">
-              <thead>
-                <tr>
-                  <th>Code</th>
-                  <th>Gives</th>
-                  <th>Used</th>
-                  <th>Credited</th>
-                  <th>Revenue</th>
-                  <th>Campaign</th>
-                  <th>State</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {!list.data?.promotions.length ? (
-                  <tr>
-                    <td colSpan={8} className="table-empty">
-                      No promotions yet
-                    </td>
-                  </tr>
-                ) : (
-                  list.data.promotions.map((p) => (
-                    <tr key={p.code} data-testid={`promotion-${p.code}`}>
-                      <td className="mono">{p.code}</td>
-                      <td>
-                        {what(p)}
-                        {p.firstPurchaseOnly ? ' · first purchase' : ''}
-                      </td>
-                      <td>
-                        {p.redemptions} / {p.maxRedemptions} ({p.maxPerUser} per user)
-                      </td>
-                      <td>{formatGb(p.creditedBytes)} GB</td>
-                      <td>{p.revenueCents === undefined ? '—' : `$${centsToUsd(p.revenueCents)}`}</td>
-                      <td>{p.campaign ?? ''}</td>
-                      <td>{!p.enabled ? 'Stopped' : p.expiresAt && new Date(p.expiresAt).getTime() <= Date.now() ? 'Expired' : 'Active'}</td>
-                      <td>
-                        <Button variant="secondary" onClick={() => void setEnabled(p.code, !p.enabled)} disabled={update.isPending}>
-                          {p.enabled ? 'Stop' : 'Restart'}
-                        </Button>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="promotions-table"
+            columns={[...COLUMNS, { head: '', cell: toggleCell }]}
+            rows={list.data?.promotions ?? []}
+            rowKey={(p) => p.code}
+            rowProps={(p) => ({ 'data-testid': `promotion-${p.code}` })}
+            empty="No promotions yet"
+          />
         )}
       </Card>
     </>

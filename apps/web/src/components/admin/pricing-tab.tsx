@@ -1,0 +1,107 @@
+/** The admin's Pricing tab (finance and owners): price per GB, minimum order and volume tiers, as every crypto order is priced. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useFieldArray, type Resolver } from 'react-hook-form';
+import { centsToUsd, minOrderGb, minOrderMessage, setPricingInput, type Pricing, type SetPricingInput } from '@proxyhub/core';
+import { errorMessage } from '../../lib/errors';
+import { FormField, useActionForm } from '../../lib/form';
+import { trpc } from '../../trpc';
+import { Alert, Button, Card, Spinner } from '../ui';
+
+interface FormValues {
+  pricePerGbCents: string;
+  minOrderCents: string;
+  tiers: { minGb: string; pricePerGbCents: string }[];
+}
+
+/** Blank is a missing number (the schema's "must be a number"), never 0. */
+const num = (s: string) => (s.trim() === '' ? Number.NaN : Number(s));
+
+const resolver: Resolver<FormValues, unknown, SetPricingInput> = (values, context, options) =>
+  zodResolver(setPricingInput)(
+    {
+      pricePerGbCents: num(values.pricePerGbCents),
+      minOrderCents: num(values.minOrderCents),
+      tiers: values.tiers.map((t) => ({ minGb: num(t.minGb), pricePerGbCents: num(t.pricePerGbCents) })),
+    },
+    context,
+    options as never,
+  );
+
+const valuesOf = (p: Pricing): FormValues => ({
+  pricePerGbCents: String(p.pricePerGbCents),
+  minOrderCents: String(p.minOrderCents),
+  tiers: p.tiers.map((t) => ({ minGb: String(t.minGb), pricePerGbCents: String(t.pricePerGbCents) })),
+});
+
+/** What customers see for these prices: the rate, the minimum message and each tier. */
+const summary = (p: Pricing) =>
+  [`$${centsToUsd(p.pricePerGbCents)} per GB`, minOrderMessage(p), ...p.tiers.map((t) => `$${centsToUsd(t.pricePerGbCents)} per GB from ${t.minGb} GB`)].join(
+    ' · ',
+  );
+
+function PricingForm({ pricing }: { pricing: Pricing }) {
+  const set = trpc.admin.setPricing.useMutation();
+  const utils = trpc.useUtils();
+  const { form, onSubmit, outcome } = useActionForm(
+    resolver,
+    valuesOf(pricing),
+    async (input) => {
+      const r = await set.mutateAsync(input);
+      await utils.credits.pricing.invalidate();
+      return `Prices saved: ${summary(r.pricing)}.`;
+    },
+    (err) => errorMessage(err, 'Saving the prices failed'),
+  );
+  const tiers = useFieldArray({ control: form.control, name: 'tiers' });
+  return (
+    <form onSubmit={onSubmit} noValidate data-testid="pricing-form">
+      {outcome}
+      <div className="grid-2">
+        <FormField form={form} name="pricePerGbCents" label="Price per GB (cents)" inputMode="numeric" />
+        <FormField form={form} name="minOrderCents" label="Minimum order (cents)" inputMode="numeric" hint={`${minOrderGb(pricing)} GB at today's price`} />
+      </div>
+      <fieldset>
+        <legend>Volume tiers</legend>
+        <p className="muted small">From a number of GB, a lower price per GB: ascending in GB, each cheaper than the one before.</p>
+        {tiers.fields.map((t, i) => (
+          <div className="grid-3" key={t.id} data-testid="pricing-tier">
+            <FormField form={form} name={`tiers.${i}.minGb`} label={`Tier ${i + 1}: from (GB)`} inputMode="numeric" />
+            <FormField form={form} name={`tiers.${i}.pricePerGbCents`} label={`Tier ${i + 1}: price per GB (cents)`} inputMode="numeric" />
+            <Button variant="secondary" onClick={() => tiers.remove(i)} aria-label={`Remove tier ${i + 1}`}>
+              Remove
+            </Button>
+          </div>
+        ))}
+        <Button variant="secondary" onClick={() => tiers.append({ minGb: '', pricePerGbCents: '' })}>
+          Add tier
+        </Button>
+      </fieldset>
+      <Button type="submit" loading={set.isPending}>
+        Save prices
+      </Button>
+    </form>
+  );
+}
+
+export function AdminPricing() {
+  // Another admin may have changed them: read afresh each time the tab opens.
+  const q = trpc.credits.pricing.useQuery(undefined, { refetchOnMount: 'always', staleTime: 0 });
+  return (
+    <Card
+      title="Pricing"
+      description="Every crypto order is priced from these (the order's tier, or the user's own price where lower). Customers see them on the landing and Top Up pages."
+    >
+      {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load the prices')}</Alert>}
+      {q.data ? (
+        <>
+          <p className="muted small" data-testid="pricing-in-force">
+            In force: {summary(q.data)}
+          </p>
+          <PricingForm pricing={q.data} />
+        </>
+      ) : (
+        !q.isError && <Spinner label="Loading prices..." />
+      )}
+    </Card>
+  );
+}
