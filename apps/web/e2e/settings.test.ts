@@ -28,8 +28,8 @@ describe('settings: rotating leaked credentials', () => {
 
     // Cancel changes nothing.
     await page.getByRole('button', { name: 'Rotate API Key' }).click();
-    const confirmKey = page.getByRole('group', { name: 'Confirm rotating the api key' });
-    expect(await confirmKey.innerText()).toContain('stops working at once');
+    const confirmKey = page.getByRole('group', { name: 'Confirm replacing your API key' });
+    expect(await confirmKey.innerText()).toContain('Replace your API key? Your current API key stops working at once');
     await screenshots(page, 'settings-rotate-confirm');
     await confirmKey.getByRole('button', { name: 'Cancel' }).click();
     expect((await sessionUser()).apiKey).toBe(oldKey);
@@ -44,7 +44,7 @@ describe('settings: rotating leaked credentials', () => {
     expect(await statusWithKey(newKey)).toBe(200);
 
     await page.getByRole('button', { name: 'Rotate Proxy Password' }).click();
-    const confirmPassword = page.getByRole('group', { name: 'Confirm rotating the proxy password' });
+    const confirmPassword = page.getByRole('group', { name: 'Confirm replacing your proxy password' });
     expect(await confirmPassword.innerText()).toContain('within 10 seconds');
     await confirmPassword.getByRole('button', { name: 'Yes, rotate Proxy Password' }).click();
     await page.getByText('New proxy password created.').waitFor();

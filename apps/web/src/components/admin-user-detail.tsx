@@ -212,7 +212,7 @@ function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> })
       >
         {error && <Alert kind="error">{error}</Alert>}
         {done && <Alert kind="success">{done}</Alert>}
-        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Change (GB)" inputMode="decimal" />
+        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Amount (GB)" inputMode="decimal" />
         <FormField form={form} name="reason" showError={false} label="Adjustment reason" />
         <Button type="submit" loading={adjust.isPending}>
           Apply adjustment

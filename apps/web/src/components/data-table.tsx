@@ -22,11 +22,10 @@ interface DataTableProps<T> {
   loading?: ReactNode;
   testId?: string;
   rowProps?: (row: T) => RowProps;
-  /** Each cell carries its column's name, which the narrow layout shows beside it. */
-  labelled?: boolean;
 }
 
-export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, rowProps, labelled }: DataTableProps<T>) {
+/** On a narrow screen each row becomes a card; every cell carries its column's name (`data-label`), shown beside it there. */
+export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, rowProps }: DataTableProps<T>) {
   const note = (content: ReactNode) => (
     <tr>
       <td colSpan={columns.length} className="table-empty">
@@ -54,7 +53,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, ro
           {rows?.map((row) => (
             <tr key={rowKey(row)} {...rowProps?.(row)}>
               {columns.map((c, i) => (
-                <td key={i} className={cellClass(c, row)} data-label={labelled ? c.head : undefined}>
+                <td key={i} className={cellClass(c, row)} data-label={c.head || undefined}>
                   {c.cell(row)}
                 </td>
               ))}

@@ -9,6 +9,10 @@ import { LIVE_REFRESH_MS } from '../session';
 import { trpc } from '../trpc';
 import { Alert, Card } from './ui';
 import { formatBytes } from '../lib/bytes';
+import type { RouterOutputs } from '../session';
+import { DataTable } from './data-table';
+import { TabStrip } from './tab-strip';
+import { Bytes } from './units';
 import { UsageChart } from './usage-chart';
 
 /** What a customer can do about each way a connection fails: one line each. */
@@ -20,6 +24,9 @@ export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
   client_closed: 'your client hung up before the end; usually harmless',
   timeout: 'nothing moved for too long; the site may be slow, or your client idle',
 };
+
+type Target = RouterOutputs['usage']['history']['byTarget'][number];
+type Outcome = RouterOutputs['usage']['history']['byOutcome'][number];
 
 const RANGES: { id: UsageGranularity; label: string }[] = [
   { id: 'hour', label: 'Last 24 hours' },
@@ -41,20 +48,7 @@ export function UsagePanel() {
         </a>
       }
     >
-      <div className="tabs" role="tablist" aria-label="Usage period">
-        {RANGES.map((r) => (
-          <button
-            key={r.id}
-            type="button"
-            role="tab"
-            aria-selected={granularity === r.id}
-            className={`tab${granularity === r.id ? ' active' : ''}`}
-            onClick={() => setGranularity(r.id)}
-          >
-            {r.label}
-          </button>
-        ))}
-      </div>
+      <TabStrip label="Usage period" idPrefix="usage" tabs={RANGES} current={granularity} onSelect={(id) => setGranularity(id as UsageGranularity)} />
       {usage.isError && <Alert kind="error">{errorMessage(usage.error, 'Failed to load usage')}</Alert>}
       <UsageChart points={data?.points ?? []} granularity={granularity} totalBytes={total} />
       <div className="grid-2">
@@ -70,103 +64,53 @@ export function UsagePanel() {
         />
       </div>
       <div className="grid-2">
-        <div className="table-wrap">
-          <table className="table" data-testid="usage-by-target">
-            <thead>
-              <tr>
-                <th scope="col">By target</th>
-                <th scope="col" className="num">
-                  Traffic
-                </th>
-                <th scope="col" className="num">
-                  Connections
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(data?.byTarget ?? []).length === 0 ? (
-                <tr>
-                  <td colSpan={3} className="table-empty">
-                    No connections in this period
-                  </td>
-                </tr>
-              ) : (
-                data!.byTarget.map((t) => (
-                  <tr key={t.host}>
-                    <td>{t.host}</td>
-                    <td className="num">{formatBytes(t.bytes)}</td>
-                    <td className="num">{t.connections}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
-        <div className="table-wrap">
-          <table className="table" data-testid="usage-by-outcome">
-            <thead>
-              <tr>
-                <th scope="col">By outcome</th>
-                <th scope="col" className="num">
-                  Connections
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {(data?.byOutcome ?? []).length === 0 ? (
-                <tr>
-                  <td colSpan={2} className="table-empty">
-                    No connections in this period
-                  </td>
-                </tr>
-              ) : (
-                data!.byOutcome.map((o) => (
-                  <tr key={o.outcome}>
-                    <td>
-                      {o.outcome}
-                      {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
-                    </td>
-                    <td className="num">{o.connections}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable<Target>
+          testId="usage-by-target"
+          rows={data?.byTarget ?? []}
+          rowKey={(t) => t.host}
+          empty="No connections in this period"
+          columns={[
+            { head: 'By target', cell: (t) => t.host },
+            { head: 'Traffic', num: true, cell: (t) => <Bytes bytes={t.bytes} /> },
+            { head: 'Connections', num: true, cell: (t) => t.connections },
+          ]}
+        />
+        <DataTable<Outcome>
+          testId="usage-by-outcome"
+          rows={data?.byOutcome ?? []}
+          rowKey={(o) => o.outcome}
+          empty="No connections in this period"
+          columns={[
+            {
+              head: 'By outcome',
+              cell: (o) => (
+                <>
+                  {o.outcome}
+                  {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
+                </>
+              ),
+            },
+            { head: 'Connections', num: true, cell: (o) => o.connections },
+          ]}
+        />
       </div>
     </Card>
   );
 }
 
-function UsageTable({ title, rows, testId }: { title: string; rows: { key: string; name: string; bytes: string }[]; testId: string }) {
+type Traffic = { key: string; name: string; bytes: string };
+
+function UsageTable({ title, rows, testId }: { title: string; rows: Traffic[]; testId: string }) {
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">{title}</th>
-            <th scope="col" className="num">
-              Traffic
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={2} className="table-empty">
-                No traffic in this period
-              </td>
-            </tr>
-          ) : (
-            rows.map((r) => (
-              <tr key={r.key}>
-                <td>{r.name}</td>
-                <td className="num">{formatBytes(r.bytes)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable<Traffic>
+      testId={testId}
+      rows={rows}
+      rowKey={(r) => r.key}
+      empty="No traffic in this period"
+      columns={[
+        { head: title, cell: (r) => r.name },
+        { head: 'Traffic', num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
+      ]}
+    />
   );
 }

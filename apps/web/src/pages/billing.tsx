@@ -1,6 +1,7 @@
-import { formatGb, type OrderStep } from '@proxyhub/core';
+import type { OrderStep } from '@proxyhub/core';
 import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
+import { Bytes, GbNote } from '../components/units';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
@@ -34,11 +35,6 @@ function statusOf(e: Entry): { label: string; className: string } {
   return { label: STEP_LABEL[last], className: last };
 }
 
-function amount(bytes: string): string {
-  const b = BigInt(bytes);
-  return `${b > 0n ? '+' : ''}${formatGb(b)} GB`;
-}
-
 const COLUMNS: Column<Entry>[] = [
   { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
   { head: 'Type', cell: (e) => KIND_LABEL[e.kind] },
@@ -50,7 +46,7 @@ const COLUMNS: Column<Entry>[] = [
       return <span className={`billing-status ${status.className}`}>{status.label}</span>;
     },
   },
-  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => amount(e.bytes) },
+  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => <Bytes bytes={e.bytes} gb signed /> },
   {
     head: 'Receipt',
     cell: (e) =>
@@ -93,6 +89,7 @@ export function BillingPage() {
             Load more
           </Button>
         )}
+        <GbNote />
       </Card>
     </>
   );

@@ -3,21 +3,28 @@ import { useState } from 'react';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, Pager, pageCount, type Column } from '../data-table';
-import { Card, Field } from '../ui';
+import { Card, Field, SelectField } from '../ui';
 import { when } from './format';
+import { ACTION_LABELS, auditActionLabel } from './words';
 
 type Entry = RouterOutputs['admin']['auditLog']['entries'][number];
 const PAGE_SIZE = 50;
-const FILTERS = [
+const TEXT_FILTERS = [
   { key: 'actor', label: 'Actor', placeholder: 'admin:alice or internal' },
-  { key: 'action', label: 'Action', placeholder: 'admin.suspendUser' },
   { key: 'target', label: 'Target', placeholder: 'user:<id> or code:<code>' },
 ] as const;
-type Filters = Record<(typeof FILTERS)[number]['key'], string>;
+type Filters = Record<'actor' | 'action' | 'target', string>;
 const COLUMNS: Column<Entry>[] = [
   { head: 'When', cell: (e) => when(e.at) },
   { head: 'Actor', cell: (e) => e.actor },
-  { head: 'Action', className: 'mono', cell: (e) => e.action },
+  {
+    head: 'Action',
+    cell: (e) => (
+      <span title={e.action} data-action={e.action}>
+        {auditActionLabel(e.action)}
+      </span>
+    ),
+  },
   { head: 'Target', className: 'mono', cell: (e) => e.target ?? '—' },
   { head: 'From', cell: (e) => e.sourceAddress },
   { head: 'Reason', cell: (e) => e.reason ?? '—' },
@@ -26,6 +33,10 @@ const COLUMNS: Column<Entry>[] = [
 export function AdminAuditLog() {
   const [filters, setFilters] = useState<Filters>({ actor: '', action: '', target: '' });
   const [page, setPage] = useState(1);
+  const setFilter = (key: keyof Filters, value: string) => {
+    setFilters({ ...filters, [key]: value });
+    setPage(1);
+  };
   const log = trpc.admin.auditLog.useQuery(
     {
       actor: filters.actor.trim() || undefined,
@@ -42,18 +53,17 @@ export function AdminAuditLog() {
       description="Every admin action and every change made with the internal key. Nothing edits or deletes it."
     >
       <div className="grid-3">
-        {FILTERS.map((f) => (
-          <Field
-            key={f.key}
-            label={f.label}
-            placeholder={f.placeholder}
-            value={filters[f.key]}
-            onChange={(e) => {
-              setFilters({ ...filters, [f.key]: e.target.value });
-              setPage(1);
-            }}
-          />
+        {TEXT_FILTERS.map((f) => (
+          <Field key={f.key} label={f.label} placeholder={f.placeholder} value={filters[f.key]} onChange={(e) => setFilter(f.key, e.target.value)} />
         ))}
+        <SelectField label="Action" value={filters.action} onChange={(e) => setFilter('action', e.target.value)}>
+          <option value="">Any action</option>
+          {Object.entries(ACTION_LABELS).map(([action, label]) => (
+            <option key={action} value={action}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <DataTable testId="audit-table" columns={COLUMNS} rows={log.data?.entries} rowKey={(e) => e.id} empty="Nothing recorded for these filters." />
       <Pager label="Audit log pages" page={page} pages={pageCount(log.data?.total, PAGE_SIZE)} onPage={setPage} />
