@@ -62,7 +62,7 @@ describe('plain words in error messages', () => {
       const key = `${r.method} ${r.url}`;
       if (SKIPPED.has(key)) continue;
       const fields = r.input ? fieldsOf(r.input.schema) : [];
-      const bodies: Record<string, unknown>[] = [{}, ...['x', '', 0, 1, -1].map((v) => Object.fromEntries(fields.map((f) => [f, v])))];
+      const bodies: Record<string, unknown>[] = [{}, ...['x', 0, 1].map((v) => Object.fromEntries(fields.map((f) => [f, v])))];
       for (const body of bodies) {
         const url = r.url.replace(/:\w+/g, 'nope');
         const query = new URLSearchParams(Object.entries(body).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -78,5 +78,6 @@ describe('plain words in error messages', () => {
     }
     expect(walked).toBeGreaterThan(300);
     expect([...new Set(found)]).toEqual([]);
-  });
+    // About 370 requests: seconds alone, more on a loaded machine.
+  }, 120_000);
 });

@@ -13,3 +13,4 @@ export * from './upstream-presets';
 export * from './pricing';
 export * from './target-policy';
 export * from './words';
+export * from './proxy-snippets';
