@@ -28,3 +28,18 @@ export function SecretField({ id, label, value }: { id: string; label: string; v
     </div>
   );
 }
+
+/** The same inside a line of text: dots until Reveal. */
+export function SecretText({ value, label }: { value: string; label: string }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <>
+      <span className="mono" data-secret={shown ? 'shown' : 'masked'}>
+        {shown ? value : '•'.repeat(12)}
+      </span>{' '}
+      <Button variant="link" aria-pressed={shown} aria-label={`${shown ? 'Hide' : 'Reveal'} ${label}`} onClick={() => setShown(!shown)}>
+        {shown ? 'Hide' : 'Reveal'}
+      </Button>
+    </>
+  );
+}
