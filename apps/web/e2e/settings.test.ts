@@ -23,6 +23,13 @@ describe('settings: rotating leaked credentials', () => {
   it('each credential is replaced only after confirmation, and the new value is shown', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    // Secrets are masked until Reveal; the API reference is one link away.
+    expect(await page.getByTestId('api-key').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Reveal API key' }).click();
+    expect(await page.getByTestId('api-key').getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide API key' }).click();
+    expect(await page.getByTestId('proxy-password').getAttribute('type')).toBe('password');
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
     const oldKey = await page.getByTestId('api-key').inputValue();
     const oldPassword = await page.getByTestId('proxy-password').inputValue();
 
