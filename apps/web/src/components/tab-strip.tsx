@@ -17,6 +17,8 @@ interface TabStripProps {
   onSelect: (id: string) => void;
   /** Ids are `<prefix>-tab-<id>` and `<prefix>-panel-<id>` (the panel's). */
   idPrefix?: string;
+  /** False when the tabs switch what a panel shows rather than naming one (no aria-controls). */
+  panels?: boolean;
 }
 
 export const tabIds = (id: string, prefix?: string) => {
@@ -24,7 +26,7 @@ export const tabIds = (id: string, prefix?: string) => {
   return { tab: `${p}tab-${id}`, panel: `${p}panel-${id}` };
 };
 
-export function TabStrip({ label, tabs, current, onSelect, idPrefix }: TabStripProps) {
+export function TabStrip({ label, tabs, current, onSelect, idPrefix, panels = true }: TabStripProps) {
   const strip = useRef<HTMLDivElement>(null);
   const [more, setMore] = useState('');
   const measure = useCallback(() => {
@@ -54,7 +56,7 @@ export function TabStrip({ label, tabs, current, onSelect, idPrefix }: TabStripP
               type="button"
               role="tab"
               id={ids.tab}
-              aria-controls={ids.panel}
+              aria-controls={panels ? ids.panel : undefined}
               aria-selected={current === t.id}
               className={`tab${current === t.id ? ' active' : ''}`}
               onClick={() => onSelect(t.id)}

@@ -48,7 +48,14 @@ export function UsagePanel() {
         </a>
       }
     >
-      <TabStrip label="Usage period" idPrefix="usage" tabs={RANGES} current={granularity} onSelect={(id) => setGranularity(id as UsageGranularity)} />
+      <TabStrip
+        label="Usage period"
+        idPrefix="usage"
+        panels={false}
+        tabs={RANGES}
+        current={granularity}
+        onSelect={(id) => setGranularity(id as UsageGranularity)}
+      />
       {usage.isError && <Alert kind="error">{errorMessage(usage.error, 'Failed to load usage')}</Alert>}
       <UsageChart points={data?.points ?? []} granularity={granularity} totalBytes={total} />
       <div className="grid-2">
