@@ -83,7 +83,7 @@ describe('target policy', () => {
     expect((await admin.get('/admin/target-policy')).body).toEqual({ rules: [], blockRawIp: false });
     const bad = await admin.request<{ error: string }>('PUT', '/admin/target-policy', { rules: ['ok.test', 'not a domain'] });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toContain('rules: invalid pattern "not a domain"');
+    expect(bad.body.error).toContain('Blocked domains: invalid pattern "not a domain"');
     const put = await admin.request('PUT', '/admin/target-policy', { rules: ['Blocked.test', '*.subs.test'] });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ rules: ['blocked.test', '*.subs.test'], blockRawIp: false });

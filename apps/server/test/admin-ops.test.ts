@@ -51,7 +51,7 @@ describe('codes', () => {
     expect((await admin.post(`/admin/codes/NOPE0000/revoke`, {})).status).toBe(404);
     const audit = await admin.get<{ entries: { action: string; target: string }[] }>(`/admin/audit-log?action=admin.revokeCode`);
     expect(audit.body.entries.map((e) => e.target)).toContain(`code:${revokable}`);
-    expect((await admin.get<{ error: string }>('/admin/codes?status=lost')).body.error).toBe('status must be unused, redeemed, expired or revoked');
+    expect((await admin.get<{ error: string }>('/admin/codes?status=lost')).body.error).toBe('Status must be unused, redeemed, expired or revoked');
   });
 
   it('expired codes are listed as expired and cannot be revoked', async () => {

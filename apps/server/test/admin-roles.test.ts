@@ -143,7 +143,7 @@ describe('roles', () => {
     expect(list.body.admins.find((a) => a.username === ADMIN_USERNAME)!.role).toBe('owner');
     expect(list.body.admins.find((a) => a.username === username)!.role).toBe('support');
     const bad = await clients.owner.post<{ error: string }>('/admin/admins', { username: `x${username}`, password: 'Role-Password-1', role: 'boss' });
-    expect(bad).toMatchObject({ status: 400, body: { error: 'role must be one of owner, finance, support' } });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'Role must be one of owner, finance, support' } });
   });
 
   it('support adjusts a balance by at most 10 GB per action', async () => {
@@ -178,7 +178,7 @@ describe('roles', () => {
     expect((await clients.support.get('/admin/payments')).status).toBe(200);
     expect(await clients.support.get('/admin/codes')).toMatchObject({ status: 403, body: FORBIDDEN });
     expect((await patch(ids.support, 'support')).status).toBe(200);
-    expect((await patch(ids.support, 'king')).body.error).toBe('role must be one of owner, finance, support');
+    expect((await patch(ids.support, 'king')).body.error).toBe('Role must be one of owner, finance, support');
 
     const list = await clients.owner.get<{ admins: { id: string; username: string }[] }>('/admin/admins');
     const ownerId = list.body.admins.find((a) => a.username === ADMIN_USERNAME)!.id;

@@ -57,9 +57,9 @@ describe('GET /admin/users with parameters', () => {
 
     for (const [q, error] of [
       ['pageSize=201', 'Page size must be at most 200'],
-      ['status=gone', 'status must be active, unverified, suspended or deleted'],
-      ['sort=name', 'sort must be createdAt, email, credits or usage'],
-      ['order=up', 'order must be asc or desc'],
+      ['status=gone', 'Status must be active, unverified, suspended or deleted'],
+      ['sort=name', 'Sort must be by sign-up date, email, credits or usage'],
+      ['order=up', 'Order must be asc or desc'],
     ] as const) {
       const r = await admin.get<{ error: string }>(`/admin/users?${q}`);
       expect({ q, status: r.status, error: r.body.error }).toEqual({ q, status: 400, error });
@@ -130,19 +130,24 @@ describe('adjust a balance', () => {
     const tooMuch = await admin.post<{ error: string }>(`/admin/users/${user.id}/adjust`, { deltaGB: -2, reason: 'oops' });
     expect(tooMuch).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^The balance cannot go below zero: this user has 1\.00 GB/) } });
     for (const [body, error] of [
-      [{ deltaGB: 0, reason: 'x' }, 'deltaGB must not be 0'],
+      [{ deltaGB: 0, reason: 'x' }, 'Amount must not be 0'],
       [{ deltaGB: 1 }, 'A reason is required'],
       [{ deltaGB: 1, reason: '   ' }, 'A reason is required'],
-      [{ deltaGB: 0.001, reason: 'x' }, 'deltaGB has at most two decimals'],
+      [{ deltaGB: 0.001, reason: 'x' }, 'Amount has at most two decimals'],
     ] as const) {
       const r = await admin.post<{ error: string }>(`/admin/users/${user.id}/adjust`, body);
       expect({ status: r.status, error: r.body.error }).toEqual({ status: 400, error });
     }
     const billing = await client.get<{ entries: { kind: string; bytes: string; description: string }[] }>('/api/billing');
     expect(billing.body.entries.map((e) => [e.kind, e.bytes, e.description])).toEqual([
-      ['adjustment', String(-GB / 2n), `Adjustment: double credit (admin:${ADMIN_USERNAME})`],
-      ['adjustment', String((3n * GB) / 2n), `Adjustment: outage credit (admin:${ADMIN_USERNAME})`],
+      ['adjustment', String(-GB / 2n), 'Removed by support: double credit'],
+      ['adjustment', String((3n * GB) / 2n), 'Added by support: outage credit'],
     ]);
+    // The customer never reads an admin's user name; the admin's view of the same history names them.
+    expect(JSON.stringify(billing.body)).not.toContain(ADMIN_USERNAME);
+    const csv = await client.get<string>('/api/billing?format=csv');
+    expect(csv.body).toContain('Added by support: outage credit');
+    expect(csv.body).not.toContain(`admin:${ADMIN_USERNAME}`);
     const me = await client.get<{ user: { credits: number } }>('/auth/user');
     expect(BigInt(me.body.user.credits)).toBe(GB);
   });

@@ -113,11 +113,11 @@ describe('GET /api/billing', () => {
     expect(seen).toEqual(all.map((x) => x.id));
 
     for (const [q, message] of [
-      ['limit=0', 'limit must be at least 1'],
-      ['limit=501', 'limit must be at most 500'],
-      ['limit=abc', 'limit must be a number'],
-      ['cursor=nonsense', 'cursor is not valid'],
-      ['format=xml', 'format must be json or csv'],
+      ['limit=0', 'Limit must be at least 1'],
+      ['limit=501', 'Limit must be at most 500'],
+      ['limit=abc', 'Limit must be a number'],
+      ['cursor=nonsense', 'The page cursor is not valid'],
+      ['format=xml', 'Format must be json or csv'],
     ] as const) {
       const bad = await client.get<{ success: boolean; error: string }>(`/api/billing?${q}`);
       expect({ q, status: bad.status, body: bad.body }).toEqual({ q, status: 400, body: { success: false, error: message } });
@@ -131,7 +131,7 @@ describe('GET /api/billing', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('createdAt,kind,bytes,gb,description,reference,id');
+    expect(lines[0]).toBe('createdAt,kind,bytes,gb (GB = 1073741824 bytes),description,reference,id');
     expect(lines[1]).toContain(`,code,${GB},1.00,Top-up code ${code},${code},`);
 
     const bearer = server.client({ origin: null });

@@ -60,10 +60,10 @@ describe('catalogue', () => {
     for (const [body, error] of [
       [{ countries: ['US', 'XX'] }, 'countries: unknown country code XX'],
       [{ countries: ['QQ', 'ZY', 'FR'] }, 'countries: unknown country codes QQ, ZY'],
-      [{ countries: ['USA'] }, 'countries must be two-letter country codes'],
-      [{ countries: [] }, 'countries must list at least one country'],
-      [{ countries: 'US' }, 'countries must be a list of country codes'],
-      [{}, 'countries must be a list of country codes'],
+      [{ countries: ['USA'] }, 'Countries must be two-letter country codes'],
+      [{ countries: [] }, 'Choose at least one country'],
+      [{ countries: 'US' }, 'Countries must be a list of country codes'],
+      [{}, 'Countries must be a list of country codes'],
     ] as const) {
       const r = await admin.request('PUT', '/admin/catalogue', body);
       expect(r, JSON.stringify(body)).toMatchObject({ status: 400, body: { success: false, error } });

@@ -64,10 +64,10 @@ describe('/api/proxy-accounts', () => {
 
     for (const [body, error] of [
       [{ name: '', capGB: 1 }, 'Name is required'],
-      [{ name: 'x', capGB: 0 }, 'capGB must be more than 0 GB'],
-      [{ name: 'x', capGB: -1 }, 'capGB must be more than 0 GB'],
-      [{ name: 'x', capGB: 1.005 }, 'capGB has at most two decimals'],
-      [{ name: 'x', capGB: 'lots' }, 'capGB must be a number or null'],
+      [{ name: 'x', capGB: 0 }, 'Cap must be more than 0 GB'],
+      [{ name: 'x', capGB: -1 }, 'Cap must be more than 0 GB'],
+      [{ name: 'x', capGB: 1.005 }, 'Cap has at most two decimals'],
+      [{ name: 'x', capGB: 'lots' }, 'Cap must be a number of GB'],
     ] as const) {
       const r = await client.post<{ error: string }>('/api/proxy-accounts', body);
       expect({ body, status: r.status, error: r.body.error }).toEqual({ body, status: 400, error });
@@ -83,7 +83,7 @@ describe('/api/proxy-accounts', () => {
     expect(renamed.body.account).toMatchObject({ name: 'Renamed', capBytes: String((25n * GB) / 10n) });
     expect((await client.request<{ account: Account }>('PATCH', path, { disabled: true })).body.account.disabled).toBe(true);
     expect((await client.request<{ error: string }>('PATCH', path, {})).body.error).toBe(
-      'Nothing to change: give name, disabled or one of capGB, expiresAt, dailyLimitGB, monthlyLimitGB, maxConnections',
+      'Nothing to change: give a name, a cap, a limit, an expiry or whether it is disabled',
     );
     const main = await client.request<{ error: string }>('PATCH', `/api/proxy-accounts/${user.proxyUserId}`, { name: 'X' });
     expect(main).toMatchObject({ status: 400, body: { error: 'The main account cannot be renamed, capped or disabled; make a sub-account instead' } });
@@ -176,11 +176,11 @@ describe('sub-account limits', () => {
     const cleared = await client.request<{ account: Record<string, unknown> }>('PATCH', `/api/proxy-accounts/${id}`, { expiresAt: null, maxConnections: null });
     expect(cleared.body.account).toMatchObject({ expiresAt: null, maxConnections: null });
     for (const [body, error] of [
-      [{ dailyLimitGB: 0 }, 'dailyLimitGB must be more than 0 GB'],
-      [{ monthlyLimitGB: 'x' }, 'monthlyLimitGB must be a number or null'],
-      [{ maxConnections: 0 }, 'maxConnections must be at least 1'],
-      [{ maxConnections: 1.5 }, 'maxConnections must be a whole number'],
-      [{ expiresAt: 'tomorrow' }, 'expiresAt must be an ISO 8601 date and time, or null'],
+      [{ dailyLimitGB: 0 }, 'Daily limit must be more than 0 GB'],
+      [{ monthlyLimitGB: 'x' }, 'Monthly limit must be a number of GB'],
+      [{ maxConnections: 0 }, 'Max connections must be at least 1'],
+      [{ maxConnections: 1.5 }, 'Max connections must be a whole number'],
+      [{ expiresAt: 'tomorrow' }, 'Expiry must be a date and time, or empty'],
     ] as const) {
       const c = await client.post<{ error: string }>('/api/proxy-accounts', { name: 'x', ...body });
       expect({ body, status: c.status, error: c.body.error }).toEqual({ body, status: 400, error });

@@ -91,15 +91,15 @@ describe('upstream templates', () => {
     const count = async () => (await admin.get<{ upstreams: unknown[] }>('/admin/upstreams')).body.upstreams.length;
     const before = await count();
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ usernameTemplate: 'acct-{region}' }, 'usernameTemplate: unknown placeholder {region}'],
-      [{ usernameTemplate: 'acct-{city|title}' }, "usernameTemplate: unknown filter 'title' in {city|title}"],
-      [{ usernameTemplate: 'acct[-{state}' }, "usernameTemplate: unbalanced '[' at position 5"],
-      [{ usernameTemplate: 'acct-{state' }, "usernameTemplate: unbalanced '{' at position 6"],
-      [{ usernameTemplate: 'acct-{password}' }, 'usernameTemplate: {password} is only allowed in the password template'],
-      [{ passwordTemplate: '{password}_{zip}' }, 'passwordTemplate: unknown placeholder {zip}'],
-      [{ passwordTemplate: '{password}]' }, "passwordTemplate: unbalanced ']' at position 11"],
-      [{ passwordTemplate: 'x'.repeat(256) }, 'passwordTemplate must be at most 255 characters'],
-      [{ passwordTemplate: 5 }, 'passwordTemplate must be text'],
+      [{ usernameTemplate: 'acct-{region}' }, 'Username template: unknown placeholder {region}'],
+      [{ usernameTemplate: 'acct-{city|title}' }, "Username template: unknown filter 'title' in {city|title}"],
+      [{ usernameTemplate: 'acct[-{state}' }, "Username template: unbalanced '[' at position 5"],
+      [{ usernameTemplate: 'acct-{state' }, "Username template: unbalanced '{' at position 6"],
+      [{ usernameTemplate: 'acct-{password}' }, 'Username template: {password} is only allowed in the password template'],
+      [{ passwordTemplate: '{password}_{zip}' }, 'Password template: unknown placeholder {zip}'],
+      [{ passwordTemplate: '{password}]' }, "Password template: unbalanced ']' at position 11"],
+      [{ passwordTemplate: 'x'.repeat(256) }, 'Password template must be at most 255 characters'],
+      [{ passwordTemplate: 5 }, 'Password template must be text'],
     ];
     for (const [change, error] of cases) {
       const r = await admin.request<{ error: string }>('POST', '/admin/upstreams', { ...base, ...change });
@@ -247,10 +247,10 @@ describe('testing an upstream', () => {
   it('refuses bad input (400 naming the field), unknown upstreams (404), and a private upstream when private egress is off', async () => {
     const id = await provider_();
     const bad: Array<[Record<string, unknown>, string]> = [
-      [{}, 'country is required'],
-      [{ country: 'USA' }, 'country must be a two-letter country code'],
-      [{ country: 'US', minutes: 10081 }, 'minutes must be from 0 to 10080'],
-      [{ country: 'US', url: 'ftp://example.com/' }, 'url must be an http:// or https:// address'],
+      [{}, 'Country is required'],
+      [{ country: 'USA' }, 'Country must be a two-letter country code'],
+      [{ country: 'US', minutes: 10081 }, 'Minutes must be from 0 to 10080'],
+      [{ country: 'US', url: 'ftp://example.com/' }, 'URL must be an http:// or https:// address'],
     ];
     for (const [body, error] of bad) {
       const r = await admin.request<{ error: string }>('POST', `/admin/upstreams/${id}/test`, body);

@@ -115,18 +115,18 @@ describe('upstream pools', () => {
 
   it('refuses bad input with its reason (400) and unknown ids (404)', async () => {
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ protocol: 'ftp' }, "protocol must be 'http' or 'socks5'"],
-      [{ port: 0 }, 'port must be from 1 to 65535'],
-      [{ port: 65536 }, 'port must be from 1 to 65535'],
-      [{ port: 80.5 }, 'port must be an integer from 1 to 65535'],
-      [{ weight: 0 }, 'weight must be a positive integer'],
-      [{ weight: 1.5 }, 'weight must be a positive integer'],
-      [{ costPerGbCents: -1 }, 'costPerGbCents must be a non-negative integer'],
-      [{ costPerGbCents: 2.5 }, 'costPerGbCents must be a non-negative integer'],
-      [{ countries: ['us'] }, 'countries must be upper-case two-letter codes'],
-      [{ countries: ['USA'] }, 'countries must be upper-case two-letter codes'],
-      [{ countries: [] }, 'countries must list at least one country, or be null for all'],
-      [{ name: ' ' }, 'name is required'],
+      [{ protocol: 'ftp' }, "Protocol must be 'http' or 'socks5'"],
+      [{ port: 0 }, 'Port must be from 1 to 65535'],
+      [{ port: 65536 }, 'Port must be from 1 to 65535'],
+      [{ port: 80.5 }, 'Port must be an integer from 1 to 65535'],
+      [{ weight: 0 }, 'Weight must be a positive integer'],
+      [{ weight: 1.5 }, 'Weight must be a positive integer'],
+      [{ costPerGbCents: -1 }, 'Cost per GB must be a whole number of cents, 0 or more'],
+      [{ costPerGbCents: 2.5 }, 'Cost per GB must be a whole number of cents, 0 or more'],
+      [{ countries: ['us'] }, 'Countries must be upper-case two-letter codes'],
+      [{ countries: ['USA'] }, 'Countries must be upper-case two-letter codes'],
+      [{ countries: [] }, 'Countries must list at least one country, or be null for all'],
+      [{ name: ' ' }, 'Name is required'],
     ];
     const before = (await list()).length;
     for (const [change, error] of cases) {
@@ -137,7 +137,7 @@ describe('upstream pools', () => {
 
     const made = await create({ ...valid, name: 'Pool V' });
     const bad = await admin.request<{ error: string }>('PATCH', `/admin/upstreams/${made.id}`, { port: 70000 });
-    expect(bad).toMatchObject({ status: 400, body: { error: 'port must be from 1 to 65535' } });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'Port must be from 1 to 65535' } });
     expect((await list()).find((u) => u.id === made.id)!.port).toBe(8000);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
       expect((await admin.request('PATCH', `/admin/upstreams/${id}`, { weight: 2 })).status).toBe(404);

@@ -155,11 +155,11 @@ describe('GET /api/usage', () => {
         'At most 31 days of hourly usage per call: ask for a shorter range or granularity=day',
       ],
       ['granularity=day&from=2024-01-01&to=2025-01-01', 'At most 366 days of daily usage per call: ask for a shorter range'],
-      ['from=2026-02-01&to=2026-01-01', 'from must not be after to'],
-      ['from=yesterday', 'from must be an ISO 8601 date or time'],
-      ['to=2026-13-45', 'to must be an ISO 8601 date or time'],
-      ['granularity=week', 'granularity must be hour or day'],
-      ['format=xml', 'format must be json or csv'],
+      ['from=2026-02-01&to=2026-01-01', 'The start must not be after the end'],
+      ['from=yesterday', 'From must be an ISO 8601 date or time'],
+      ['to=2026-13-45', 'To must be an ISO 8601 date or time'],
+      ['granularity=week', 'Granularity must be hour or day'],
+      ['format=xml', 'Format must be json or csv'],
     ] as const) {
       const r = await client.get<{ success: boolean; error: string }>(`/api/usage?${q}`);
       expect({ q, status: r.status, body: r.body }).toEqual({ q, status: 400, body: { success: false, error } });
@@ -174,9 +174,9 @@ describe('GET /api/usage', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = csv.body.trim().split('\n');
-    expect(lines[0]).toBe('start,bytesUp,bytesDown,sessions');
+    expect(lines[0]).toBe('start,bytesUp,bytesDown,sessions,gb (GB = 1073741824 bytes)');
     expect(lines).toHaveLength(25);
-    expect(lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z,7,70,1$/);
+    expect(lines.at(-1)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z,7,70,1,0\.00$/);
 
     const bearer = server.client({ origin: null });
     bearer.bearer = user.apiKey;

@@ -22,9 +22,10 @@ const dashboardGreeting = async (page: Page) => {
   await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   return page.locator('main').innerText();
 };
-async function openSettings(page: Page) {
+async function openSettings(page: Page, section: 'Security' | 'Account') {
   await page.getByRole('link', { name: 'Settings', exact: true }).click();
   await page.getByRole('heading', { name: 'Settings' }).waitFor();
+  await page.getByRole('tab', { name: section }).click();
 }
 
 describe('account basics in the browser', () => {
@@ -44,7 +45,7 @@ describe('account basics in the browser', () => {
     const other = await e2e.newPage();
     await logIn(other, email, password);
 
-    await openSettings(page);
+    await openSettings(page, 'Account');
     // Name: the registration rules, then the new name everywhere.
     const profile = page.getByRole('form', { name: 'Profile' });
     await profile.getByLabel('Full Name').fill('A');
@@ -56,6 +57,7 @@ describe('account basics in the browser', () => {
     expect(await page.getByTestId('user-name').innerText()).toBe('Renamed Person');
 
     // Password: form checks, a wrong current password, then success.
+    await page.getByRole('tab', { name: 'Security' }).click();
     const pw = page.getByRole('form', { name: 'Change password' });
     await pw.getByLabel('Current password').fill(password);
     await pw.getByLabel('New password', { exact: true }).fill('weak');
@@ -94,7 +96,7 @@ describe('account basics in the browser', () => {
     expect(await dashboardGreeting(page)).toContain('Welcome back, Renamed Person');
 
     // Delete: a confirmation asking for the password; a wrong one changes nothing.
-    await openSettings(page);
+    await openSettings(page, 'Account');
     await page.getByRole('button', { name: 'Delete Account' }).click();
     const confirm = page.getByRole('form', { name: 'Confirm deleting the account' });
     await confirm.getByLabel('Password').fill('Wrong-Password-1');

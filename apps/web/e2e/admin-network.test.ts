@@ -79,8 +79,8 @@ describe('admin network', () => {
     await form.getByLabel('Cost per GB (cents)').fill('30');
     await form.getByLabel('Username template').fill('cust-{region}');
     await form.getByRole('button', { name: 'Add upstream' }).click();
-    await form.getByText('port must be from 1 to 65535').waitFor();
-    await form.getByText('usernameTemplate: unknown placeholder {region}').waitFor();
+    await form.getByText('Port must be from 1 to 65535').waitFor();
+    await form.getByText('Username template: unknown placeholder {region}').waitFor();
     await form.getByLabel('Username template').fill('cust-{country}-sess-{session}');
     await form.getByLabel('Port').fill('1080');
     await form.getByRole('button', { name: 'Add upstream' }).click();

@@ -71,6 +71,7 @@ describe('admin operations', () => {
     await admin.getByLabel('Payment status').selectOption('waiting');
     await admin.getByLabel('Search payments').fill(customerEmail);
     await expect.poll(() => payments.innerText()).toContain('$10.80 · 12 GB');
+    expect(await payments.innerText()).toContain('Waiting for payment');
     await admin.getByLabel('Payment status').selectOption('finished');
     await expect.poll(() => payments.innerText()).toContain('No payments found.');
 
@@ -92,10 +93,13 @@ describe('admin operations', () => {
     // The audit log page shows what was done, filterable.
     await admin.getByRole('tab', { name: 'Audit log', exact: true }).click();
     const audit = admin.getByTestId('audit-table');
-    await expect.poll(() => audit.innerText()).toContain('admin.disableAdmin');
-    await admin.getByLabel('Action').fill('admin.createAdmin');
+    // Actions read as words, never a procedure name.
+    await expect.poll(() => audit.innerText()).toContain('Admin disabled');
+    expect(await audit.innerText()).not.toContain('admin.disableAdmin');
+    await admin.getByLabel('Action').selectOption('admin.createAdmin');
     // The filtered page replaces the full one: wait for it, not for a row both contain.
-    await expect.poll(() => audit.innerText()).not.toContain('admin.disableAdmin');
+    await expect.poll(() => audit.innerText()).not.toContain('Admin disabled');
+    expect(await audit.innerText()).toContain('Admin created');
     expect(await audit.innerText()).toContain('admin:support.jane');
     await screenshots(admin, 'admin-audit');
   });

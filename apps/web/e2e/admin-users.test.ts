@@ -61,8 +61,8 @@ describe('admin: users', () => {
 
     // Adjust: validation, then the balance and the billing line.
     await admin.getByRole('button', { name: 'Apply adjustment' }).click();
-    await admin.getByText('deltaGB must be a number').waitFor();
-    await admin.getByLabel('Change (GB)').fill('1.5');
+    await admin.getByText('Amount must be a number of GB').waitFor();
+    await admin.getByLabel('Amount (GB)').fill('1.5');
     await admin.getByLabel('Adjustment reason').fill('outage credit');
     await admin.getByRole('button', { name: 'Apply adjustment' }).click();
     await admin.getByText('Adjusted by 1.50 GB.').waitFor();

@@ -19,6 +19,7 @@ const serverThreshold = () => page.evaluate(async () => ((await (await fetch('/a
 describe('settings: low-balance alert', () => {
   it('sets, shows after reload, refuses a bad amount and turns off', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
     const field = page.getByLabel('Alert below (GB)');
     await field.waitFor();
     expect(await field.inputValue()).toBe('');

@@ -136,6 +136,12 @@ describe('the first hour', () => {
     await admin.getByRole('heading', { name: 'Admin Panel' }).waitFor();
     await admin.getByRole('tab', { name: 'Payments', exact: true }).click();
     await expect.poll(() => admin.getByTestId('payments-table').innerText()).toContain('$18.00 · 20 GB');
+    // Statuses in words, money as money: "Paid", and "$15" on the revenue axis (never "finished" or "15 $"; SVG text has no innerText).
+    expect(await admin.getByTestId('payments-table').innerText()).toContain('Paid');
+    expect(await admin.getByTestId('payments-table').innerText()).not.toContain('finished');
+    const ticks = () => admin.getByTestId('admin-revenue-chart').locator('.recharts-cartesian-axis-tick-value').allTextContents();
+    await expect.poll(async () => (await ticks()).filter((t) => /^\$\d[\d,]*$/.test(t)).length).toBeGreaterThan(1);
+    expect((await ticks()).filter((t) => t.includes('$') && !/^\$\d[\d,]*$/.test(t))).toEqual([]);
     await screenshots(admin, 'admin-payments');
     // Six tabs on a phone: the tab row scrolls, the page keeps the window's width.
     await admin.setViewportSize(VIEWPORTS.phone);

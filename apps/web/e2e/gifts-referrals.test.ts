@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 async function openSettings(page: Page) {
-  await page.goto('/api');
+  // Gift codes and referrals are in the Account section.
+  await page.goto('/api?section=account');
   await page.getByRole('heading', { name: 'Settings' }).waitFor();
 }
 

@@ -59,6 +59,7 @@ describe('settings: IP allow-list', () => {
     await addCredits(e2e.server, me.id, 1n << 30n);
 
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'API & proxy' }).waitFor();
     await page.getByRole('heading', { name: 'IP Allow-List' }).waitFor();
     await page.getByText('No addresses: any address may use your credentials.').waitFor();
     await expect.poll(() => page.getByTestId('current-address').innerText()).toContain('You are using this page from 127.0.0.1.');
@@ -67,25 +68,33 @@ describe('settings: IP allow-list', () => {
     const before = await throughSocks(`${target.url}/hello`);
     expect(before.ok).toBe(false);
 
+    // Each add and remove is saved at once: there is no separate Save to forget.
+    expect(await page.getByRole('button', { name: /^Save/ }).count()).toBe(0);
     const field = page.getByLabel('Address or range');
     await field.fill('10.0.0.300');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('Invalid IP address or CIDR range: "10.0.0.300"').waitFor();
+    expect((await serverList()).entries).toEqual([]);
     await field.fill('2001:DB8::/48');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Allow-list saved: 2001:db8::/48 added.').waitFor();
+    expect((await serverList()).entries).toEqual(['2001:db8::/48']);
     await page.getByRole('button', { name: 'Add 127.0.0.1' }).click();
     const list = page.getByRole('list', { name: 'Allowed addresses' });
     await expect.poll(() => list.locator('code').allInnerTexts()).toEqual(['2001:db8::/48', '127.0.0.1']);
     expect(await page.getByRole('button', { name: 'Add 127.0.0.1' }).count()).toBe(0);
+    expect(await serverList()).toMatchObject({ entries: ['2001:db8::/48', '127.0.0.1'], passwordless: false });
 
-    // Password-less with a /48 is refused by the server with its reason; without it, saved.
-    await page.getByLabel(/Password-less access from these addresses/).check();
-    await page.getByRole('button', { name: 'Save Allow-List' }).click();
+    // Password-less with a /48 is refused by the server with its reason (the box stays off); without it, saved.
+    const passwordless = page.getByLabel(/Password-less access from these addresses/);
+    await passwordless.click();
     await page.getByText(/Password-less access needs single addresses or ranges no wider than \/24 \(IPv4\) or \/56 \(IPv6\): 2001:db8::\/48/).waitFor();
-    expect(await serverList()).toMatchObject({ entries: [], passwordless: false });
+    expect(await serverList()).toMatchObject({ entries: ['2001:db8::/48', '127.0.0.1'], passwordless: false });
+    await expect.poll(() => passwordless.isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Remove 2001:db8::/48' }).click();
-    await page.getByRole('button', { name: 'Save Allow-List' }).click();
-    await page.getByText(/Allow-list saved: your proxy credentials work only from this address, without a password too/).waitFor();
+    await page.getByText('Allow-list saved: 2001:db8::/48 removed.').waitFor();
+    await passwordless.click();
+    await page.getByText(/Allow-list saved: password-less access on\. Your proxy credentials work only from this address, without a password too/).waitFor();
     expect(await serverList()).toEqual({ entries: ['127.0.0.1'], passwordless: true, currentAddress: '127.0.0.1' });
     await screenshots(page, 'settings-ip-allowlist');
 

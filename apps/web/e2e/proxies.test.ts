@@ -168,6 +168,27 @@ describe('proxy generator', () => {
     await selectFormat('host:port:user:pass');
   });
 
+  it('shows the first line as curl, Python, Node and Playwright code, in the selected format', async () => {
+    const [user, pass] = (await lines())[0]!.split(':').slice(2);
+    const snippet = page.getByTestId('snippet');
+    expect(await snippet.innerText()).toContain(`curl -x 'http://${user}:${pass}@`);
+    await selectFormat('socks5-url');
+    await expect.poll(() => snippet.innerText()).toContain(`curl -x 'socks5h://${user}:${pass}@`);
+    await page.getByRole('tab', { name: 'Python' }).click();
+    expect(await snippet.innerText()).toContain(`proxy = "socks5h://${user}:${pass}@`);
+    expect(await snippet.innerText()).toContain('requests[socks]');
+    await page.getByRole('tab', { name: 'Node' }).click();
+    expect(await snippet.innerText()).toContain("import { fetch, ProxyAgent } from 'undici';");
+    expect(await snippet.innerText()).toContain(`Buffer.from("${user}:${pass}")`);
+    await page.getByRole('tab', { name: 'Playwright' }).click();
+    expect(await snippet.innerText()).toContain(`username: "${user}", password: "${pass}"`);
+    await page.getByRole('button', { name: 'Copy code' }).click();
+    const code = await snippet.innerText();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await page.getByRole('tab', { name: 'curl' }).click();
+    await selectFormat('host:port:user:pass');
+  });
+
   it('state, a searched city and duration go into the username; the count line names the place', async () => {
     const state = page.getByLabel('State');
     await expect.poll(() => state.isEnabled()).toBe(true);

@@ -28,7 +28,7 @@ describe('proxy accounts page', () => {
     await page.getByLabel('Account name').fill('Scraper EU');
     await page.getByLabel('Cap (GB)').fill('0.005');
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByText('capGB has at most two decimals').waitFor();
+    await page.getByText('Cap has at most two decimals').waitFor();
     await page.getByLabel('Cap (GB)').fill('1');
     await page.getByRole('button', { name: 'Create account' }).click();
     await expect.poll(async () => (await accounts()).length).toBe(2);

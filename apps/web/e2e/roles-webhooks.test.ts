@@ -57,6 +57,7 @@ describe('settings: webhooks', () => {
     page.on('dialog', (d) => void d.accept());
     await signUpAndLogIn(e2e, page, 'Hook Tester');
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.getByLabel('Webhook URL').fill('http://example.com/hook');
     await page.getByLabel('Payment credited').check();
     await page.getByRole('button', { name: 'Add webhook' }).click();

@@ -23,13 +23,20 @@ describe('settings: rotating leaked credentials', () => {
   it('each credential is replaced only after confirmation, and the new value is shown', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
+    // Secrets are masked until Reveal; the API reference is one link away.
+    expect(await page.getByTestId('api-key').getAttribute('type')).toBe('password');
+    await page.getByRole('button', { name: 'Reveal API key' }).click();
+    expect(await page.getByTestId('api-key').getAttribute('type')).toBe('text');
+    await page.getByRole('button', { name: 'Hide API key' }).click();
+    expect(await page.getByTestId('proxy-password').getAttribute('type')).toBe('password');
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs');
     const oldKey = await page.getByTestId('api-key').inputValue();
     const oldPassword = await page.getByTestId('proxy-password').inputValue();
 
     // Cancel changes nothing.
     await page.getByRole('button', { name: 'Rotate API Key' }).click();
-    const confirmKey = page.getByRole('group', { name: 'Confirm rotating the api key' });
-    expect(await confirmKey.innerText()).toContain('stops working at once');
+    const confirmKey = page.getByRole('group', { name: 'Confirm replacing your API key' });
+    expect(await confirmKey.innerText()).toContain('Replace your API key? Your current API key stops working at once');
     await screenshots(page, 'settings-rotate-confirm');
     await confirmKey.getByRole('button', { name: 'Cancel' }).click();
     expect((await sessionUser()).apiKey).toBe(oldKey);
@@ -44,7 +51,7 @@ describe('settings: rotating leaked credentials', () => {
     expect(await statusWithKey(newKey)).toBe(200);
 
     await page.getByRole('button', { name: 'Rotate Proxy Password' }).click();
-    const confirmPassword = page.getByRole('group', { name: 'Confirm rotating the proxy password' });
+    const confirmPassword = page.getByRole('group', { name: 'Confirm replacing your proxy password' });
     expect(await confirmPassword.innerText()).toContain('within 10 seconds');
     await confirmPassword.getByRole('button', { name: 'Yes, rotate Proxy Password' }).click();
     await page.getByText('New proxy password created.').waitFor();

@@ -22,6 +22,7 @@ const codeAt = (secret: string, offsetMs: number) =>
 describe('two-factor sign-in', () => {
   it('is set up in Settings with the QR code, then sign-in asks for the code', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Security' }).click();
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     const secret = (await page.getByTestId('totp-secret').innerText()).trim();

@@ -65,7 +65,7 @@ describe('dashboard usage and billing', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download CSV' }).click();
     const csv = readFileSync(await (await download).path(), 'utf8');
-    expect(csv.split('\n')[0]).toBe('start,bytesUp,bytesDown,sessions');
+    expect(csv.split('\n')[0]).toBe('start,bytesUp,bytesDown,sessions,gb (GB = 1073741824 bytes)');
     expect(csv.trim().split('\n')).toHaveLength(31);
     await screenshots(page, 'dashboard-usage');
   });

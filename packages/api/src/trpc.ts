@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { ACCOUNT_DISABLED_MESSAGE, DomainError, NOT_ALLOWED_FOR_ROLE, type AdminRole, type DomainErrorCode } from '@proxyhub/core';
+import { ACCOUNT_DISABLED_MESSAGE, DomainError, NOT_ALLOWED_FOR_ROLE, humanizeIdentifier, type AdminRole, type DomainErrorCode } from '@proxyhub/core';
 import type { Context } from './context';
 import { recordAudit, type Actor } from './services/audit-log';
 
@@ -21,8 +21,9 @@ const TRPC_CODE: Record<DomainErrorCode, TRPCError['code']> = {
 export function firstZodMessage(err: ZodError): string {
   const issue = err.issues[0];
   if (!issue) return 'Invalid input';
-  const field = issue.path.length ? issue.path.join('.') : null;
-  // zod's own messages for wrong types read better with the field name in front.
+  const name = issue.path.filter((p) => typeof p === 'string').at(-1);
+  const field = name ? humanizeIdentifier(name) : null;
+  // zod's own messages for wrong types read better with the field's name, in words, in front.
   return issue.code === 'invalid_type' && field && issue.message.startsWith('Invalid input') ? `${field}: ${issue.message}` : issue.message;
 }
 

@@ -12,3 +12,5 @@ export * from './upstream-template';
 export * from './upstream-presets';
 export * from './pricing';
 export * from './target-policy';
+export * from './words';
+export * from './proxy-snippets';

@@ -62,7 +62,7 @@ export function parseProxyUsername(username: string): ParseResult {
   if (username.length > 128) return { ok: false, reason: 'username too long' };
   const fields = username.split('_');
   if (fields.length !== 4) {
-    return { ok: false, reason: 'username must be <proxyUserId>_<COUNTRY[-STATE[-CITY]]>_<minutes>_<TOKEN8>' };
+    return { ok: false, reason: 'username must be <proxy user id>_<COUNTRY[-STATE[-CITY]]>_<minutes>_<TOKEN8>' };
   }
   const [proxyUserId, loc, minutes, token] = fields as [string, string, string, string];
   if (!PROXY_USER_ID_RE.test(proxyUserId)) return { ok: false, reason: 'invalid proxy user id' };

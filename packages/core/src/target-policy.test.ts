@@ -19,7 +19,7 @@ describe('target policy patterns', () => {
     for (const bad of ['exa mple.com', '*.', '*', '-a.com', 'a..com', 'http://a.com', '**.a.com']) {
       const r = targetPolicyInput.safeParse({ rules: ['ok.com', bad] });
       expect(r.success).toBe(false);
-      expect(r.error!.issues[0]!.message).toBe(`rules: invalid pattern "${bad}"`);
+      expect(r.error!.issues[0]!.message).toBe(`Blocked domains: invalid pattern "${bad}"`);
     }
     expect(targetPolicyInput.safeParse({ rules: Array.from({ length: 10_001 }, (_, i) => `d${i}.com`) }).success).toBe(false);
   });

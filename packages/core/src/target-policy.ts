@@ -22,13 +22,13 @@ export function normalizePattern(raw: string): string | null {
 export const targetPolicyInput = z
   .object({
     rules: z
-      .array(z.string({ error: 'rules must be domain patterns' }), { error: 'rules must be a list of domain patterns' })
-      .max(MAX_TARGET_POLICY_RULES, `rules: at most ${MAX_TARGET_POLICY_RULES} patterns`),
-    blockRawIp: z.boolean({ error: 'blockRawIp must be true or false' }).default(false),
+      .array(z.string({ error: 'Blocked domains must be domain patterns' }), { error: 'Blocked domains must be a list of domain patterns' })
+      .max(MAX_TARGET_POLICY_RULES, `Blocked domains: at most ${MAX_TARGET_POLICY_RULES} patterns`),
+    blockRawIp: z.boolean({ error: 'Block raw IP addresses must be true or false' }).default(false),
   })
   .superRefine((v, ctx) => {
     const bad = v.rules.find((r) => normalizePattern(r) === null);
-    if (bad !== undefined) ctx.addIssue({ code: 'custom', path: ['rules'], message: `rules: invalid pattern "${bad.slice(0, 100)}"` });
+    if (bad !== undefined) ctx.addIssue({ code: 'custom', path: ['rules'], message: `Blocked domains: invalid pattern "${bad.slice(0, 100)}"` });
   })
   .transform((v) => ({ rules: [...new Set(v.rules.map((r) => normalizePattern(r)!))], blockRawIp: v.blockRawIp }));
 

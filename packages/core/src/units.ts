@@ -77,3 +77,14 @@ export function centsToUsd(cents: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
+
+/** The unit said once wherever GB is shown (the spec's GB is 2^30 bytes, not 10^9). */
+export const GB_NOTE = 'GB = 1,073,741,824 bytes';
+/** The GB column of an export, named with its unit. */
+export const GB_CSV_COLUMN = 'gb (GB = 1073741824 bytes)';
+
+/** A byte count written out for a tooltip: "1,610,612,736 bytes". */
+export function exactBytes(bytes: bigint | number | string): string {
+  const b = BigInt(bytes);
+  return `${b.toLocaleString('en-US')} ${b === 1n || b === -1n ? 'byte' : 'bytes'}`;
+}

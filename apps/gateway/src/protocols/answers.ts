@@ -99,7 +99,7 @@ function httpText(r: Refusal, ctx: AnswerContext): string {
     case 'bad_credentials':
       return `${r.message}: copy them from ${ctx.publicUrl}/proxies`;
     case 'bad_username':
-      return `${r.message} (expected <proxyUserId>_<COUNTRY>_<minutes>_<TOKEN>; generate one at ${ctx.publicUrl}/proxies)`;
+      return `${r.message} (expected <proxy user id>_<COUNTRY>_<minutes>_<TOKEN>; generate one at ${ctx.publicUrl}/proxies)`;
     case 'forbidden':
       return `Forbidden: ${r.message}; this proxy only connects to public internet addresses`;
     default:

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { BILLING_PAGE_MAX, billingListInput, escapeHtml, formatGb, receiptInput } from '@proxyhub/core';
+import { BILLING_PAGE_MAX, billingListInput, escapeHtml, formatGb, GB_CSV_COLUMN, receiptInput } from '@proxyhub/core';
 import type { BillingEntry, Receipt } from '@proxyhub/api';
 import { errorAnswer, hasErrorAnswer } from '../error-answer';
 import { RestResponse, restRoute } from './rest';
@@ -10,7 +10,7 @@ const HTML = 'text/html; charset=utf-8';
 function billingCsv(entries: BillingEntry[]): string {
   return stringify(
     entries.map((e) => [e.createdAt, e.kind, e.bytes, formatGb(BigInt(e.bytes)), e.description, e.reference ?? '', e.id]),
-    { header: true, columns: ['createdAt', 'kind', 'bytes', 'gb', 'description', 'reference', 'id'] },
+    { header: true, columns: ['createdAt', 'kind', 'bytes', GB_CSV_COLUMN, 'description', 'reference', 'id'] },
   );
 }
 

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { usageHistoryInput } from '@proxyhub/core';
+import { formatGb, GB_CSV_COLUMN, usageHistoryInput } from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** Usage over time (cookie or Bearer API key); `?format=csv` answers the points as CSV. */
@@ -8,8 +8,9 @@ export const usageRoutes = [
     const usage = await caller.usage.history(input);
     if (input?.format !== 'csv') return usage;
     const csv = stringify(
-      usage.points.map((p) => [p.start, p.bytesUp, p.bytesDown, p.sessions]),
-      { header: true, columns: ['start', 'bytesUp', 'bytesDown', 'sessions'] },
+      usage.points.map((p) => [p.start, p.bytesUp, p.bytesDown, p.sessions, formatGb(BigInt(p.bytesUp) + BigInt(p.bytesDown))]),
+      // Bytes exact; the GB column (up and down together) names its unit.
+      { header: true, columns: ['start', 'bytesUp', 'bytesDown', 'sessions', GB_CSV_COLUMN] },
     );
     return new RestResponse(200, csv, 'text/csv; charset=utf-8');
   }),

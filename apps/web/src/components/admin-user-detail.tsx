@@ -5,6 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adjustBalanceInput, centsToUsd, formatGb, gbBreakdown, roleMayUse, setUserPriceInput, suspendUserInput } from '@proxyhub/core';
+import { billingStatus } from '../lib/billing-status';
 import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
@@ -18,10 +19,11 @@ import { UsageChart } from './usage-chart';
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
 
 type Detail = RouterOutputs['admin']['user'];
+const ACCOUNT_KIND: Record<string, string> = { main: 'Main', sub: 'Sub-account', batch: 'Batch' };
 const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
   { head: 'Proxy user ID', className: 'mono', cell: (a) => a.proxyUserId },
   { head: 'Name', cell: (a) => a.name },
-  { head: 'Kind', cell: (a) => a.kind },
+  { head: 'Kind', cell: (a) => ACCOUNT_KIND[a.kind] ?? a.kind },
   { head: 'Used', num: true, cell: (a) => formatBytes(a.usedBytes) },
   { head: 'Cap', num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
   { head: 'State', cell: (a) => (a.disabled ? 'Disabled' : 'Active') },
@@ -29,7 +31,7 @@ const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
 const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
   { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
   { head: 'Description', cell: (e) => e.description },
-  { head: 'Status', cell: (e) => (e.history ? (e.history.map((h) => h.status).at(-1) ?? '') : 'credited') },
+  { head: 'Status', cell: (e) => billingStatus(e).label },
   { head: 'Amount', num: true, cell: (e) => `${formatGb(BigInt(e.bytes))} GB` },
 ];
 
@@ -248,7 +250,7 @@ function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> })
       >
         {error && <Alert kind="error">{error}</Alert>}
         {done && <Alert kind="success">{done}</Alert>}
-        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Change (GB)" inputMode="decimal" />
+        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Amount (GB)" inputMode="decimal" />
         <FormField form={form} name="reason" showError={false} label="Adjustment reason" />
         <Button type="submit" loading={adjust.isPending}>
           Apply adjustment

@@ -50,6 +50,10 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
   const [leaving, setLeaving] = useState(false);
   const [logoutError, setLogoutError] = useState<string | null>(null);
   const logout = trpc.auth.logout.useMutation();
+  // On a narrow screen the links sit behind a Menu button; a link taken closes it.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  useEffect(() => setMenuOpen(false), [pathname, search]);
   // This browser has been signed in: its sign-in page may say "Welcome back" from now on.
   useEffect(rememberReturningVisitor, []);
 
@@ -73,11 +77,17 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
   return (
     <div className="app-shell">
       <aside className="sidebar-column" aria-label="Main">
-        <div className="sidebar">
+        <div className={`sidebar${menuOpen ? ' menu-open' : ''}`}>
           <div className="sidebar-top">
             <Brand to="/dashboard" />
           </div>
-          <nav className="sidebar-nav">
+          <Button variant="secondary" className="menu-btn" aria-expanded={menuOpen} aria-controls="app-nav" onClick={() => setMenuOpen(!menuOpen)}>
+            <svg viewBox="0 0 24 24" aria-hidden="true">
+              <path d={menuOpen ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'} />
+            </svg>
+            Menu
+          </Button>
+          <nav className="sidebar-nav" id="app-nav" aria-label="Pages">
             {NAV.map((item) => (
               <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
                 <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">

@@ -25,11 +25,10 @@ interface DataTableProps<T> {
   /** The table's accessible name. */
   label?: string;
   rowProps?: (row: T) => RowProps;
-  /** Each cell carries its column's name, which the narrow layout shows beside it. */
-  labelled?: boolean;
 }
 
-export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, label, rowProps, labelled }: DataTableProps<T>) {
+/** On a narrow screen each row becomes a card; every cell carries its column's name (`data-label`), shown beside it there. */
+export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, label, rowProps }: DataTableProps<T>) {
   const note = (content: ReactNode) => (
     <tr>
       <td colSpan={columns.length} className="table-empty">
@@ -57,7 +56,7 @@ export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, la
           {rows?.map((row) => (
             <tr key={rowKey(row)} {...rowProps?.(row)}>
               {columns.map((c, i) => (
-                <td key={i} className={cellClass(c, row)} data-label={labelled && typeof c.head === 'string' ? c.head : undefined}>
+                <td key={i} className={cellClass(c, row)} data-label={typeof c.head === 'string' ? c.head || undefined : undefined}>
                   {c.cell(row)}
                 </td>
               ))}

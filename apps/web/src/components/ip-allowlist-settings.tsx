@@ -1,16 +1,15 @@
 /**
  * Settings card: the IP allow-list (addresses the user's proxy credentials work from) and
- * password-less access from them. Edits stay on the page until saved; the address the server sees
- * this page coming from is offered as a one-click entry.
+ * password-less access from them. Each add, remove and switch is saved at once (nothing waits for a
+ * second Save to be lost); the address the server sees this page coming from is a one-click entry.
  */
-import { useEffect } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver, ResolverResult } from 'react-hook-form';
-import { MAX_ALLOWLIST_ENTRIES, parseAllowlistEntry, PASSWORDLESS_MIN_PREFIX, setIpAllowlistInput } from '@proxyhub/core';
+import { MAX_ALLOWLIST_ENTRIES, parseAllowlistEntry, PASSWORDLESS_MIN_PREFIX, setIpAllowlistInput, type SetIpAllowlistInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
-import { FormField, firstError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
+import { FormField, submitWith, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
-import { Alert, Button, Card } from './ui';
+import { Button, Card, useOutcome } from './ui';
 
 const resolver = zodResolver(setIpAllowlistInput);
 
@@ -27,60 +26,67 @@ const entryResolver =
     return { values, errors: {} };
   };
 
+/** What a saved list means for the proxy credentials, in a sentence. */
+function savedSummary(r: { entries: string[]; passwordless: boolean }): string {
+  if (r.entries.length === 0) return 'Your proxy credentials work from any address.';
+  const where = r.entries.length === 1 ? 'this address' : `these ${r.entries.length} entries`;
+  return `Your proxy credentials work only from ${where}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
+}
+
 export function IpAllowlistSettings() {
   const current = trpc.ipAllowlist.get.useQuery(undefined, { staleTime: 0 });
   const save = trpc.ipAllowlist.set.useMutation();
-  const { form, onSubmit, outcome, clearOutcome } = useActionForm(
-    resolver,
-    { entries: [], passwordless: false },
-    async (input) => {
-      const r = await save.mutateAsync(input);
-      await current.refetch();
-      return r.entries.length === 0
-        ? 'Allow-list saved: your proxy credentials work from any address.'
-        : `Allow-list saved: your proxy credentials work only from ${r.entries.length === 1 ? 'this address' : `these ${r.entries.length} entries`}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
-    },
-    (err) => errorMessage(err, 'Failed to save the allow-list'),
-  );
-  useEffect(() => {
-    if (current.data) form.reset({ entries: current.data.entries, passwordless: current.data.passwordless });
-  }, [current.data, form]);
+  const { setOutcome, alert: outcome } = useOutcome();
+  const entries = current.data?.entries ?? [];
+  const passwordless = current.data?.passwordless ?? false;
 
-  const entries = form.watch('entries');
+  /** Saves the whole list as it should now be; the server's answer (or its refusal) is what the card then shows. */
+  async function saveList(next: SetIpAllowlistInput, done: string): Promise<boolean> {
+    setOutcome(null);
+    try {
+      const r = await save.mutateAsync(next);
+      await current.refetch();
+      setOutcome({ kind: 'success', text: `${done} ${savedSummary(r)}` });
+      return true;
+    } catch (err) {
+      await current.refetch();
+      setOutcome({ kind: 'error', text: errorMessage(err, 'Failed to save the allow-list') });
+      return false;
+    }
+  }
+  const add = (entry: string) =>
+    saveList({ entries: entries.includes(entry) ? entries : [...entries, entry], passwordless }, `Allow-list saved: ${entry} added.`);
+
   const adding = useSchemaForm(entryResolver(entries), { entry: '' });
   const here = current.data?.currentAddress;
   const hereNormalised = here ? parseAllowlistEntry(here)?.entry : undefined;
   const full = entries.length >= MAX_ALLOWLIST_ENTRIES;
-
-  /** Edits the list (an entry in its normalised form, once); the last save's outcome no longer applies. */
-  function setEntries(next: string[]) {
-    form.setValue('entries', next);
-    form.clearErrors();
-    clearOutcome();
-  }
-  const add = (entry: string) => setEntries(entries.includes(entry) ? entries : [...entries, entry]);
+  const busy = save.isPending || current.isPending;
 
   const onAdd = submitWith(
     adding,
-    ({ entry }) => {
-      add(parseAllowlistEntry(entry)!.entry);
-      adding.reset();
+    async ({ entry }) => {
+      if (await add(parseAllowlistEntry(entry)!.entry)) adding.reset();
     },
     'Invalid input',
   );
-  const saveError = firstError(form);
 
   return (
     <Card
       title="IP Allow-List"
-      description={`Your proxy credentials work only from these addresses (IPv4, IPv6 or CIDR ranges, up to ${MAX_ALLOWLIST_ENTRIES}). An empty list allows any address.`}
+      description={`Your proxy credentials work only from these addresses (IPv4, IPv6 or CIDR ranges, up to ${MAX_ALLOWLIST_ENTRIES}). An empty list allows any address. Each change is saved at once.`}
     >
-      <ul className="allowlist" aria-label="Allowed addresses">
-        {entries.length === 0 && <li className="muted">No addresses: any address may use your credentials.</li>}
+      <ul className="allowlist" aria-label="Allowed addresses" aria-busy={busy || undefined}>
+        {current.isSuccess && entries.length === 0 && <li className="muted">No addresses: any address may use your credentials.</li>}
         {entries.map((entry) => (
           <li key={entry}>
             <code>{entry}</code>
-            <Button variant="ghost" aria-label={`Remove ${entry}`} onClick={() => setEntries(entries.filter((x) => x !== entry))}>
+            <Button
+              variant="ghost"
+              aria-label={`Remove ${entry}`}
+              disabled={busy}
+              onClick={() => void saveList({ entries: entries.filter((x) => x !== entry), passwordless }, `Allow-list saved: ${entry} removed.`)}
+            >
               Remove
             </Button>
           </li>
@@ -88,7 +94,7 @@ export function IpAllowlistSettings() {
       </ul>
       <form className="form inline-form" onSubmit={onAdd} noValidate aria-label="Add an address">
         <FormField form={adding} name="entry" label="Address or range" autoComplete="off" placeholder="e.g. 203.0.113.7 or 2001:db8::/48" />
-        <Button type="submit" variant="secondary" disabled={full}>
+        <Button type="submit" variant="secondary" disabled={full || busy}>
           Add
         </Button>
       </form>
@@ -96,26 +102,31 @@ export function IpAllowlistSettings() {
         <p className="allowlist-suggestion" data-testid="current-address">
           You are using this page from <code>{here}</code>.{' '}
           {hereNormalised && !entries.includes(hereNormalised) && (
-            <Button variant="secondary" onClick={() => add(hereNormalised)} disabled={full}>
+            <Button variant="secondary" onClick={() => void add(hereNormalised)} disabled={full || busy}>
               Add {hereNormalised}
             </Button>
           )}
         </p>
       )}
       <label className="check">
-        <input type="checkbox" {...form.register('passwordless', { onChange: () => clearOutcome() })} />
+        <input
+          type="checkbox"
+          checked={passwordless}
+          disabled={busy}
+          onChange={(e) =>
+            void saveList(
+              { entries, passwordless: e.target.checked },
+              e.target.checked ? 'Allow-list saved: password-less access on.' : 'Allow-list saved: password-less access off.',
+            )
+          }
+        />
         <span>
           <strong>Password-less access from these addresses.</strong> Connections from a listed address that bring no username and password (a browser,
           Playwright, Puppeteer or Selenium with <code>socks5://host:port</code>) use your main account, any location, billed as usual. Each entry can then be
           at most a /{PASSWORDLESS_MIN_PREFIX.ipv4} (IPv4) or /{PASSWORDLESS_MIN_PREFIX.ipv6} (IPv6), and an address can be password-less for one account only.
         </span>
       </label>
-      <div className="form-actions">
-        <Button onClick={onSubmit} loading={save.isPending}>
-          Save Allow-List
-        </Button>
-      </div>
-      {saveError ? <Alert kind="error">{saveError}</Alert> : outcome}
+      {outcome}
     </Card>
   );
 }

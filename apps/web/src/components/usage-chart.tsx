@@ -1,7 +1,7 @@
 /** A bar chart of usage points (download and upload stacked), in MB, with the total as data. */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageGranularity } from '@proxyhub/core';
-import { MiB } from '../lib/bytes';
+import { formatMb, MiB } from '../lib/bytes';
 
 function bucketLabel(iso: string, granularity: UsageGranularity): string {
   const d = new Date(iso);
@@ -34,8 +34,8 @@ export function UsageChart({
         <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-          <YAxis tick={{ fontSize: 12 }} width={56} unit=" MB" />
-          <Tooltip formatter={(v) => `${Number(v).toFixed(2)} MB`} />
+          <YAxis tick={{ fontSize: 12 }} width={64} tickFormatter={(v: number) => formatMb(v)} />
+          <Tooltip formatter={(v) => formatMb(Number(v))} />
           <Legend />
           <Bar dataKey="down" name="Download" stackId="b" fill="#4f46e5" isAnimationActive={false} />
           <Bar dataKey="up" name="Upload" stackId="b" fill="#a5b4fc" isAnimationActive={false} />

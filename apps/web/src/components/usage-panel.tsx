@@ -10,6 +10,8 @@ import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Alert, Card } from './ui';
 import { formatBytes } from '../lib/bytes';
+import { TabStrip } from './tab-strip';
+import { Bytes } from './units';
 import { UsageChart } from './usage-chart';
 
 /** What a customer can do about each way a connection fails: one line each. */
@@ -25,7 +27,7 @@ export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
 type History = RouterOutputs['usage']['history'];
 const TARGET_COLUMNS: Column<History['byTarget'][number]>[] = [
   { head: 'By target', cell: (t) => t.host },
-  { head: 'Traffic', num: true, cell: (t) => formatBytes(t.bytes) },
+  { head: 'Traffic', num: true, cell: (t) => <Bytes bytes={t.bytes} /> },
   { head: 'Connections', num: true, cell: (t) => t.connections },
 ];
 const OUTCOME_COLUMNS: Column<History['byOutcome'][number]>[] = [
@@ -61,20 +63,14 @@ export function UsagePanel() {
         </a>
       }
     >
-      <div className="tabs" role="tablist" aria-label="Usage period">
-        {RANGES.map((r) => (
-          <button
-            key={r.id}
-            type="button"
-            role="tab"
-            aria-selected={granularity === r.id}
-            className={`tab${granularity === r.id ? ' active' : ''}`}
-            onClick={() => setGranularity(r.id)}
-          >
-            {r.label}
-          </button>
-        ))}
-      </div>
+      <TabStrip
+        label="Usage period"
+        idPrefix="usage"
+        panels={false}
+        tabs={RANGES}
+        current={granularity}
+        onSelect={(id) => setGranularity(id as UsageGranularity)}
+      />
       {usage.isError && <Alert kind="error">{errorMessage(usage.error, 'Failed to load usage')}</Alert>}
       <UsageChart points={data?.points ?? []} granularity={granularity} totalBytes={total} />
       <div className="grid-2">
@@ -108,7 +104,7 @@ type Named = { key: string; name: string; bytes: string };
 function UsageTable({ title, rows, testId }: { title: string; rows: Named[]; testId: string }) {
   const columns: Column<Named>[] = [
     { head: title, cell: (r) => r.name },
-    { head: 'Traffic', num: true, cell: (r) => formatBytes(r.bytes) },
+    { head: 'Traffic', num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
   ];
   return <DataTable testId={testId} columns={columns} rows={rows} rowKey={(r) => r.key} empty="No traffic in this period" />;
 }

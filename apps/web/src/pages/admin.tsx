@@ -15,6 +15,7 @@ import { AdminPricing } from '../components/admin/pricing-tab';
 import { AdminPromotions } from '../components/admin/promotions-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
 import { AdminTargetPolicy } from '../components/admin/target-policy';
+import { TabStrip } from '../components/tab-strip';
 import { UsersTab, useUsersList } from '../components/admin/users';
 import { AdminTelegram } from '../components/telegram-settings';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
@@ -150,22 +151,12 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
             <AdminOverview />
           </>
         )}
-        <div className="tabs" role="tablist" aria-label="Admin sections">
-          {tabs.map((t) => (
-            <button
-              key={t.id}
-              type="button"
-              role="tab"
-              id={`tab-${t.id}`}
-              aria-controls={`panel-${t.id}`}
-              aria-selected={current.id === t.id}
-              className={`tab${current.id === t.id ? ' active' : ''}`}
-              onClick={() => setTab(t.id)}
-            >
-              {typeof t.label === 'string' ? t.label : t.label(shared)}
-            </button>
-          ))}
-        </div>
+        <TabStrip
+          label="Admin sections"
+          tabs={tabs.map((t) => ({ id: t.id, label: typeof t.label === 'string' ? t.label : t.label(shared) }))}
+          current={current.id}
+          onSelect={setTab}
+        />
         <section role="tabpanel" id={`panel-${current.id}`} aria-labelledby={`tab-${current.id}`}>
           <Panel key={current.id} shared={shared} />
         </section>

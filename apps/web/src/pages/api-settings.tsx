@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
@@ -11,15 +12,68 @@ import { ProfileSettings } from '../components/profile-settings';
 import { ReferralSettings } from '../components/referral-settings';
 import { TelegramSettings } from '../components/telegram-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
-import { Button, Card, CopyButton, PageHeader, useOutcome } from '../components/ui';
+import { SecretField } from '../components/secret-field';
+import { TabStrip, tabIds } from '../components/tab-strip';
+import { Button, Card, PageHeader, useOutcome } from '../components/ui';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
 
+/** Settings' sections: tabs under the spec's /api route, the chosen one in `?section=` (a link or a reload keeps it). */
+const SECTIONS = [
+  { id: 'api', label: 'API & proxy' },
+  { id: 'security', label: 'Security' },
+  { id: 'notifications', label: 'Notifications' },
+  { id: 'account', label: 'Account' },
+] as const;
+type SectionId = (typeof SECTIONS)[number]['id'];
+
 export function ApiSettingsPage() {
   usePageTitle('Settings');
+  const [params, setParams] = useSearchParams();
+  const current: SectionId = SECTIONS.find((s) => s.id === params.get('section'))?.id ?? 'api';
+  const ids = tabIds(current, 'settings');
+  return (
+    <>
+      <PageHeader title="Settings" subtitle="Your API key and proxy password, security, notifications and account." />
+      <TabStrip
+        label="Settings sections"
+        idPrefix="settings"
+        tabs={SECTIONS}
+        current={current}
+        onSelect={(id) => setParams(id === 'api' ? {} : { section: id })}
+      />
+      <section className="settings-panel" role="tabpanel" id={ids.panel} aria-labelledby={ids.tab}>
+        {current === 'api' && <ApiAndProxySection />}
+        {current === 'security' && (
+          <>
+            <TwoFactorSettings />
+            <PasswordSettings />
+          </>
+        )}
+        {current === 'notifications' && (
+          <>
+            <AlertSettings />
+            <TelegramSettings />
+            <WebhookSettings />
+          </>
+        )}
+        {current === 'account' && (
+          <>
+            <ProfileSettings />
+            <GiftCodeSettings />
+            <ReferralSettings />
+            <DeleteAccountSettings />
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function ApiAndProxySection() {
   const user = useSession().data!;
   const { setUser, refresh } = useSessionActions();
   const rotateKey = trpc.auth.rotateApiKey.useMutation();
@@ -31,11 +85,22 @@ export function ApiSettingsPage() {
   };
   return (
     <>
-      <PageHeader title="Settings" subtitle="Your API key, proxy password, proxy batches and account." />
-      <Card title="API Key" description="Use this key to call the ProxyHub API from your own tools. Keep it secret.">
-        <SecretRow id="api-key" label="API key" value={user.apiKey} copyLabel="Copy API key" />
+      <Card
+        title="API Key"
+        description={
+          <>
+            Use this key to call the ProxyHub API from your own tools. Keep it secret. Every call is described in the{' '}
+            <a href="/docs" target="_blank" rel="noreferrer">
+              API reference
+            </a>
+            .
+          </>
+        }
+      >
+        <SecretField id="api-key" label="API key" value={user.apiKey} />
         <RotateCredential
           name="API Key"
+          what="your API key"
           warning="Your current API key stops working at once. Tools that use it need the new key."
           done="New API key created. The old key no longer works."
           rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
@@ -43,51 +108,34 @@ export function ApiSettingsPage() {
         />
       </Card>
       <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
-        <SecretRow id="proxy-password" label="Proxy password" value={user.proxyPassword} copyLabel="Copy proxy password" />
+        <SecretField id="proxy-password" label="Proxy password" value={user.proxyPassword} />
         <RotateCredential
           name="Proxy Password"
+          what="your proxy password"
           warning="Proxies using your current password stop working within 10 seconds, open connections included. Generate your proxy list again afterwards."
           done="New proxy password created. Generate your proxy list again."
           rotate={async () => showNew({ proxyPassword: (await rotatePassword.mutateAsync()).proxyPassword })}
           pending={rotatePassword.isPending}
         />
       </Card>
-      <AssociateBatch />
-      <GiftCodeSettings />
-      <ReferralSettings />
-      <AlertSettings />
-      <TelegramSettings />
-      <TwoFactorSettings />
       <IpAllowlistSettings />
-      <WebhookSettings />
-      <ProfileSettings />
-      <PasswordSettings />
-      <DeleteAccountSettings />
+      <AssociateBatch />
     </>
-  );
-}
-
-function SecretRow({ id, label, value, copyLabel }: { id: string; label: string; value: string; copyLabel: string }) {
-  return (
-    <div className="key-row">
-      <label className="sr-only" htmlFor={id}>
-        {label}
-      </label>
-      <input id={id} className="key-input mono" readOnly value={value} data-testid={id} onFocus={(e) => e.currentTarget.select()} />
-      <CopyButton text={value} variant="primary" ariaLabel={copyLabel} />
-    </div>
   );
 }
 
 /** A button that replaces a leaked credential, after the user confirms what will stop working. */
 function RotateCredential({
   name,
+  what,
   warning,
   done,
   rotate,
   pending,
 }: {
   name: string;
+  /** The credential in a sentence ("your API key"). */
+  what: string;
   warning: string;
   done: string;
   rotate: () => Promise<void>;
@@ -100,16 +148,16 @@ function RotateCredential({
       await rotate();
       setResult({ kind: 'success', text: done });
     } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, `Failed to rotate the ${name.toLowerCase()}`) });
+      setResult({ kind: 'error', text: errorMessage(err, `Failed to replace ${what}`) });
     }
     setConfirming(false);
   }
   return (
     <>
       {confirming ? (
-        <div className="confirm-box" role="group" aria-label={`Confirm rotating the ${name.toLowerCase()}`}>
+        <div className="confirm-box" role="group" aria-label={`Confirm replacing ${what}`}>
           <p>
-            <strong>Replace your {name.toLowerCase()}?</strong> {warning}
+            <strong>Replace {what}?</strong> {warning}
           </p>
           <div className="card-actions">
             <Button variant="danger" loading={pending} onClick={() => void onConfirm()}>

@@ -1,6 +1,7 @@
-import { formatGb, type OrderStep } from '@proxyhub/core';
 import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
+import { Bytes, GbNote } from '../components/units';
+import { billingStatus } from '../lib/billing-status';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
@@ -19,27 +20,6 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   referral: 'Referral',
 };
 
-const STEP_LABEL: Record<OrderStep, string> = {
-  created: 'Created',
-  waiting: 'Waiting for payment',
-  confirming: 'Confirming',
-  paid: 'Paid',
-  failed: 'Failed',
-  expired: 'Expired',
-  refunded: 'Refunded',
-};
-
-function statusOf(e: Entry): { label: string; className: string } {
-  if (e.kind !== 'crypto') return { label: 'Credited', className: 'credited' };
-  const last = e.history?.at(-1)?.status ?? 'created';
-  return { label: STEP_LABEL[last], className: last };
-}
-
-function amount(bytes: string): string {
-  const b = BigInt(bytes);
-  return `${b > 0n ? '+' : ''}${formatGb(b)} GB`;
-}
-
 const COLUMNS: Column<Entry>[] = [
   { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
   { head: 'Type', cell: (e) => KIND_LABEL[e.kind] },
@@ -47,11 +27,11 @@ const COLUMNS: Column<Entry>[] = [
   {
     head: 'Status',
     cell: (e) => {
-      const status = statusOf(e);
+      const status = billingStatus(e);
       return <span className={`billing-status ${status.className}`}>{status.label}</span>;
     },
   },
-  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => amount(e.bytes) },
+  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => <Bytes bytes={e.bytes} gb signed /> },
   {
     head: 'Receipt',
     cell: (e) =>
@@ -95,6 +75,7 @@ export function BillingPage() {
             Load more
           </Button>
         )}
+        <GbNote />
       </Card>
     </>
   );

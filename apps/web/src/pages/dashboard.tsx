@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
-import { gbBreakdown } from '@proxyhub/core';
+import { exactBytes, gbBreakdown } from '@proxyhub/core';
 import { Card, PageHeader } from '../components/ui';
+import { GbNote } from '../components/units';
 import { UsagePanel } from '../components/usage-panel';
 import { useSession } from '../session';
 import { usePageTitle } from '../lib/page-title';
@@ -20,7 +21,7 @@ export function DashboardPage() {
       <div className="stats">
         <div className="stat stat-primary">
           <span className="stat-label">Remaining Data</span>
-          <span className="stat-value" data-testid="remaining-data">
+          <span className="stat-value" data-testid="remaining-data" title={exactBytes(user.credits)}>
             {remaining}
           </span>
           <Link to="/topup" className="stat-link">
@@ -29,7 +30,7 @@ export function DashboardPage() {
         </div>
         <div className="stat">
           <span className="stat-label">Total Usage</span>
-          <span className="stat-value" data-testid="total-usage">
+          <span className="stat-value" data-testid="total-usage" title={exactBytes(user.total_usage_bytes)}>
             {usage}
           </span>
           <span className="stat-foot">All proxy traffic so far</span>
@@ -44,6 +45,7 @@ export function DashboardPage() {
           </Link>
         </div>
       </div>
+      <GbNote />
       <UsagePanel />
       <Card title="Account Information">
         <dl className="info-list">

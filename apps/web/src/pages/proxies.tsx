@@ -24,6 +24,7 @@ import {
 } from '@proxyhub/core';
 import { LineTest } from '../components/line-test';
 import { ProxyLines } from '../components/proxy-lines';
+import { ProxySnippets } from '../components/proxy-snippets';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
 import { FormField, submitWith, useSchemaForm } from '../lib/form';
@@ -365,6 +366,7 @@ export function ProxiesPage() {
         <ProxyLines id="proxy-output" label="Generated proxies" list={generated} format={format} placeholder="Your proxies will appear here, one per line." />
         <LineTest firstLine={generated?.proxies[0]?.username ?? null} />
       </Card>
+      {generated?.proxies[0] && <ProxySnippets proxy={generated.proxies[0]} endpoint={generated.endpoint} socks={isSocksFormat(format)} />}
     </>
   );
 }

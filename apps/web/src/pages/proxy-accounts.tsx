@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
+import { SecretText } from '../components/secret-field';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
@@ -124,7 +125,7 @@ function AccountRow({ account: a }: { account: Account }) {
           <strong>{a.kind === 'main' ? 'Main account' : a.name}</strong> <span className="badge badge-gray">{KIND[a.kind]}</span>
           {a.disabled && <span className="badge badge-red">Disabled</span>}
           <div className="muted small mono">
-            {a.proxyUserId} · password {a.proxyPassword}
+            {a.proxyUserId} · password <SecretText value={a.proxyPassword} label={`password of ${a.name}`} />
           </div>
         </div>
         <CopyButton text={`${a.proxyUserId}:${a.proxyPassword}`} variant="ghost" ariaLabel={`Copy credentials of ${a.name}`} />

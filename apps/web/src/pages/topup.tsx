@@ -9,6 +9,7 @@ import {
   centsToUsd,
   coerceGbAmount,
   cryptoPaymentInput,
+  exactBytes,
   formatGb,
   minOrderGb,
   minOrderMessage,
@@ -19,6 +20,7 @@ import {
   withGbBeside,
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
+import { GbNote } from '../components/units';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
@@ -63,7 +65,7 @@ export function TopUpPage() {
       <div className="balance-banner">
         <div>
           <span className="stat-label">Current Balance</span>
-          <span className="balance-value" data-testid="balance">
+          <span className="balance-value" data-testid="balance" title={exactBytes(user.credits)}>
             {formatGb(user.credits)} GB
           </span>
         </div>
@@ -73,6 +75,7 @@ export function TopUpPage() {
         <CryptoTopUp />
         <RedeemCode onRedeemed={refresh} />
       </div>
+      <GbNote />
     </>
   );
 }

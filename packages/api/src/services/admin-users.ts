@@ -44,7 +44,7 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       .from(proxyAccounts)
       .where(eq(proxyAccounts.userId, u.id))
       .orderBy(proxyAccounts.createdAt),
-    listBilling(db, u.id, { limit: 100 }),
+    listBilling(db, u.id, { limit: 100 }, { forStaff: true }),
     userUsageHistory(db, u.id, { granularity: 'day' }),
     db
       .select({ expiresAt: sessions.expiresAt })

@@ -35,7 +35,7 @@ interface Row {
 
 const exactTime = (col: AnyPgColumn) => sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-const BAD_CURSOR = 'cursor is not valid';
+const BAD_CURSOR = 'The page cursor is not valid';
 
 function decodeCursor(cursor: string | undefined): { at: string; id: string } | null {
   if (!cursor) return null;
@@ -67,7 +67,23 @@ export function partialNote(o: { priceCents: number; paidCents: number | null; c
   return `Partially paid: ${formatGb(o.creditedBytes)} GB credited, $${centsToUsd(owed)} owed`;
 }
 
-export async function listBilling(db: DbOrTx, userId: string, input: { limit?: number | undefined; cursor?: string | undefined }): Promise<BillingPage> {
+/** An adjustment's note ends with who made it (`goodwill (admin:alice)`): staff see it, the customer sees the support team. */
+const ADJUSTED_BY = / \((?:admin:[^()]*|internal|anonymous)\)$/;
+
+function adjustmentDescription(note: string | null, bytes: bigint, forStaff: boolean): string {
+  if (forStaff) return note ? `Adjustment: ${note}` : 'Adjustment by an administrator';
+  const reason = note?.replace(ADJUSTED_BY, '').trim();
+  const what = bytes < 0n ? 'Removed by support' : 'Added by support';
+  return reason ? `${what}: ${reason}` : what;
+}
+
+/** `forStaff`: the admin's view of the user's history, which names the admin behind each adjustment. */
+export async function listBilling(
+  db: DbOrTx,
+  userId: string,
+  input: { limit?: number | undefined; cursor?: string | undefined },
+  opts: { forStaff?: boolean } = {},
+): Promise<BillingPage> {
   const limit = input.limit ?? BILLING_PAGE_DEFAULT;
   const cursor = decodeCursor(input.cursor);
   const before = (at: AnyPgColumn, id: AnyPgColumn) => (cursor ? sql`(${at}, ${id}) < (${cursor.at}::timestamptz, ${cursor.id}::uuid)` : undefined);
@@ -190,7 +206,7 @@ export async function listBilling(db: DbOrTx, userId: string, input: { limit?: n
         return { ...base, kind: 'batch', bytes, description: `Batch ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
       }
       case 'admin_adjustment':
-        return { ...base, kind: 'adjustment', bytes, description: r.note ? `Adjustment: ${r.note}` : 'Adjustment by an administrator', reference: null };
+        return { ...base, kind: 'adjustment', bytes, description: adjustmentDescription(r.note, r.bytes, !!opts.forStaff), reference: null };
       case 'reversal':
       case 'payment':
         if (prefix === 'payment-reversal') return { ...base, kind: 'refund', bytes, description: 'Crypto payment refunded', reference: sourceId };

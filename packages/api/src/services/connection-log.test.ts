@@ -60,7 +60,7 @@ describe('connection log storage', () => {
 
   it('refuses a range and a cursor it cannot read, naming the field', async () => {
     const u = await userWithAccount(database.db, 10n * MiB);
-    await expect(listConnections(database.db, u.userId, { from: '2026-02-01', to: '2026-01-01' })).rejects.toThrow('from must not be after to');
-    await expect(listConnections(database.db, u.userId, { cursor: 'nonsense' })).rejects.toThrow('cursor is not valid');
+    await expect(listConnections(database.db, u.userId, { from: '2026-02-01', to: '2026-01-01' })).rejects.toThrow('The start must not be after the end');
+    await expect(listConnections(database.db, u.userId, { cursor: 'nonsense' })).rejects.toThrow('The page cursor is not valid');
   });
 });

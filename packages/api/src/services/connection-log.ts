@@ -179,7 +179,7 @@ export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
 export function range(input: Pick<NonNullable<ConnectionsInput>, 'from' | 'to'> | undefined, csv: boolean): { from: Date; to: Date } {
   const to = input?.to ? parseIsoTime(input.to) : new Date();
   const from = input?.from ? parseIsoTime(input.from) : new Date(to.getTime() - CONNECTION_LOG_DAYS * DAY_MS);
-  if (from > to) throw new DomainError('BAD_REQUEST', 'from must not be after to');
+  if (from > to) throw new DomainError('BAD_REQUEST', 'The start must not be after the end');
   if (csv && to.getTime() - from.getTime() > CONNECTIONS_MAX_CSV_DAYS * DAY_MS) {
     throw new DomainError('BAD_REQUEST', `from and to must be at most ${CONNECTIONS_MAX_CSV_DAYS} days apart for format=csv`);
   }
@@ -193,7 +193,7 @@ function encodeCursor(startedAt: Date, id: string): string {
 function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
   const startedAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(startedAt.getTime())) throw new DomainError('BAD_REQUEST', 'cursor is not valid');
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(startedAt.getTime())) throw new DomainError('BAD_REQUEST', 'The page cursor is not valid');
   return { startedAt, id };
 }
 

@@ -41,7 +41,7 @@ export function usageRange(input: UsageHistoryInput, now = Date.now()): { granul
   const step = STEP_MS[granularity];
   const end = bucketOf(input?.to ? parseIsoTime(input.to).getTime() : now, granularity);
   const start = input?.from ? bucketOf(parseIsoTime(input.from).getTime(), granularity) : end - (DEFAULT_POINTS[granularity] - 1) * step;
-  if (start > end) throw new DomainError('BAD_REQUEST', 'from must not be after to');
+  if (start > end) throw new DomainError('BAD_REQUEST', 'The start must not be after the end');
   const points = (end - start) / step + 1;
   if (points > USAGE_MAX_POINTS[granularity]) {
     throw new DomainError(

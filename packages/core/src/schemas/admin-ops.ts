@@ -7,9 +7,9 @@ import { pageField, pageSizeUpTo } from './credits';
 /** The audit log, newest first, filtered by exact actor, action or target. */
 export const adminAuditInput = z
   .object({
-    actor: z.string().trim().max(200, 'actor is too long').optional(),
-    action: z.string().trim().max(200, 'action is too long').optional(),
-    target: z.string().trim().max(300, 'target is too long').optional(),
+    actor: z.string().trim().max(200, 'Actor must be at most 200 characters').optional(),
+    action: z.string().trim().max(200, 'Action must be at most 200 characters').optional(),
+    target: z.string().trim().max(300, 'Target must be at most 300 characters').optional(),
     page: pageField.optional(),
     pageSize: pageSizeUpTo(200).optional(),
   })
@@ -39,10 +39,10 @@ export const unsuspendUserInput = z.object({ id: userIdField, reason: adminReaso
 export const adjustBalanceInput = z.object({
   id: userIdField,
   deltaGB: z
-    .number({ error: 'deltaGB must be a number' })
-    .refine((v) => v !== 0, 'deltaGB must not be 0')
-    .refine((v) => Math.abs(v) <= 100_000, 'deltaGB must be between -100000 and 100000')
-    .refine(isHundredth, 'deltaGB has at most two decimals'),
+    .number({ error: 'Amount must be a number of GB' })
+    .refine((v) => v !== 0, 'Amount must not be 0')
+    .refine((v) => Math.abs(v) <= 100_000, 'Amount must be between -100000 and 100000 GB')
+    .refine(isHundredth, 'Amount has at most two decimals'),
   reason: adminReason,
 });
 
@@ -52,7 +52,7 @@ const searchText = z.string({ error: 'Search must be text' }).trim().max(200, 'S
 /** Codes for the admin, newest first: by state, and by code or redeemer email (`q`). */
 export const adminCodesInput = z
   .object({
-    status: z.enum(ADMIN_CODE_STATUSES, { error: 'status must be unused, redeemed, expired or revoked' }).optional(),
+    status: z.enum(ADMIN_CODE_STATUSES, { error: 'Status must be unused, redeemed, expired or revoked' }).optional(),
     q: searchText.optional(),
     page: pageField.optional(),
     pageSize: pageSizeUpTo(200).optional(),
@@ -64,7 +64,7 @@ export const revokeCodeInput = z.object({ code: z.string({ error: 'Code is requi
 /** Orders for the admin, newest first: by provider status, and by user email or order id (`q`). */
 export const adminPaymentsInput = z
   .object({
-    status: z.enum(PAYMENT_STATUSES, { error: `status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+    status: z.enum(PAYMENT_STATUSES, { error: `Status must be one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
     q: searchText.optional(),
     page: pageField.optional(),
     pageSize: pageSizeUpTo(200).optional(),
@@ -72,7 +72,7 @@ export const adminPaymentsInput = z
   .optional();
 
 function adminRoleField() {
-  return z.enum(ADMIN_ROLES, { error: `role must be one of ${ADMIN_ROLES.join(', ')}` });
+  return z.enum(ADMIN_ROLES, { error: `Role must be one of ${ADMIN_ROLES.join(', ')}` });
 }
 
 /** A new admin: a username of letters, digits, dots, dashes or underscores, and a password of 8+ characters. */

@@ -7,19 +7,19 @@ export const BILLING_PAGE_MAX = 500;
 export const billingListInput = z
   .object({
     limit: z
-      .number({ error: 'limit must be a number' })
-      .int('limit must be a whole number')
-      .min(1, 'limit must be at least 1')
-      .max(BILLING_PAGE_MAX, `limit must be at most ${BILLING_PAGE_MAX}`)
+      .number({ error: 'Limit must be a number' })
+      .int('Limit must be a whole number')
+      .min(1, 'Limit must be at least 1')
+      .max(BILLING_PAGE_MAX, `Limit must be at most ${BILLING_PAGE_MAX}`)
       .optional(),
-    cursor: z.string().max(200, 'cursor is not valid').optional(),
+    cursor: z.string().max(200, 'The page cursor is not valid').optional(),
     /** REST only: `csv` answers text/csv instead of JSON. */
-    format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+    format: z.enum(['json', 'csv'], { error: 'Format must be json or csv' }).optional(),
   })
   .optional();
 export type BillingListInput = z.infer<typeof billingListInput>;
 
-export const receiptInput = z.object({ paymentId: z.string().max(100) });
+export const receiptInput = z.object({ paymentId: z.string({ error: 'Receipt not found' }).max(100, 'Receipt not found') });
 
 export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal', 'gift', 'referral'] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];

@@ -6,11 +6,11 @@ export const MAX_CATALOGUE_COUNTRIES = 300;
 export const setCatalogueInput = z.object({
   /** Two-letter ISO codes, any case (stored upper-case, duplicates dropped); the dataset must know each. */
   countries: z
-    .array(z.string({ error: 'countries must be two-letter country codes' }).regex(/^[A-Za-z]{2}$/, 'countries must be two-letter country codes'), {
-      error: 'countries must be a list of country codes',
+    .array(z.string({ error: 'Countries must be two-letter country codes' }).regex(/^[A-Za-z]{2}$/, 'Countries must be two-letter country codes'), {
+      error: 'Countries must be a list of country codes',
     })
-    .min(1, 'countries must list at least one country')
-    .max(MAX_CATALOGUE_COUNTRIES, `countries must list at most ${MAX_CATALOGUE_COUNTRIES} countries`)
+    .min(1, 'Choose at least one country')
+    .max(MAX_CATALOGUE_COUNTRIES, `Choose at most ${MAX_CATALOGUE_COUNTRIES} countries`)
     .transform((codes) => [...new Set(codes.map((c) => c.toUpperCase()))]),
 });
 export type SetCatalogueInput = z.infer<typeof setCatalogueInput>;

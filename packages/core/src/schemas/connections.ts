@@ -56,26 +56,26 @@ export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 /** The connection log of the signed-in user (or of a user, for the admin). */
 export const connectionsInput = z
   .object({
-    from: isoTime('from').optional(),
-    to: isoTime('to').optional(),
-    outcome: z.enum(CONNECTION_OUTCOMES, { error: `outcome must be one of ${CONNECTION_OUTCOMES.join(', ')}` }).optional(),
+    from: isoTime('From').optional(),
+    to: isoTime('To').optional(),
+    outcome: z.enum(CONNECTION_OUTCOMES, { error: `Outcome must be one of ${CONNECTION_OUTCOMES.join(', ')}` }).optional(),
     /** A host, or host:port, matched from its start. */
-    target: z.string().max(300, { error: 'target must be at most 300 characters' }).optional(),
-    cursor: z.string().max(200, { error: 'cursor is not valid' }).optional(),
+    target: z.string().max(300, { error: 'Target must be at most 300 characters' }).optional(),
+    cursor: z.string().max(200, { error: 'The page cursor is not valid' }).optional(),
     pageSize: z.coerce
-      .number({ error: 'pageSize must be a number' })
-      .int({ error: 'pageSize must be an integer' })
-      .min(1, { error: 'pageSize must be at least 1' })
-      .max(CONNECTIONS_MAX_PAGE, { error: `pageSize must be at most ${CONNECTIONS_MAX_PAGE}` })
+      .number({ error: 'Page size must be a number' })
+      .int({ error: 'Page size must be a whole number' })
+      .min(1, { error: 'Page size must be at least 1' })
+      .max(CONNECTIONS_MAX_PAGE, { error: `Page size must be at most ${CONNECTIONS_MAX_PAGE}` })
       .optional(),
     /** REST only: `csv` answers the whole range (up to 31 days) as text/csv. */
-    format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+    format: z.enum(['json', 'csv'], { error: 'Format must be json or csv' }).optional(),
   })
   .optional();
 export type ConnectionsInput = z.infer<typeof connectionsInput>;
 
 /** The admin's view of one user's log: the same filters. */
-export const adminConnectionsInput = connectionsInput.unwrap().extend({ id: z.uuid({ error: 'id must be a user id' }) });
+export const adminConnectionsInput = connectionsInput.unwrap().extend({ id: z.uuid({ error: 'User not found' }) });
 export type AdminConnectionsInput = z.infer<typeof adminConnectionsInput>;
 
 /** Most connections one abuse look-up answers (newest first). */

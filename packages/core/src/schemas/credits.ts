@@ -66,7 +66,8 @@ export const createCodesInput = z.object({
     .min(1, 'Quantity must be at least 1')
     .max(CODE_MAX_QUANTITY, 'Quantity must be at most 100'),
   expiresAt: z
-    .union([z.null(), z.undefined(), z.literal(''), z.date(), z.string().max(64)], { error: 'Expiry must be a date and time' })
+    .union([z.null(), z.literal(''), z.date(), z.string().max(64)], { error: 'Expiry must be a date and time' })
+    .optional()
     .transform((v, ctx) => {
       if (v === null || v === undefined || v === '') return null;
       const d = v instanceof Date ? v : new Date(v);
@@ -125,9 +126,9 @@ export const adminUsersInput = z
   .object({
     q: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
     search: z.string({ error: 'Search must be text' }).trim().max(200, 'Search must be at most 200 characters').optional(),
-    status: z.enum(ADMIN_USER_STATUSES, { error: 'status must be active, unverified, suspended or deleted' }).optional(),
-    sort: z.enum(ADMIN_USER_SORTS, { error: 'sort must be createdAt, email, credits or usage' }).optional(),
-    order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).optional(),
+    status: z.enum(ADMIN_USER_STATUSES, { error: 'Status must be active, unverified, suspended or deleted' }).optional(),
+    sort: z.enum(ADMIN_USER_SORTS, { error: 'Sort must be by sign-up date, email, credits or usage' }).optional(),
+    order: z.enum(['asc', 'desc'], { error: 'Order must be asc or desc' }).optional(),
     page: pageField.optional(),
     pageSize: pageSizeUpTo(200).optional(),
   })

@@ -70,14 +70,14 @@ export const TOO_MANY_ALLOWLIST_ENTRIES = `At most ${MAX_ALLOWLIST_ENTRIES} entr
 
 export const setIpAllowlistInput = z.object({
   entries: z
-    .array(z.string({ error: 'Each entry must be a string' }), { error: 'entries must be a list of IP addresses or CIDR ranges' })
+    .array(z.string({ error: 'Each entry must be text' }), { error: 'The allow-list must be a list of IP addresses or CIDR ranges' })
     .max(MAX_ALLOWLIST_ENTRIES, TOO_MANY_ALLOWLIST_ENTRIES)
     .superRefine((entries, ctx) => {
       const bad = entries.find((e) => !parseAllowlistEntry(e));
       if (bad !== undefined) ctx.addIssue({ code: 'custom', message: invalidAllowlistEntryMessage(bad) });
     }),
   /** Omitted: unchanged. */
-  passwordless: z.boolean({ error: 'passwordless must be true or false' }).optional(),
+  passwordless: z.boolean({ error: 'Password-less access must be true or false' }).optional(),
 });
 export type SetIpAllowlistInput = z.infer<typeof setIpAllowlistInput>;
 

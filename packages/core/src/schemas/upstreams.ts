@@ -20,39 +20,39 @@ const templateField = (field: string, kind: TemplateKind) =>
     });
 
 const upstreamFields = {
-  name: z.string({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name must be at most 100 characters'),
-  protocol: z.enum(UPSTREAM_PROTOCOL_OPTIONS, { error: "protocol must be 'http' or 'socks5'" }),
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+  protocol: z.enum(UPSTREAM_PROTOCOL_OPTIONS, { error: "Protocol must be 'http' or 'socks5'" }),
   host: z
-    .string({ error: 'host is required' })
+    .string({ error: 'Host is required' })
     .trim()
-    .min(1, 'host is required')
-    .max(253, 'host must be at most 253 characters')
-    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'host must be a host name or an IP address'),
+    .min(1, 'Host is required')
+    .max(253, 'Host must be at most 253 characters')
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'Host must be a host name or an IP address'),
   port: z
-    .number({ error: 'port must be a number' })
-    .int('port must be an integer from 1 to 65535')
-    .min(1, 'port must be from 1 to 65535')
-    .max(65535, 'port must be from 1 to 65535'),
-  usernameTemplate: templateField('usernameTemplate', 'username'),
-  passwordTemplate: templateField('passwordTemplate', 'password'),
-  password: z.string({ error: 'password must be text' }).max(255, 'password must be at most 255 characters'),
+    .number({ error: 'Port must be a number' })
+    .int('Port must be an integer from 1 to 65535')
+    .min(1, 'Port must be from 1 to 65535')
+    .max(65535, 'Port must be from 1 to 65535'),
+  usernameTemplate: templateField('Username template', 'username'),
+  passwordTemplate: templateField('Password template', 'password'),
+  password: z.string({ error: 'Password must be text' }).max(255, 'Password must be at most 255 characters'),
   /** Upper-case two-letter codes, as proxy usernames carry them; null serves every country. */
   countries: z
-    .array(z.string().regex(/^[A-Z]{2}$/, 'countries must be upper-case two-letter codes'), { error: 'countries must be a list of country codes or null' })
-    .min(1, 'countries must list at least one country, or be null for all')
-    .max(300, 'countries lists at most 300 codes')
+    .array(z.string().regex(/^[A-Z]{2}$/, 'Countries must be upper-case two-letter codes'), { error: 'Countries must be a list of country codes or null' })
+    .min(1, 'Countries must list at least one country, or be null for all')
+    .max(300, 'Countries lists at most 300 codes')
     .nullable(),
   weight: z
-    .number({ error: 'weight must be a number' })
-    .int('weight must be a positive integer')
-    .min(1, 'weight must be a positive integer')
-    .max(1_000_000, 'weight must be at most 1000000'),
+    .number({ error: 'Weight must be a number' })
+    .int('Weight must be a positive integer')
+    .min(1, 'Weight must be a positive integer')
+    .max(1_000_000, 'Weight must be at most 1000000'),
   costPerGbCents: z
-    .number({ error: 'costPerGbCents must be a number' })
-    .int('costPerGbCents must be a non-negative integer')
-    .min(0, 'costPerGbCents must be a non-negative integer')
-    .max(1_000_000, 'costPerGbCents must be at most 1000000'),
-  enabled: z.boolean({ error: 'enabled must be true or false' }),
+    .number({ error: 'Cost per GB must be a number of cents' })
+    .int('Cost per GB must be a whole number of cents, 0 or more')
+    .min(0, 'Cost per GB must be a whole number of cents, 0 or more')
+    .max(1_000_000, 'Cost per GB must be at most 1000000 cents'),
+  enabled: z.boolean({ error: 'Enabled must be true or false' }),
 };
 
 /** An upstream named in an admin path (`/admin/upstreams/:id`); an unknown or malformed id is a 404. */
@@ -99,32 +99,32 @@ export const DEFAULT_UPSTREAM_CHECK_URL = 'https://api.ipify.org/?format=json';
 export const testUpstreamInput = z.object({
   id: upstreamIdField,
   country: z
-    .string({ error: 'country is required' })
+    .string({ error: 'Country is required' })
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'country must be a two-letter country code'),
+    .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code'),
   state: z
-    .string({ error: 'state must be text' })
+    .string({ error: 'State must be text' })
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z0-9]{1,16}$/, 'state must be a location code (A-Z, 0-9)')
+    .regex(/^[A-Z0-9]{1,16}$/, 'State must be a location code (A-Z, 0-9)')
     .optional(),
   city: z
-    .string({ error: 'city must be text' })
+    .string({ error: 'City must be text' })
     .trim()
     .toUpperCase()
-    .regex(/^[A-Z0-9]{1,16}$/, 'city must be a location code (A-Z, 0-9)')
+    .regex(/^[A-Z0-9]{1,16}$/, 'City must be a location code (A-Z, 0-9)')
     .optional(),
   /** 0: as a rotating line; 1 to 10080: sticky for that long. */
   minutes: z
-    .number({ error: 'minutes must be a number' })
-    .int('minutes must be an integer from 0 to 10080')
-    .min(0, 'minutes must be from 0 to 10080')
-    .max(10080, 'minutes must be from 0 to 10080')
+    .number({ error: 'Minutes must be a number' })
+    .int('Minutes must be an integer from 0 to 10080')
+    .min(0, 'Minutes must be from 0 to 10080')
+    .max(10080, 'Minutes must be from 0 to 10080')
     .default(10),
   url: z
-    .url({ protocol: /^https?$/, error: 'url must be an http:// or https:// address' })
-    .max(2000, 'url must be at most 2000 characters')
+    .url({ protocol: /^https?$/, error: 'URL must be an http:// or https:// address' })
+    .max(2000, 'Url must be at most 2000 characters')
     .optional(),
 });
 export type TestUpstreamInput = z.infer<typeof testUpstreamInput>;

@@ -22,11 +22,11 @@ export const isoTime = (field: string) =>
 /** Usage over time for the signed-in user; every field optional (the last 24 hours by hour). */
 export const usageHistoryInput = z
   .object({
-    granularity: z.enum(USAGE_GRANULARITIES, { error: 'granularity must be hour or day' }).optional(),
-    from: isoTime('from').optional(),
-    to: isoTime('to').optional(),
+    granularity: z.enum(USAGE_GRANULARITIES, { error: 'Granularity must be hour or day' }).optional(),
+    from: isoTime('From').optional(),
+    to: isoTime('To').optional(),
     /** REST only: `csv` answers the points as text/csv. */
-    format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).optional(),
+    format: z.enum(['json', 'csv'], { error: 'Format must be json or csv' }).optional(),
   })
   .optional();
 export type UsageHistoryInput = z.infer<typeof usageHistoryInput>;

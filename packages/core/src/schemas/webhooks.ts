@@ -18,9 +18,9 @@ export const createWebhookInput = z.object({
     .max(2000, 'URL must be at most 2000 characters')
     .refine((v) => URL.canParse(v), 'URL must be a valid URL'),
   events: z
-    .array(z.enum(WEBHOOK_EVENTS, { error: `events must be among ${WEBHOOK_EVENTS.join(', ')}` }), { error: 'events must be a list' })
+    .array(z.enum(WEBHOOK_EVENTS, { error: `Events must be among ${WEBHOOK_EVENTS.join(', ')}` }), { error: 'Events must be a list' })
     .min(1, 'Choose at least one event')
-    .refine((v) => new Set(v).size === v.length, 'events must not repeat'),
+    .refine((v) => new Set(v).size === v.length, 'Events must not repeat'),
 });
 export type CreateWebhookInput = z.input<typeof createWebhookInput>;
 

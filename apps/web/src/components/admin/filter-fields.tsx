@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Field } from '../ui';
 
 export interface FilterField<K extends string> {
@@ -13,11 +14,14 @@ export function FilterFields<K extends string>({
   values,
   onChange,
   className = 'grid-3',
+  children,
 }: {
   fields: readonly FilterField<K>[];
   values: Record<K, string>;
   onChange: (values: Record<K, string>) => void;
   className?: string;
+  /** Further filters after the text ones (a select). */
+  children?: ReactNode;
 }) {
   return (
     <div className={className}>
@@ -31,6 +35,7 @@ export function FilterFields<K extends string>({
           onChange={(e) => onChange({ ...values, [f.key]: e.target.value })}
         />
       ))}
+      {children}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 import type { UseTRPCQueryResult } from '@trpc/react-query/shared';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { centsToUsd, formatGb, plural } from '@proxyhub/core';
-import { formatBytes } from '../../lib/bytes';
+import { formatBytes, formatUsd } from '../../lib/bytes';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -77,8 +77,8 @@ export function AdminOverview() {
             <BarChart data={revenue} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
               <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-              <YAxis tick={{ fontSize: 12 }} width={56} unit=" $" />
-              <Tooltip formatter={(v) => `$${Number(v).toFixed(2)}`} />
+              <YAxis tick={{ fontSize: 12 }} width={56} tickFormatter={(v: number) => formatUsd(v, true)} />
+              <Tooltip formatter={(v) => formatUsd(Number(v))} />
               <Bar dataKey="usd" name="Revenue" fill="#16a34a" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>

@@ -4,6 +4,7 @@ import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, FilterBar, useListFilter, type Column, type StatusChoice } from '../data-table';
 import { Card } from '../ui';
+import { paymentStatusLabel } from './words';
 
 type Payment = RouterOutputs['admin']['payments']['payments'][number];
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -12,14 +13,18 @@ const STATUS: StatusChoice<PaymentStatus> = {
   label: 'Payment status',
   all: 'All payments',
   options: PAYMENT_STATUSES,
-  optionLabel: (s) => s.replace('_', ' '),
+  optionLabel: paymentStatusLabel,
 };
 const COLUMNS: Column<Payment>[] = [
   { head: 'Order', className: 'mono', cell: (p) => p.id.slice(0, 8) },
   { head: 'User', cell: (p) => p.userEmail },
   { head: 'Amount', num: true, cell: (p) => `$${centsToUsd(p.priceCents)} · ${p.gbAmount} GB` },
-  { head: 'Status', cell: (p) => p.status },
-  { head: 'History', className: 'small', cell: (p) => p.events.map((e) => `${e.status} ${new Date(e.createdAt).toLocaleTimeString()}`).join(' → ') },
+  { head: 'Status', cell: (p) => paymentStatusLabel(p.status) },
+  {
+    head: 'History',
+    className: 'small',
+    cell: (p) => p.events.map((e) => `${paymentStatusLabel(e.status)} ${new Date(e.createdAt).toLocaleTimeString()}`).join(' → '),
+  },
 ];
 
 export function AdminPayments() {

@@ -70,7 +70,6 @@ export function UsersTab({ shared }: { shared: AdminShared }) {
       {query.isError && !isUnauthorized(query.error) && <Alert kind="error">{errorMessage(query.error, 'Failed to load users')}</Alert>}
       <DataTable<User>
         testId="users-table"
-        labelled
         rows={data?.users}
         rowKey={(u) => u.id}
         loading={query.isPending ? <Loading what="users" /> : undefined}
