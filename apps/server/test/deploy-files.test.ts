@@ -2,7 +2,7 @@
  * The deployment files at the root (Dockerfile, compose.yaml) checked with what runs here, without a
  * container engine: the Dockerfile's build stage runs as plain shell steps in a fresh clone, the
  * runtime stage's COPY sources must then exist and the result must start; compose.yaml must name
- * the services and variables the README's "More than one machine" section lists.
+ * the services and variables the "More than one machine" section of docs/operations.md lists.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -45,9 +45,9 @@ function parseDockerfile(text: string): Stage[] {
   return stages;
 }
 
-/** Names of variables a README bullet says its process needs ("Each needs `A`, `B=x`, ... ("). */
+/** Names of variables a docs/operations.md bullet says its process needs ("Each needs `A`, `B=x`, ... ("). */
 function readmeNeeds(bullet: string): string[] {
-  const section = /## More than one machine\n([\s\S]*?)\n## /.exec(read('README.md'))?.[1] ?? '';
+  const section = /## More than one machine\n([\s\S]*?)\n## /.exec(read('docs/operations.md'))?.[1] ?? '';
   const item = section.split('\n- ').find((b) => b.startsWith(bullet)) ?? '';
   const needs = /Each\s+needs\s+([\s\S]*?)\(/.exec(item)?.[1] ?? '';
   return [...needs.matchAll(/`([A-Z][A-Z0-9_]+)(?:=[^`]*)?`/g)].map((m) => m[1]!);
@@ -118,7 +118,7 @@ describe('compose.yaml', () => {
   it.each([
     ['server', '**Servers**'],
     ['gateway', '**Gateways**'],
-  ])('gives the %s every variable the README says it needs', (service, bullet) => {
+  ])('gives the %s every variable docs/operations.md says it needs', (service, bullet) => {
     const needs = readmeNeeds(bullet);
     expect(needs.length).toBeGreaterThan(4);
     expect(Object.keys(compose.services[service]!.environment ?? {})).toEqual(expect.arrayContaining(needs));

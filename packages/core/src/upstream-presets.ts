@@ -1,7 +1,7 @@
 /**
  * Provider presets for the admin's Upstreams form: host, port, protocol and both templates in each
  * provider's own grammar, from its public documentation (the pages are listed with each preset and
- * in the README). The admin replaces the account part written in capitals (USERNAME, ZONE, ...).
+ * in docs/reselling.md). The admin replaces the account part written in capitals (USERNAME, ZONE, ...).
  * State targeting is documented for US states by most providers; the templates leave the state
  * out when the line has none, and the provider decides what it accepts elsewhere.
  */

@@ -34,7 +34,7 @@ export const LEASE_TTL_MS = 2 * 60_000;
 /**
  * Upper bound of one lease, whatever a gateway asks. Our gateway asks for much less: about 10 s of
  * the account's observed traffic, at most 128 MiB, two at a time; that is what a gateway that
- * vanishes with its journal can leave unbilled (see the README).
+ * vanishes with its journal can leave unbilled (see docs/architecture.md, Proxy gateway).
  */
 export const MAX_LEASE_BYTES = 1024n * 1024n * 1024n;
 
