@@ -146,6 +146,26 @@ export function usePublicData<T>(load: () => Promise<T>, key = ''): Loaded<T> {
   return loaded;
 }
 
+/** A public page drawn from one public call: its title and lead, the call's loading and failure states, then the page. */
+export function PublicDataPage<T>({
+  title,
+  lead,
+  load,
+  children,
+}: {
+  title: string;
+  lead?: ReactNode;
+  load: () => Promise<T>;
+  children: (data: T) => ReactNode;
+}) {
+  const loaded = usePublicData(load);
+  return (
+    <PublicPage title={title} lead={lead}>
+      <PublicData loaded={loaded}>{children}</PublicData>
+    </PublicPage>
+  );
+}
+
 /** The loading and failure states of a public page's data; the page draws the rest. */
 export function PublicData<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ReactNode }) {
   if (loaded.state === 'loading') {

@@ -71,6 +71,17 @@ export function FormField<T extends FieldValues>({ form, name, options, showErro
   );
 }
 
+/** A blank number box is a missing value (the schema's "must be a number"), not 0; the defaults are numbers already. */
+const asNumber = (s: string | number) => (typeof s === 'number' ? s : s.trim() === '' ? undefined : Number(s));
+
+/** A number box bound to one field: what is typed reaches the schema as a number (blank: missing). */
+export function NumberField<T extends FieldValues>({
+  whole = false,
+  ...props
+}: Omit<FormFieldProps<T>, 'options' | 'type' | 'inputMode'> & { whole?: boolean }) {
+  return <FormField {...props} options={{ setValueAs: asNumber }} type="number" inputMode={whole ? 'numeric' : 'decimal'} />;
+}
+
 /** A new password (with the rule as its hint) and its confirmation; the schema checks that they match. */
 export function NewPasswordFields<T extends FieldValues>({ form, names, labels }: { form: AnyForm<T>; names: [Path<T>, Path<T>]; labels: [string, string] }) {
   return (

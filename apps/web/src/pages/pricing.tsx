@@ -1,60 +1,57 @@
 import { Link } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
-import { PublicData, PublicPage, usePublicData } from '../components/public-site';
+import { PublicDataPage } from '../components/public-site';
 import { publicPricing } from '../lib/public-calls';
 
 /** /pricing: the price list in force, as the server prices orders (GET /api/pricing). */
 export function PricingPage() {
-  const loaded = usePublicData(publicPricing);
   return (
-    <PublicPage title="Pricing" lead="Pay only for the traffic you use. No subscription, no expiry while your account is open.">
-      <PublicData loaded={loaded}>
-        {(p) => (
-          <div className="public-stack">
-            <section className="card public-card price-card" aria-label="Price per GB">
-              <p className="hero-price">
-                <span className="hero-price-amount" data-testid="price-per-gb">
-                  ${centsToUsd(p.pricePerGbCents)}
-                </span>
-                <span className="hero-price-unit">/GB</span>
-              </p>
-              <p className="muted">
-                Minimum order <strong data-testid="min-order">${centsToUsd(p.minOrderCents)}</strong> ({p.minOrderGb} GB). Top up with 300+ cryptocurrencies or
-                a top-up code.
-              </p>
-              <p className="muted small">1 GB = 1,073,741,824 bytes, counted in both directions.</p>
-              <Link to="/login?mode=register" className="btn btn-primary">
-                Create Account
-              </Link>
+    <PublicDataPage title="Pricing" lead="Pay only for the traffic you use. No subscription, no expiry while your account is open." load={publicPricing}>
+      {(p) => (
+        <div className="public-stack">
+          <section className="card public-card price-card" aria-label="Price per GB">
+            <p className="hero-price">
+              <span className="hero-price-amount" data-testid="price-per-gb">
+                ${centsToUsd(p.pricePerGbCents)}
+              </span>
+              <span className="hero-price-unit">/GB</span>
+            </p>
+            <p className="muted">
+              Minimum order <strong data-testid="min-order">${centsToUsd(p.minOrderCents)}</strong> ({p.minOrderGb} GB). Top up with 300+ cryptocurrencies or a
+              top-up code.
+            </p>
+            <p className="muted small">1 GB = 1,073,741,824 bytes, counted in both directions.</p>
+            <Link to="/login?mode=register" className="btn btn-primary">
+              Create Account
+            </Link>
+          </section>
+          {p.tiers.length > 0 && (
+            <section className="card public-card" aria-label="Volume pricing">
+              <h2>Volume pricing</h2>
+              <table className="public-table" data-testid="price-tiers">
+                <thead>
+                  <tr>
+                    <th scope="col">Order of at least</th>
+                    <th scope="col">Price per GB</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  <tr>
+                    <td>Any amount</td>
+                    <td>${centsToUsd(p.pricePerGbCents)}</td>
+                  </tr>
+                  {p.tiers.map((t) => (
+                    <tr key={t.minGb}>
+                      <td>{t.minGb.toLocaleString('en-US')} GB</td>
+                      <td>${centsToUsd(t.pricePerGbCents)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </section>
-            {p.tiers.length > 0 && (
-              <section className="card public-card" aria-label="Volume pricing">
-                <h2>Volume pricing</h2>
-                <table className="public-table" data-testid="price-tiers">
-                  <thead>
-                    <tr>
-                      <th scope="col">Order of at least</th>
-                      <th scope="col">Price per GB</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <tr>
-                      <td>Any amount</td>
-                      <td>${centsToUsd(p.pricePerGbCents)}</td>
-                    </tr>
-                    {p.tiers.map((t) => (
-                      <tr key={t.minGb}>
-                        <td>{t.minGb.toLocaleString('en-US')} GB</td>
-                        <td>${centsToUsd(t.pricePerGbCents)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-            )}
-          </div>
-        )}
-      </PublicData>
-    </PublicPage>
+          )}
+        </div>
+      )}
+    </PublicDataPage>
   );
 }

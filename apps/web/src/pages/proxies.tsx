@@ -27,7 +27,7 @@ import { ProxyLines } from '../components/proxy-lines';
 import { ProxySnippets } from '../components/proxy-snippets';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
-import { FormField, submitWith, useSchemaForm } from '../lib/form';
+import { FormField, NumberField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
@@ -68,8 +68,6 @@ const generatorResolver =
     const input = { ...values, state: values.state || undefined, city: (values.state && city?.code) || undefined };
     return schemaResolver(input, context, { ...options, names: undefined });
   };
-/** A blank number box is a missing value (the schema's "Count is required"), not 0. */
-const number = (s: string | number) => (typeof s === 'number' ? s : s.trim() === '' ? undefined : Number(s));
 
 /** Location lists: failures are only logged and the list stays empty (spec section 8). */
 function useLogged(error: unknown, what: string) {
@@ -293,13 +291,11 @@ export function ProxiesPage() {
                 </option>
               ))}
             </SelectField>
-            <FormField
+            <NumberField
               form={form}
               name="count"
-              options={{ setValueAs: number }}
               label="Number of Proxies"
-              type="number"
-              inputMode="numeric"
+              whole
               min={1}
               max={MAX_PROXY_COUNT}
               step={1}

@@ -1,4 +1,4 @@
-import { PublicData, PublicPage, usePublicData } from '../components/public-site';
+import { PublicDataPage } from '../components/public-site';
 import { serviceStatus, type ServiceStatus } from '../lib/public-calls';
 
 const HEADLINE: Record<ServiceStatus['status'], string> = {
@@ -15,43 +15,40 @@ function barLevel(uptime: number | null): string {
 
 /** /status: the proxy gateways now (GET /api/status) and 90 days of daily uptime. */
 export function StatusPage() {
-  const loaded = usePublicData(serviceStatus);
   return (
-    <PublicPage title="Status" lead="Whether the proxy gateways take connections now, and how often they did over the last 90 days.">
-      <PublicData loaded={loaded}>
-        {(s) => (
-          <div className="public-stack">
-            <section className={`card public-card status-now status-${s.status}`} aria-label="Current status" data-testid="status-now" data-status={s.status}>
-              <span className="status-dot" aria-hidden="true" />
-              <div>
-                <h2>{HEADLINE[s.status]}</h2>
-                <p className="muted">
-                  {s.gatewaysUp} of {s.gatewaysTotal} {s.gatewaysTotal === 1 ? 'gateway' : 'gateways'} up
-                </p>
-              </div>
-              <p className="status-uptime" data-testid="uptime-30d">
-                {s.uptime30d === null ? 'Uptime: not enough data yet' : `${s.uptime30d.toFixed(2)}% uptime, last 30 days`}
+    <PublicDataPage title="Status" lead="Whether the proxy gateways take connections now, and how often they did over the last 90 days." load={serviceStatus}>
+      {(s) => (
+        <div className="public-stack">
+          <section className={`card public-card status-now status-${s.status}`} aria-label="Current status" data-testid="status-now" data-status={s.status}>
+            <span className="status-dot" aria-hidden="true" />
+            <div>
+              <h2>{HEADLINE[s.status]}</h2>
+              <p className="muted">
+                {s.gatewaysUp} of {s.gatewaysTotal} {s.gatewaysTotal === 1 ? 'gateway' : 'gateways'} up
               </p>
-            </section>
-            <section className="card public-card" aria-label="Daily uptime">
-              <h2>Uptime, last 90 days</h2>
-              <ol className="uptime-bar" data-testid="uptime-bar">
-                {s.days.map((d) => {
-                  const text = `${d.date}: ${d.uptime === null ? 'no data' : `${d.uptime.toFixed(2)}% uptime`}`;
-                  return <li key={d.date} className={`uptime-day uptime-${barLevel(d.uptime)}`} title={text} aria-label={text} />;
-                })}
-              </ol>
-              <p className="uptime-scale muted small">
-                <span>90 days ago</span>
-                <span>Today</span>
-              </p>
-              <p className="muted small">
-                A minute counts as up when at least one gateway reported in it. Operational: every gateway up; degraded: some down; down: none up.
-              </p>
-            </section>
-          </div>
-        )}
-      </PublicData>
-    </PublicPage>
+            </div>
+            <p className="status-uptime" data-testid="uptime-30d">
+              {s.uptime30d === null ? 'Uptime: not enough data yet' : `${s.uptime30d.toFixed(2)}% uptime, last 30 days`}
+            </p>
+          </section>
+          <section className="card public-card" aria-label="Daily uptime">
+            <h2>Uptime, last 90 days</h2>
+            <ol className="uptime-bar" data-testid="uptime-bar">
+              {s.days.map((d) => {
+                const text = `${d.date}: ${d.uptime === null ? 'no data' : `${d.uptime.toFixed(2)}% uptime`}`;
+                return <li key={d.date} className={`uptime-day uptime-${barLevel(d.uptime)}`} title={text} aria-label={text} />;
+              })}
+            </ol>
+            <p className="uptime-scale muted small">
+              <span>90 days ago</span>
+              <span>Today</span>
+            </p>
+            <p className="muted small">
+              A minute counts as up when at least one gateway reported in it. Operational: every gateway up; degraded: some down; down: none up.
+            </p>
+          </section>
+        </div>
+      )}
+    </PublicDataPage>
   );
 }

@@ -2,15 +2,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, createCodesInput, formatGb } from '@proxyhub/core';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
-import { FormField, formError, setFormError, submitWith, useSchemaForm } from '../../lib/form';
+import { FormField, formError, NumberField, setFormError, submitWith, useSchemaForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card, CopyButton } from '../ui';
 import { when } from './format';
 import type { AdminShared } from './tab';
 
 const resolver = zodResolver(createCodesInput);
-/** A blank number box is a missing value (the schema's "must be a number"), not 0; the defaults are numbers already. */
-const number = (s: string | number) => (typeof s === 'number' ? s : s.trim() === '' ? undefined : Number(s));
 
 export function GenerateCodes({ shared }: { shared: AdminShared }) {
   const { list: codes, set: onCodes } = shared.codes;
@@ -40,29 +38,8 @@ export function GenerateCodes({ shared }: { shared: AdminShared }) {
       <Card title="Generate Top-up Codes" description="Each code credits its amount once, to the first user who redeems it.">
         <form className="form" onSubmit={onSubmit} noValidate aria-label="Generate codes">
           <div className="grid-2-tight">
-            <FormField
-              form={form}
-              name="creditsGB"
-              options={{ setValueAs: number }}
-              label="Credits (GB)"
-              type="number"
-              inputMode="decimal"
-              min={CODE_MIN_CREDITS_GB}
-              step={0.1}
-              hint="At least 0.1 GB, in steps of 0.1"
-            />
-            <FormField
-              form={form}
-              name="quantity"
-              options={{ setValueAs: number }}
-              label="Quantity"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={CODE_MAX_QUANTITY}
-              step={1}
-              hint={`1 to ${CODE_MAX_QUANTITY}`}
-            />
+            <NumberField form={form} name="creditsGB" label="Credits (GB)" min={CODE_MIN_CREDITS_GB} step={0.1} hint="At least 0.1 GB, in steps of 0.1" />
+            <NumberField form={form} name="quantity" label="Quantity" whole min={1} max={CODE_MAX_QUANTITY} step={1} hint={`1 to ${CODE_MAX_QUANTITY}`} />
           </div>
           <FormField
             form={form}
