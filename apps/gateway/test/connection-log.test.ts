@@ -147,7 +147,7 @@ describe('connection log', () => {
     // Bad input names its field.
     const bad = await u.client.get<{ error: string }>('/api/connections?pageSize=501');
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toContain('pageSize');
+    expect(JSON.stringify(bad.body)).toContain('Page size');
   });
 
   it('a cut-off connection is recorded as cut_off with the bytes it was billed', async () => {

@@ -74,9 +74,12 @@ export async function createServer(opts: CreateServerOptions): Promise<ServerPar
       redis.once('ready', done);
     });
   }
+  // The caller's own config object, not a copy: a running server's settings are changed on it (tests
+  // point the line test at their gateway once it listens).
+  opts.config.contentDir ??= defaultContentDir();
   const deps = createApiDeps({
     db: opts.database.db,
-    config: { ...opts.config, contentDir: opts.config.contentDir ?? defaultContentDir() },
+    config: opts.config,
     mailer: createMailer({
       smtpUrl: opts.smtpUrl,
       from: opts.mailFrom ?? 'ProxyHub <no-reply@proxyhub.local>',

@@ -90,7 +90,7 @@ describe('admin: abuse', () => {
     const rules = admin.getByLabel('Blocked domains');
     await rules.fill('bank.example\nnot a domain');
     await admin.getByRole('button', { name: 'Save policy' }).click();
-    await admin.getByText('rules: invalid pattern "not a domain"').waitFor();
+    await admin.getByText('Blocked domains: invalid pattern "not a domain"').waitFor();
     await rules.fill('Bank.Example\n*.casino.example\n');
     await admin.getByLabel('Refuse targets given as an IP address').check();
     await admin.getByRole('button', { name: 'Save policy' }).click();

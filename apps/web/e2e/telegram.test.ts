@@ -21,6 +21,7 @@ afterAll(async () => {
 describe('settings: Connect Telegram', () => {
   it('gives a t.me link, shows the chat once linked, and unlinks', async () => {
     await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.getByRole('button', { name: 'Connect Telegram' }).click();
     const link = page.getByTestId('telegram-link').getByRole('link');
     await link.waitFor();

@@ -31,7 +31,7 @@ export const adminUserInput = z.object({ id: userIdField });
 export const suspendUserInput = z.object({
   id: userIdField,
   reason: adminReason,
-  notifyCustomer: z.boolean({ error: 'notifyCustomer must be true or false' }).optional(),
+  notifyCustomer: z.boolean({ error: 'Mail the customer must be true or false' }).optional(),
 });
 export const unsuspendUserInput = z.object({ id: userIdField, reason: adminReason.optional() });
 
