@@ -345,7 +345,25 @@ describe('hostile and broken clients', () => {
       await closed(s);
       expect(Buffer.concat(body).toString()).toContain('hello from target');
     };
-    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, (_, i) => one(batch * 100 + i)));
+    // A connection that stalls fails with what it was (this test once hung to its 60 s timeout on a
+    // loaded CI machine, telling nothing), not with the file's timeout.
+    const within = (i: number) =>
+      Promise.race([
+        one(i),
+        new Promise<never>((_, reject) => {
+          const t = setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `connection ${i} (${i % 4 === 3 ? 'garbage' : 'tunnel'}) did not finish within 20 s; gateway ${JSON.stringify(stack.gateway.stats())}`,
+                ),
+              ),
+            20_000,
+          );
+          t.unref();
+        }),
+      ]);
+    for (let batch = 0; batch < 10; batch++) await Promise.all(Array.from({ length: 100 }, (_, i) => within(batch * 100 + i)));
     // Let the last closes propagate through both sides.
     for (let i = 0; i < 50 && (stack.gateway.stats().connections > 0 || (await openFds()) > baseline + 2); i++) await new Promise((r) => setTimeout(r, 100));
     expect(stack.gateway.stats()).toMatchObject({ connections: 0, tunnels: 0 });
