@@ -43,7 +43,7 @@ describe('proxies: test a line', () => {
     const result = page.getByTestId('line-test-result');
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await result.getByText('The line works').waitFor();
-    expect(await result.innerText()).toMatch(/^✓\s*The line works: \d+ ms, exit IP 127\.0\.0\.1, country unknown\.$/);
+    expect(await result.innerText()).toMatch(/^✓\s*The line works: \d{1,3}(,\d{3})* ms, exit IP 127\.0\.0\.1, country unknown\.$/);
     await screenshots(page, 'proxies-line-test');
 
     const other = await userWithCredits(e2e.server, 0n);
