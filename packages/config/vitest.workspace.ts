@@ -16,6 +16,7 @@ const PROJECTS = [
   { name: 'api', config: 'packages/api/vitest.config.ts', database: true },
   { name: 'server', config: 'apps/server/vitest.config.ts', database: true },
   { name: 'gateway', config: 'apps/gateway/vitest.config.ts', database: true },
+  { name: 'gateway-isolated', config: 'apps/gateway/vitest.isolated.config.ts', database: true },
   { name: 'gateway-crash', config: 'apps/gateway/vitest.crash.config.ts', database: true },
   { name: 'web', config: 'apps/web/vitest.config.ts', database: true },
 ] as const;

@@ -37,13 +37,29 @@ export interface Backend {
   targetPolicy?(): Promise<GatewayAnswers['targetPolicy']>;
 }
 
+/**
+ * superjson for every call but the usage report, which goes as plain JSON (`{ json }` without
+ * meta, what superjson itself sends for plain values): its input is only strings, numbers and
+ * arrays, and superjson's walk over a report's thousands of connection records cost the gateway
+ * more CPU than the forwarded requests they record.
+ */
+const plainJson = new WeakSet<object>();
+const transformer = {
+  serialize: (value: unknown) => (typeof value === 'object' && value !== null && plainJson.has(value) ? { json: value } : superjson.serialize(value)),
+  deserialize: superjson.deserialize,
+};
+function asPlainJson<T extends object>(value: T): T {
+  plainJson.add(value);
+  return value;
+}
+
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */
 export function createBackend(serverUrl: string, internalApiKey: string): Backend {
   const client = createTRPCClient<AppRouter>({
     links: [
       httpLink({
         url: `${serverUrl.replace(/\/$/, '')}/trpc`,
-        transformer: superjson,
+        transformer,
         headers: { authorization: `Bearer ${internalApiKey}` },
         fetch: createNodeFetch() as unknown as typeof fetch,
       }),
@@ -69,7 +85,7 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     authorize,
     authorizeAddress: (input) => client.gateway.authorizeAddress.mutate(input),
     reserveLease,
-    report: (input) => client.gateway.report.mutate(input),
+    report: (input) => client.gateway.report.mutate(asPlainJson(input)),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
     upstreams: () => client.gateway.upstreams.query(),
     heartbeat: (input) => client.gateway.heartbeat.mutate(input),

@@ -15,7 +15,8 @@
  * Settings (environment): BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test, where the
  * benchmark database is created and dropped), BENCH_RECORDS (1,000,000), BENCH_BATCH (records per
  * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 5),
- * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1.
+ * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1,
+ * BENCH_NODE_ARGS (extra node flags for the gateways, e.g. profiling).
  */
 import { fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -38,6 +39,8 @@ const WRITERS = num('BENCH_WRITERS', 4);
 const ROUNDS = num('BENCH_ROUNDS', 5);
 const SECONDS = num('BENCH_SECONDS', 3);
 const REQUESTS = num('BENCH_REQUESTS', 100);
+// Extra node flags for the gateways (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
+const NODE_ARGS = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const INTERNAL_KEY = 'bench-internal-key-0123456789abcdef012345'; // what harness.mjs gives the server
 const DAY_MS = 86_400_000;
 const HOSTS = 500;
@@ -216,7 +219,7 @@ async function gatewayOnOff(server, user) {
         DATA_DIR: server.dataDir,
         LOG_LEVEL: 'warn',
       };
-      const proc = spawn(process.execPath, [join(gatewayDir, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      const proc = spawn(process.execPath, [...NODE_ARGS, join(gatewayDir, 'dist', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(proc);
       await waitFor(
         `the gateway (log ${log ? 'on' : 'off'})`,

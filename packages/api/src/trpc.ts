@@ -37,7 +37,9 @@ const t = initTRPC
   .context<Context>()
   .meta<ProcedureMeta>()
   .create({
-    transformer: superjson,
+    // Inputs are parsed from each request's body, never shared: decoded in place, not deep-copied
+    // first (a gateway report carries thousands of records).
+    transformer: { serialize: superjson.serialize, deserialize: (value) => superjson.deserialize(value, { inPlace: true }) },
     errorFormatter({ shape, error }) {
       const cause = error.cause;
       const details = cause instanceof DomainError ? (cause.details ?? null) : null;
