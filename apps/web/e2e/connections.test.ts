@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signUpAndLogIn, startE2E, type E2E } from './harness';
+import { signUpSessionUser, startE2E, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
-let user: { id: string; proxyUserId: string; proxyPassword: string };
+let user: SessionUser;
 
 beforeAll(async () => {
   e2e = await startE2E();
   page = await e2e.newPage();
-  await signUpAndLogIn(e2e, page, 'Connection Viewer');
-  user = await page.evaluate(
-    async () => ((await (await fetch('/auth/user')).json()) as { user: { id: string; proxyUserId: string; proxyPassword: string } }).user,
-  );
+  user = await signUpSessionUser(e2e, page, 'Connection Viewer');
 });
 afterAll(async () => {
   await e2e?.close();

@@ -154,6 +154,19 @@ export async function signUpAndLogIn(e2e: E2E, page: Page, name = 'Test User'): 
   return { email, password: STRONG_PASSWORD };
 }
 
+/** The signed-in user's id and proxy credentials, as GET /auth/user answers them. */
+export interface SessionUser {
+  id: string;
+  proxyUserId: string;
+  proxyPassword: string;
+}
+
+/** Signs a new user up and in on `page` (signUpAndLogIn) and answers who that is. */
+export async function signUpSessionUser(e2e: E2E, page: Page, name: string): Promise<SessionUser> {
+  await signUpAndLogIn(e2e, page, name);
+  return page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
+}
+
 /** Signs in at /admin (the bootstrap admin unless another is given) and waits for the panel. */
 export async function adminLogIn(page: Page, who: { username: string; password: string } = ADMIN): Promise<void> {
   await page.goto('/admin');
