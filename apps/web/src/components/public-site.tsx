@@ -8,7 +8,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { usePublicPricing } from '../lib/public-calls';
-import { Alert, Brand, Spinner } from './ui';
+import { Alert, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
 const SITE_LINKS = [
@@ -48,12 +48,12 @@ export function SiteHeader({ account = true }: { account?: boolean }) {
       <SiteNav label="Site" className="site-nav" />
       {account && (
         <div className="site-header-actions">
-          <Link to="/login" className="btn btn-secondary">
+          <LinkButton to="/login" variant="secondary">
             Sign In
-          </Link>
-          <Link to="/login?mode=register" className="btn btn-primary site-create">
+          </LinkButton>
+          <LinkButton to="/login?mode=register" className="site-create">
             Create Account
-          </Link>
+          </LinkButton>
         </div>
       )}
     </header>
