@@ -161,10 +161,21 @@ export interface SessionUser {
   proxyPassword: string;
 }
 
-/** Signs a new user up and in on `page` (signUpAndLogIn) and answers who that is. */
-export async function signUpSessionUser(e2e: E2E, page: Page, name: string): Promise<SessionUser> {
-  await signUpAndLogIn(e2e, page, name);
-  return page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
+/**
+ * A file's stack with one new user signed up and in on a page (signUpAndLogIn), and who that is.
+ * The stack is closed again if the user cannot be made.
+ */
+export async function startE2EWithUser(name: string): Promise<{ e2e: E2E; page: Page; user: SessionUser }> {
+  const e2e = await startE2E();
+  try {
+    const page = await e2e.newPage();
+    await signUpAndLogIn(e2e, page, name);
+    const user = await page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
+    return { e2e, page, user };
+  } catch (err) {
+    await e2e.close();
+    throw err;
+  }
 }
 
 /** Signs in at /admin (the bootstrap admin unless another is given) and waits for the panel. */
