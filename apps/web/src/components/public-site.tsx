@@ -3,12 +3,12 @@
  * public pages (pricing, locations, status, the operator's legal pages), and the data hook those
  * pages load with (plain fetches: no tRPC on signed-out pages).
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { usePublicPricing } from '../lib/public-calls';
-import { Alert, Brand, LinkButton, Spinner } from './ui';
+import { Alert, BigIcon, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
 const SITE_LINKS = [
@@ -88,6 +88,26 @@ export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boo
       <p className="auth-footer">Residential proxies at ${centsToUsd(pricing.pricePerGbCents)}/GB</p>
       <SiteFooter />
     </div>
+  );
+}
+
+/** A sign-in screen that tells rather than asks: a big icon, a title, the line under it, then `children`. */
+export function AuthNotice({
+  kind,
+  icon,
+  title,
+  subtitle,
+  children,
+}: ComponentProps<typeof BigIcon> & { title: string; subtitle: ReactNode; children: ReactNode }) {
+  return (
+    <AuthLayout>
+      <div className="center-stack">
+        <BigIcon kind={kind} icon={icon} />
+        <h1 className="auth-title">{title}</h1>
+        <p className="auth-subtitle">{subtitle}</p>
+        {children}
+      </div>
+    </AuthLayout>
   );
 }
 
