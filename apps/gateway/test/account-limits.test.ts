@@ -9,16 +9,18 @@ import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProxyUsername } from '@proxyhub/core';
 import {
+  closeAll,
   connectTunnel,
   exchangeUntilClosed,
   expectLedgerHolds,
   rawExchange,
+  SMALL_LEASES,
   socketClosed,
   startGateway,
-  startStack,
-  startTarget,
+  startStackAndTarget,
   userWithCredits,
   type Stack,
+  type Target,
 } from './helpers';
 import type { AddressInfo } from 'node:net';
 
@@ -26,15 +28,9 @@ const MiB = 1024 * 1024;
 /** 0.01 GB, as the server counts it. */
 const LIMIT = 10737419;
 let stack: Stack;
-let target: Awaited<ReturnType<typeof startTarget>>;
-beforeAll(async () => {
-  stack = await startStack({ meter: { initialLeaseBytes: 256 * 1024, minLeaseBytes: 128 * 1024, emptyRetryMs: 100, reportIntervalMs: 250 } });
-  target = await startTarget();
-});
-afterAll(async () => {
-  await stack?.close();
-  await target?.close();
-});
+let target: Target;
+beforeAll(async () => ({ stack, target } = await startStackAndTarget({ meter: { ...SMALL_LEASES, reportIntervalMs: 250 } })));
+afterAll(() => closeAll(stack, target));
 
 interface Account {
   proxyUserId: string;

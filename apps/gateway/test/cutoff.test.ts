@@ -1,20 +1,26 @@
 import { connect, type Socket } from 'node:net';
 import { SocksClient } from 'socks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { balances, basic, expectLedgerHolds, hourlyUsage, startStack, startTarget, userWithCredits, type ProxyUser, type Stack } from './helpers';
+import {
+  balances,
+  basic,
+  closeAll,
+  expectLedgerHolds,
+  hourlyUsage,
+  SMALL_LEASES,
+  startStackAndTarget,
+  userWithCredits,
+  type ProxyUser,
+  type Stack,
+  type Target,
+} from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
-let target: Awaited<ReturnType<typeof startTarget>>;
+let target: Target;
 
-beforeAll(async () => {
-  stack = await startStack({ meter: { initialLeaseBytes: 256 * 1024, minLeaseBytes: 128 * 1024, emptyRetryMs: 100 } });
-  target = await startTarget();
-});
-afterAll(async () => {
-  await stack?.close();
-  await target?.close();
-});
+beforeAll(async () => ({ stack, target } = await startStackAndTarget({ meter: SMALL_LEASES })));
+afterAll(() => closeAll(stack, target));
 
 /** Counts what a socket receives (it reads only while `reading`); resolves when it closes. */
 function counter(socket: Socket) {

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type ServerParts } from '@proxyhub/server';
-import { INTERNAL_KEY, testServerStarter, type TestServer as KitTestServer } from '@proxyhub/testing';
+import { INTERNAL_KEY, startTarget, testServerStarter, type TestServer as KitTestServer } from '@proxyhub/testing';
 import { createGateway, type Gateway, type GatewayOptions } from '../src/gateway';
 
 export * from '@proxyhub/testing';
@@ -34,6 +34,28 @@ export async function startStack(gatewayOpts: Partial<GatewayOptions> = {}): Pro
       await server.close();
     },
   };
+}
+
+/** The loopback target server of startTarget. */
+export type Target = Awaited<ReturnType<typeof startTarget>>;
+
+/** Small leases and quick retries: a balance or a cap is reached in small steps, within a test's patience. */
+export const SMALL_LEASES = { initialLeaseBytes: 256 * 1024, minLeaseBytes: 128 * 1024, emptyRetryMs: 100 };
+
+/** startStack and a loopback target (the stack is closed again if the target does not start). */
+export async function startStackAndTarget(gatewayOpts: Partial<GatewayOptions> = {}): Promise<{ stack: Stack; target: Target }> {
+  const stack = await startStack(gatewayOpts);
+  try {
+    return { stack, target: await startTarget() };
+  } catch (err) {
+    await stack.close();
+    throw err;
+  }
+}
+
+/** Closes what a file started, in this order (what never started is passed over). */
+export async function closeAll(...parts: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+  for (const part of parts) await part?.close();
 }
 
 export async function startGateway(server: TestServer, opts: Partial<GatewayOptions> = {}): Promise<Gateway> {

@@ -6,34 +6,30 @@ import { loadEnv } from '../src/env';
 import { createGateway } from '../src/gateway';
 import { startMetricsServer } from '../src/metrics-server';
 import {
-  INTERNAL_KEY,
+  closeAll,
+  closeServer,
   connectTunnel,
   curl,
-  closeServer,
   exchangeUntilClosed,
+  INTERNAL_KEY,
   listen,
   promSample,
-  startStack,
-  startTarget,
+  startStackAndTarget,
   userWithCredits,
   type Stack,
+  type Target,
 } from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
-let target: Awaited<ReturnType<typeof startTarget>>;
+let target: Target;
 let metrics: Awaited<ReturnType<typeof startMetricsServer>>;
 
 beforeAll(async () => {
-  stack = await startStack();
-  target = await startTarget();
+  ({ stack, target } = await startStackAndTarget());
   metrics = await startMetricsServer(stack.gateway, { port: 0, host: '127.0.0.1', internalApiKey: INTERNAL_KEY, serverUrl: stack.server.url });
 });
-afterAll(async () => {
-  await metrics?.close();
-  await stack?.close();
-  await target?.close();
-});
+afterAll(() => closeAll(metrics, stack, target));
 
 /** A loopback port nobody listens on (it was free a moment ago). */
 async function freeClosedPort(): Promise<number> {

@@ -5,20 +5,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProxyUsername } from '@proxyhub/core';
-import { connectTunnel, curl, exchangeUntilClosed, expectLedgerHolds, socketClosed, startStack, startTarget, userWithCredits, type Stack } from './helpers';
+import {
+  closeAll,
+  connectTunnel,
+  curl,
+  exchangeUntilClosed,
+  expectLedgerHolds,
+  SMALL_LEASES,
+  socketClosed,
+  startStackAndTarget,
+  userWithCredits,
+  type Stack,
+  type Target,
+} from './helpers';
 
 const MiB = 1024 * 1024;
 let stack: Stack;
-let target: Awaited<ReturnType<typeof startTarget>>;
-beforeAll(async () => {
-  // Small leases, so the cap is reached in small steps.
-  stack = await startStack({ meter: { initialLeaseBytes: 256 * 1024, minLeaseBytes: 128 * 1024, emptyRetryMs: 100 } });
-  target = await startTarget();
-});
-afterAll(async () => {
-  await stack?.close();
-  await target?.close();
-});
+let target: Target;
+// Small leases, so the cap is reached in small steps.
+beforeAll(async () => ({ stack, target } = await startStackAndTarget({ meter: SMALL_LEASES })));
+afterAll(() => closeAll(stack, target));
 
 type Account = { proxyUserId: string; proxyPassword: string; usedBytes: string; disabled: boolean };
 const usernameOf = (a: { proxyUserId: string }) => buildProxyUsername({ proxyUserId: a.proxyUserId, location: { country: 'US' }, durationMinutes: 60 });

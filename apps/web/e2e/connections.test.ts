@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signUpAndLogIn, startE2E, type E2E } from './harness';
+import { startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
-let user: { id: string; proxyUserId: string; proxyPassword: string };
+let user: SessionUser;
 
-beforeAll(async () => {
-  e2e = await startE2E();
-  page = await e2e.newPage();
-  await signUpAndLogIn(e2e, page, 'Connection Viewer');
-  user = await page.evaluate(
-    async () => ((await (await fetch('/auth/user')).json()) as { user: { id: string; proxyUserId: string; proxyPassword: string } }).user,
-  );
-});
-afterAll(async () => {
-  await e2e?.close();
-});
+beforeAll(async () => ({ e2e, page, user } = await startE2EWithUser('Connection Viewer')));
+afterAll(() => e2e?.close());
 
 /** What the records of the user's main account share, as a gateway reports them (nothing billed). */
 async function baseRecord() {

@@ -154,6 +154,30 @@ export async function signUpAndLogIn(e2e: E2E, page: Page, name = 'Test User'): 
   return { email, password: STRONG_PASSWORD };
 }
 
+/** The signed-in user's id and proxy credentials, as GET /auth/user answers them. */
+export interface SessionUser {
+  id: string;
+  proxyUserId: string;
+  proxyPassword: string;
+}
+
+/**
+ * A file's stack with one new user signed up and in on a page (signUpAndLogIn), and who that is.
+ * The stack is closed again if the user cannot be made.
+ */
+export async function startE2EWithUser(name: string): Promise<{ e2e: E2E; page: Page; user: SessionUser }> {
+  const e2e = await startE2E();
+  try {
+    const page = await e2e.newPage();
+    await signUpAndLogIn(e2e, page, name);
+    const user = await page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
+    return { e2e, page, user };
+  } catch (err) {
+    await e2e.close();
+    throw err;
+  }
+}
+
 /** Signs in at /admin (the bootstrap admin unless another is given) and waits for the panel. */
 export async function adminLogIn(page: Page, who: { username: string; password: string } = ADMIN): Promise<void> {
   await page.goto('/admin');

@@ -1,23 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { INTERNAL_KEY, gatewayTraffic, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { INTERNAL_KEY, gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
-let user: { id: string; proxyUserId: string; proxyPassword: string };
+let user: SessionUser;
 
-beforeAll(async () => {
-  e2e = await startE2E();
-  page = await e2e.newPage();
-  await signUpAndLogIn(e2e, page, 'Usage Viewer');
-  user = await page.evaluate(
-    async () => ((await (await fetch('/auth/user')).json()) as { user: { id: string; proxyUserId: string; proxyPassword: string } }).user,
-  );
-});
-afterAll(async () => {
-  await e2e?.close();
-});
+beforeAll(async () => ({ e2e, page, user } = await startE2EWithUser('Usage Viewer')));
+afterAll(() => e2e?.close());
 
 const GiB = 1024 ** 3;
 

@@ -1,4 +1,4 @@
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer as createNetServer, type Socket } from 'node:net';
 import { closeServer, listen } from './net';
 
@@ -7,6 +7,36 @@ const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64ur
 /** An unsigned JWT (alg none): enough for claims read straight from the token endpoint. */
 export function unsignedJwt(claims: Record<string, unknown>): string {
   return `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+}
+
+/** One request to a fake JSON API, read whole. */
+export interface FakeApiRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  /** The body as text ('' when there is none). */
+  body: string;
+}
+
+/**
+ * A loopback HTTP server that reads each request whole and hands it to `handle` with `send`, which
+ * answers it as JSON: the base of the fakes of third-party APIs (Telegram, the payment provider).
+ */
+export async function startFakeJsonApi(
+  handle: (req: FakeApiRequest, send: (status: number, body: unknown) => void) => void,
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createHttpServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      handle({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw }, (status, body) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      });
+    });
+  });
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 export interface FakeGoogle {

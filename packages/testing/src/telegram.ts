@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFakeJsonApi } from './fakes';
 
 export const BOT_TOKEN = '123456:test-bot-token';
 export const BOT_USERNAME = 'proxyhub_test_bot';
@@ -20,57 +19,51 @@ export class FakeTelegram {
   tooManyRequests: number[] = [];
   /** sendMessage answers only after this long (a slow Telegram). */
   delayMs = 0;
-  private server!: Server;
+  private api!: { url: string; close(): Promise<void> };
   private messageId = 1;
   url = '';
 
   async start() {
-    this.server = createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => {
-        const current: { call?: BotCall } = {};
-        const send = (status: number, body: unknown) => {
-          if (current.call) current.call.status = status;
-          res.writeHead(status, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(body));
-        };
-        const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
-        if (!m || m[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: 'Unauthorized' });
-        const method = m[2]!;
-        const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-        current.call = { method, body, at: Date.now(), status: 0 };
-        this.calls.push(current.call);
-        if (method === 'getMe') {
-          return send(200, {
-            ok: true,
-            result: {
-              id: 123456,
-              is_bot: true,
-              first_name: 'ProxyHub',
-              username: BOT_USERNAME,
-              can_join_groups: false,
-              can_read_all_group_messages: false,
-              supports_inline_queries: false,
-            },
-          });
-        }
-        if (method === 'setWebhook') return send(200, { ok: true, result: true, description: 'Webhook was set' });
-        if (method !== 'sendMessage') return send(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
-        const retryAfter = this.tooManyRequests.shift();
-        const answer = () =>
-          retryAfter !== undefined
-            ? send(429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } })
-            : send(200, {
-                ok: true,
-                result: { message_id: this.messageId++, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'private' }, text: body.text },
-              });
-        if (this.delayMs) setTimeout(answer, this.delayMs);
-        else answer();
-      });
+    this.api = await startFakeJsonApi((req, reply) => {
+      const current: { call?: BotCall } = {};
+      const send = (status: number, body: unknown) => {
+        if (current.call) current.call.status = status;
+        reply(status, body);
+      };
+      const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url);
+      if (!m || m[1] !== BOT_TOKEN) return send(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      const method = m[2]!;
+      const body = req.body ? (JSON.parse(req.body) as Record<string, unknown>) : {};
+      current.call = { method, body, at: Date.now(), status: 0 };
+      this.calls.push(current.call);
+      if (method === 'getMe') {
+        return send(200, {
+          ok: true,
+          result: {
+            id: 123456,
+            is_bot: true,
+            first_name: 'ProxyHub',
+            username: BOT_USERNAME,
+            can_join_groups: false,
+            can_read_all_group_messages: false,
+            supports_inline_queries: false,
+          },
+        });
+      }
+      if (method === 'setWebhook') return send(200, { ok: true, result: true, description: 'Webhook was set' });
+      if (method !== 'sendMessage') return send(404, { ok: false, error_code: 404, description: 'Not Found: method not found' });
+      const retryAfter = this.tooManyRequests.shift();
+      const answer = () =>
+        retryAfter !== undefined
+          ? send(429, { ok: false, error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } })
+          : send(200, {
+              ok: true,
+              result: { message_id: this.messageId++, date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id, type: 'private' }, text: body.text },
+            });
+      if (this.delayMs) setTimeout(answer, this.delayMs);
+      else answer();
     });
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = this.api.url;
     return this;
   }
 
@@ -84,7 +77,7 @@ export class FakeTelegram {
   }
 
   async close() {
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await this.api.close();
   }
 }
 

@@ -1,5 +1,5 @@
-import { abuseLookupInput, adminConnectionsInput, connectionsInput } from '@proxyhub/core';
-import { connectionsCsvText, type ConnectionRow } from '@proxyhub/api';
+import { abuseLookupInput, adminConnectionsInput, connectionsInput, type ConnectionRow } from '@proxyhub/core';
+import { connectionsCsvText } from '@proxyhub/api';
 import { RestResponse, restRoute } from './rest';
 
 /** The log's rows as CSV, the columns in the documented order. */

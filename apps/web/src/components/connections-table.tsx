@@ -1,28 +1,9 @@
 import { useState } from 'react';
-import { CONNECTION_OUTCOMES, type ConnectionOutcome } from '@proxyhub/core';
+import { CONNECTION_OUTCOMES, type ConnectionOutcome, type ConnectionRow } from '@proxyhub/core';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
-
-/** One row of the connection log as the API answers it (the user's and the admin's alike). */
-export interface ConnectionRow {
-  id: string;
-  startedAt: string;
-  endedAt: string;
-  protocol: string;
-  target: string;
-  proxyUserId: string;
-  country: string;
-  state: string;
-  city: string;
-  session: string;
-  bytesUp: string;
-  bytesDown: string;
-  billedBytes: string;
-  outcome: ConnectionOutcome;
-  reason: string;
-}
 
 export interface ConnectionFilters {
   outcome?: ConnectionOutcome;

@@ -3,12 +3,12 @@
  * public pages (pricing, locations, status, the operator's legal pages), and the data hook those
  * pages load with (plain fetches: no tRPC on signed-out pages).
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { usePublicPricing } from '../lib/public-calls';
-import { Alert, Brand, Spinner } from './ui';
+import { Alert, BigIcon, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
 const SITE_LINKS = [
@@ -48,12 +48,12 @@ export function SiteHeader({ account = true }: { account?: boolean }) {
       <SiteNav label="Site" className="site-nav" />
       {account && (
         <div className="site-header-actions">
-          <Link to="/login" className="btn btn-secondary">
+          <LinkButton to="/login" variant="secondary">
             Sign In
-          </Link>
-          <Link to="/login?mode=register" className="btn btn-primary site-create">
+          </LinkButton>
+          <LinkButton to="/login?mode=register" className="site-create">
             Create Account
-          </Link>
+          </LinkButton>
         </div>
       )}
     </header>
@@ -88,6 +88,26 @@ export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boo
       <p className="auth-footer">Residential proxies at ${centsToUsd(pricing.pricePerGbCents)}/GB</p>
       <SiteFooter />
     </div>
+  );
+}
+
+/** A sign-in screen that tells rather than asks: a big icon, a title, the line under it, then `children`. */
+export function AuthNotice({
+  kind,
+  icon,
+  title,
+  subtitle,
+  children,
+}: ComponentProps<typeof BigIcon> & { title: string; subtitle: ReactNode; children: ReactNode }) {
+  return (
+    <AuthLayout>
+      <div className="center-stack">
+        <BigIcon kind={kind} icon={icon} />
+        <h1 className="auth-title">{title}</h1>
+        <p className="auth-subtitle">{subtitle}</p>
+        {children}
+      </div>
+    </AuthLayout>
   );
 }
 

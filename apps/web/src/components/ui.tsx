@@ -13,13 +13,33 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   block?: boolean;
 };
 
+/** A button's classes: `btn`, its variant, `btn-block` when it fills the width, and any more. */
+function buttonClass(variant: NonNullable<ButtonProps['variant']>, block: boolean | undefined, className: string | undefined): string {
+  return ['btn', `btn-${variant}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
+}
+
 export function Button({ loading, variant = 'primary', block, className, children, disabled, type = 'button', ...rest }: ButtonProps) {
-  const cls = ['btn', `btn-${variant}`, block ? 'btn-block' : '', className ?? ''].filter(Boolean).join(' ');
+  const cls = buttonClass(variant, block, className);
   return (
     <button type={type} className={cls} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
       {loading && <Spinner />}
       <span>{children}</span>
     </button>
+  );
+}
+
+/** A link within the app that looks like a Button. */
+export function LinkButton({
+  to,
+  variant = 'primary',
+  block,
+  className,
+  children,
+}: Pick<ButtonProps, 'variant' | 'block' | 'className'> & { to: string; children: ReactNode }) {
+  return (
+    <Link to={to} className={buttonClass(variant, block, className)}>
+      {children}
+    </Link>
   );
 }
 

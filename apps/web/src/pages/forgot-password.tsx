@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Alert, Button, BigIcon, Field } from '../components/ui';
-import { AuthLayout } from '../components/public-site';
+import { Alert, Button, Field, LinkButton } from '../components/ui';
+import { AuthLayout, AuthNotice } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
@@ -24,19 +24,21 @@ export function ForgotPasswordPage() {
 
   if (sentTo) {
     return (
-      <AuthLayout>
-        <div className="center-stack">
-          <BigIcon kind="success" icon="mail" />
-          <h1 className="auth-title">Check Your Email</h1>
-          <p className="auth-subtitle">
+      <AuthNotice
+        kind="success"
+        icon="mail"
+        title="Check Your Email"
+        subtitle={
+          <>
             If an account exists for <strong>{sentTo}</strong>, we&apos;ve sent a password reset link.
-          </p>
-          <Alert kind="info">The reset link expires in 1 hour.</Alert>
-          <Link to="/login" className="btn btn-secondary btn-block">
-            Back to login
-          </Link>
-        </div>
-      </AuthLayout>
+          </>
+        }
+      >
+        <Alert kind="info">The reset link expires in 1 hour.</Alert>
+        <LinkButton to="/login" variant="secondary" block>
+          Back to login
+        </LinkButton>
+      </AuthNotice>
     );
   }
 

@@ -2,8 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorStep } from '../components/two-factor-step';
 import type { LoginInput, RegisterInput } from '@proxyhub/core';
-import { Alert, Button, BigIcon, Field } from '../components/ui';
-import { AuthLayout } from '../components/public-site';
+import { Alert, Button, Field } from '../components/ui';
+import { AuthLayout, AuthNotice } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
@@ -220,25 +220,27 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
   }
 
   return (
-    <AuthLayout>
-      <div className="center-stack">
-        <BigIcon kind="info" icon="mail" />
-        <h1 className="auth-title">Check Your Email</h1>
-        <p className="auth-subtitle">
+    <AuthNotice
+      kind="info"
+      icon="mail"
+      title="Check Your Email"
+      subtitle={
+        <>
           We sent a verification link to <strong>{email}</strong>. Click the link to activate your account.
-        </p>
-        <Alert kind="info">{message}</Alert>
-        {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
-        <p className="muted small">
-          Didn&apos;t get the email?{' '}
-          <button type="button" className="link-button" onClick={() => void onResend()} disabled={sending}>
-            {sending ? 'Sending...' : 'Resend verification email'}
-          </button>
-        </p>
-        <Button variant="secondary" block onClick={onBack}>
-          Back to login
-        </Button>
-      </div>
-    </AuthLayout>
+        </>
+      }
+    >
+      <Alert kind="info">{message}</Alert>
+      {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      <p className="muted small">
+        Didn&apos;t get the email?{' '}
+        <button type="button" className="link-button" onClick={() => void onResend()} disabled={sending}>
+          {sending ? 'Sending...' : 'Resend verification email'}
+        </button>
+      </p>
+      <Button variant="secondary" block onClick={onBack}>
+        Back to login
+      </Button>
+    </AuthNotice>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { INVALID_RESET_LINK, RESET_REDIRECT_MS } from '@proxyhub/core';
-import { Alert, Button, BigIcon, Field, Spinner } from '../components/ui';
+import { Alert, Button, BigIcon, Field, LinkButton, Spinner } from '../components/ui';
 import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
@@ -62,12 +62,12 @@ export function ResetPasswordPage() {
           <p className="auth-subtitle" role="alert">
             {INVALID_RESET_LINK}
           </p>
-          <Link to="/forgot-password" className="btn btn-primary btn-block">
+          <LinkButton to="/forgot-password" block>
             Request a new reset link
-          </Link>
-          <Link to="/login" className="btn btn-ghost btn-block">
+          </LinkButton>
+          <LinkButton to="/login" variant="ghost" block>
             Back to login
-          </Link>
+          </LinkButton>
         </div>
       </AuthLayout>
     );
@@ -81,9 +81,9 @@ export function ResetPasswordPage() {
           <h1 className="auth-title">Password Reset!</h1>
           <p className="auth-subtitle">{done}</p>
           <p className="muted small">Redirecting to sign in...</p>
-          <Link to="/login" className="btn btn-primary btn-block">
+          <LinkButton to="/login" block>
             Sign In
-          </Link>
+          </LinkButton>
         </div>
       </AuthLayout>
     );

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
-import { Alert, BigIcon, Button, Field, Spinner } from '../components/ui';
+import { useSearchParams } from 'react-router-dom';
+import { Alert, BigIcon, Button, Field, LinkButton, Spinner } from '../components/ui';
 import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
@@ -63,12 +63,12 @@ export function VerifyEmailPage() {
         )}
         {state.status !== 'loading' && (
           <div className="stack-actions">
-            <Link to="/login" className="btn btn-primary btn-block">
+            <LinkButton to="/login" block>
               Sign In
-            </Link>
-            <Link to="/" className="btn btn-ghost btn-block">
+            </LinkButton>
+            <LinkButton to="/" variant="ghost" block>
               Go Home
-            </Link>
+            </LinkButton>
           </div>
         )}
       </div>

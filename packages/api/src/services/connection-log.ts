@@ -7,10 +7,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { and, asc, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
+  CONNECTION_CSV_COLUMNS,
   CONNECTIONS_MAX_CSV_DAYS,
+  connectionCsvRecord,
   DomainError,
   parseIsoTime,
   type ConnectionOutcome,
+  type ConnectionRow,
   type ConnectionsInput,
   type GatewayConnectionRecord,
 } from '@proxyhub/core';
@@ -126,54 +129,12 @@ export async function maintainConnectionLog(db: DbOrTx, now = Date.now(), days =
   return { dropped: dropped.sort() };
 }
 
-export interface ConnectionRow {
-  id: string;
-  startedAt: string;
-  endedAt: string;
-  protocol: string;
-  target: string;
-  proxyUserId: string;
-  proxyAccountId: string;
-  country: string;
-  state: string;
-  city: string;
-  session: string;
-  bytesUp: string;
-  bytesDown: string;
-  billedBytes: string;
-  outcome: ConnectionOutcome;
-  reason: string;
-}
-
-/** The log's CSV columns, in order. */
-export const CONNECTION_CSV_COLUMNS = [
-  'id',
-  'startedAt',
-  'endedAt',
-  'protocol',
-  'target',
-  'proxyUserId',
-  'proxyAccountId',
-  'country',
-  'state',
-  'city',
-  'session',
-  'bytesUp',
-  'bytesDown',
-  'billedBytes',
-  'outcome',
-  'reason',
-] as const;
-
 /**
  * The log's rows as CSV text, the columns in that order: the one builder of GET /api/connections?format=csv
  * and of a statement's connections (whose SHA-256 the statement signs), so both are the same bytes.
  */
 export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
-  return stringify(
-    rows.map((r) => CONNECTION_CSV_COLUMNS.map((c) => r[c])),
-    { header: true, columns: [...CONNECTION_CSV_COLUMNS] },
-  );
+  return stringify(rows.map(connectionCsvRecord), { header: true, columns: [...CONNECTION_CSV_COLUMNS] });
 }
 
 export function range(input: Pick<NonNullable<ConnectionsInput>, 'from' | 'to'> | undefined, csv: boolean): { from: Date; to: Date } {

@@ -22,6 +22,51 @@ export const CONNECTIONS_MAX_PAGE = 500;
 /** The longest range one CSV export covers. */
 export const CONNECTIONS_MAX_CSV_DAYS = 31;
 
+/** One record of the connection log as the API answers it (the user's and the admin's alike). */
+export interface ConnectionRow {
+  id: string;
+  startedAt: string;
+  endedAt: string;
+  protocol: string;
+  target: string;
+  proxyUserId: string;
+  proxyAccountId: string;
+  country: string;
+  state: string;
+  city: string;
+  session: string;
+  bytesUp: string;
+  bytesDown: string;
+  billedBytes: string;
+  outcome: ConnectionOutcome;
+  reason: string;
+}
+
+/** The log's CSV columns, in order (the header names are these keys). */
+export const CONNECTION_CSV_COLUMNS = [
+  'id',
+  'startedAt',
+  'endedAt',
+  'protocol',
+  'target',
+  'proxyUserId',
+  'proxyAccountId',
+  'country',
+  'state',
+  'city',
+  'session',
+  'bytesUp',
+  'bytesDown',
+  'billedBytes',
+  'outcome',
+  'reason',
+] as const;
+
+/** A record's CSV fields, in CONNECTION_CSV_COLUMNS order. */
+export function connectionCsvRecord(row: ConnectionRow): string[] {
+  return CONNECTION_CSV_COLUMNS.map((c) => row[c]);
+}
+
 // Loose on purpose: a report is refused whole when one field fails, and that would cost its usage.
 const code = z.string().max(64);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
