@@ -62,6 +62,24 @@ describe('TRUST_PROXY=1 (one hop: the last entry is the client)', () => {
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
   });
+
+  it('IPv6 clients count per /64 for forgot-password and reset too', async () => {
+    const forgot: number[] = [];
+    for (let i = 1; i <= 11; i++) {
+      const client = server.client({ ip: `198.51.105.${i}, 2001:db8:7:7::${i.toString(16)}` });
+      forgot.push((await client.post('/auth/forgot-password', { email: uniqueEmail('six-forgot') })).status);
+    }
+    expect(forgot.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(forgot[10]).toBe(429);
+
+    const reset: number[] = [];
+    for (let i = 1; i <= 21; i++) {
+      const client = server.client({ ip: `198.51.106.${i}, 2001:db8:8:8:${i.toString(16)}::1` });
+      reset.push((await client.post('/auth/reset-password', { token: `not-a-token-${i}`, password: STRONG_PASSWORD })).status);
+    }
+    expect(reset.slice(0, 20)).toEqual(Array(20).fill(400));
+    expect(reset[20]).toBe(429);
+  });
 });
 
 describe('TRUST_PROXY as a list of proxy addresses and CIDRs', () => {
