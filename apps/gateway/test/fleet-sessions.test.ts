@@ -37,8 +37,12 @@ let sock: Awaited<ReturnType<typeof startSocksUpstream>>;
 let user: ProxyUser;
 const gateways: Array<{ child: ChildProcess; port: number; output: string }> = [];
 
-/** A gateway process from source, on its own port, against the test server. */
-async function startGatewayProcess(name: string): Promise<{ child: ChildProcess; port: number; output: string }> {
+/** A gateway process from source, on its own port, against a test server (the first one unless named). */
+async function startGatewayProcess(
+  name: string,
+  on: TestServer = server,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number; output: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
     cwd: GATEWAY_DIR,
@@ -47,13 +51,14 @@ async function startGatewayProcess(name: string): Promise<{ child: ChildProcess;
       NODE_ENV: 'test',
       DATA_DIR: mkdtempSync(join(tmpdir(), `proxyhub-${name}-`)),
       GATEWAY_ID: name,
-      GATEWAY_SERVER_URL: server.url,
+      GATEWAY_SERVER_URL: on.url,
       INTERNAL_API_KEY: INTERNAL_KEY,
       GATEWAY_PORT: String(port),
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_METRICS_PORT: 'off',
       GATEWAY_ALLOW_PRIVATE: 'true',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,6 +85,25 @@ async function startGatewayProcess(name: string): Promise<{ child: ChildProcess;
   return gw;
 }
 
+async function stopGatewayProcess(gw: { child: ChildProcess }): Promise<void> {
+  if (gw.child.exitCode !== null || gw.child.signalCode !== null) return;
+  const gone = once(gw.child, 'exit');
+  gw.child.kill('SIGTERM');
+  await gone;
+}
+
+/** Two pools serving every country on `on`; only the first one's template carries {city}. */
+async function addPools(on: TestServer): Promise<void> {
+  const admin = await adminClient(on);
+  for (const body of [
+    { name: 'city pool', protocol: 'http', port: chain.port, usernameTemplate: 'a-{country}-{city}-{session}-{sid}', password: 'pw' },
+    { name: 'country pool', protocol: 'socks5', port: sock.port, usernameTemplate: 'b-{country}-{session}-{sid}', password: 'pw' },
+  ]) {
+    const r = await admin.request('POST', '/admin/upstreams', { host: '127.0.0.1', countries: null, weight: 1, ...body });
+    expect(r.status).toBe(201);
+  }
+}
+
 beforeAll(async () => {
   // The server builds its location index on first use: not inside a tunnel's 15 s handshake deadline.
   loadLocations();
@@ -88,36 +112,22 @@ beforeAll(async () => {
   user = await userWithCredits(server, 100n * BigInt(MiB));
   chain = await startProxyChainUpstream('pw');
   sock = await startSocksUpstream();
-  const admin = await adminClient(server);
-  // Two pools serving every country; only the first one's template carries {city}.
-  for (const body of [
-    { name: 'city pool', protocol: 'http', port: chain.port, usernameTemplate: 'a-{country}-{city}-{session}-{sid}', password: 'pw' },
-    { name: 'country pool', protocol: 'socks5', port: sock.port, usernameTemplate: 'b-{country}-{session}-{sid}', password: 'pw' },
-  ]) {
-    const r = await admin.request('POST', '/admin/upstreams', { host: '127.0.0.1', countries: null, weight: 1, ...body });
-    expect(r.status).toBe(201);
-  }
+  await addPools(server);
   // The gateways read the pools when they start.
   await Promise.all([startGatewayProcess('gw-one'), startGatewayProcess('gw-two')]);
 }, 180_000);
 
 afterAll(async () => {
-  for (const gw of gateways) {
-    if (gw.child.exitCode === null && gw.child.signalCode === null) {
-      const gone = once(gw.child, 'exit');
-      gw.child.kill('SIGTERM');
-      await gone;
-    }
-  }
+  for (const gw of gateways) await stopGatewayProcess(gw);
   await chain?.close();
   sock?.close();
   await target?.close();
   await server?.close();
 });
 
-/** One request through gateway `gw` with this line. */
-async function through(gw: { port: number }, username: string): Promise<void> {
-  const s = await connectTunnel(gw.port, target.port, username, user.proxyPassword);
+/** One request through gateway `gw` with this line (of `user` unless another owner is named). */
+async function through(gw: { port: number }, username: string, owner: ProxyUser = user): Promise<void> {
+  const s = await connectTunnel(gw.port, target.port, username, owner.proxyPassword);
   let body = '';
   s.on('data', (d: Buffer) => (body += d.toString('latin1')));
   await exchangeUntilClosed(s, 'GET /hello HTTP/1.1\r\nHost: target\r\nConnection: close\r\n\r\n');
@@ -125,10 +135,10 @@ async function through(gw: { port: number }, username: string): Promise<void> {
 }
 
 /** Which upstream got the next tunnel, and with what username. */
-async function viaGateway(gw: { port: number }, username: string): Promise<{ pool: 'a' | 'b'; name: string }> {
+async function viaGateway(gw: { port: number }, username: string, owner: ProxyUser = user): Promise<{ pool: 'a' | 'b'; name: string }> {
   const c0 = chain.seen.length;
   const s0 = sock.requests.length;
-  await through(gw, username);
+  await through(gw, username, owner);
   if (chain.seen.length > c0) return { pool: 'a', name: chain.seen.at(-1)!.username };
   expect(sock.requests.length).toBe(s0 + 1);
   return { pool: 'b', name: sock.requests.at(-1)!.credentials.replace(/:pw$/, '') };
@@ -209,6 +219,39 @@ describe('sticky sessions across two gateway processes', () => {
     for (const gw of [one, two, one, two]) {
       const r = await viaGateway(gw, line);
       expect(r.name).toBe(`${r.pool}-GB-${r.pool === 'a' ? '-' : ''}-`);
+    }
+  });
+});
+
+describe('with Redis (sessions are derived from the shared key, not shared through a store: the same as without)', () => {
+  let onRedis: TestServer;
+  let owner: ProxyUser;
+  let pair: Array<{ child: ChildProcess; port: number; output: string }>;
+  beforeAll(async () => {
+    const redisUrl = 'redis://127.0.0.1:6379';
+    onRedis = await startTestServer({ redisUrl, redisKeyPrefix: `fleet-sessions-${process.pid}-${Date.now()}` });
+    owner = await userWithCredits(onRedis, 100n * BigInt(MiB));
+    await addPools(onRedis);
+    pair = await Promise.all([
+      startGatewayProcess('gw-redis-one', onRedis, { REDIS_URL: redisUrl }),
+      startGatewayProcess('gw-redis-two', onRedis, { REDIS_URL: redisUrl }),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    // Its gateways stop before its server does.
+    for (const gw of pair ?? []) await stopGatewayProcess(gw);
+    await onRedis?.close();
+  });
+
+  it('gives a line the same pool and session id on both gateways, the one the shared key derives', async () => {
+    const [one, two] = pair as [(typeof pair)[0], (typeof pair)[0]];
+    const derive = new StickySessions(INTERNAL_KEY);
+    for (let i = 0; i < 4; i++) {
+      const t = token();
+      const line = owner.username({ country: 'US' }, 60, t);
+      const a = await viaGateway(one, line, owner);
+      expect(await viaGateway(two, line, owner)).toEqual(a);
+      expect(a.name.split('-').at(-1)).toBe(derive.session(owner.proxyUserId, t, 60).sid);
     }
   });
 });

@@ -120,6 +120,15 @@ describe('loadEnv in development', () => {
   });
 });
 
+describe('UPSTREAM_CHECK_URL', () => {
+  it("is the page an admin's upstream test fetches by default: a public IP-echo page unless set; an http(s) address otherwise, or refused naming it", () => {
+    const base = { DATA_DIR: tempDir() };
+    expect(apiConfigFromEnv(loadEnv(base)).upstreams?.checkUrl).toBe('https://api.ipify.org/?format=json');
+    expect(apiConfigFromEnv(loadEnv({ ...base, UPSTREAM_CHECK_URL: 'http://127.0.0.1:9/ip' })).upstreams?.checkUrl).toBe('http://127.0.0.1:9/ip');
+    expect(() => loadEnv({ ...base, UPSTREAM_CHECK_URL: 'ftp://x.example/' })).toThrowError(/UPSTREAM_CHECK_URL/);
+  });
+});
+
 describe('log format', () => {
   it('readable lines in development, JSON in production, LOG_FORMAT chooses; a bad value is named', () => {
     expect(loadEnv({ DATA_DIR: tempDir() }).logPretty).toBe(true);

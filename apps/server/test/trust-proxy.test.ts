@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '@proxyhub/api';
 import { loadEnv } from '../src/env';
@@ -61,6 +62,56 @@ describe('TRUST_PROXY=1 (one hop: the last entry is the client)', () => {
       statuses.push((await server.client({ ip: `2001:db8:5:5::${i.toString(16)}` }).post('/auth/login', { email, password: 'Wrong-password-1' })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses[10]).toBe(429);
+  });
+
+  it('IPv6 clients count per /64 for forgot-password and reset too', async () => {
+    const forgot: number[] = [];
+    for (let i = 1; i <= 11; i++) {
+      const client = server.client({ ip: `198.51.105.${i}, 2001:db8:7:7::${i.toString(16)}` });
+      forgot.push((await client.post('/auth/forgot-password', { email: uniqueEmail('six-forgot') })).status);
+    }
+    expect(forgot.slice(0, 10)).toEqual(Array(10).fill(200));
+    expect(forgot[10]).toBe(429);
+
+    const reset: number[] = [];
+    for (let i = 1; i <= 21; i++) {
+      const client = server.client({ ip: `198.51.106.${i}, 2001:db8:8:8:${i.toString(16)}::1` });
+      reset.push((await client.post('/auth/reset-password', { token: `not-a-token-${i}`, password: STRONG_PASSWORD })).status);
+    }
+    expect(reset.slice(0, 20)).toEqual(Array(20).fill(400));
+    expect(reset[20]).toBe(429);
+  });
+
+  it('IPv6 clients count per /64 for wrong second-factor codes too: 30 from one /64 over two accounts, then 429 there only', async () => {
+    const totp = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const accounts = [];
+    for (const ip of ['203.0.113.60', '203.0.113.61']) {
+      const { client, email } = await signedInUser(server, 'Six Codes', { client: server.client({ ip }) });
+      const setup = await client.post<{ secret: string }>('/auth/2fa/setup', {});
+      expect((await client.post('/auth/2fa/enable', { code: totp(setup.body.secret).generate() })).status).toBe(200);
+      accounts.push({ email, secret: setup.body.secret });
+    }
+    // Six digits that no step of the accepted window produces.
+    const wrong = (secret: string) => {
+      const valid = new Set([-60_000, -30_000, 0, 30_000, 60_000].map((d) => totp(secret).generate({ timestamp: Date.now() + d })));
+      return ['000000', '111111', '222222'].find((c) => !valid.has(c))!;
+    };
+    // A pending sign-in (right password) on an address of its own; 15 wrong codes per account stay under its 20.
+    const pending = async (email: string, ip: string) => {
+      const c = server.client({ ip });
+      expect((await c.post('/auth/login', { email, password: STRONG_PASSWORD })).body).toMatchObject({ requiresTwoFactor: true });
+      return c;
+    };
+    for (let p = 0; p < 6; p++) {
+      const account = accounts[p < 3 ? 0 : 1]!;
+      const c = await pending(account.email, `2001:db8:9:9::${(p + 1).toString(16)}`);
+      for (let i = 0; i < 5; i++) expect((await c.post('/auth/login/2fa', { code: wrong(account.secret) })).status).toBe(401);
+    }
+    const b = accounts[1]!;
+    const sameSlash64 = await pending(b.email, '2001:db8:9:9:ffff::1');
+    expect((await sameSlash64.post('/auth/login/2fa', { code: wrong(b.secret) })).status).toBe(429);
+    const otherSlash64 = await pending(b.email, '2001:db8:9:a::1');
+    expect((await otherSlash64.post('/auth/login/2fa', { code: wrong(b.secret) })).status).toBe(401);
   });
 });
 

@@ -88,6 +88,18 @@ describe('wrong second-factor codes per account', () => {
     expect(alerts[0]!.text).toContain('http://localhost:3000/forgot-password');
   });
 
+  it('wrong recovery codes count alike: 20 of them across pending sign-ins, then 429 for the right code too', async () => {
+    const { email, secret } = await userWithTwoFactor();
+    for (let p = 0; p < 4; p++) {
+      const c = await pendingUser(email);
+      for (let i = 0; i < 5; i++) {
+        const r = await c.post('/auth/login/2fa', { code: `ABCDE-FG${p}H${i}` });
+        expect(r).toMatchObject({ status: 401, body: { success: false, error: 'Invalid code' } });
+      }
+    }
+    expectAccountLimited(await (await pendingUser(email)).post('/auth/login/2fa', { code: nextCode(secret) }));
+  });
+
   it('a right code gives its point back: only wrong codes count', async () => {
     const { email, secret } = await userWithTwoFactor();
     for (let p = 0; p < 3; p++) {

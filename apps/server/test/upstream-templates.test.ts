@@ -73,6 +73,7 @@ describe('upstream templates', () => {
     const r = await admin.request<{ upstream: Record<string, unknown> }>('POST', '/admin/upstreams', body);
     expect(r.status).toBe(201);
     expect(r.body.upstream).toMatchObject({ usernameTemplate: body.usernameTemplate, passwordTemplate: body.passwordTemplate, hasPassword: true });
+    expect(JSON.stringify(r.body)).not.toContain('sealed-secret');
     const list = await admin.get<{ upstreams: Array<Record<string, unknown>> }>('/admin/upstreams');
     const listed = list.body.upstreams.find((u) => u.id === r.body.upstream.id)!;
     expect(listed).toMatchObject({ usernameTemplate: body.usernameTemplate, passwordTemplate: body.passwordTemplate });
@@ -82,6 +83,9 @@ describe('upstream templates', () => {
       passwordTemplate: '',
     });
     expect(patched).toMatchObject({ status: 200, body: { upstream: { passwordTemplate: '', usernameTemplate: body.usernameTemplate } } });
+    expect(JSON.stringify(patched.body)).not.toContain('sealed-secret');
+    // Nor the per-day usage of the upstream.
+    expect(JSON.stringify((await admin.get(`/admin/upstreams/${r.body.upstream.id as string}/usage`)).body)).not.toContain('sealed-secret');
     // Created without one: the password goes as it is.
     const plain = await admin.request<{ upstream: Record<string, unknown> }>('POST', '/admin/upstreams', { ...base, usernameTemplate: 'u-{country}' });
     expect(plain.body.upstream).toMatchObject({ passwordTemplate: '' });
@@ -98,6 +102,8 @@ describe('upstream templates', () => {
       [{ usernameTemplate: 'acct-{password}' }, 'Username template: {password} is only allowed in the password template'],
       [{ passwordTemplate: '{password}_{zip}' }, 'Password template: unknown placeholder {zip}'],
       [{ passwordTemplate: '{password}]' }, "Password template: unbalanced ']' at position 11"],
+      [{ usernameTemplate: 'x'.repeat(256) }, 'Username template must be at most 255 characters'],
+      [{ usernameTemplate: 5 }, 'Username template must be text'],
       [{ passwordTemplate: 'x'.repeat(256) }, 'Password template must be at most 255 characters'],
       [{ passwordTemplate: 5 }, 'Password template must be text'],
     ];
@@ -182,6 +188,27 @@ describe('testing an upstream', () => {
     expect(rotating.body).toMatchObject({ ok: true, status: 200, username: 'acct-us' });
     // Not billed: no usage recorded anywhere.
     expect((await server.deps.db.select().from(usageDaily)).length).toBe(usageBefore);
+  });
+
+  it('fetches UPSTREAM_CHECK_URL when no url is given, and answers the first 500 characters of the page', async () => {
+    const long = createHttpServer((_req, res) => res.end(`${'0123456789'.repeat(100)}tail`));
+    long.listen(0, '127.0.0.1');
+    await once(long, 'listening');
+    closers.push(() => long.close());
+    const checkUrl = `http://127.0.0.1:${(long.address() as AddressInfo).port}/ip`;
+    const id = await provider_();
+    // The server keeps the config object it was given: UPSTREAM_CHECK_URL as the environment would set it.
+    const before = server.config.upstreams;
+    server.config.upstreams = { ...before, checkUrl };
+    try {
+      const r = await admin.request<Record<string, unknown>>('POST', `/admin/upstreams/${id}/test`, { country: 'US' });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ ok: true, status: 200, body: '0123456789'.repeat(50) });
+      expect(Object.keys(r.body).sort()).toEqual(['body', 'latencyMs', 'ok', 'status', 'username']);
+      expect(seen.at(-1)!.target).toBe(new URL(checkUrl).host);
+    } finally {
+      server.config.upstreams = before;
+    }
   });
 
   it('speaks TLS through the tunnel to an https page (a self-signed one is refused by certificate checks)', async () => {

@@ -62,6 +62,17 @@ describe('admin network', () => {
 
     const form = admin.getByTestId('upstream-form');
     // A preset fills the endpoint and both templates in the provider's grammar.
+    expect(await form.getByLabel('Provider preset').locator('option').allInnerTexts()).toEqual([
+      'Custom',
+      'Oxylabs',
+      'Bright Data',
+      'Decodo',
+      'IPRoyal',
+      'SOAX',
+    ]);
+    await form.getByLabel('Provider preset').selectOption('Oxylabs');
+    expect(await form.getByLabel('Host').inputValue()).toBe('pr.oxylabs.io');
+    expect(await form.getByLabel('Username template').inputValue()).toContain('customer-USERNAME-cc-{country}');
     await form.getByLabel('Provider preset').selectOption('IPRoyal');
     expect(await form.getByLabel('Host').inputValue()).toBe('geo.iproyal.com');
     expect(await form.getByLabel('Port').inputValue()).toBe('12321');

@@ -78,6 +78,16 @@ describe('public screens', () => {
       .poll(() => fieldErrors(page))
       .toEqual(['Name must be at least 2 characters', 'Password must contain at least one lowercase letter, one uppercase letter, and one number']);
     await screenshots(page, 'register-errors');
+    // A name with a link or a control character: the screen words it as the API's 400 does.
+    await page.getByLabel('Password').fill(STRONG_PASSWORD);
+    for (const [name, error] of [
+      ['Claim at evil.example', 'Name must not contain a link or web address'],
+      ['Grace \u202Eroppoh', 'Name must not contain control characters'],
+    ]) {
+      await page.getByLabel('Full Name').fill(name!);
+      await submit.click();
+      await expect.poll(() => fieldErrors(page)).toEqual([error]);
+    }
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.getByRole('heading', { name: 'Sign In' }).waitFor();
     await expect.poll(() => fieldErrors(page)).toEqual([]);
