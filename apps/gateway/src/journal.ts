@@ -64,6 +64,10 @@ export class UsageJournal {
   private readonly pending = new Map<number, PendingLines>();
   /** Journaled connection records no report carries yet. */
   private readonly records = new Map<string, GatewayConnectionRecord>();
+  /** Each record's journal line, made once: a compaction writes the outstanding ones again. */
+  private readonly recordLines = new WeakMap<GatewayConnectionRecord, string>();
+  /** The size at which the file is compacted next: a multiple of what the last compaction kept, so each rewrites a fraction of what was written since. */
+  private compactAt = COMPACT_AT_BYTES;
   private fd: number;
   private size = 0;
   private buffer = '';
@@ -161,7 +165,7 @@ export class UsageJournal {
   /** A connection ended: its record is written with the next write() (never per chunk). */
   connection(record: GatewayConnectionRecord): void {
     this.records.set(record.id, record);
-    this.buffer += `${JSON.stringify({ c: record })}\n`;
+    this.buffer += `${this.recordLine(record)}\n`;
   }
 
   private covered(items: JournalItem[]): void {
@@ -216,7 +220,7 @@ export class UsageJournal {
     writeSync(this.fd, data);
     this.size += Buffer.byteLength(data);
     this.written += 1;
-    if (this.size >= COMPACT_AT_BYTES) this.compactSoon();
+    if (this.size >= this.compactAt) this.compactSoon();
   }
 
   /** Writes and fsyncs (one fdatasync at a time; callers meanwhile share the next one). */
@@ -274,11 +278,11 @@ export class UsageJournal {
   private rewrite(): number {
     const lines: string[] = [JSON.stringify({ g: this.gatewayId, q: this.lastSeq })];
     for (const [leaseId, [up, down, s]] of this.unreported) lines.push(JSON.stringify({ u: leaseId, up, dn: down, s }));
-    for (const r of this.records.values()) lines.push(JSON.stringify({ c: r }));
+    for (const r of this.records.values()) lines.push(this.recordLine(r));
     for (const [seq, { items, connections }] of [...this.pending].sort((x, y) => x[0] - y[0])) {
       // Its usage and connection lines are gone with the old file: written again so the report still covers them.
       for (const i of items) lines.push(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
-      for (const c of connections) lines.push(JSON.stringify({ c }));
+      for (const c of connections) lines.push(this.recordLine(c));
       lines.push(reportLine(seq, items, connections));
     }
     const text = `${lines.join('\n')}\n`;
@@ -290,7 +294,17 @@ export class UsageJournal {
     renameSync(tmp, this.path);
     syncDir(this.path);
     this.size = Buffer.byteLength(text);
+    this.compactAt = Math.max(COMPACT_AT_BYTES, 4 * this.size);
     return openSync(this.path, 'a');
+  }
+
+  private recordLine(c: GatewayConnectionRecord): string {
+    let line = this.recordLines.get(c);
+    if (line === undefined) {
+      line = JSON.stringify({ c });
+      this.recordLines.set(c, line);
+    }
+    return line;
   }
 
   /** Writes, syncs and closes (shutdown). */
