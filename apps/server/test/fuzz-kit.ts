@@ -35,7 +35,28 @@ export async function fuzzTarget() {
     { name: 'user api key', headers: { authorization: `Bearer ${user.apiKey}` } },
     { name: 'internal key', headers: { authorization: `Bearer ${INTERNAL_KEY}` } },
   ];
-  return { server, IDENTITIES, sweep: (requests: SweepRequest[]) => sweep(server, requests) };
+  return {
+    server,
+    IDENTITIES,
+    sweep: (requests: SweepRequest[]) => sweep(server, requests),
+    /**
+     * The identities a route or procedure lets past its guards, found by sending each one a plain
+     * request. Only those reach the input checks and the service, so only they get every odd input;
+     * the others are refused by the same guard whatever they send (the guards run before the input
+     * is validated), and the body parser in front of the guards gets its inputs once per route.
+     */
+    admitted: async (probe: Omit<SweepRequest, 'headers' | 'label'>, identities = IDENTITIES) => {
+      const admitted: Identity[] = [];
+      for (const identity of identities) {
+        const res = await rawRequest(server, {
+          ...probe,
+          headers: { ...identity.headers, ...(probe.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        });
+        if (res.status !== 401 && res.status !== 403) admitted.push(identity);
+      }
+      return admitted;
+    },
+  };
 }
 
 export const FIELD_NAMES = [
@@ -115,6 +136,20 @@ export interface Payload {
 }
 
 export const json = (what: string, v: unknown): Payload => ({ what, body: JSON.stringify(v), contentType: 'application/json' });
+
+/**
+ * Bodies the body parser judges before any route sees them (none at all, not JSON, invalid JSON,
+ * over the 64 KiB limit): the same code whoever sends them.
+ */
+export function forTheParser(p: Payload): boolean {
+  if (p.body === undefined || p.contentType !== 'application/json' || p.body.length > 64 * 1024) return true;
+  try {
+    JSON.parse(p.body.toString());
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 export const BODY_PAYLOADS: Payload[] = [
   { what: 'invalid JSON: open brace', body: '{', contentType: 'application/json' },

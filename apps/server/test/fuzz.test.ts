@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { listRoutes } from '../src/app';
 import { rawRequest } from './auth-support';
-import { BODY_PAYLOADS, FUZZ_TIMEOUT_MS, QUERY_STRINGS, concretePaths, fuzzTarget } from './fuzz-kit';
+import { BODY_PAYLOADS, FUZZ_TIMEOUT_MS, QUERY_STRINGS, concretePaths, forTheParser, fuzzTarget } from './fuzz-kit';
 
-const { server, IDENTITIES, sweep } = await fuzzTarget();
+const { server, IDENTITIES, sweep, admitted } = await fuzzTarget();
 
 const NOT_FUZZED = new Set(['/auth/logout']); // would end the fuzzing user's own session; covered in auth-login
 const routes = listRoutes(server.app).filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && !r.url.startsWith('/trpc'));
@@ -34,19 +34,24 @@ describe('fuzz: every REST route', () => {
     async (_name, route) => {
       const requests: Parameters<typeof sweep>[0] = [];
       const paths = concretePaths(route.url);
-      for (const path of paths) {
-        for (const identity of IDENTITIES) {
-          if (identity.name === 'user cookie' && NOT_FUZZED.has(route.url)) continue;
-          // Odd query strings on the first path only: a path parameter and the query string are
-          // read apart, and every path still gets the plain request and every body below.
-          for (const qs of path === paths[0] ? QUERY_STRINGS : [''])
-            requests.push({ method: route.method, path: path + qs, headers: identity.headers, label: `${identity.name} query` });
-          if (route.method !== 'GET') {
-            for (const p of BODY_PAYLOADS) {
-              const headers = { ...identity.headers, ...(p.contentType ? { 'content-type': p.contentType } : {}) };
-              requests.push({ method: route.method, path, headers, ...(p.body !== undefined ? { body: p.body } : {}), label: `${identity.name} ${p.what}` });
-            }
-          }
+      const [first] = paths as [string, ...string[]];
+      const identities = IDENTITIES.filter((i) => !(i.name === 'user cookie' && NOT_FUZZED.has(route.url)));
+      const through = await admitted({ method: route.method, path: first, ...(route.method === 'GET' ? {} : { body: '{}' }) }, identities);
+      const withBody = route.method !== 'GET';
+      for (const identity of identities) {
+        // Every path parameter as every identity; odd query strings and bodies on the first path, as
+        // the identities that get past the route's guard (a path parameter, the query string and
+        // the body are read apart, so their combinations add nothing).
+        for (const path of paths) requests.push({ method: route.method, path, headers: identity.headers, label: `${identity.name} plain` });
+        const past = through.includes(identity);
+        for (const qs of past ? QUERY_STRINGS.slice(1) : [])
+          requests.push({ method: route.method, path: first + qs, headers: identity.headers, label: `${identity.name} query` });
+        // The body parser runs before the guard: its inputs once per route (anonymous), the rest
+        // as every identity the guard lets through.
+        for (const p of withBody ? BODY_PAYLOADS : []) {
+          if (!past && !(identity === identities[0] && forTheParser(p))) continue;
+          const headers = { ...identity.headers, ...(p.contentType ? { 'content-type': p.contentType } : {}) };
+          requests.push({ method: route.method, path: first, headers, ...(p.body !== undefined ? { body: p.body } : {}), label: `${identity.name} ${p.what}` });
         }
       }
       const problems = await sweep(requests);
