@@ -15,6 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { closeServer, listen } from './helpers';
 
 const REPO = resolve(import.meta.dirname, '../../..');
+const NETWORK_ENV = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO|ALL)_PROXY|npm_config_(registry|cafile|proxy|https_proxy|noproxy|strict_ssl))$/i;
 const read = (name: string) => readFileSync(join(REPO, name), 'utf8');
 
 interface Instruction {
@@ -162,7 +163,18 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the build stage as shell ste
     execFileSync('git', ['clone', '--quiet', REPO, clone]);
     // Global tool installs go to a prefix of our own (this machine's tools stay as they are).
     const tools = join(work, 'tools');
-    const env: NodeJS.ProcessEnv = { PATH: `${join(tools, 'bin')}:${process.env.PATH}`, HOME: process.env.HOME };
+    // The build reads this checkout's turbo cache: the same sources were built here for the other
+    // tests (the browser and crash tests build the web app, server and gateway first), so the
+    // build step restores those outputs, as a builder with a shared cache would, instead of
+    // compiling everything once more; a source that differs from the last build is compiled.
+    const env: NodeJS.ProcessEnv = {
+      PATH: `${join(tools, 'bin')}:${process.env.PATH}`,
+      HOME: process.env.HOME,
+      TURBO_CACHE_DIR: join(REPO, '.turbo/cache'),
+      // This machine's way to the registry (its certificates and proxy, as a builder's network
+      // would be set up): without them npm retried a failing TLS handshake for 70 s.
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => NETWORK_ENV.test(k))),
+    };
     for (const step of build.steps) {
       if (step.op === 'ENV') {
         for (const m of step.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[m[1]!] = m[2]!.replace(/^"|"$/g, '');
