@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFor } from './eslint.config.js';
@@ -80,6 +80,27 @@ describe('the "never" rules', () => {
     expect(await service(uses("import { buildServer } from '@proxyhub/server';"))).toEqual([expect.stringContaining('Packages never import apps')]);
     expect(await service(uses("import { credit } from './wallet';"))).toEqual([]);
     expect(await inPackage('packages/api', 'src/routers/probe.ts')(uses("import { createContext } from '../context';"))).toEqual([]);
+  });
+
+  it('hold in the one lint run over every package (the root eslint.config.js that pnpm test runs), each package by its own rules', async () => {
+    const { default: rootConfig } = (await import('../../eslint.config.js')) as { default: Linter.Config[] };
+    const eslint = new ESLint({
+      cwd: root,
+      overrideConfigFile: true,
+      overrideConfig: [...rootConfig, { files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked }],
+    });
+    const refused = async (file: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+      return result!.messages.filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports' || m.fatal).map((m) => m.message);
+    };
+    const db = uses("import { users } from '@proxyhub/db';");
+    expect(await refused('apps/gateway/src/probe.ts', db)).toEqual([expect.stringContaining('database')]);
+    expect(await refused('apps/web/src/probe.tsx', db)).toEqual([expect.stringContaining('database')]);
+    expect(await refused('packages/core/src/probe.ts', db)).toEqual([expect.stringContaining('Core depends on nothing of ours')]);
+    expect(await refused('packages/api/src/services/probe.ts', uses("import { t } from '../trpc';"))).toEqual([
+      expect.stringContaining('Services never import'),
+    ]);
+    expect(await refused('apps/server/src/probe.ts', db)).toEqual([]);
   });
 
   describe('a new shared package', () => {
