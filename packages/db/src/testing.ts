@@ -10,13 +10,18 @@ import { createDb, migrationsFolder, type Database } from './client';
  * folder. A new PGlite runs initdb (~0.7 s of CPU) and the migrations (~0.3 s); one loaded from this
  * takes ~0.4 s, and every test file opens at least one.
  */
-async function migratedTemplate(): Promise<Blob> {
+/** A short hash of the migrations: templates made from other migrations are never used. */
+function migrationsHash(): string {
   const dir = migrationsFolder();
   const hash = createHash('sha256');
   for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
     if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(readFileSync(join(dir, name)));
   }
-  const file = join(tmpdir(), `proxyhub-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+async function migratedTemplate(): Promise<Blob> {
+  const file = join(tmpdir(), `proxyhub-pglite-${migrationsHash()}.tar`);
   if (existsSync(file)) return new Blob([readFileSync(file)]);
   const database = await createDb({ dataDir: 'memory://' });
   await database.migrate();
@@ -45,11 +50,15 @@ export async function createTestDb(opts: { migrated?: boolean } = {}): Promise<D
   }
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.unsafe(migrated ? `CREATE DATABASE ${name} TEMPLATE ${await postgresTemplate(admin, url)}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
   const database = await createDb({ databaseUrl: testUrl.toString(), max: 20 });
+  // Applies nothing on a copy of the template; a check that costs a query.
   if (migrated) await database.migrate();
   return {
     ...database,
@@ -60,4 +69,43 @@ export async function createTestDb(opts: { migrated?: boolean } = {}): Promise<D
       await dropper.end();
     },
   };
+}
+
+/**
+ * The migrated, empty database that test databases on PostgreSQL are copied from (CREATE DATABASE
+ * ... TEMPLATE), made once per set of migrations on that server and kept: copying it is a file
+ * copy, where migrating each new database ran every migration again. Made under an advisory lock
+ * (test files in other workers start at the same moment) and renamed into place when complete.
+ */
+async function postgresTemplate(admin: postgres.Sql, url: string): Promise<string> {
+  const template = `proxyhub_template_${migrationsHash()}`;
+  const exists = async () => (await admin`SELECT 1 FROM pg_database WHERE datname = ${template}`).length > 0;
+  if (await exists()) return template;
+  await admin`SELECT pg_advisory_lock(hashtext(${template}))`;
+  try {
+    if (await exists()) return template;
+    const partial = `${template}_partial`;
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${partial} WITH (FORCE)`);
+    await admin.unsafe(`CREATE DATABASE ${partial}`);
+    const partialUrl = new URL(url);
+    partialUrl.pathname = `/${partial}`;
+    const database = await createDb({ databaseUrl: partialUrl.toString(), max: 1 });
+    try {
+      await database.migrate();
+    } finally {
+      await database.close();
+    }
+    // A closed connection's backend can take a moment to leave, and a database in use cannot be renamed.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.unsafe(`ALTER DATABASE ${partial} RENAME TO ${template}`);
+        return template;
+      } catch (err) {
+        if (attempt >= 50) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await admin`SELECT pg_advisory_unlock(hashtext(${template}))`;
+  }
 }
