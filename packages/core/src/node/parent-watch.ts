@@ -16,12 +16,15 @@ export function exitWithParent(forceAfterMs = 10_000): void {
       if (err.code !== 'EPIPE') throw err;
     });
   }
+  let gone = false;
   const parentGone = () => {
+    if (gone) return;
+    gone = true;
     setTimeout(() => process.exit(1), forceAfterMs).unref();
-    killFromOutsideTheLoop(forceAfterMs + 2000);
     // The same graceful path as a stop from the parent; before a handler exists it simply ends us.
     process.kill(process.pid, 'SIGTERM');
   };
+  watchFromOutsideTheLoop(parentGone, forceAfterMs + 2000);
   process.once('disconnect', parentGone);
   // A parent killed while this process was still loading its modules closed the channel before the
   // listener existed: the event is gone, the state is not (this left an orphaned server behind).
@@ -29,11 +32,24 @@ export function exitWithParent(forceAfterMs = 10_000): void {
 }
 
 /**
- * The timer above needs the event loop, and the embedded database's close holds it synchronously
- * (a checkpoint written through the file system: it outlasted 30 s on a busy CI machine). A worker
- * thread has its own loop, so this kill comes on time whatever the main thread is doing.
+ * The channel's 'disconnect' and the timer above both need the event loop, which synchronous work
+ * can hold: the embedded database's close (a checkpoint written through the file system outlasted
+ * 30 s on a busy CI machine), or its queries when the parent dies (a launcher's server was still
+ * running 30 s after the launcher's kill -9 on a loaded CI machine). A worker thread has its own
+ * loop: it sees the process handed to another parent, tells the main thread, and kills the process
+ * `killAfterMs` later if the graceful path has not ended it, whatever the main thread is doing.
  */
-function killFromOutsideTheLoop(afterMs: number): void {
-  const worker = new Worker(`setTimeout(() => process.kill(process.pid, 'SIGKILL'), ${Math.floor(afterMs)});`, { eval: true });
+function watchFromOutsideTheLoop(parentGone: () => void, killAfterMs: number): void {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const timer = setInterval(() => {
+      if (process.ppid === workerData.ppid) return;
+      clearInterval(timer);
+      parentPort.postMessage('parent gone');
+      setTimeout(() => process.kill(process.pid, 'SIGKILL'), workerData.killAfterMs);
+    }, 200);`,
+    { eval: true, workerData: { ppid: process.ppid, killAfterMs: Math.floor(killAfterMs) } },
+  );
+  worker.on('message', parentGone);
   worker.unref();
 }
