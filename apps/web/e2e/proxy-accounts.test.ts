@@ -53,12 +53,21 @@ describe('proxy accounts page', () => {
     await expect.poll(() => row.getByTestId('account-usage').innerText()).toBe('256.00 MB used of 1.00 GB cap');
     expect(await row.getByRole('meter').getAttribute('aria-valuenow')).toBe('25');
 
-    // Rotate: confirmed, the new password shows.
+    // Rotate: confirmed, the new password shows at once, before the list is read again (held back
+    // here: the notice once showed the list's old password until its refetch landed).
+    await page.route('**/trpc/*proxyAccounts.list*', async (route) => {
+      await new Promise((r) => setTimeout(r, 2000));
+      await route.continue().catch(() => undefined);
+    });
     await row.getByRole('button', { name: 'New password' }).click();
-    await row.getByText(/^New password: /).waitFor();
+    const notice = row.getByText(/^New password: /);
+    await notice.waitFor();
+    const shown = await notice.innerText();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
     const rotated = (await accounts()).find((a) => a.proxyUserId === sub.proxyUserId)!;
     expect(rotated.proxyPassword).not.toBe(sub.proxyPassword);
-    expect(await row.innerText()).toContain(rotated.proxyPassword);
+    expect(shown).toContain(`New password: ${rotated.proxyPassword}.`);
+    await expect.poll(() => row.innerText()).toContain(rotated.proxyPassword);
 
     // The generator makes lists for it.
     await page.getByRole('link', { name: 'Proxies', exact: true }).click();

@@ -105,7 +105,8 @@ function AccountRow({ account: a }: { account: Account }) {
   const [maxConns, setMaxConns] = useState(a.maxConnections === null ? '' : String(a.maxConnections));
   const [expires, setExpires] = useState(localDateTime(a.expiresAt));
   const [error, setError] = useState<string | null>(null);
-  const [rotated, setRotated] = useState(false);
+  // The password the rotation answered: the list shows the old one until its refetch lands.
+  const [rotated, setRotated] = useState<string | null>(null);
   const used = BigInt(a.usedBytes);
   const capBytes = a.capBytes === null ? null : BigInt(a.capBytes);
   const percent = capBytes ? Math.min(100, Number((used * 10000n) / capBytes) / 100) : null;
@@ -142,7 +143,7 @@ function AccountRow({ account: a }: { account: Account }) {
         </div>
       )}
       {error && <Alert kind="error">{error}</Alert>}
-      {rotated && <Alert kind="success">New password: {a.proxyPassword}. The old one stops working within seconds.</Alert>}
+      {rotated && <Alert kind="success">New password: {rotated}. The old one stops working within seconds.</Alert>}
       <div className="account-actions">
         {a.kind !== 'main' && (
           <>
@@ -189,8 +190,7 @@ function AccountRow({ account: a }: { account: Account }) {
           onClick={() => {
             if (!window.confirm(`Replace the password of ${a.proxyUserId}? Tools using the old one stop working.`)) return;
             void run('Rotating the password failed', async () => {
-              await rotate.mutateAsync({ proxyUserId: a.proxyUserId });
-              setRotated(true);
+              setRotated((await rotate.mutateAsync({ proxyUserId: a.proxyUserId })).proxyPassword);
             });
           }}
         >
