@@ -47,8 +47,7 @@ async function freePort(): Promise<number> {
  * browser's own interface, what Playwright runs headless tests in) when installed, else Chromium.
  * The full browser spent about 60 % more CPU on the same tests (window and interface renderers).
  */
-export const CHROMIUM_PATH =
-  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
 
 /** `extraArgs`: more command-line switches (a proxy, for the password-less SOCKS5 test). */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
