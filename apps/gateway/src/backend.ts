@@ -1,6 +1,6 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
-import superjson from 'superjson';
+import superjson, { type SuperJSONResult } from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
 import {
   positionsBy,
@@ -12,6 +12,7 @@ import {
   type GatewayReserveLeaseInput,
 } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
+import type { RowBatch } from './connection-record';
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -21,6 +22,8 @@ export type AccountAnswer = AuthorizeAnswer['account'];
 export type LeaseAnswer = GatewayAnswers['reserveLease'];
 /** A report's answer: `allowances` only when it listed connections (connection-slots.ts). */
 export type ReportAnswer = GatewayAnswers['report'];
+/** gateway.report's input as the gateway sends it: its connection records as the batches of JSON rows they were journaled as. */
+export type ReportInput = Omit<GatewayReportInput, 'connections' | 'rows'> & { rows?: readonly RowBatch[] };
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
@@ -28,7 +31,7 @@ export interface Backend {
   /** A connection without credentials: whose password-less address its source is, if anyone's. */
   authorizeAddress(input: GatewayAuthorizeAddressInput): Promise<GatewayAnswers['authorizeAddress']>;
   reserveLease(input: GatewayReserveLeaseInput): Promise<LeaseAnswer>;
-  report(input: GatewayReportInput): Promise<ReportAnswer>;
+  report(input: ReportInput): Promise<ReportAnswer>;
   releaseLeases(input: GatewayReleaseLeasesInput): Promise<GatewayAnswers['releaseLeases']>;
   /** The enabled upstream pools (passwords in clear). */
   upstreams(): Promise<GatewayAnswers['upstreams']>;
@@ -38,32 +41,41 @@ export interface Backend {
 }
 
 /**
- * superjson for every call but the usage report, which goes as plain JSON (`{ json }` without
- * meta, what superjson itself sends for plain values): its input is only strings, numbers and
- * arrays, and superjson's walk over a report's thousands of connection records cost the gateway
- * more CPU than the forwarded requests they record.
+ * gateway.report as tRPC's HTTP call, its body put together from the records' batches of JSON
+ * rows (made once when each connection ended, and journaled as they are: connection-record.ts)
+ * instead of the client serializing thousands of records again. The input is plain JSON (strings, numbers, arrays), so
+ * superjson's envelope is `{ json }` without meta, what superjson itself sends for such values;
+ * the answer and errors are read as the client reads them (a refused input is a TRPCClientError
+ * with BAD_REQUEST: isRejectedInput).
  */
-const plainJson = new WeakSet<object>();
-const transformer = {
-  serialize: (value: unknown) => (typeof value === 'object' && value !== null && plainJson.has(value) ? { json: value } : superjson.serialize(value)),
-  deserialize: superjson.deserialize,
-};
-function asPlainJson<T extends object>(value: T): T {
-  plainJson.add(value);
-  return value;
+const COMMA = Buffer.from(',');
+
+function reportCall(url: string, headers: Record<string, string>, fetchJson: ReturnType<typeof createNodeFetch>) {
+  return async (input: ReportInput): Promise<ReportAnswer> => {
+    const { rows, ...rest } = input;
+    const head = JSON.stringify(rest);
+    let body: string | Uint8Array = `{"json":${head}}`;
+    if (rows?.length) {
+      const parts: Uint8Array[] = [Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`)];
+      rows.forEach((b, i) => (i ? parts.push(COMMA, b.bytes) : parts.push(b.bytes)));
+      parts.push(Buffer.from(']}}'));
+      body = Buffer.concat(parts);
+    }
+    const res = await fetchJson(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const payload = (await res.json()) as { result?: { data: SuperJSONResult }; error?: SuperJSONResult };
+    if (payload.error) throw TRPCClientError.from({ error: superjson.deserialize(payload.error) }, { meta: { response: res } });
+    if (!res.ok || !payload.result) throw new TRPCClientError(`gateway.report: HTTP ${res.status} without a result`);
+    return superjson.deserialize<ReportAnswer>(payload.result.data);
+  };
 }
 
 /** The server's internal gateway.* procedures over tRPC, authenticated with the internal key. */
 export function createBackend(serverUrl: string, internalApiKey: string): Backend {
+  const base = `${serverUrl.replace(/\/$/, '')}/trpc`;
+  const headers = { authorization: `Bearer ${internalApiKey}` };
+  const fetchJson = createNodeFetch();
   const client = createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${serverUrl.replace(/\/$/, '')}/trpc`,
-        transformer,
-        headers: { authorization: `Bearer ${internalApiKey}` },
-        fetch: createNodeFetch() as unknown as typeof fetch,
-      }),
-    ],
+    links: [httpLink({ url: base, transformer: superjson, headers, fetch: fetchJson as unknown as typeof fetch })],
   });
   // Logins and lease requests of one moment go to the server together (batched-calls.ts).
   const authorize = batchedCalls(async (items: readonly GatewayAuthorizeInput[]) => (await client.gateway.authorizeMany.mutate({ items: [...items] })).answers);
@@ -85,7 +97,7 @@ export function createBackend(serverUrl: string, internalApiKey: string): Backen
     authorize,
     authorizeAddress: (input) => client.gateway.authorizeAddress.mutate(input),
     reserveLease,
-    report: (input) => client.gateway.report.mutate(asPlainJson(input)),
+    report: reportCall(`${base}/gateway.report`, headers, fetchJson),
     releaseLeases: (input) => client.gateway.releaseLeases.mutate(input),
     upstreams: () => client.gateway.upstreams.query(),
     heartbeat: (input) => client.gateway.heartbeat.mutate(input),

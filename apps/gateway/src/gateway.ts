@@ -15,7 +15,7 @@ import { releaseEarlierLeases } from './earlier-leases';
 import type { TargetSocket } from './egress';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import { connectionRecord, connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
+import { connectionRow, connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
 import { closeServer, forwardHooks, gatewayParts, listenOn } from './gateway-parts';
 import type { ForwardHooks } from './http-forward';
 import { silentLogger, type Logger } from './log';
@@ -227,7 +227,7 @@ export class Gateway {
 function recordUnrelayed(accepted: Accepted<Session>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
   const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
   const start = connectionStart(kind, accepted.target, accepted.session);
-  accepted.session.account.meter.recordConnection(connectionRecord(start, 0, 0, outcome, reason));
+  accepted.session.account.meter.recordConnection(connectionRow(start, 0, 0, outcome, reason));
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {

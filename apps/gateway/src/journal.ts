@@ -7,8 +7,11 @@
  *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
  *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
  *   {"a":seq}                                       the server applied that report
- *   {"c":record}                                    a connection that ended (the connection log)
- *   a report line's "c":[id,...]                    the connections that report carries
+ *   {"k":[row,...]}                                 connections that ended (the connection log), as
+ *                                                 rows (CONNECTION_ROW_FIELDS), in the order they ended
+ *   a report line's "n":count                       that report carries the first `count` connections
+ *                                                 no earlier report line took (reports take them in order)
+ *   {"c":record} and a report line's "c":[id,...]   the same in the files of earlier versions (read, not written)
  *
  * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
  * its own seq (the server applies a (gateway, seq) once, so a report that did arrive is not counted
@@ -19,6 +22,7 @@ import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readF
 import { join } from 'node:path';
 import type { GatewayConnectionRecord, GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
+import { encodeRecord, sealRows, type RecordJson, type RowBatch } from './connection-record';
 import type { Logger } from './log';
 
 export interface JournalItem {
@@ -38,20 +42,21 @@ export interface JournalReport {
   seq: number;
   items: JournalItem[];
   /** Connections that ended (the connection log), stored with this report's usage. */
-  connections?: GatewayConnectionRecord[] | undefined;
+  connections?: RowBatch[] | undefined;
 }
 
 interface PendingLines {
   items: JournalItem[];
-  connections: GatewayConnectionRecord[];
+  connections: RowBatch[];
 }
 
 type Usage = [up: number, down: number, sessions: number];
 type Line =
   | { g: string; q: number }
   | { u: string; up: number; dn: number; s: number }
-  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; c?: string[] }
+  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; n?: number; c?: string[] }
   | { a: number }
+  | { k: unknown[] }
   | { c: GatewayConnectionRecord };
 
 /** Rewritten with only the outstanding state once it is this long. */
@@ -62,10 +67,15 @@ export class UsageJournal {
   private readonly unreported = new Map<string, Usage>();
   /** Reports journaled and not acknowledged, in seq order. */
   private readonly pending = new Map<number, PendingLines>();
-  /** Journaled connection records no report carries yet. */
-  private readonly records = new Map<string, GatewayConnectionRecord>();
-  /** Each record's journal line, made once: a compaction writes the outstanding ones again. */
-  private readonly recordLines = new WeakMap<GatewayConnectionRecord, string>();
+  /** Journaled connection records no report carries yet, in the order they ended (reports take them from the front). */
+  private records: RowBatch[] = [];
+  /** The last of them, not written yet: a "k" line each at the next write(). */
+  private unwritten: RowBatch[] = [];
+  /** While the file is read: its records no report line took yet, and an earlier version's ({"c":record}) by id. */
+  private loading: RecordJson[] = [];
+  private legacy: Map<string, RecordJson> | null = null;
+  /** Bytes to write before `buffer` (record batches and the lines before them). */
+  private out: Uint8Array[] = [];
   /** The size at which the file is compacted next: a multiple of what the last compaction kept, so each rewrites a fraction of what was written since. */
   private compactAt = COMPACT_AT_BYTES;
   private fd: number;
@@ -92,6 +102,9 @@ export class UsageJournal {
     private readonly logger: Logger,
   ) {
     if (existsSync(path)) this.load(readFileSync(path, 'utf8'));
+    if (this.loading.length) this.records.push(sealRows(this.loading));
+    this.loading = [];
+    this.legacy = null;
     // Start from a clean file: a torn last line from a crash must not glue onto the next append.
     this.fd = this.rewrite();
   }
@@ -115,7 +128,8 @@ export class UsageJournal {
 
   private apply(line: Line): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
-    else if ('c' in line && !('r' in line)) this.records.set(line.c.id, line.c);
+    else if ('k' in line) for (const row of line.k) this.loading.push(JSON.stringify(row) as RecordJson);
+    else if ('c' in line && !('r' in line)) this.loadRecord(line.c);
     else if ('r' in line) {
       const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
         const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
@@ -134,7 +148,8 @@ export class UsageJournal {
         return item;
       });
       this.covered(items);
-      this.pending.set(line.r, { items, connections: this.take(line.c ?? []) });
+      const taken = line.n ? this.loading.splice(0, line.n) : this.takeLegacy(line.c ?? []);
+      this.pending.set(line.r, { items, connections: taken.length ? [sealRows(taken)] : [] });
       if (line.r > this.lastSeq) this.lastSeq = line.r;
     } else if ('a' in line) this.pending.delete(line.a);
     else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
@@ -150,22 +165,38 @@ export class UsageJournal {
     } else if (up || down || sessions) this.unreported.set(leaseId, [up, down, sessions]);
   }
 
-  /** The records these ids name, no longer unreported (a report carries them). */
-  private take(ids: readonly string[]): GatewayConnectionRecord[] {
-    const out: GatewayConnectionRecord[] = [];
-    for (const id of ids) {
-      const r = this.records.get(id);
-      if (!r) continue;
-      this.records.delete(id);
-      out.push(r);
-    }
-    return out;
+  /** An earlier version's record line ({"c":record}), as this version's row (an earlier version's file has no "k" lines). */
+  private loadRecord(record: GatewayConnectionRecord): void {
+    const row = encodeRecord(record);
+    (this.legacy ??= new Map()).set(record.id, row);
+    this.loading.push(row);
   }
 
-  /** A connection ended: its record is written with the next write() (never per chunk). */
-  connection(record: GatewayConnectionRecord): void {
-    this.records.set(record.id, record);
-    this.buffer += `${this.recordLine(record)}\n`;
+  /** The records an earlier version's report line names by id, no longer unreported. */
+  private takeLegacy(ids: readonly string[]): RecordJson[] {
+    const taken: RecordJson[] = [];
+    for (const id of ids) {
+      const row = this.legacy?.get(id);
+      if (row !== undefined) taken.push(row);
+    }
+    const gone = new Set(taken);
+    this.loading = this.loading.filter((r) => !gone.has(r));
+    return taken;
+  }
+
+  /** Connections that ended (the meter's latest batch): written with the next write() (never per connection). */
+  connections(batch: RowBatch): void {
+    this.records.push(batch);
+    this.unwritten.push(batch);
+  }
+
+  /** The batches sealed since the last write, a line each (before any report line that may carry them). */
+  private bufferRecords(): void {
+    if (!this.unwritten.length) return;
+    if (this.buffer) this.out.push(Buffer.from(this.buffer));
+    this.buffer = '';
+    for (const b of this.unwritten) this.out.push(...recordsLine([b]));
+    this.unwritten = [];
   }
 
   private covered(items: JournalItem[]): void {
@@ -182,13 +213,18 @@ export class UsageJournal {
    * Journals a report and waits until it is on disk, before it is sent: a report that may have
    * reached the server must be resent with the same seq, never folded into a new one.
    */
-  async report(seq: number, items: JournalItem[], connections: readonly GatewayConnectionRecord[] = []): Promise<void> {
+  async report(seq: number, items: JournalItem[], connections: readonly RowBatch[] = []): Promise<void> {
     if (!this.pending.has(seq)) {
       this.covered(items);
-      for (const c of connections) this.records.delete(c.id);
+      // The meter reports records in the order they ended: these are the first ones outstanding.
+      for (let i = 0; i < connections.length; i++) {
+        if (this.records[i] !== connections[i]) throw new Error('usage journal: a report must carry the oldest connection records first');
+      }
+      this.records.splice(0, connections.length);
       this.pending.set(seq, { items, connections: [...connections] });
       if (seq > this.lastSeq) this.lastSeq = seq;
-      this.buffer += `${reportLine(seq, items, connections)}\n`;
+      this.bufferRecords();
+      this.buffer += `${reportLine(seq, items, rowCount(connections))}\n`;
     }
     await this.sync();
   }
@@ -200,7 +236,7 @@ export class UsageJournal {
   }
 
   /** What an earlier run left: reports to resend as they are, then usage no report covered. */
-  outstanding(): { reports: JournalReport[]; unreported: JournalItem[]; connections?: GatewayConnectionRecord[] } {
+  outstanding(): { reports: JournalReport[]; unreported: JournalItem[]; connections?: RowBatch[] } {
     const reports = [...this.pending]
       .sort((x, y) => x[0] - y[0])
       .map(([seq, { items, connections }]): JournalReport => (connections.length ? { seq, items, connections } : { seq, items }));
@@ -208,17 +244,20 @@ export class UsageJournal {
     const unreported = [...this.unreported]
       .map(([leaseId, [up, down, s]]) => ({ leaseId, bytesUp: Math.max(up, 0), bytesDown: Math.max(down, 0), sessions: Math.max(s, 0), release: true }))
       .filter((i) => i.bytesUp || i.bytesDown || i.sessions);
-    if (!this.records.size) return { reports, unreported };
-    return { reports, unreported, connections: [...this.records.values()] };
+    if (!this.records.length) return { reports, unreported };
+    return { reports, unreported, connections: [...this.records] };
   }
 
   /** Hands what was journaled to the kernel (it survives a kill of the process from here on). */
   write(): void {
-    if (!this.buffer || this.closed) return;
-    const data = this.buffer;
+    this.bufferRecords();
+    if ((!this.buffer && !this.out.length) || this.closed) return;
+    if (this.buffer) this.out.push(Buffer.from(this.buffer));
+    const data = this.out.length === 1 ? this.out[0]! : Buffer.concat(this.out);
     this.buffer = '';
+    this.out = [];
     writeSync(this.fd, data);
-    this.size += Buffer.byteLength(data);
+    this.size += data.byteLength;
     this.written += 1;
     if (this.size >= this.compactAt) this.compactSoon();
   }
@@ -276,50 +315,63 @@ export class UsageJournal {
   }
 
   private rewrite(): number {
-    const lines: string[] = [JSON.stringify({ g: this.gatewayId, q: this.lastSeq })];
-    for (const [leaseId, [up, down, s]] of this.unreported) lines.push(JSON.stringify({ u: leaseId, up, dn: down, s }));
-    for (const r of this.records.values()) lines.push(this.recordLine(r));
+    const parts: Uint8Array[] = [];
+    const line = (l: string) => parts.push(Buffer.from(`${l}\n`));
+    line(JSON.stringify({ g: this.gatewayId, q: this.lastSeq }));
+    for (const [leaseId, [up, down, s]] of this.unreported) line(JSON.stringify({ u: leaseId, up, dn: down, s }));
     for (const [seq, { items, connections }] of [...this.pending].sort((x, y) => x[0] - y[0])) {
       // Its usage and connection lines are gone with the old file: written again so the report still covers them.
-      for (const i of items) lines.push(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
-      for (const c of connections) lines.push(this.recordLine(c));
-      lines.push(reportLine(seq, items, connections));
+      for (const i of items) line(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
+      if (connections.length) parts.push(...recordsLine(connections));
+      line(reportLine(seq, items, rowCount(connections)));
     }
-    const text = `${lines.join('\n')}\n`;
+    // After the reports' own: a report line takes the oldest records not taken yet.
+    if (this.records.length) parts.push(...recordsLine(this.records));
+    this.unwritten = [];
+    const data = Buffer.concat(parts);
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w');
-    writeSync(fd, text);
+    writeSync(fd, data);
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, this.path);
     syncDir(this.path);
-    this.size = Buffer.byteLength(text);
+    this.size = data.byteLength;
     this.compactAt = Math.max(COMPACT_AT_BYTES, 4 * this.size);
     return openSync(this.path, 'a');
-  }
-
-  private recordLine(c: GatewayConnectionRecord): string {
-    let line = this.recordLines.get(c);
-    if (line === undefined) {
-      line = JSON.stringify({ c });
-      this.recordLines.set(c, line);
-    }
-    return line;
   }
 
   /** Writes, syncs and closes (shutdown). */
   async close(): Promise<void> {
     if (this.closed) return;
-    if (!this.pending.size && !this.unreported.size && !this.records.size) this.compact();
+    if (!this.pending.size && !this.unreported.size && !this.records.length) this.compact();
     await this.sync().catch(() => undefined);
     this.closed = true;
     closeSync(this.fd);
   }
 }
 
-function reportLine(seq: number, items: JournalItem[], connections: readonly GatewayConnectionRecord[] = []): string {
+const K_OPEN = Buffer.from('{"k":[');
+const K_CLOSE = Buffer.from(']}\n');
+const COMMA = Buffer.from(',');
+
+/** One "k" line holding these batches' rows. */
+function recordsLine(batches: readonly RowBatch[]): Uint8Array[] {
+  const parts: Uint8Array[] = [K_OPEN];
+  batches.forEach((b, i) => (i ? parts.push(COMMA, b.bytes) : parts.push(b.bytes)));
+  parts.push(K_CLOSE);
+  return parts;
+}
+
+export function rowCount(batches: readonly RowBatch[]): number {
+  let n = 0;
+  for (const b of batches) n += b.count;
+  return n;
+}
+
+function reportLine(seq: number, items: JournalItem[], connections: number): string {
   return JSON.stringify({
-    ...(connections.length ? { c: connections.map((c) => c.id) } : {}),
+    ...(connections ? { n: connections } : {}),
     r: seq,
     i: items.map((i) => {
       const base = [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0];
@@ -366,7 +418,7 @@ export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Ba
   const deliver = async (r: JournalReport) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items, ...(r.connections?.length ? { connections: r.connections } : {}) });
+        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items, ...(r.connections?.length ? { rows: r.connections } : {}) });
         break;
       } catch (err) {
         if (isRejectedInput(err)) {
@@ -381,10 +433,18 @@ export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Ba
     journal.acknowledged(r.seq);
   };
   for (const r of reports) await deliver(r);
-  for (let i = 0; i < Math.max(unreported.length, connections.length); i += REPLAY_ITEMS_PER_REPORT) {
+  // The rest in reports of at most REPLAY_ITEMS_PER_REPORT items and about as many records (whole batches).
+  let itemsAt = 0;
+  let batchesAt = 0;
+  while (itemsAt < unreported.length || batchesAt < connections.length) {
     const seq = Math.max(Date.now() * 1000, journal.lastSeq + 1);
-    const items = unreported.slice(i, i + REPLAY_ITEMS_PER_REPORT);
-    const records = connections.slice(i, i + REPLAY_ITEMS_PER_REPORT);
+    const items = unreported.slice(itemsAt, itemsAt + REPLAY_ITEMS_PER_REPORT);
+    itemsAt += items.length;
+    const records: RowBatch[] = [];
+    for (let rows = 0; batchesAt < connections.length && (!records.length || rows + connections[batchesAt]!.count <= REPLAY_ITEMS_PER_REPORT); batchesAt++) {
+      rows += connections[batchesAt]!.count;
+      records.push(connections[batchesAt]!);
+    }
     await journal.report(seq, items, records);
     await deliver({ seq, items, connections: records });
   }

@@ -8,7 +8,7 @@
  */
 import type { UsageType } from '@proxyhub/core';
 import type { Backend, LeaseAnswer } from './backend';
-import type { GatewayConnectionRecord } from '@proxyhub/core';
+import { sealRows, type RecordJson, type RowBatch } from './connection-record';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
@@ -307,15 +307,17 @@ export class Account {
   }
 }
 
-/** At most this many connection records per report (about 8 MiB of JSON); the rest wait for the next. */
+/** About this many connection records at most per report (whole batches; about 4 MiB of JSON); the rest wait for the next. */
 export const MAX_RECORDS_PER_REPORT = 20_000;
+/** Rows are sealed into a batch at least this often, between journal writes. */
+const SEAL_ROWS = 2000;
 /** While a limited account holds connections, its count goes to the server at least this often (the server forgets counts after 10 s). */
 const CONNECTIONS_REPORT_MS = 4000;
 
 interface PendingReport {
   seq: number;
   items: JournalItem[];
-  connections: GatewayConnectionRecord[];
+  connections: RowBatch[];
   openConnections: Array<{ proxyAccountId: string; open: number }>;
   snapshot: Array<[Lease, number, number, number, PartsSnapshot]>;
   retired: Lease[];
@@ -348,8 +350,10 @@ export class Meter {
   slotsChanged = false;
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
-  /** Connections that ended since the last report (the connection log), reported with the next one. */
-  private records: GatewayConnectionRecord[] = [];
+  /** Connections that ended since the last seal (the connection log), reported with the next report. */
+  private rows: RecordJson[] = [];
+  /** Sealed rows (at each journal write and report), reported in order. */
+  private batches: RowBatch[] = [];
   private seq: number;
   private pending: PendingReport | null = null;
   private running: Promise<void> | null = null;
@@ -390,6 +394,7 @@ export class Meter {
   private journalAll(): void {
     const { journal } = this.opts;
     if (!journal) return;
+    this.sealRows();
     for (const a of this.accounts.values()) {
       a.unjournaled = 0;
       for (const l of a.leases) journalLease(journal, l);
@@ -403,6 +408,7 @@ export class Meter {
     a.unjournaled = 0;
     const { journal } = this.opts;
     if (!journal) return;
+    this.sealRows();
     for (const l of a.leases) journalLease(journal, l);
     for (const l of this.retired) journalLease(journal, l);
     this.syncJournal();
@@ -427,11 +433,20 @@ export class Meter {
   }
 
   /** A connection ended: its record goes with the next report, and into the journal meanwhile. */
-  recordConnection(record: GatewayConnectionRecord): void {
+  recordConnection(record: RecordJson): void {
     if (!this.opts.connectionLog) return;
-    this.records.push(record);
-    this.opts.journal?.connection(record);
+    this.rows.push(record);
+    if (this.rows.length >= SEAL_ROWS) this.sealRows();
     this.ensureHeartbeat();
+  }
+
+  /** The rows since the last seal become one batch, handed to the journal to write. */
+  private sealRows(): void {
+    if (!this.rows.length) return;
+    const batch = sealRows(this.rows);
+    this.rows = [];
+    this.batches.push(batch);
+    this.opts.journal?.connections(batch);
   }
 
   retire(lease: Lease): void {
@@ -447,7 +462,13 @@ export class Meter {
     const now = Date.now();
     // The server is unreachable: retry with backoff, the usage waits (and is journaled).
     if (now < this.reportRetryAt) return;
-    let due = this.retired.length > 0 || this.records.length > 0 || this.pending !== null || this.slotsChanged || now - this.lastSent >= this.opts.heartbeatMs;
+    let due =
+      this.retired.length > 0 ||
+      this.rows.length > 0 ||
+      this.batches.length > 0 ||
+      this.pending !== null ||
+      this.slotsChanged ||
+      now - this.lastSent >= this.opts.heartbeatMs;
     for (const a of this.accounts.values()) {
       if (due) break;
       if (a.slots.size && now - this.lastSent >= CONNECTIONS_REPORT_MS) due = true;
@@ -506,8 +527,13 @@ export class Meter {
       items.push(reportItem(l, true, parts));
       snapshot.push([l, l.up, l.down, l.sessions, parts]);
     }
-    const connections = this.records.length > MAX_RECORDS_PER_REPORT ? this.records.splice(0, MAX_RECORDS_PER_REPORT) : this.records;
-    if (connections === this.records) this.records = [];
+    this.sealRows();
+    let take = 0;
+    for (let rows = 0; take < this.batches.length; take++) {
+      rows += this.batches[take]!.count;
+      if (take > 0 && rows > MAX_RECORDS_PER_REPORT) break;
+    }
+    const connections = this.batches.splice(0, take);
     this.seq += 1;
     return { seq: this.seq, items, connections, openConnections, snapshot, retired };
   }
@@ -533,7 +559,7 @@ export class Meter {
         gatewayId: opts.gatewayId,
         seq: report.seq,
         items: report.items,
-        ...(report.connections.length ? { connections: report.connections } : {}),
+        ...(report.connections.length ? { rows: report.connections } : {}),
         openConnections: report.openConnections,
       });
     } catch (err) {
@@ -579,7 +605,7 @@ export class Meter {
       }
       opts.logger.warn({ dropped: res.dropped.length }, 'server dropped leases');
     }
-    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && this.records.length === 0 && this.timer) {
+    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && !this.rows.length && !this.batches.length && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
     }

@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { connectionRecord, type RecordStart } from './connection-record';
+import { connectionRow, type RecordStart } from './connection-record';
 import type { TargetSocket } from './egress';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
@@ -134,7 +134,7 @@ export class MeteredFlow {
     if (!s.session.account.meter.opts.connectionLog) return;
     const up = this.stats.up - s.baseUp;
     const down = this.stats.down - s.baseDown;
-    s.session.account.meter.recordConnection(connectionRecord(s, up, down, outcome, reason));
+    s.session.account.meter.recordConnection(connectionRow(s, up, down, outcome, reason));
   }
 
   /** Spends and writes `chunk` (to the target for UP, the client for DOWN), or holds it for a lease. `owned` false: it lives in a shared read buffer. */

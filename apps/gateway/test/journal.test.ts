@@ -1,8 +1,10 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gatewayConnectionRow } from '@proxyhub/core';
 import type { Backend } from '../src/backend';
+import { encodeRecord, rowsOf, type RowBatch } from '../src/connection-record';
 import { replayUsageJournal, UsageJournal } from '../src/journal';
 import { silentLogger } from '../src/log';
 import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
@@ -236,46 +238,95 @@ function readUsage(path: string): Map<string, number> {
   return per;
 }
 
+/** A connection record as the server stores it; n numbers it. */
+const rec = (n: number) => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  startedAt: 1_700_000_000_000 + n,
+  endedAt: 1_700_000_001_000 + n,
+  protocol: 'connect' as const,
+  target: 'example.com:443',
+  proxyUserId: 'abc',
+  proxyAccountId: '00000000-0000-4000-8000-00000000aaaa',
+  country: 'US',
+  state: '',
+  city: '',
+  session: 'rotating',
+  bytesUp: n,
+  bytesDown: n,
+  billedBytes: 2 * n,
+  outcome: 'ok' as const,
+  reason: '',
+  exitIp: '',
+});
+
+/** The meter's journal interval passes: what ended since is written (the meter seals its records then). */
+const journalTick = () => new Promise((r) => setTimeout(r, DEFAULT_METER_OPTIONS.journalIntervalMs + 100));
+
+/** The records every report the server applied carried, as the server reads them. */
+const storedRecords = (server: ReturnType<typeof fakeServer>) => [...server.applied.values()].flatMap((r) => parsedRows(r.rows ?? []));
+const parsedRows = (batches: readonly RowBatch[]) => rowsOf(batches).map((row) => gatewayConnectionRow.parse(row));
+const ids = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.id);
+
 describe('connection records in the journal', () => {
   it('survive a crash: each is stored once, whether its report reached the server or not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-'));
     const server = fakeServer();
-    const rec = (n: number) => ({
-      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-      startedAt: 1_700_000_000_000 + n,
-      endedAt: 1_700_000_001_000 + n,
-      protocol: 'connect' as const,
-      target: 'example.com:443',
-      proxyUserId: 'abc',
-      proxyAccountId: '00000000-0000-4000-8000-00000000aaaa',
-      country: 'US',
-      state: '',
-      city: '',
-      session: 'rotating',
-      bytesUp: n,
-      bytesDown: n,
-      billedBytes: 2 * n,
-      outcome: 'ok' as const,
-      reason: '',
-      exitIp: '',
-    });
     const journal = UsageJournal.open(dir, 'gw-j', silentLogger);
     const meter = meterWith(server, journal);
-    meter.recordConnection(rec(1));
+    meter.recordConnection(encodeRecord(rec(1)));
     await meter.flush(); // delivered and acknowledged
-    meter.recordConnection(rec(2));
+    meter.recordConnection(encodeRecord(rec(2)));
     server.down = true;
     await meter.flush().catch(() => undefined); // journaled with its report, never acknowledged
     server.down = false;
-    meter.recordConnection(rec(3)); // ended after the last report: only its own journal line
-    journal.write();
+    meter.recordConnection(encodeRecord(rec(3))); // ended after the last report: only its own journal line
+    await journalTick();
     // kill -9 here: the next start delivers what the journal holds.
     const again = UsageJournal.open(dir, 'gw-j', silentLogger);
     await replayUsageJournal(again, server.backend, silentLogger);
-    const stored = [...server.applied.values()].flatMap((r) => r.connections ?? []).map((c) => c.id);
-    expect(stored.sort()).toEqual([rec(1).id, rec(2).id, rec(3).id]);
+    expect(storedRecords(server).sort((a, b) => a.id.localeCompare(b.id))).toEqual([rec(1), rec(2), rec(3)]);
     // Nothing is left for a later start to send again.
     const third = UsageJournal.open(dir, 'gw-j', silentLogger);
     expect(third.outstanding()).toEqual({ reports: [], unreported: [] });
+  });
+
+  it('keep their reports through a compaction: an unacknowledged report carries the same records after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const server = fakeServer();
+    const journal = UsageJournal.open(dir, 'gw-k', silentLogger);
+    const meter = meterWith(server, journal);
+    server.down = true;
+    for (const n of [1, 2]) meter.recordConnection(encodeRecord(rec(n)));
+    await meter.flush().catch(() => undefined); // report of 1 and 2, journaled, not acknowledged
+    meter.recordConnection(encodeRecord(rec(3))); // no report yet
+    await journalTick();
+    journal.compact();
+    const again = UsageJournal.open(dir, 'gw-k', silentLogger);
+    const { reports, connections } = again.outstanding();
+    expect(reports.map((r) => ids(r.connections))).toEqual([[rec(1).id, rec(2).id]]);
+    expect(ids(connections)).toEqual([rec(3).id]);
+    server.down = false;
+    await replayUsageJournal(again, server.backend, silentLogger);
+    expect(storedRecords(server).map((r) => r.id)).toEqual([rec(1).id, rec(2).id, rec(3).id]);
+  });
+
+  it("deliver what an earlier version's journal holds (records by name, reports naming them by id)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const lines = [
+      { g: 'gw-old', q: 5 },
+      { c: rec(1) },
+      { c: rec(2) },
+      { c: rec(3) },
+      { r: 5, i: [['00000000-0000-4000-8000-000000000001', 10, 20, 1, 0]], c: [rec(1).id, rec(3).id] },
+    ];
+    writeFileSync(join(dir, 'usage-gw-old.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    const server = fakeServer();
+    const journal = UsageJournal.open(dir, 'gw-old', silentLogger);
+    await replayUsageJournal(journal, server.backend, silentLogger);
+    const [resent, rest] = [...server.applied.values()];
+    expect(resent!.seq).toBe(5);
+    expect(parsedRows(resent!.rows ?? [])).toEqual([rec(1), rec(3)]);
+    expect(parsedRows(rest!.rows ?? [])).toEqual([rec(2)]);
+    expect(UsageJournal.open(dir, 'gw-old', silentLogger).outstanding()).toEqual({ reports: [], unreported: [] });
   });
 });

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api';
 import { MAX_GATEWAY_BATCH } from '@proxyhub/core';
-import { createBackend, type Backend } from '../src/backend';
+import { connectionLog } from '@proxyhub/db';
+import { createBackend, isRejectedInput, type Backend } from '../src/backend';
+import { encodeRecord, sealRows, type RecordJson } from '../src/connection-record';
 import {
   balances,
   curl,
@@ -40,6 +43,41 @@ describe('gateway.* procedures (internal key)', () => {
     const outsider = createBackend(server.url, 'not-the-key');
     await expect(outsider.authorize({ proxyUserId: 'abcdef1234', password: 'x' })).rejects.toThrow(/Internal key required/);
     await expect(outsider.reserveLease({ gatewayId: 'g', proxyAccountId: randomUUID(), bytes: 1 })).rejects.toThrow(/Internal key required/);
+  });
+
+  it('answer a report put together from sealed rows, and refuse a bad one as input the gateway must not resend', async () => {
+    const u = await userWithCredits(server, 4n * BigInt(MiB));
+    const id = await accountOf(u);
+    const lease = await api.reserveLease({ gatewayId: 'gw-rows', proxyAccountId: id, bytes: MiB });
+    const now = Date.now();
+    const row = (n: number, up: number) =>
+      encodeRecord({
+        id: randomUUID(),
+        startedAt: now - n,
+        endedAt: now,
+        protocol: 'http',
+        target: 'example.com:80',
+        proxyUserId: u.proxyUserId,
+        proxyAccountId: id,
+        country: '',
+        state: '',
+        city: '',
+        session: 'rotating',
+        bytesUp: up,
+        bytesDown: 0,
+        billedBytes: up,
+        outcome: 'ok',
+        reason: '',
+        exitIp: '',
+      });
+    const items = [{ leaseId: lease.leaseId!, bytesUp: 300, bytesDown: 0, sessions: 0, release: false }];
+    const rows = [sealRows([row(1, 100), row(2, 100)]), sealRows([row(3, 100)])];
+    expect(await api.report({ gatewayId: 'gw-rows', seq: 1, items, rows })).toEqual({ applied: true, dropped: [] });
+    const stored = await server.database.db.select({ billed: connectionLog.billedBytes }).from(connectionLog).where(eq(connectionLog.proxyAccountId, id));
+    expect(stored.map((r) => Number(r.billed))).toEqual([100, 100, 100]);
+    const bad = sealRows([`${row(4, 100).slice(0, -1)},"extra"]` as RecordJson]);
+    const refused = await api.report({ gatewayId: 'gw-rows', seq: 2, items: [], rows: [bad] }).catch((err: unknown) => err);
+    expect(isRejectedInput(refused)).toBe(true);
   });
 
   it('authorize tells good credentials, bad ones and unknown locations apart', async () => {

@@ -66,7 +66,7 @@ export const gatewayRouter = {
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
   report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
-    const records = input.connections ?? [];
+    const records = [...(input.connections ?? []), ...(input.rows ?? [])];
     const days = keptDays(records, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
     // Outside the transaction: making a partition locks the whole table for a moment.
     await ensureConnectionPartitions(ctx.db, days);

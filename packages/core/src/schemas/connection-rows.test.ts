@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { CONNECTION_ROW_FIELDS, connectionRowOf, gatewayConnectionRow, type GatewayConnectionRecord } from './connections';
+import { gatewayReportInput } from './gateway';
+
+const record: GatewayConnectionRecord = {
+  id: '00000000-0000-4000-8000-000000000001',
+  startedAt: 1_700_000_000_000,
+  endedAt: 1_700_000_000_250,
+  protocol: 'http',
+  target: 'example.com:80',
+  proxyUserId: 'u1a2b3c4d5',
+  proxyAccountId: '00000000-0000-4000-8000-00000000aaaa',
+  country: 'US',
+  state: 'CA',
+  city: 'LOSANGELES',
+  session: 'rotating',
+  bytesUp: 120,
+  bytesDown: 1200,
+  billedBytes: 1320,
+  outcome: 'ok',
+  reason: 'quote " and \\ and é',
+  exitIp: '203.0.113.7',
+};
+
+describe('connection rows (what gateways send)', () => {
+  it('hold every field of a record, and read back as the record they were made from', () => {
+    expect(connectionRowOf(record)).toHaveLength(CONNECTION_ROW_FIELDS.length);
+    expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf(record))))).toEqual(record);
+  });
+
+  it('are checked as records are: a report with a bad row is refused whole', () => {
+    const row = connectionRowOf(record);
+    const report = (rows: unknown[]) => gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 1, items: [], rows });
+    expect(report([row]).success).toBe(true);
+    expect(report([row.slice(0, -1)]).success).toBe(false);
+    expect(report([[...row.slice(0, 11), -1, ...row.slice(12)]]).success).toBe(false);
+    expect(report([[...row.slice(0, 3), 'ftp', ...row.slice(4)]]).success).toBe(false);
+  });
+});
