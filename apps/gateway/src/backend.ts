@@ -12,7 +12,7 @@ import {
   type GatewayReserveLeaseInput,
 } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
-import type { RowBatch } from './connection-record';
+import { joinedRows, type RowBatch } from './connection-record';
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -43,23 +43,18 @@ export interface Backend {
 /**
  * gateway.report as tRPC's HTTP call, its body put together from the records' batches of JSON
  * rows (made once when each connection ended, and journaled as they are: connection-record.ts)
- * instead of the client serializing thousands of records again. The input is plain JSON (strings, numbers, arrays), so
- * superjson's envelope is `{ json }` without meta, what superjson itself sends for such values;
- * the answer and errors are read as the client reads them (a refused input is a TRPCClientError
- * with BAD_REQUEST: isRejectedInput).
+ * instead of the client serializing thousands of records again. The input is plain JSON (strings,
+ * numbers, arrays), so superjson's envelope is `{ json }` without meta, what superjson itself sends
+ * for such values; the answer and errors are read as the client reads them (a refused input is a
+ * TRPCClientError with BAD_REQUEST: isRejectedInput).
  */
-const COMMA = Buffer.from(',');
-
 function reportCall(url: string, headers: Record<string, string>, fetchJson: ReturnType<typeof createNodeFetch>) {
   return async (input: ReportInput): Promise<ReportAnswer> => {
     const { rows, ...rest } = input;
     const head = JSON.stringify(rest);
     let body: string | Uint8Array = `{"json":${head}}`;
     if (rows?.length) {
-      const parts: Uint8Array[] = [Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`)];
-      rows.forEach((b, i) => (i ? parts.push(COMMA, b.bytes) : parts.push(b.bytes)));
-      parts.push(Buffer.from(']}}'));
-      body = Buffer.concat(parts);
+      body = Buffer.concat([Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`), ...joinedRows(rows), Buffer.from(']}}')]);
     }
     const res = await fetchJson(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     const payload = (await res.json()) as { result?: { data: SuperJSONResult }; error?: SuperJSONResult };

@@ -67,7 +67,32 @@ export function sealRows(rows: readonly RecordJson[]): RowBatch {
   return { bytes: Buffer.from(rows.join(',')), count: rows.length };
 }
 
-/** The rows of batches, parsed (the journal reading its own lines back, and tests). */
+const COMMA = Buffer.from(',');
+
+/** The batches' bytes with a comma between each: their rows as the inside of one JSON array. */
+export function joinedRows(batches: readonly RowBatch[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  batches.forEach((b, i) => (i ? parts.push(COMMA, b.bytes) : parts.push(b.bytes)));
+  return parts;
+}
+
+export function rowCount(batches: readonly RowBatch[]): number {
+  let n = 0;
+  for (const b of batches) n += b.count;
+  return n;
+}
+
+/** How many batches from `start` on make one report of at most `maxRows` rows (at least one batch: a batch is never split). */
+export function batchesWithin(batches: readonly RowBatch[], start: number, maxRows: number): number {
+  let end = start;
+  for (let rows = 0; end < batches.length; end++) {
+    rows += batches[end]!.count;
+    if (end > start && rows > maxRows) break;
+  }
+  return end - start;
+}
+
+/** The rows of batches, parsed (tests). */
 export function rowsOf(batches: readonly RowBatch[]): unknown[][] {
   const text = new TextDecoder();
   return JSON.parse(`[${batches.map((b) => text.decode(b.bytes)).join(',')}]`) as unknown[][];

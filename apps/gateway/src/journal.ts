@@ -22,7 +22,7 @@ import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readF
 import { join } from 'node:path';
 import type { GatewayConnectionRecord, GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
-import { encodeRecord, sealRows, type RecordJson, type RowBatch } from './connection-record';
+import { batchesWithin, encodeRecord, joinedRows, rowCount, sealRows, type RecordJson, type RowBatch } from './connection-record';
 import type { Logger } from './log';
 
 export interface JournalItem {
@@ -69,11 +69,8 @@ export class UsageJournal {
   private readonly pending = new Map<number, PendingLines>();
   /** Journaled connection records no report carries yet, in the order they ended (reports take them from the front). */
   private records: RowBatch[] = [];
-  /** The last of them, not written yet: a "k" line each at the next write(). */
+  /** The last of them, not written yet: one "k" line at the next write(). */
   private unwritten: RowBatch[] = [];
-  /** While the file is read: its records no report line took yet, and an earlier version's ({"c":record}) by id. */
-  private loading: RecordJson[] = [];
-  private legacy: Map<string, RecordJson> | null = null;
   /** Bytes to write before `buffer` (record batches and the lines before them). */
   private out: Uint8Array[] = [];
   /** The size at which the file is compacted next: a multiple of what the last compaction kept, so each rewrites a fraction of what was written since. */
@@ -101,15 +98,17 @@ export class UsageJournal {
     readonly gatewayId: string,
     private readonly logger: Logger,
   ) {
-    if (existsSync(path)) this.load(readFileSync(path, 'utf8'));
-    if (this.loading.length) this.records.push(sealRows(this.loading));
-    this.loading = [];
-    this.legacy = null;
+    if (existsSync(path)) {
+      const rows = this.load(readFileSync(path, 'utf8'));
+      if (rows.length) this.records.push(sealRows(rows));
+    }
     // Start from a clean file: a torn last line from a crash must not glue onto the next append.
     this.fd = this.rewrite();
   }
 
-  private load(text: string): void {
+  /** Reads the file; answers the records of its lines that no report line took. */
+  private load(text: string): RecordJson[] {
+    const rows = new LoadedRows();
     const lines = text.split('\n');
     for (let n = 0; n < lines.length; n++) {
       const raw = lines[n]!;
@@ -122,14 +121,15 @@ export class UsageJournal {
         if (n < lines.length - 1) this.logger.warn({ path: this.path, line: n + 1 }, 'usage journal: unreadable line skipped');
         continue;
       }
-      this.apply(line);
+      this.apply(line, rows);
     }
+    return rows.untaken;
   }
 
-  private apply(line: Line): void {
+  private apply(line: Line, rows: LoadedRows): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
-    else if ('k' in line) for (const row of line.k) this.loading.push(JSON.stringify(row) as RecordJson);
-    else if ('c' in line && !('r' in line)) this.loadRecord(line.c);
+    else if ('k' in line) for (const row of line.k) rows.untaken.push(JSON.stringify(row) as RecordJson);
+    else if ('c' in line && !('r' in line)) rows.addEarlier(line.c);
     else if ('r' in line) {
       const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
         const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
@@ -148,7 +148,7 @@ export class UsageJournal {
         return item;
       });
       this.covered(items);
-      const taken = line.n ? this.loading.splice(0, line.n) : this.takeLegacy(line.c ?? []);
+      const taken = line.n ? rows.untaken.splice(0, line.n) : rows.takeEarlier(line.c ?? []);
       this.pending.set(line.r, { items, connections: taken.length ? [sealRows(taken)] : [] });
       if (line.r > this.lastSeq) this.lastSeq = line.r;
     } else if ('a' in line) this.pending.delete(line.a);
@@ -165,25 +165,6 @@ export class UsageJournal {
     } else if (up || down || sessions) this.unreported.set(leaseId, [up, down, sessions]);
   }
 
-  /** An earlier version's record line ({"c":record}), as this version's row (an earlier version's file has no "k" lines). */
-  private loadRecord(record: GatewayConnectionRecord): void {
-    const row = encodeRecord(record);
-    (this.legacy ??= new Map()).set(record.id, row);
-    this.loading.push(row);
-  }
-
-  /** The records an earlier version's report line names by id, no longer unreported. */
-  private takeLegacy(ids: readonly string[]): RecordJson[] {
-    const taken: RecordJson[] = [];
-    for (const id of ids) {
-      const row = this.legacy?.get(id);
-      if (row !== undefined) taken.push(row);
-    }
-    const gone = new Set(taken);
-    this.loading = this.loading.filter((r) => !gone.has(r));
-    return taken;
-  }
-
   /** Connections that ended (the meter's latest batch): written with the next write() (never per connection). */
   connections(batch: RowBatch): void {
     this.records.push(batch);
@@ -195,7 +176,7 @@ export class UsageJournal {
     if (!this.unwritten.length) return;
     if (this.buffer) this.out.push(Buffer.from(this.buffer));
     this.buffer = '';
-    for (const b of this.unwritten) this.out.push(...recordsLine([b]));
+    this.out.push(...recordsLine(this.unwritten));
     this.unwritten = [];
   }
 
@@ -351,22 +332,33 @@ export class UsageJournal {
   }
 }
 
+/** While a file is read: the records no report line took yet, in order, and an earlier version's by id. */
+class LoadedRows {
+  untaken: RecordJson[] = [];
+  private readonly earlier = new Map<string, RecordJson>();
+
+  /** An earlier version's record line ({"c":record}), as this version's row (such a file has no "k" lines). */
+  addEarlier(record: GatewayConnectionRecord): void {
+    const row = encodeRecord(record);
+    this.earlier.set(record.id, row);
+    this.untaken.push(row);
+  }
+
+  /** The records an earlier version's report line names by id. */
+  takeEarlier(ids: readonly string[]): RecordJson[] {
+    const taken = ids.flatMap((id) => this.earlier.get(id) ?? []);
+    const gone = new Set(taken);
+    this.untaken = this.untaken.filter((r) => !gone.has(r));
+    return taken;
+  }
+}
+
 const K_OPEN = Buffer.from('{"k":[');
 const K_CLOSE = Buffer.from(']}\n');
-const COMMA = Buffer.from(',');
 
 /** One "k" line holding these batches' rows. */
 function recordsLine(batches: readonly RowBatch[]): Uint8Array[] {
-  const parts: Uint8Array[] = [K_OPEN];
-  batches.forEach((b, i) => (i ? parts.push(COMMA, b.bytes) : parts.push(b.bytes)));
-  parts.push(K_CLOSE);
-  return parts;
-}
-
-export function rowCount(batches: readonly RowBatch[]): number {
-  let n = 0;
-  for (const b of batches) n += b.count;
-  return n;
+  return [K_OPEN, ...joinedRows(batches), K_CLOSE];
 }
 
 function reportLine(seq: number, items: JournalItem[], connections: number): string {
@@ -440,11 +432,8 @@ export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Ba
     const seq = Math.max(Date.now() * 1000, journal.lastSeq + 1);
     const items = unreported.slice(itemsAt, itemsAt + REPLAY_ITEMS_PER_REPORT);
     itemsAt += items.length;
-    const records: RowBatch[] = [];
-    for (let rows = 0; batchesAt < connections.length && (!records.length || rows + connections[batchesAt]!.count <= REPLAY_ITEMS_PER_REPORT); batchesAt++) {
-      rows += connections[batchesAt]!.count;
-      records.push(connections[batchesAt]!);
-    }
+    const records = connections.slice(batchesAt, batchesAt + batchesWithin(connections, batchesAt, REPLAY_ITEMS_PER_REPORT));
+    batchesAt += records.length;
     await journal.report(seq, items, records);
     await deliver({ seq, items, connections: records });
   }

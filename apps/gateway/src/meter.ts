@@ -8,7 +8,7 @@
  */
 import type { UsageType } from '@proxyhub/core';
 import type { Backend, LeaseAnswer } from './backend';
-import { sealRows, type RecordJson, type RowBatch } from './connection-record';
+import { batchesWithin, sealRows, type RecordJson, type RowBatch } from './connection-record';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
@@ -528,12 +528,7 @@ export class Meter {
       snapshot.push([l, l.up, l.down, l.sessions, parts]);
     }
     this.sealRows();
-    let take = 0;
-    for (let rows = 0; take < this.batches.length; take++) {
-      rows += this.batches[take]!.count;
-      if (take > 0 && rows > MAX_RECORDS_PER_REPORT) break;
-    }
-    const connections = this.batches.splice(0, take);
+    const connections = this.batches.splice(0, batchesWithin(this.batches, 0, MAX_RECORDS_PER_REPORT));
     this.seq += 1;
     return { seq: this.seq, items, connections, openConnections, snapshot, retired };
   }
