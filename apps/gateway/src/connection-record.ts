@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { ConnectionOutcome, ConnectionProtocol, GatewayConnectionRecord } from '@proxyhub/core';
 import { connectionRowOf, isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
-import type { RefusalKind } from './protocols/handshake';
+import type { ProtocolName } from './protocols/answers';
+import type { Accepted, RefusalKind } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
 
 /**
@@ -151,4 +152,11 @@ export function connectionRow(s: RecordStart, up: number, down: number, outcome:
     (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300),
     s.exitIp ?? '',
   ]) as RecordJson;
+}
+
+/** The connection log's record of a connection that never relayed a byte (billed 0). */
+export function recordUnrelayed(accepted: Accepted<Session>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
+  const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
+  const start = connectionStart(kind, accepted.target, accepted.session);
+  accepted.session.account.meter.recordConnection(connectionRow(start, 0, 0, outcome, reason));
 }

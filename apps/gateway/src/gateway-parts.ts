@@ -4,13 +4,14 @@
  * of forwarded HTTP; and the listening socket. gateway.ts accepts and dispatches with them.
  */
 import type { Server, Socket } from 'node:net';
-import { Authenticator } from './authenticator';
+import { Authenticator, type Session } from './authenticator';
 import { createBackend, type Backend } from './backend';
 import { createEgress } from './egress';
 import { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import type { ForwardHooks } from './http-forward';
 import type { Logger } from './log';
+import { proxyUserIdOf, type Refusal } from './protocols/handshake';
+import { credentialsOf } from './protocols/http';
 import { DEFAULT_METER_OPTIONS, Meter } from './meter';
 import { GatewayMetrics } from './metrics';
 import { targetOpener, type OpenTarget } from './open-target';
@@ -69,20 +70,45 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
   return { metrics, backend, meter, logins, upstreams, openTarget, targetPolicy, heartbeat };
 }
 
+/** What a forwarded HTTP connection (http-forward.ts) calls back into the gateway for. */
+export interface ForwardHooks {
+  logger: Logger;
+  /** A request's Proxy-Authorization logged in; a refusal names the proxy user id it asked for, if any. */
+  login(authorization: string | undefined, remote: string | undefined): Promise<Session | (Refusal & { proxyUserId: string | null })>;
+  openTarget: OpenTarget;
+  /** Answers a refused request (answers.ts), logs it and ends the connection. */
+  refuse(client: Socket, r: Refusal, proxyUserId: string | null): void;
+  /** The origin could not be reached (counted like a tunnel's refusal). */
+  targetRefused(r: Refusal): void;
+  /** A CONNECT after forwarded requests: the gateway serves the connection from these bytes on, as a new one. */
+  handOver(client: Socket, bytes: Buffer): void;
+}
+
 /** A keep-alive HTTP client's later requests: logged in, refused and counted like first ones. */
 export function forwardHooks(p: GatewayParts, logger: Logger, refuse: ForwardHooks['refuse'], handOver: ForwardHooks['handOver']): ForwardHooks {
   return {
     logger,
-    login: async (credentials, remote) => {
+    login: async (authorization, remote) => {
+      const credentials = credentialsOf(authorization);
+      if (credentials && 'ok' in credentials) return { ...credentials, proxyUserId: null };
       const r = await p.logins.login(credentials, remote);
       p.metrics.handshake('http', r);
-      return r;
+      return r.ok ? r : { ...r, proxyUserId: credentials ? proxyUserIdOf(credentials.username) : null };
     },
     openTarget: p.openTarget,
     refuse,
     targetRefused: (r) => p.metrics.tunnelRefused('http', r.kind),
     handOver,
   };
+}
+
+/**
+ * The upstream pools and the target policy, before the first connection; a server that does not
+ * answer yet leaves the default egress and no policy until the next poll.
+ */
+export async function readServerLists(p: Pick<GatewayParts, 'upstreams' | 'targetPolicy'>, backend: Backend, logger: Logger): Promise<void> {
+  await p.upstreams.refresh(backend).catch((err: unknown) => logger.warn({ err }, 'could not read the upstream list yet'));
+  await p.targetPolicy.refresh(backend).catch((err: unknown) => logger.warn({ err }, 'could not read the target policy yet'));
 }
 
 /** Connections the kernel may queue before the gateway accepts them. */

@@ -3,31 +3,27 @@
  * HTTP). Protects the traffic we sell: nothing is relayed without valid credentials and a byte
  * lease, and nothing a client sends (garbage, half a handshake, a slow drip) can crash the process
  * or keep a socket open past the handshake deadline. This module accepts, dispatches and starts;
- * its parts are assembled in gateway-parts.ts, the protocols live in protocols/, the login in
- * authenticator.ts, the target in open-target.ts, the data path in relay.ts and http-forward.ts,
- * metered by metered-flow.ts.
+ * the parts are in gateway-parts.ts, protocols/, authenticator.ts, open-target.ts, tunnel-sni.ts,
+ * relay.ts and http-forward.ts, metered by metered-flow.ts.
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import type { ConnectionOutcome } from '@proxyhub/core';
-import type { Authenticator, Session } from './authenticator';
+import type { Authenticator } from './authenticator';
 import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
-import type { TargetSocket } from './egress';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import { connectionRow, connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
-import { closeServer, forwardHooks, gatewayParts, listenOn } from './gateway-parts';
-import type { ForwardHooks } from './http-forward';
+import { OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-record';
+import { closeServer, forwardHooks, gatewayParts, listenOn, readServerLists, type ForwardHooks } from './gateway-parts';
 import { silentLogger, type Logger } from './log';
 import type { Meter } from './meter';
 import type { GatewayMetrics } from './metrics';
 import type { OpenTarget } from './open-target';
 import { answerTo, endWith, refusalLogLevel, type ProtocolName } from './protocols/answers';
-import { HandshakeReader, proxyUserIdOf, type Accepted, type Handshake, type Refusal } from './protocols/handshake';
+import { HandshakeReader, proxyUserIdOf, type Handshake, type Refusal } from './protocols/handshake';
 import { httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
-import { checkTunnelSni } from './tunnel-sni';
+import { startAfterSni, type Opened } from './tunnel-sni';
 import type { TargetPolicyGate } from './target-policy';
 import type { UpstreamPool } from './upstream-pool';
 
@@ -36,9 +32,6 @@ export { BALANCE_EMPTY_MESSAGE } from './metered-flow';
 
 const HANDSHAKES: Record<ProtocolName, Handshake> = { http: httpHandshake, socks5: socks5Handshake };
 const ignore = () => undefined;
-
-/** A handshake done and its target connected: what the relay starts from. */
-type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName };
 
 export class Gateway {
   readonly server: Server;
@@ -78,10 +71,7 @@ export class Gateway {
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {
     if (this.opts.releaseStaleLeases) await releaseEarlierLeases(this.backend, this.opts.gatewayId, this.logger);
-    // The pools before the first tunnel; a server that does not answer yet leaves the default
-    // egress until the next poll.
-    await this.upstreams.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the upstream list yet'));
-    await this.targetPolicy.refresh(this.backend).catch((err: unknown) => this.logger.warn({ err }, 'could not read the target policy yet'));
+    await readServerLists(this, this.backend, this.logger);
     await listenOn(this.server, port, host);
     this.meter.start();
     this.upstreams.start(this.backend, this.logger);
@@ -160,7 +150,7 @@ export class Gateway {
           const first = { session: accepted.session, target: accepted.target, socket: target, request: accepted.forward, leftover: accepted.leftover };
           this.tunnels.forward(socket, first, this.forwardHooks);
         } else if (this.targetPolicy.checksNames && !accepted.session.account.targetPolicyExempt) {
-          void this.startAfterSni(socket, opened);
+          void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger });
         } else {
           this.tunnels.start(socket, target, accepted, protocol);
         }
@@ -196,38 +186,11 @@ export class Gateway {
     return { accepted, target: opened.socket, protocol };
   }
 
-  /** A tunnel whose TLS server name the target policy checks first (tunnel-sni.ts). */
-  private async startAfterSni(socket: Socket, { accepted, target, protocol }: Opened): Promise<void> {
-    const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => this.targetPolicy.blocks(host));
-    if (v.pass) {
-      this.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol);
-      return;
-    }
-    // Closed before the ClientHello went anywhere: the target got nothing, billed 0.
-    target.destroy();
-    socket.destroy();
-    if (v.outcome === 'blocked') {
-      this.metrics.tunnelRefused(protocol, 'blocked');
-      this.logger.info(
-        { protocol, reason: v.reason, proxyUserId: accepted.session.parts.proxyUserId, remote: socket.remoteAddress },
-        'tunnel closed by the target policy',
-      );
-    }
-    recordUnrelayed(accepted, protocol, v.outcome, v.reason);
-  }
-
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {
     this.logger[refusalLogLevel(r)]({ protocol, kind: r.kind, reason: r.message, proxyUserId, remote: socket.remoteAddress }, 'proxy request refused');
     endWith(socket, answerTo(protocol, r, { publicUrl: this.publicUrl }));
     return null;
   }
-}
-
-/** The connection log's record of a connection that never relayed a byte (billed 0). */
-function recordUnrelayed(accepted: Accepted<Session>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
-  const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
-  const start = connectionStart(kind, accepted.target, accepted.session);
-  accepted.session.account.meter.recordConnection(connectionRow(start, 0, 0, outcome, reason));
 }
 
 export function createGateway(opts: GatewayOptions): Gateway {

@@ -10,31 +10,18 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { connectionStart, OUTCOME_OF_REFUSAL } from './connection-record';
+import { OUTCOME_OF_REFUSAL } from './connection-record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
-import type { Logger } from './log';
 import { DOWN, UP, type MeteredConnection } from './meter';
 import { newExchange, readResponse, type Exchange, type FirstRequest } from './http-exchange';
 import { Origin } from './http-origin';
 import { coarseClock, CUT_DELIVERY_MS, leaseRefusal, MeteredFlow, type FlowOwner } from './metered-flow';
-import type { OpenTarget } from './open-target';
-import { proxyUserIdOf, type Credentials, type Refusal } from './protocols/handshake';
+import type { Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
-import { credentialsOf, httpRequestOf, parseHttpHead, type ForwardRequest } from './protocols/http';
+import { httpRequestOf, parseHttpHead, type ForwardRequest } from './protocols/http';
 import { usageTag } from './usage-parts';
-
-export interface ForwardHooks {
-  logger: Logger;
-  login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal>;
-  openTarget: OpenTarget;
-  /** Answers a refused request (answers.ts), logs it and ends the connection. */
-  refuse(client: Socket, r: Refusal, proxyUserId: string | null): void;
-  /** The origin could not be reached (counted like a tunnel's refusal). */
-  targetRefused(r: Refusal): void;
-  /** A CONNECT after forwarded requests: the gateway serves the connection from these bytes on, as a new one. */
-  handOver(client: Socket, bytes: Buffer): void;
-}
+import type { ForwardHooks } from './gateway-parts';
 
 const EMPTY = Buffer.alloc(0);
 /**
@@ -93,17 +80,11 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   start(): void {
     const { client, first } = this;
     this.useSession(first.session, first.request.authorization);
-    client.on('data', this.fromClient);
-    client.on('end', this.clientEnd);
-    client.on('close', this.clientClose);
-    client.on('drain', this.clientDrain);
-    client.on('error', this.clientError);
+    for (const [event, listener] of this.clientListeners) client.on(event, listener);
     this.attach(first.socket, first.target);
     this.buf = first.leftover.length ? first.leftover : EMPTY;
     this.startRequest(first.target, first.request);
   }
-
-  // ---- requests ---------------------------------------------------------------------------------
 
   private readonly fromClient = (chunk: Buffer): void => {
     if (this.phase === 'closing') return;
@@ -140,12 +121,10 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   /** The login (unless the credentials are the last request's), the lease, then the origin connection. */
   private async begin(target: HostPort, request: ForwardRequest): Promise<void> {
     if (request.authorization !== this.authorization) {
-      const credentials = credentialsOf(request.authorization);
-      if (credentials && 'ok' in credentials) return this.refuse(credentials, null);
-      const session = await this.hooks.login(credentials, this.remote);
+      const login = await this.hooks.login(request.authorization, this.remote);
       if (this.phase !== 'busy') return;
-      if (!session.ok) return this.refuse(session, credentials ? proxyUserIdOf(credentials.username) : null);
-      this.useSession(session, request.authorization);
+      if (!login.ok) return this.refuse(login, login.proxyUserId);
+      this.useSession(login, request.authorization);
     }
     this.asked = target;
     const noLease = await leaseRefusal(this.m.account);
@@ -175,7 +154,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.ex = ex;
     this.asked = null;
     this.ending = null;
-    if (!this.m.recording) this.m.beginRecord(connectionStart('http', target, this.session, this.m.stats.up, this.m.stats.down));
+    this.m.beginRequestRecord(target, this.session);
     this.phase = 'body';
     this.m.send(UP, ex.head, true);
     if (ex.body.done) this.m.after(UP, () => this.requestSent(ex));
@@ -205,8 +184,6 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.flow();
   }
 
-  // ---- responses --------------------------------------------------------------------------------
-
   private fromTarget(socket: TargetSocket, chunk: Buffer, owned: boolean): void {
     if (socket !== this.origin.socket || this.phase === 'closing') return;
     this.lastIo = coarseClock.now;
@@ -221,7 +198,9 @@ export class HttpForward implements MeteredConnection, FlowOwner {
       this.m.after(DOWN, () => this.responseSent(ex));
       return;
     }
-    this.badResponse(ex, read);
+    // A response that cannot be relayed safely: a 502 when the client has none of it yet, else the end.
+    if (!ex.respStarted) return this.refuse(read, this.session.parts.proxyUserId);
+    this.destroy();
   }
 
   /** The whole response reached the client's socket: the next request, or the end of the connection. */
@@ -236,14 +215,6 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.phase = 'head';
     this.nextRequest();
   }
-
-  /** A response that cannot be relayed safely: a 502 when the client has none of it yet, else the end. */
-  private badResponse(ex: Exchange, r: Refusal): void {
-    if (!ex.respStarted) return this.refuse(r, this.session.parts.proxyUserId);
-    this.destroy();
-  }
-
-  // ---- the origin connection ----------------------------------------------------------------------
 
   private attach(socket: TargetSocket, target: HostPort): void {
     this.origin.attach(socket, target);
@@ -293,8 +264,6 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.flow();
   }
 
-  // ---- flow --------------------------------------------------------------------------------------
-
   /** Reads from the client unless the origin is held back or enough is read ahead; from the origin unless the client is. */
   flow(): void {
     if (this.closed || this.phase === 'closing') return;
@@ -313,8 +282,6 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   touch(): void {
     this.lastIo = coarseClock.now;
   }
-
-  // ---- sessions, endings --------------------------------------------------------------------------
 
   private useSession(session: Session, authorization: string | undefined): void {
     // Another login on the same connection: its location and sticky session pick the exit anew.
@@ -347,6 +314,15 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.destroy();
   };
 
+  /** The client socket's listeners: set at start, taken off when a CONNECT hands the connection back. */
+  private readonly clientListeners: ReadonlyArray<[string, (arg: Buffer & Error) => void]> = [
+    ['data', this.fromClient],
+    ['end', this.clientEnd],
+    ['close', this.clientClose],
+    ['drain', this.clientDrain],
+    ['error', this.clientError],
+  ];
+
   private endAs(outcome: ConnectionOutcome, reason: string): void {
     this.ending ??= { outcome, reason };
   }
@@ -362,7 +338,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private refuse(r: Refusal, proxyUserId: string | null): void {
     if (this.phase === 'closing') return;
     // Refused after its login: the request's record (its target known), billed what it was sent so far.
-    if (!this.m.recording && this.asked) this.m.beginRecord(connectionStart('http', this.asked, this.session, this.m.stats.up, this.m.stats.down));
+    if (this.asked) this.m.beginRequestRecord(this.asked, this.session);
     this.asked = null;
     this.m.endRecord(OUTCOME_OF_REFUSAL[r.kind], r.message);
     this.phase = 'closing';
@@ -377,11 +353,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.buf = EMPTY;
     this.phase = 'closing';
     const { client } = this;
-    client.off('data', this.fromClient);
-    client.off('end', this.clientEnd);
-    client.off('close', this.clientClose);
-    client.off('drain', this.clientDrain);
-    client.off('error', this.clientError);
+    for (const [event, listener] of this.clientListeners) client.off(event, listener);
     client.pause();
     this.origin.drop();
     this.done();

@@ -10,10 +10,12 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { connectionRow, type RecordStart } from './connection-record';
+import type { Session } from './authenticator';
+import { connectionRow, connectionStart, type RecordStart } from './connection-record';
 import type { TargetSocket } from './egress';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
+import type { HostPort } from './protocols/host';
 import { writeChunk } from './shared-reads';
 import type { UsageTag } from './usage-parts';
 
@@ -122,8 +124,9 @@ export class MeteredFlow {
     this.record = exitIp ? { ...start, exitIp } : start;
   }
 
-  get recording(): boolean {
-    return this.record !== null;
+  /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
+  beginRequestRecord(target: HostPort, session: Session): void {
+    if (!this.record) this.beginRecord(connectionStart('http', target, session, this.stats.up, this.stats.down));
   }
 
   /** The connection or request ended this way: its record goes to the meter (once). */

@@ -10,8 +10,19 @@
  */
 import type { Socket } from 'node:net';
 import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
+import type { Session } from './authenticator';
+import { recordUnrelayed } from './connection-record';
 import type { TargetSocket } from './egress';
+import type { Logger } from './log';
+import type { GatewayMetrics } from './metrics';
+import type { ProtocolName } from './protocols/answers';
+import type { Accepted } from './protocols/handshake';
 import { peekClientHello, type HelloPeek } from './protocols/tls-sni';
+import type { TargetPolicyGate } from './target-policy';
+import type { Tunnels } from './tunnels';
+
+/** A handshake done and its target connected: what the relay starts from. */
+export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName };
 
 /** How long a tunnel's first client bytes may take to show a whole ClientHello. */
 export const SNI_WAIT_MS = 3000;
@@ -109,4 +120,26 @@ export function checkTunnelSni(
     client.once('close', onGone);
     client.resume();
   });
+}
+
+/** A tunnel whose TLS server name the target policy checks first: started, or closed and recorded unrelayed. */
+export async function startAfterSni(
+  socket: Socket,
+  { accepted, target, protocol }: Opened,
+  gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger },
+): Promise<void> {
+  const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host));
+  if (v.pass) {
+    gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol);
+    return;
+  }
+  // Closed before the ClientHello went anywhere: the target got nothing, billed 0.
+  target.destroy();
+  socket.destroy();
+  if (v.outcome === 'blocked') {
+    gw.metrics.tunnelRefused(protocol, 'blocked');
+    const proxyUserId = accepted.session.parts.proxyUserId;
+    gw.logger.info({ protocol, reason: v.reason, proxyUserId, remote: socket.remoteAddress }, 'tunnel closed by the target policy');
+  }
+  recordUnrelayed(accepted, protocol, v.outcome, v.reason);
 }
