@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '@proxyhub/db';
 import { HttpClient, linkToken, signedInUser, STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
-import { median, sessionRows, trpcFor, userRow } from './auth-support';
+import { sessionRows, trpcFor, userRow } from './auth-support';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -63,12 +63,13 @@ describe('login (REST)', () => {
     };
     const wrongTimes: number[] = [];
     const unknownTimes: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       wrongTimes.push(await time(wrong));
       unknownTimes.push(await time(unknown));
     }
-    const ratio = median(wrongTimes) / median(unknownTimes);
-    // Loose on purpose (shared CI cores): both paths run one argon2id verification.
+    // The fastest of each is the path's own cost: other test files share the cores, and a median
+    // of five still caught their bursts (CI saw 0.31). Both paths run one argon2id verification.
+    const ratio = Math.min(...wrongTimes) / Math.min(...unknownTimes);
     expect(ratio).toBeGreaterThan(1 / 3);
     expect(ratio).toBeLessThan(3);
   });
