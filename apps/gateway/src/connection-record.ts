@@ -93,12 +93,6 @@ export function batchesWithin(batches: readonly RowBatch[], start: number, maxRo
   return end - start;
 }
 
-/** The rows of batches, parsed (tests). */
-export function rowsOf(batches: readonly RowBatch[]): unknown[][] {
-  const text = new TextDecoder();
-  return JSON.parse(`[${batches.map((b) => text.decode(b.bytes)).join(',')}]`) as unknown[][];
-}
-
 /** A record of an earlier run's journal (named fields) as this run's row. */
 export function encodeRecord(r: GatewayConnectionRecord): RecordJson {
   return JSON.stringify(connectionRowOf(r)) as RecordJson;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gatewayConnectionRow } from '@proxyhub/core';
 import type { Backend } from '../src/backend';
-import { encodeRecord, rowsOf, type RowBatch } from '../src/connection-record';
+import { encodeRecord, type RowBatch } from '../src/connection-record';
 import { replayUsageJournal, UsageJournal } from '../src/journal';
 import { silentLogger } from '../src/log';
 import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
@@ -264,7 +264,9 @@ const journalTick = () => new Promise((r) => setTimeout(r, DEFAULT_METER_OPTIONS
 
 /** The records every report the server applied carried, as the server reads them. */
 const storedRecords = (server: ReturnType<typeof fakeServer>) => [...server.applied.values()].flatMap((r) => parsedRows(r.rows ?? []));
-const parsedRows = (batches: readonly RowBatch[]) => rowsOf(batches).map((row) => gatewayConnectionRow.parse(row));
+/** The rows of batches, parsed as the server parses them. */
+const parsedRows = (batches: readonly RowBatch[]) =>
+  (JSON.parse(`[${batches.map((b) => Buffer.from(b.bytes).toString()).join(',')}]`) as unknown[]).map((row) => gatewayConnectionRow.parse(row));
 const ids = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.id);
 
 describe('connection records in the journal', () => {

@@ -44,6 +44,8 @@ const WRITERS = num('BENCH_WRITERS', 4);
 const ROUNDS = num('BENCH_ROUNDS', 9);
 const SECONDS = num('BENCH_SECONDS', 3);
 const REQUESTS = num('BENCH_REQUESTS', 100);
+// The control: both gateways with the log off.
+const AA = Boolean(process.env.BENCH_AA);
 // Extra node flags for the gateways (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
 const NODE_ARGS = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const INTERNAL_KEY = 'bench-internal-key-0123456789abcdef012345'; // what harness.mjs gives the server
@@ -248,7 +250,7 @@ function splitCores(server) {
 async function gatewayOnOff(server, user) {
   const children = [];
   const cores = splitCores(server);
-  console.log(`  ${cores.note}${process.env.BENCH_AA ? '; BENCH_AA: both gateways with the log off' : ''}`);
+  console.log(`  ${cores.note}${AA ? '; BENCH_AA: both gateways with the log off' : ''}`);
   try {
     const targetProc = fork(join(gatewayDir, 'bench', 'target.mjs'), ['511'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     children.push(targetProc);
@@ -266,7 +268,7 @@ async function gatewayOnOff(server, user) {
         GATEWAY_ID: `bench-log-${log ? 'on' : 'off'}`,
         GATEWAY_STATE_DIR: join(server.dataDir, `gateway-${log ? 'on' : 'off'}`),
         GATEWAY_METRICS_PORT: 'off',
-        GATEWAY_CONNECTION_LOG: log && !process.env.BENCH_AA ? '1' : '0',
+        GATEWAY_CONNECTION_LOG: log && !AA ? '1' : '0',
         INTERNAL_API_KEY: INTERNAL_KEY,
         DATA_DIR: server.dataDir,
         LOG_LEVEL: 'warn',
