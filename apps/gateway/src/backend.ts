@@ -52,10 +52,8 @@ function reportCall(url: string, headers: Record<string, string>, fetchJson: Ret
   return async (input: ReportInput): Promise<ReportAnswer> => {
     const { rows, ...rest } = input;
     const head = JSON.stringify(rest);
-    let body: string | Uint8Array = `{"json":${head}}`;
-    if (rows?.length) {
-      body = Buffer.concat([Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`), ...joinedRows(rows), Buffer.from(']}}')]);
-    }
+    let body: string | Uint8Array[] = `{"json":${head}}`;
+    if (rows?.length) body = [Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`), ...joinedRows(rows), Buffer.from(']}}')];
     const res = await fetchJson(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     const payload = (await res.json()) as { result?: { data: SuperJSONResult }; error?: SuperJSONResult };
     if (payload.error) throw TRPCClientError.from({ error: superjson.deserialize(payload.error) }, { meta: { response: res } });

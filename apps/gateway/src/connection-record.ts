@@ -1,11 +1,10 @@
 /**
- * The connection log's record of one tunnel, SOCKS5 connection or forwarded HTTP request: built
- * once when it opens (connectionStart) and once when it ends (MeteredFlow.endRecord), never per
- * chunk, and handed to the meter, which reports it with the usage that billed its bytes.
+ * The connection log's record of one tunnel, SOCKS5 connection or forwarded HTTP request: started
+ * when it opens (connectionStart) and written as a row when it ends (MeteredFlow.endRecord, the
+ * meter's RowWriter), never per chunk; the meter reports it with the usage that billed its bytes.
  */
-import { randomUUID } from 'node:crypto';
 import type { ConnectionOutcome, ConnectionProtocol, GatewayConnectionRecord } from '@proxyhub/core';
-import { connectionRowOf, isRotating } from '@proxyhub/core';
+import { connectionRowOf } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import type { ProtocolName } from './protocols/answers';
 import type { Accepted, RefusalKind } from './protocols/handshake';
@@ -44,26 +43,22 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   upstream: 'upstream_failed',
 };
 
-/**
- * A record as the JSON text of its row (CONNECTION_ROW_FIELDS), which the journal and the usage
- * report carry unchanged: made once, when its connection ends, and kept alone (no object beside
- * it until the report's answer). The gateway makes one per forwarded request, thousands a second:
- * a second serialization, names in every record and the objects held for seconds cost it about a
- * tenth of its throughput (`pnpm bench:connections`).
- */
+/** A record as the JSON text of its row (CONNECTION_ROW_FIELDS): an earlier run's journal read back. */
 export type RecordJson = string & { readonly __recordJson: true };
 
 /**
- * Rows sealed together: their JSON, comma-joined, as bytes. Rows held as strings until their
- * report's answer (seconds, at thousands a second) were copied by every young-generation garbage
- * collection and then filled the old generation; the bytes of a batch live outside the JS heap.
- * The meter seals its rows at each journal write and report.
+ * Rows sealed together: their JSON, comma-joined, as bytes, which the journal and the usage report
+ * carry unchanged. Rows held as strings until their report's answer (seconds, at thousands a
+ * second) were copied by every young-generation garbage collection and then filled the old
+ * generation; the bytes of a batch live outside the JS heap. The meter seals its rows at each
+ * journal write and report.
  */
 export interface RowBatch {
   readonly bytes: Uint8Array;
   readonly count: number;
 }
 
+/** Rows read back from a journal as one batch. */
 export function sealRows(rows: readonly RecordJson[]): RowBatch {
   return { bytes: Buffer.from(rows.join(',')), count: rows.length };
 }
@@ -98,9 +93,8 @@ export function encodeRecord(r: GatewayConnectionRecord): RecordJson {
   return JSON.stringify(connectionRowOf(r)) as RecordJson;
 }
 
-/** What is known when a connection (or a forwarded request) starts. */
+/** What is known when a connection (or a forwarded request) starts: every field always set (one shape for the row writer). */
 export interface RecordStart {
-  readonly id: string;
   readonly startedAt: number;
   readonly protocol: ConnectionProtocol;
   readonly target: string;
@@ -108,8 +102,8 @@ export interface RecordStart {
   /** The flow's byte counts at the start (a keep-alive connection's earlier requests). */
   readonly baseUp: number;
   readonly baseDown: number;
-  /** The outbound connection's local address when the record began (egress.ts); '' when unknown. */
-  readonly exitIp?: string;
+  /** The outbound connection's local address once known (egress.ts); '' when unknown. */
+  exitIp: string;
 }
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
@@ -119,38 +113,12 @@ export function targetOf(t: HostPort): string {
 }
 
 export function connectionStart(protocol: ConnectionProtocol, target: HostPort, session: Session, baseUp = 0, baseDown = 0): RecordStart {
-  return { id: randomUUID(), startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown };
-}
-
-/** The finished record's row: `up`/`down` the bytes written each way since the start, all billed but a line test's. */
-export function connectionRow(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): RecordJson {
-  const { parts, account } = s.session;
-  const loc = parts.location;
-  // CONNECTION_ROW_FIELDS' order.
-  return JSON.stringify([
-    s.id,
-    s.startedAt,
-    Date.now(),
-    s.protocol,
-    s.target,
-    parts.proxyUserId,
-    account.id,
-    loc?.country ?? '',
-    loc?.state ?? '',
-    loc?.city ?? '',
-    isRotating(parts) ? 'rotating' : parts.token,
-    up,
-    down,
-    s.session.lineTest ? 0 : up + down,
-    outcome,
-    (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300),
-    s.exitIp ?? '',
-  ]) as RecordJson;
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '' };
 }
 
 /** The connection log's record of a connection that never relayed a byte (billed 0). */
 export function recordUnrelayed(accepted: Accepted<Session>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
   const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
   const start = connectionStart(kind, accepted.target, accepted.session);
-  accepted.session.account.meter.recordConnection(connectionRow(start, 0, 0, outcome, reason));
+  accepted.session.account.meter.recordRow(start, 0, 0, outcome, reason);
 }

@@ -8,6 +8,7 @@ export interface SmallResponse {
   json(): Promise<unknown>;
 }
 
+/** body: a string, bytes, or bytes in parts (sent one after another). */
 type Init = { method?: string; body?: unknown; headers?: [string, string][] | Record<string, string> };
 
 /**
@@ -40,6 +41,18 @@ export function createNodeFetch(timeoutMs = 15_000) {
       req.on('error', reject);
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`server call timed out after ${timeoutMs} ms`)));
       const body = init?.body;
+      if (Array.isArray(body)) {
+        // A body in parts (a report's record batches) is written as it is, never copied into one buffer.
+        const parts = body as Uint8Array[];
+        req.setHeader(
+          'content-length',
+          parts.reduce((n, p) => n + p.byteLength, 0),
+        );
+        req.cork();
+        for (const part of parts) req.write(part);
+        req.end();
+        return;
+      }
       req.end(typeof body === 'string' || body instanceof Uint8Array ? body : undefined);
     });
 }

@@ -18,7 +18,7 @@
  * twice) and then reports what the "u" lines hold beyond the reports, with the connections no report carried. The file is rewritten with
  * only that outstanding state once it grows past a threshold.
  */
-import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GatewayConnectionRecord, GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
@@ -234,11 +234,11 @@ export class UsageJournal {
     this.bufferRecords();
     if ((!this.buffer && !this.out.length) || this.closed) return;
     if (this.buffer) this.out.push(Buffer.from(this.buffer));
-    const data = this.out.length === 1 ? this.out[0]! : Buffer.concat(this.out);
+    const data = this.out;
     this.buffer = '';
     this.out = [];
-    writeSync(this.fd, data);
-    this.size += data.byteLength;
+    // writev: the parts as they are, never copied into one buffer (libuv writes them all, IOV_MAX at a time).
+    this.size += writevSync(this.fd, data);
     this.written += 1;
     if (this.size >= this.compactAt) this.compactSoon();
   }
@@ -309,15 +309,14 @@ export class UsageJournal {
     // After the reports' own: a report line takes the oldest records not taken yet.
     if (this.records.length) parts.push(...recordsLine(this.records));
     this.unwritten = [];
-    const data = Buffer.concat(parts);
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w');
-    writeSync(fd, data);
+    const size = writevSync(fd, parts);
     fsyncSync(fd);
     closeSync(fd);
     renameSync(tmp, this.path);
     syncDir(this.path);
-    this.size = data.byteLength;
+    this.size = size;
     this.compactAt = Math.max(COMPACT_AT_BYTES, 4 * this.size);
     return openSync(this.path, 'a');
   }

@@ -6,9 +6,10 @@
  * While the server is unreachable the gateway goes on within the leases it holds, keeps every
  * unreported byte (in memory and, with a journal, on disk) and delivers it when the server is back.
  */
-import type { UsageType } from '@proxyhub/core';
+import type { ConnectionOutcome, UsageType } from '@proxyhub/core';
 import type { Backend, LeaseAnswer } from './backend';
-import { batchesWithin, sealRows, type RecordJson, type RowBatch } from './connection-record';
+import { batchesWithin, type RecordStart, type RowBatch } from './connection-record';
+import { RowWriter } from './row-writer';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
@@ -351,7 +352,7 @@ export class Meter {
   /** Leases taken out of use (used up, idle, shutdown), to be reported once more with release. */
   private retired: Lease[] = [];
   /** Connections that ended since the last seal (the connection log), reported with the next report. */
-  private rows: RecordJson[] = [];
+  private readonly rows = new RowWriter();
   /** Sealed rows (at each journal write and report), reported in order. */
   private batches: RowBatch[] = [];
   private seq: number;
@@ -433,18 +434,17 @@ export class Meter {
   }
 
   /** A connection ended: its record goes with the next report, and into the journal meanwhile. */
-  recordConnection(record: RecordJson): void {
+  recordRow(start: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): void {
     if (!this.opts.connectionLog) return;
-    this.rows.push(record);
-    if (this.rows.length >= SEAL_ROWS) this.sealRows();
+    this.rows.row(start, up, down, outcome, reason);
+    if (this.rows.count >= SEAL_ROWS) this.sealRows();
     this.ensureHeartbeat();
   }
 
   /** The rows since the last seal become one batch, handed to the journal to write. */
   private sealRows(): void {
-    if (!this.rows.length) return;
-    const batch = sealRows(this.rows);
-    this.rows = [];
+    const batch = this.rows.seal();
+    if (!batch) return;
     this.batches.push(batch);
     this.opts.journal?.connections(batch);
   }
@@ -464,7 +464,7 @@ export class Meter {
     if (now < this.reportRetryAt) return;
     let due =
       this.retired.length > 0 ||
-      this.rows.length > 0 ||
+      this.rows.count > 0 ||
       this.batches.length > 0 ||
       this.pending !== null ||
       this.slotsChanged ||
@@ -600,7 +600,7 @@ export class Meter {
       }
       opts.logger.warn({ dropped: res.dropped.length }, 'server dropped leases');
     }
-    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && !this.rows.length && !this.batches.length && this.timer) {
+    if (!this.closing && this.accounts.size === 0 && this.retired.length === 0 && !this.rows.count && !this.batches.length && this.timer) {
       clearInterval(this.timer);
       this.timer = null;
     }

@@ -11,7 +11,7 @@
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import type { Session } from './authenticator';
-import { connectionRow, connectionStart, type RecordStart } from './connection-record';
+import { connectionStart, type RecordStart } from './connection-record';
 import type { TargetSocket } from './egress';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
@@ -121,7 +121,8 @@ export class MeteredFlow {
   /** A connection or forwarded request starts: its record is built at endRecord, from the bytes counted since. */
   beginRecord(start: RecordStart): void {
     const exitIp = this.target?.exitIp;
-    this.record = exitIp ? { ...start, exitIp } : start;
+    if (exitIp) start.exitIp = exitIp;
+    this.record = start;
   }
 
   /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
@@ -137,7 +138,7 @@ export class MeteredFlow {
     if (!s.session.account.meter.opts.connectionLog) return;
     const up = this.stats.up - s.baseUp;
     const down = this.stats.down - s.baseDown;
-    s.session.account.meter.recordConnection(connectionRow(s, up, down, outcome, reason));
+    s.session.account.meter.recordRow(s, up, down, outcome, reason);
   }
 
   /** Spends and writes `chunk` (to the target for UP, the client for DOWN), or holds it for a lease. `owned` false: it lives in a shared read buffer. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gatewayConnectionRow } from '@proxyhub/core';
 import type { Backend } from '../src/backend';
+import type { Session } from '../src/authenticator';
 import { encodeRecord, type RowBatch } from '../src/connection-record';
 import { replayUsageJournal, UsageJournal } from '../src/journal';
 import { silentLogger } from '../src/log';
@@ -268,6 +269,23 @@ const storedRecords = (server: ReturnType<typeof fakeServer>) => [...server.appl
 const parsedRows = (batches: readonly RowBatch[]) =>
   (JSON.parse(`[${batches.map((b) => Buffer.from(b.bytes).toString()).join(',')}]`) as unknown[]).map((row) => gatewayConnectionRow.parse(row));
 const ids = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.id);
+const targets = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.target);
+
+const session = {
+  ok: true,
+  credKey: 'k',
+  account: { id: '00000000-0000-4000-8000-00000000aaaa' },
+  parts: { proxyUserId: 'abc', location: { country: 'US' }, durationMinutes: 0, token: '' },
+} as unknown as Session;
+/** Connection n (to host-n.example:443, n bytes each way) ends: the meter writes its row as the gateway does. */
+const ended = (meter: Meter, n: number) =>
+  meter.recordRow(
+    { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+    n,
+    n,
+    'ok',
+    '',
+  );
 
 describe('connection records in the journal', () => {
   it('survive a crash: each is stored once, whether its report reached the server or not', async () => {
@@ -275,18 +293,20 @@ describe('connection records in the journal', () => {
     const server = fakeServer();
     const journal = UsageJournal.open(dir, 'gw-j', silentLogger);
     const meter = meterWith(server, journal);
-    meter.recordConnection(encodeRecord(rec(1)));
+    ended(meter, 1);
     await meter.flush(); // delivered and acknowledged
-    meter.recordConnection(encodeRecord(rec(2)));
+    ended(meter, 2);
     server.down = true;
     await meter.flush().catch(() => undefined); // journaled with its report, never acknowledged
     server.down = false;
-    meter.recordConnection(encodeRecord(rec(3))); // ended after the last report: only its own journal line
+    ended(meter, 3); // ended after the last report: only its own journal line
     await journalTick();
     // kill -9 here: the next start delivers what the journal holds.
     const again = UsageJournal.open(dir, 'gw-j', silentLogger);
     await replayUsageJournal(again, server.backend, silentLogger);
-    expect(storedRecords(server).sort((a, b) => a.id.localeCompare(b.id))).toEqual([rec(1), rec(2), rec(3)]);
+    const stored = storedRecords(server);
+    expect(stored.map((r) => [r.target, r.bytesUp, r.billedBytes]).sort()).toEqual([1, 2, 3].map((n) => [`host-${n}.example:443`, n, 2 * n]));
+    expect(new Set(stored.map((r) => r.id)).size).toBe(3);
     // Nothing is left for a later start to send again.
     const third = UsageJournal.open(dir, 'gw-j', silentLogger);
     expect(third.outstanding()).toEqual({ reports: [], unreported: [] });
@@ -298,18 +318,32 @@ describe('connection records in the journal', () => {
     const journal = UsageJournal.open(dir, 'gw-k', silentLogger);
     const meter = meterWith(server, journal);
     server.down = true;
-    for (const n of [1, 2]) meter.recordConnection(encodeRecord(rec(n)));
+    for (const n of [1, 2]) ended(meter, n);
     await meter.flush().catch(() => undefined); // report of 1 and 2, journaled, not acknowledged
-    meter.recordConnection(encodeRecord(rec(3))); // no report yet
+    ended(meter, 3); // no report yet
     await journalTick();
     journal.compact();
     const again = UsageJournal.open(dir, 'gw-k', silentLogger);
     const { reports, connections } = again.outstanding();
-    expect(reports.map((r) => ids(r.connections))).toEqual([[rec(1).id, rec(2).id]]);
-    expect(ids(connections)).toEqual([rec(3).id]);
+    expect(reports.map((r) => targets(r.connections))).toEqual([['host-1.example:443', 'host-2.example:443']]);
+    expect(targets(connections)).toEqual(['host-3.example:443']);
     server.down = false;
     await replayUsageJournal(again, server.backend, silentLogger);
-    expect(storedRecords(server).map((r) => r.id)).toEqual([rec(1).id, rec(2).id, rec(3).id]);
+    expect(storedRecords(server).map((r) => r.target)).toEqual(['host-1.example:443', 'host-2.example:443', 'host-3.example:443']);
+  });
+
+  it('keep every batch when one write or compaction holds more of them than a single writev takes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const journal = UsageJournal.open(dir, 'gw-many', silentLogger);
+    // 1,500 batches of one row: a "k" line of about 3,000 parts (IOV_MAX is 1,024).
+    const batch = (n: number): RowBatch => ({ bytes: Buffer.from(encodeRecord(rec(n))), count: 1 });
+    for (let n = 1; n <= 1500; n++) journal.connections(batch(n));
+    journal.write();
+    const expected = Array.from({ length: 1500 }, (_, i) => rec(i + 1).id);
+    expect(ids(UsageJournal.open(dir, 'gw-many', silentLogger).outstanding().connections)).toEqual(expected);
+    journal.compact();
+    expect(ids(UsageJournal.open(dir, 'gw-many', silentLogger).outstanding().connections)).toEqual(expected);
+    await journal.close();
   });
 
   it("deliver what an earlier version's journal holds (records by name, reports naming them by id)", async () => {
