@@ -8,7 +8,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import { isRotating } from '@proxyhub/core';
-import type { Session } from './authenticator';
 import type { RecordStart, RowBatch } from './connection-record';
 
 const QUOTE = 0x22;
@@ -19,22 +18,6 @@ const HEX_PAIRS = Buffer.from(Array.from({ length: 256 }, (_, b) => b.toString(1
 const DASH_AFTER = Uint8Array.from({ length: 16 }, (_, i) => (i === 3 || i === 5 || i === 7 || i === 9 ? 1 : 0));
 /** Longest reason kept in a row (characters). */
 const REASON_CHARS = 300;
-
-/** A session's fields in its rows (proxy user to token), encoded once per session: the same for all its records. */
-const sessionParts = new WeakMap<Session, Uint8Array>();
-
-function sessionPart(session: Session): Uint8Array {
-  let part = sessionParts.get(session);
-  if (!part) {
-    const { parts, account } = session;
-    const loc = parts.location;
-    const token = isRotating(parts) ? 'rotating' : parts.token;
-    const values = [parts.proxyUserId, account.id, loc?.country ?? '', loc?.state ?? '', loc?.city ?? '', token];
-    part = Buffer.from(`${JSON.stringify(values).slice(1, -1)},`);
-    sessionParts.set(session, part);
-  }
-  return part;
-}
 
 function reasonOf(s: RecordStart, reason: string): string {
   return (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, REASON_CHARS);
@@ -51,10 +34,16 @@ export class RowWriter {
 
   /** A finished record's row: `up`/`down` the bytes written each way since the start, all billed but a line test's. */
   row(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): void {
-    const part = sessionPart(s.session);
+    const { parts, account } = s.session;
+    const loc = parts.location;
+    const country = loc?.country ?? '';
+    const state = loc?.state ?? '';
+    const city = loc?.city ?? '';
+    const token = isRotating(parts) ? 'rotating' : parts.token;
     const why = s.session.lineTest || reason.length > REASON_CHARS ? reasonOf(s, reason) : reason;
+    const chars = s.target.length + parts.proxyUserId.length + account.id.length + country.length + state.length + city.length + token.length;
     // At most 6 bytes a character (an escape), an id, six integers' digits, quotes and commas.
-    this.room(6 * (s.target.length + why.length + s.exitIp.length + 32) + part.length + 200);
+    this.room(6 * (chars + why.length + s.exitIp.length + 32) + 200);
     if (this.count++) this.buf[this.at++] = COMMA;
     this.buf[this.at++] = 0x5b; // "["
     this.id();
@@ -62,8 +51,12 @@ export class RowWriter {
     this.int(Date.now());
     this.str(s.protocol);
     this.str(s.target);
-    this.buf.set(part, this.at);
-    this.at += part.length;
+    this.str(parts.proxyUserId);
+    this.str(account.id);
+    this.str(country);
+    this.str(state);
+    this.str(city);
+    this.str(token);
     this.int(up);
     this.int(down);
     this.int(s.session.lineTest ? 0 : up + down);

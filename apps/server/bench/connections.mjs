@@ -18,7 +18,7 @@
  *
  * Settings (environment): BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/test, where the
  * benchmark database is created and dropped), BENCH_RECORDS (1,000,000), BENCH_BATCH (records per
- * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 9),
+ * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 15),
  * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1,
  * BENCH_NODE_ARGS (extra node flags for the gateways, e.g. profiling), BENCH_AA=1 (both gateways with the
  * log off: what the comparison reads when nothing differs, about 100 %).
@@ -41,7 +41,7 @@ const ADMIN_URL = process.env.BENCH_PG_URL ?? process.env.DATABASE_URL ?? 'postg
 const RECORDS = num('BENCH_RECORDS', 1_000_000);
 const BATCH = num('BENCH_BATCH', 10_000);
 const WRITERS = num('BENCH_WRITERS', 4);
-const ROUNDS = num('BENCH_ROUNDS', 9);
+const ROUNDS = num('BENCH_ROUNDS', 15);
 const SECONDS = num('BENCH_SECONDS', 3);
 const REQUESTS = num('BENCH_REQUESTS', 100);
 // The control: both gateways with the log off.
