@@ -41,9 +41,9 @@ export interface Backend {
 }
 
 /**
- * gateway.report as tRPC's HTTP call, its body put together from the records' batches of JSON
- * rows (made once when each connection ended, and journaled as they are: connection-record.ts)
- * instead of the client serializing thousands of records again. The input is plain JSON (strings,
+ * gateway.report as tRPC's HTTP call, its body the records' batches of JSON rows as they are
+ * (written once when each connection ended, and journaled as they are: row-writer.ts), sent in
+ * parts, instead of the client serializing thousands of records again. The input is plain JSON (strings,
  * numbers, arrays), so superjson's envelope is `{ json }` without meta, what superjson itself sends
  * for such values; the answer and errors are read as the client reads them (a refused input is a
  * TRPCClientError with BAD_REQUEST: isRejectedInput).
