@@ -29,8 +29,12 @@ export class RowWriter {
   /** Random bytes for record ids, drawn 4 KiB at a time. */
   private readonly random = Buffer.allocUnsafeSlow(4096);
   private randomAt = 4096;
+  private rows = 0;
+
   /** Rows written since the last seal. */
-  count = 0;
+  get count(): number {
+    return this.rows;
+  }
 
   /** A finished record's row: `up`/`down` the bytes written each way since the start, all billed but a line test's. */
   row(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): void {
@@ -44,7 +48,7 @@ export class RowWriter {
     const chars = s.target.length + parts.proxyUserId.length + account.id.length + country.length + state.length + city.length + token.length;
     // At most 6 bytes a character (an escape), an id, six integers' digits, quotes and commas.
     this.room(6 * (chars + why.length + s.exitIp.length + 32) + 200);
-    if (this.count++) this.buf[this.at++] = COMMA;
+    if (this.rows++) this.buf[this.at++] = COMMA;
     this.buf[this.at++] = 0x5b; // "["
     this.id();
     this.int(s.startedAt);
@@ -68,13 +72,13 @@ export class RowWriter {
 
   /** The rows written since the last seal as one batch (null if none); the writer starts over. */
   seal(): RowBatch | null {
-    if (!this.count) return null;
+    if (!this.rows) return null;
     // A copy of just the rows (Buffer.copy is a memmove; Buffer.from of a subarray copies byte by byte).
     const bytes = Buffer.allocUnsafeSlow(this.at);
     this.buf.copy(bytes, 0, 0, this.at);
-    const batch = { bytes, count: this.count };
+    const batch = { bytes, count: this.rows };
     this.at = 0;
-    this.count = 0;
+    this.rows = 0;
     return batch;
   }
 
