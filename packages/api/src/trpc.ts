@@ -70,10 +70,14 @@ function containsNul(input: unknown): boolean {
     const v = stack.pop();
     if (typeof v === 'string') {
       if (v.includes('\u0000')) return true;
+    } else if (Array.isArray(v)) {
+      // Arrays by index: a gateway report carries 10,000s of rows, an entries array per row showed in profiles.
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
     } else if (v !== null && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
+      for (const k in v) {
+        if (!Object.hasOwn(v, k)) continue;
         if (k.includes('\u0000')) return true;
-        stack.push(x);
+        stack.push((v as Record<string, unknown>)[k]);
       }
     }
   }

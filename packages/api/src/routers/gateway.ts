@@ -1,5 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
+  connectionRowOf,
   gatewayAuthorizeAddressInput,
   gatewayAuthorizeInput,
   gatewayAuthorizeManyInput,
@@ -16,7 +17,7 @@ import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress }
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
 import { getTargetPolicy } from '../services/target-policy';
-import { ensureConnectionPartitions, keptDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
+import { ensureConnectionPartitions, reportDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
 import { noteLateConnections } from '../services/statements';
 import { connectionAllowances, type ConnectionAllowance } from '../services/connection-limits';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases, type ReportResult } from '../services/leases';
@@ -66,17 +67,15 @@ export const gatewayRouter = {
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
   report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
-    const records = [...(input.connections ?? []), ...(input.rows ?? [])];
-    const days = keptDays(records, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
+    const rows = input.connections?.length ? [...input.connections.map(connectionRowOf), ...(input.rows ?? [])] : (input.rows ?? []);
+    const { days, oldest, earliest } = reportDays(rows, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
     // Outside the transaction: making a partition locks the whole table for a moment.
     await ensureConnectionPartitions(ctx.db, days);
-    const result = await ctx.db.transaction(async (tx) => {
-      const r = await applyGatewayReport(tx, input);
-      // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again.
-      if (r.applied) await storeConnections(tx, input.gatewayId, records, days);
-      return r;
-    });
-    if (result.applied) noteLateConnections(ctx.db, records);
+    // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again. Stored
+    // before the usage takes its row locks, so reports of one user from several gateways store
+    // their records side by side.
+    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input, undefined, () => storeConnections(tx, input.gatewayId, rows, oldest)));
+    if (result.applied && rows.length) noteLateConnections(ctx.db, earliest);
     // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
     // was applied): low-balance mails for the users whose wallets this report spent.
     if (result.applied) {

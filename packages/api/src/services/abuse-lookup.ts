@@ -5,7 +5,7 @@
  * matches exactly. Newest first, at most ABUSE_LOOKUP_MAX_ROWS.
  */
 import { isIP } from 'node:net';
-import { and, desc, eq, gte, like, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gte, like, lt, ne, or } from 'drizzle-orm';
 import { ABUSE_LOOKUP_MAX_ROWS, type AbuseLookupInput } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { likeLiteral, range } from './connection-log';
@@ -70,7 +70,8 @@ export async function abuseLookup(db: DbOrTx, input: AbuseLookupInput): Promise<
         gte(connectionLog.startedAt, from),
         lt(connectionLog.startedAt, to),
         input.target ? targetMatches(input.target) : undefined,
-        input.exitIp ? eq(connectionLog.exitIp, input.exitIp.toLowerCase()) : undefined,
+        // `<> ''` as well: the exit IP index holds only rows with one, and a generic plan cannot infer it from `= $1`.
+        input.exitIp ? and(eq(connectionLog.exitIp, input.exitIp.toLowerCase()), ne(connectionLog.exitIp, '')) : undefined,
       ),
     )
     .orderBy(desc(connectionLog.startedAt), desc(connectionLog.id))

@@ -15,17 +15,13 @@ import { inBackground, type ApiDeps } from '../deps';
 import { mailTemplates } from '../mail';
 import { createAccount, getUserView } from './accounts';
 import { consumeToken, issueToken } from './one-time-tokens';
+import { isUniqueViolation } from './db-errors';
 import { attachReferrer, findReferrer } from './referrals';
 
 const link = (deps: ApiDeps, path: string, token?: string) => {
   const url = new URL(path, deps.config.publicUrl);
   if (token) url.searchParams.set('token', token);
   return url.toString();
-};
-
-const isUniqueViolation = (e: unknown): boolean => {
-  const err = e as { code?: string; cause?: { code?: string } };
-  return err?.code === '23505' || err?.cause?.code === '23505';
 };
 
 export const REGISTER_MESSAGE = 'Registration successful. Please check your email to verify your account.';

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { GatewayConnectionRecord } from '@proxyhub/core';
+import { CONNECTION_ROW_FIELDS, connectionRowOf, type ConnectionTuple } from '@proxyhub/core';
 import { fileDatabase, MiB, userWithAccount } from '../../test/fixtures';
-import { ensureConnectionPartitions, keptDays, listConnections, maintainConnectionLog, storeConnections } from './connection-log';
+import { ensureConnectionPartitions, listConnections, maintainConnectionLog, reportDays, storeConnections } from './connection-log';
 
 const database = fileDatabase();
 const DAY = 86_400_000;
 
-function record(proxyAccountId: string, startedAt: number, billed = 100): GatewayConnectionRecord {
-  return {
+function record(proxyAccountId: string, startedAt: number, billed = 100, target = 'example.com:443'): ConnectionTuple {
+  return connectionRowOf({
     id: randomUUID(),
     startedAt,
     endedAt: startedAt + 1000,
     protocol: 'connect',
-    target: 'example.com:443',
+    target,
     proxyUserId: 'abc123',
     proxyAccountId,
     country: 'US',
@@ -27,7 +27,7 @@ function record(proxyAccountId: string, startedAt: number, billed = 100): Gatewa
     outcome: 'ok',
     reason: '',
     exitIp: '',
-  };
+  });
 }
 
 async function partitions(): Promise<string[]> {
@@ -42,12 +42,20 @@ describe('connection log storage', () => {
     const u = await userWithAccount(database.db, 10n * MiB);
     const now = Date.parse('2026-03-31T12:00:00Z');
     const records = [record(u.proxyAccountId, now - 40 * DAY), record(u.proxyAccountId, now - 2 * DAY), record(u.proxyAccountId, now)];
-    const days = keptDays(records, now, 30);
+    const { days, oldest, earliest } = reportDays(records, now, 30);
     expect([...days].sort()).toEqual(['2026-03-29', '2026-03-31']);
+    expect(oldest).toBe('2026-03-02');
+    expect(earliest).toBe(now - 40 * DAY);
     await ensureConnectionPartitions(database.db, days);
-    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', records, days))).toBe(2);
-    // Stored once: the same records again (a resent report) add nothing.
-    await database.db.transaction((tx) => storeConnections(tx, 'gw', records, days));
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', records, oldest))).toBe(2);
+    // Stored once: the same records again (a resent report) add nothing, and the report's
+    // transaction goes on (its usage is applied after them).
+    const again = await database.db.transaction(async (tx) => {
+      const n = await storeConnections(tx, 'gw', records, oldest);
+      await tx.execute(sql`select 1`);
+      return n;
+    });
+    expect(again).toBe(0);
     const page = await listConnections(database.db, u.userId, { from: '2026-01-01', to: '2026-04-02' });
     expect(page.connections.map((c) => c.startedAt)).toEqual([new Date(now).toISOString(), new Date(now - 2 * DAY).toISOString()]);
 
@@ -56,6 +64,59 @@ describe('connection log storage', () => {
     expect(await partitions()).toEqual(['connection_log_20260331', 'connection_log_20260429', 'connection_log_20260430']);
     const after = await listConnections(database.db, u.userId, { from: '2026-01-01', to: '2026-05-02' });
     expect(after.connections).toHaveLength(1);
+  });
+
+  it("stores a report's new rows beside ids it has already, and skips rows of unknown proxy accounts", async () => {
+    const u = await userWithAccount(database.db, 10n * MiB);
+    const now = Date.now();
+    const first = [record(u.proxyAccountId, now - 1000)];
+    const { days, oldest } = reportDays(first, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', first, oldest))).toBe(1);
+    const mixed = [...first, record(u.proxyAccountId, now - 500), record(randomUUID(), now - 400)];
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', mixed, oldest))).toBe(1);
+    const page = await listConnections(database.db, u.userId, {});
+    expect(page.connections.map((c) => c.startedAt)).toEqual([new Date(now - 500).toISOString(), new Date(now - 1000).toISOString()]);
+  });
+
+  it('pages a target filter newest first across its ports, behind any number of newer records of other hosts', async () => {
+    const u = await userWithAccount(database.db, 10n * MiB);
+    const now = Date.now();
+    const rows: ConnectionTuple[] = [];
+    // The newest records all went to another host (a burst), the filtered host's are older.
+    for (let i = 0; i < 60; i++) rows.push(record(u.proxyAccountId, now - 1000 - i, 1, 'busy.example.com:443'));
+    for (let i = 0; i < 9; i++) rows.push(record(u.proxyAccountId, now - 5000 - i * 10, 1, 'shop.example.com:443'));
+    for (let i = 0; i < 8; i++) rows.push(record(u.proxyAccountId, now - 5005 - i * 10, 1, 'shop.example.com:8443'));
+    // Two at the same millisecond (ordered by id), and a host the prefix also matches.
+    rows.push(record(u.proxyAccountId, now - 5000, 1, 'shop.example.com:8443'), record(u.proxyAccountId, now - 6000, 1, 'shop.example.com.cdn.net:443'));
+    // Ten hosts under one prefix: more than are read one by one.
+    for (let i = 0; i < 10; i++) rows.push(record(u.proxyAccountId, now - 7000 - i, 1, `t${i}.example.net:443`));
+    const { days, oldest } = reportDays(rows, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    await database.db.transaction((tx) => storeConnections(tx, 'gw', rows, oldest));
+
+    const idAt = CONNECTION_ROW_FIELDS.indexOf('id');
+    const startAt = CONNECTION_ROW_FIELDS.indexOf('startedAt');
+    const targetAt = CONNECTION_ROW_FIELDS.indexOf('target');
+    const expected = (prefix: string) =>
+      rows
+        .filter((r) => String(r[targetAt]).startsWith(prefix))
+        .sort((a, b) => Number(b[startAt]) - Number(a[startAt]) || (a[idAt]! < b[idAt]! ? 1 : -1))
+        .map((r) => r[idAt]);
+    const paged = async (target: string, pageSize: number) => {
+      const ids: unknown[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await listConnections(database.db, u.userId, { target, pageSize, ...(cursor ? { cursor } : {}) });
+        ids.push(...page.connections.map((c) => c.id));
+        if (!page.nextCursor) return ids;
+        cursor = page.nextCursor;
+      }
+    };
+    expect(await paged('shop.example.com', 5)).toEqual(expected('shop.example.com'));
+    expect(await paged('SHOP.example.com:84', 3)).toEqual(expected('shop.example.com:84'));
+    expect(await paged('t', 4)).toEqual(expected('t'));
+    expect(await paged('nothing.example.org', 5)).toEqual([]);
   });
 
   it('refuses a range and a cursor it cannot read, naming the field', async () => {

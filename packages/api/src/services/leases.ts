@@ -179,14 +179,25 @@ class WalletDeltas {
   }
 }
 
-/** Applies one gateway report exactly once. Must run inside a transaction. */
-export async function applyGatewayReport(tx: DbOrTx, input: GatewayReportInput, ttlMs = LEASE_TTL_MS): Promise<ReportResult> {
+/**
+ * Applies one gateway report exactly once. Must run inside a transaction. `whenClaimed` runs once
+ * the report is known to be new, before its usage is applied: the usage locks the user's wallet and
+ * hourly rows until commit, so work done under those locks (thousands of connection records)
+ * would serialise every report of that user across gateways.
+ */
+export async function applyGatewayReport(
+  tx: DbOrTx,
+  input: GatewayReportInput,
+  ttlMs = LEASE_TTL_MS,
+  whenClaimed?: () => Promise<unknown>,
+): Promise<ReportResult> {
   const [fresh] = await tx
     .insert(gatewayReports)
     .values({ gatewayId: input.gatewayId, seq: BigInt(input.seq) })
     .onConflictDoNothing()
     .returning({ seq: gatewayReports.seq });
   if (!fresh) return { applied: false, dropped: [] };
+  await whenClaimed?.();
 
   const merged = new Map<string, { up: bigint; down: bigint; sessions: number; release: boolean; parts: UsageSplit[] }>();
   for (const i of input.items) {

@@ -10,6 +10,7 @@ import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { BYTES_PER_GB, bytesToGb, bytesToMb, DomainError, gbToBytes, type PromotionKind } from '@proxyhub/core';
 import { payments, promotionRedemptions, promotions, topupCodes, type DbOrTx } from '@proxyhub/db';
 import { CODE_EXPIRED, CODE_UNKNOWN, type RedeemResult } from './codes';
+import { isUniqueViolation } from './db-errors';
 import { credit, walletRemaining } from './wallet';
 
 export const PROMO_LIMIT_REACHED = 'This code has reached its limit';
@@ -61,11 +62,6 @@ function view(p: Promotion, totals: { creditedBytes: bigint; revenueCents: numbe
     createdAt: p.createdAt.toISOString(),
   };
 }
-
-const isUniqueViolation = (e: unknown): boolean => {
-  const err = e as { code?: string; cause?: { code?: string } } | null;
-  return err?.code === '23505' || err?.cause?.code === '23505';
-};
 
 export interface CreatePromotion {
   code: string;

@@ -193,9 +193,8 @@ export async function makeFinalStatements(db: DbOrTx, config: ApiConfig, userId:
  * A report brought records of days that may be final already (a gateway that was offline): users'
  * next asks look for missing statements again (a day after an account's latest statement can still be made).
  */
-export function noteLateConnections(db: DbOrTx, records: readonly { startedAt: number }[], now = Date.now()): void {
-  const open = startOf(firstOpenDay(now)).getTime();
-  if (records.some((r) => r.startedAt < open)) madeUpTo.delete(db);
+export function noteLateConnections(db: DbOrTx, earliestStart: number, now = Date.now()): void {
+  if (earliestStart < startOf(firstOpenDay(now)).getTime()) madeUpTo.delete(db);
 }
 
 /** The daily job: every user with records on days that are final now gets their statements. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCATION_CODE_RE, PROXY_USER_ID_RE } from '../proxy-username';
-import { gatewayConnectionRecord, gatewayConnectionRow } from './connections';
+import { gatewayConnectionRecord, gatewayConnectionTuple } from './connections';
 
 /** Inputs of the gateway's internal procedures (gateway.*), called with the internal key only. */
 
@@ -84,7 +84,7 @@ export const gatewayReportInput = z.object({
   /** Connections that ended since the previous report (the connection log), stored with it once. */
   connections: z.array(gatewayConnectionRecord).max(200_000).optional(),
   /** The same as rows (CONNECTION_ROW_FIELDS), what gateways send; `connections` is kept for older ones. */
-  rows: z.array(gatewayConnectionRow).max(200_000).optional(),
+  rows: z.array(gatewayConnectionTuple).max(200_000).optional(),
   /** Open connections of the accounts with a connection limit on this gateway (an account absent: none). */
   openConnections: z
     .array(z.object({ proxyAccountId: z.uuid(), open: z.number().int().min(0).max(10_000_000) }))

@@ -1,0 +1,2 @@
+DROP INDEX "connection_log_exit_ip_idx";--> statement-breakpoint
+CREATE INDEX "connection_log_exit_ip_idx" ON "connection_log" USING btree ("exit_ip","started_at") WHERE "connection_log"."exit_ip" <> '';
