@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ROW_FIELDS, connectionRowOf, type ConnectionTuple } from '@proxyhub/core';
 import { fileDatabase, MiB, userWithAccount } from '../../test/fixtures';
-import { ensureConnectionPartitions, listConnections, maintainConnectionLog, reportDays, storeConnections } from './connection-log';
+import { connectionBreakdown, ensureConnectionPartitions, listConnections, maintainConnectionLog, reportDays, storeConnections } from './connection-log';
 
 const database = fileDatabase();
 const DAY = 86_400_000;
@@ -117,6 +117,43 @@ describe('connection log storage', () => {
     expect(await paged('SHOP.example.com:84', 3)).toEqual(expected('shop.example.com:84'));
     expect(await paged('t', 4)).toEqual(expected('t'));
     expect(await paged('nothing.example.org', 5)).toEqual([]);
+  });
+
+  it('sums the range by host (ports merged, the 100 largest) and counts connections by outcome', async () => {
+    const u = await userWithAccount(database.db, 10n * MiB);
+    const now = Date.now();
+    const outcomeAt = CONNECTION_ROW_FIELDS.indexOf('outcome');
+    const failed = (r: ConnectionTuple, outcome: string) => {
+      (r as unknown[])[outcomeAt] = outcome;
+      return r;
+    };
+    const rows: ConnectionTuple[] = [
+      ...[1, 2, 3].map((i) => record(u.proxyAccountId, now - i, 1000, 'a.example.com:443')),
+      record(u.proxyAccountId, now - 4, 500, 'a.example.com:8443'),
+      record(u.proxyAccountId, now - 5, 2000, '[2001:db8::1]:443'),
+      failed(record(u.proxyAccountId, now - 6, 0, 'down.example.com:443'), 'target_unreachable'),
+      failed(record(u.proxyAccountId, now - 7, 0, 'down.example.com:443'), 'target_unreachable'),
+      failed(record(u.proxyAccountId, now - 8, 0, 'slow.example.com:443'), 'timeout'),
+      ...Array.from({ length: 105 }, (_, i) => record(u.proxyAccountId, now - 10 - i, 10, `h${String(i).padStart(3, '0')}.example.net:80`)),
+    ];
+    const { days, oldest } = reportDays(rows, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    await database.db.transaction((tx) => storeConnections(tx, 'gw', rows, oldest));
+
+    const b = await connectionBreakdown(database.db, u.userId, new Date(now - DAY), new Date(now + 1));
+    expect(b.byTarget).toHaveLength(100);
+    expect(b.byTarget.slice(0, 4)).toEqual([
+      { host: 'a.example.com', bytes: '3500', connections: 4 },
+      { host: '[2001:db8::1]', bytes: '2000', connections: 1 },
+      { host: 'h000.example.net', bytes: '10', connections: 1 },
+      { host: 'h001.example.net', bytes: '10', connections: 1 },
+    ]);
+    expect(b.byTarget.at(-1)).toEqual({ host: 'h097.example.net', bytes: '10', connections: 1 });
+    expect(b.byOutcome).toEqual([
+      { outcome: 'ok', connections: 110 },
+      { outcome: 'target_unreachable', connections: 2 },
+      { outcome: 'timeout', connections: 1 },
+    ]);
   });
 
   it('refuses a range and a cursor it cannot read, naming the field', async () => {
