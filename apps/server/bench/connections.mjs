@@ -6,7 +6,7 @@
  *    them (gateway.reserveLease, then gateway.report with the usage that bills them and their
  *    records), several writers at once: the sustained rate (target >= 20,000 records/s);
  * 2. the built gateway's throughput with the log on and off (GATEWAY_CONNECTION_LOG=0), two
- *    gateways on the same server, rounds alternating: HTTP forward requests/s (each request is a
+ *    gateways on the same server, loaded at once in each round: HTTP forward requests/s (each request is a
  *    record) and CONNECT tunnels/s (each tunnel is a record) (target: within 5 %). On a machine
  *    with two or more cores the gateways, the load and the target run on the first cores and the
  *    server and PostgreSQL on the last one (as on their own machines in production): what is
@@ -21,7 +21,8 @@
  * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 15),
  * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1,
  * BENCH_NODE_ARGS (extra node flags for the gateways, e.g. profiling), BENCH_AA=1 (both gateways with the
- * log off: what the comparison reads when nothing differs, about 100 %).
+ * log off: what the comparison reads when nothing differs, about 100 %), BENCH_SEQUENTIAL=1 (the
+ * gateways measured one after the other in alternating order instead of at once).
  */
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -46,6 +47,8 @@ const SECONDS = num('BENCH_SECONDS', 3);
 const REQUESTS = num('BENCH_REQUESTS', 100);
 // The control: both gateways with the log off.
 const AA = Boolean(process.env.BENCH_AA);
+// The gateways measured one after the other in alternating order (the earlier method), not at once.
+const SEQUENTIAL = Boolean(process.env.BENCH_SEQUENTIAL);
 // Extra node flags for the gateways (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
 const NODE_ARGS = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const INTERNAL_KEY = 'bench-internal-key-0123456789abcdef012345'; // what harness.mjs gives the server
@@ -207,6 +210,22 @@ async function measured(pid, serverPid, run) {
   return { rate, cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / ops, restUs: ((cpuSeconds(serverPid) + postgresCpuSeconds() - rest0) * 1e6) / ops };
 }
 
+/**
+ * Both gateways loaded at once, on the same cores, for the same seconds: each one's rate and CPU
+ * per operation. This machine's speed swung by up to half between consecutive 3 s measurements
+ * (a gateway's CPU per request moving inversely), so measurements taken one after the other compared
+ * the moments as much as the gateways; measured together, both see the same moments. The server's
+ * and PostgreSQL's CPU is counted per operation of the log-on gateway (the off one stores nothing).
+ */
+async function pairMeasured(gws, serverPid, run) {
+  const cpu0 = { on: cpuSeconds(gws.on.pid), off: cpuSeconds(gws.off.pid) };
+  const rest0 = cpuSeconds(serverPid) + postgresCpuSeconds();
+  const [on, off] = await Promise.all([run(gws.on.port), run(gws.off.port)]);
+  const rest = cpuSeconds(serverPid) + postgresCpuSeconds() - rest0;
+  const of = (k, r) => ({ rate: r.rate, cpuUs: ((cpuSeconds(gws[k].pid) - cpu0[k]) * 1e6) / r.ops });
+  return { on: { ...of('on', on), restUs: (rest * 1e6) / on.ops }, off: { ...of('off', off), restUs: Number.NaN } };
+}
+
 /** Sets the CPUs every thread of a process may run on (Linux taskset); false where it cannot. */
 function pin(pid, cpus) {
   try {
@@ -294,10 +313,17 @@ async function gatewayOnOff(server, user) {
     // Warm both (authorisation cached, first leases held).
     for (const g of Object.values(gws)) await httpRate(g.port, http, auth, 1);
     const rows = { http: { on: [], off: [] }, connect: { on: [], off: [] } };
+    const kinds = { http: (port) => httpRate(port, http, auth, SECONDS), connect: (port) => tunnelRate(port, tcp, auth, SECONDS) };
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
-      for (const k of order) rows.http[k].push(await measured(gws[k].pid, server.pid, () => httpRate(gws[k].port, http, auth, SECONDS)));
-      for (const k of order) rows.connect[k].push(await measured(gws[k].pid, server.pid, () => tunnelRate(gws[k].port, tcp, auth, SECONDS)));
+      for (const [kind, run] of Object.entries(kinds)) {
+        if (SEQUENTIAL) {
+          const order = round % 2 === 0 ? ['on', 'off'] : ['off', 'on'];
+          for (const k of order) rows[kind][k].push(await measured(gws[k].pid, server.pid, () => run(gws[k].port)));
+        } else {
+          const pair = await pairMeasured(gws, server.pid, run);
+          for (const k of ['on', 'off']) rows[kind][k].push(pair[k]);
+        }
+      }
     }
     return rows;
   } finally {
@@ -385,7 +411,9 @@ await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_connecti
   );
   await sql`ANALYZE connection_log`.catch(() => undefined);
 
-  console.log(`\n# the gateway with the log on and off: ${ROUNDS} rounds alternating, ${SECONDS} s each, medians`);
+  console.log(
+    `\n# the gateway with the log on and off: ${ROUNDS} rounds, ${SECONDS} s each, ${SEQUENTIAL ? 'one gateway after the other, alternating' : 'both gateways at once'}; medians`,
+  );
   const g = await gatewayOnOff(server, user);
   const table = [];
   for (const [row, unit] of [
@@ -396,8 +424,8 @@ await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_connecti
     const off = median(g[row].off.map((m) => m.rate));
     const cpuOn = median(g[row].on.map((m) => m.cpuUs));
     const cpuOff = median(g[row].off.map((m) => m.cpuUs));
-    // Each round's two measurements are seconds apart; the machine's speed drifts over minutes, so
-    // the median of the rounds' own ratios is the steadier figure (the spread shows the noise).
+    // The median of the rounds' own ratios (the spread shows the noise): the machine's speed drifts
+    // over minutes, and measured one after the other a round's two figures are seconds apart.
     const ratios = g[row].on.map((m, i) => m.rate / g[row].off[i].rate).sort((a, b) => a - b);
     const pct = (x) => `${(x * 100).toFixed(1)} %`;
     table.push({
@@ -410,7 +438,7 @@ await onScratchDatabase({ postgres, adminUrl: ADMIN_URL, prefix: 'bench_connecti
       off: cpuOff.toFixed(0),
       'CPU on / off': `${((cpuOn / cpuOff) * 100).toFixed(1)} %`,
       'server+PostgreSQL CPU µs/op on': median(g[row].on.map((m) => m.restUs)).toFixed(0),
-      'off ': median(g[row].off.map((m) => m.restUs)).toFixed(0),
+      'off ': SEQUENTIAL ? median(g[row].off.map((m) => m.restUs)).toFixed(0) : '-',
     });
   }
   console.table(table);
