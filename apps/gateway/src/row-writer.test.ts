@@ -87,6 +87,28 @@ describe('RowWriter', () => {
     expect(parsed).toMatchObject({ bytesUp: 123, bytesDown: 4567, billedBytes: s.session.lineTest ? 0 : 4690, outcome, target: s.target });
   });
 
+  it("a session's rows repeat its fields exactly, and change with the target, the protocol and the session", () => {
+    const w = new RowWriter();
+    const a = start({ city: 'SÃO"PAULO\\' });
+    const b = start({ token: 'OTHER123' });
+    const starts: RecordStart[] = [
+      a,
+      { ...a, startedAt: a.startedAt + 1 },
+      { ...a, target: 'other.example:8080' },
+      { ...a, protocol: 'connect' },
+      a,
+      b,
+      { ...b, exitIp: '198.51.100.7' },
+      a,
+    ];
+    starts.forEach((s, i) => w.row(s, i, 10 * i, 'ok', i % 2 ? 'r' : ''));
+    const rows = written(w) as unknown[][];
+    expect(rows).toHaveLength(starts.length);
+    rows.forEach((row, i) =>
+      expect(JSON.stringify(row)).toBe(JSON.stringify(rowValues(row[0] as string, row[2] as number, starts[i]!, i, 10 * i, 'ok', i % 2 ? 'r' : ''))),
+    );
+  });
+
   it('integers of every size are written as JSON.stringify writes them', () => {
     const w = new RowWriter();
     const values = [0, 7, 10, 999_999_999, 1_000_000_000, 1_000_000_007, 1_790_000_000_123, 2 ** 31, 2 ** 53 - 1, -1, 1.5];
