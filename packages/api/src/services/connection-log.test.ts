@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { SecretBox } from '@proxyhub/auth';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ROW_FIELDS, connectionRowOf, type ConnectionTuple } from '@proxyhub/core';
+import { proxyAccounts } from '@proxyhub/db';
 import { fileDatabase, MiB, userWithAccount } from '../../test/fixtures';
+import { createBatch } from './batches';
 import { connectionBreakdown, ensureConnectionPartitions, listConnections, maintainConnectionLog, reportDays, storeConnections } from './connection-log';
 
 const database = fileDatabase();
+const secrets = new SecretBox('service-test-secret-0123456789abcdef');
 const DAY = 86_400_000;
 
 function record(proxyAccountId: string, startedAt: number, billed = 100, target = 'example.com:443'): ConnectionTuple {
@@ -66,14 +70,20 @@ describe('connection log storage', () => {
     expect(after.connections).toHaveLength(1);
   });
 
-  it("stores a report's new rows beside ids it has already, and skips rows of unknown proxy accounts", async () => {
+  it("stores a report's new rows beside ids it has already, and skips rows of unknown or unclaimed proxy accounts", async () => {
     const u = await userWithAccount(database.db, 10n * MiB);
     const now = Date.now();
     const first = [record(u.proxyAccountId, now - 1000)];
     const { days, oldest } = reportDays(first, now, 30);
     await ensureConnectionPartitions(database.db, days);
     expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', first, oldest))).toBe(1);
-    const mixed = [...first, record(u.proxyAccountId, now - 500), record(randomUUID(), now - 400)];
+    // A batch's account no user has claimed yet: its records have no one to show them to.
+    const batch = await database.db.transaction((tx) => createBatch(tx, secrets, { accounts: 1, creditsGB: 1, usageType: 'shop_proxy_regular' }));
+    const [unclaimed] = await database.db
+      .select({ id: proxyAccounts.id })
+      .from(proxyAccounts)
+      .where(eq(proxyAccounts.proxyUserId, batch.accounts[0]!.proxyUserId));
+    const mixed = [...first, record(u.proxyAccountId, now - 500), record(randomUUID(), now - 400), record(unclaimed!.id, now - 300)];
     expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', mixed, oldest))).toBe(1);
     const page = await listConnections(database.db, u.userId, {});
     expect(page.connections.map((c) => c.startedAt)).toEqual([new Date(now - 500).toISOString(), new Date(now - 1000).toISOString()]);

@@ -95,7 +95,8 @@ export function reportDays(rows: readonly ConnectionTuple[], now: number, keep: 
 
 /**
  * Stores a report's rows (inside the report's transaction, after ensureConnectionPartitions for
- * reportDays) and answers how many were stored. Rows of unknown proxy accounts, or of days before
+ * reportDays) and answers how many were stored. Rows of unknown proxy accounts or of accounts no
+ * user holds (a batch's accounts before they are claimed), or of days before
  * `oldestDay` (already pruned), are skipped; a row whose id is stored already is stored once.
  */
 export async function storeConnections(tx: DbOrTx, gatewayId: string, rows: readonly ConnectionTuple[], oldestDay: string): Promise<number> {
@@ -126,7 +127,7 @@ function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], oldestD
       ${col('country', 'text')}, ${col('state', 'text')}, ${col('city', 'text')}, ${col('session', 'text')}, ${col('bytesUp', 'bigint')}, ${col('bytesDown', 'bigint')},
       ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, '')
     from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as e
-    join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')}
+    join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')} and a.user_id is not null
     where ${col('startedAt', 'bigint')} >= ${Date.parse(`${oldestDay}T00:00:00Z`)}
     ${onConflict}`;
 }
