@@ -219,7 +219,8 @@ function toRow(r: Selected): ConnectionRow {
 }
 
 /** The target filter: a host or host:port, matched from its start. */
-const targetPrefix = (target: string) => like(connectionLog.target, `${likeLiteral(target.toLowerCase())}%`);
+const targetPattern = (target: string) => `${likeLiteral(target.toLowerCase())}%`;
+const targetPrefix = (target: string) => like(connectionLog.target, targetPattern(target));
 
 function filters(
   userId: string,
@@ -282,7 +283,7 @@ export async function listConnections(
  * per target (the index's text_pattern_ops order is the `~<~` operator's).
  */
 async function targetsMatching(db: DbOrTx, userId: string, prefix: string, from: Date, to: Date): Promise<string[]> {
-  const pattern = `${likeLiteral(prefix.toLowerCase())}%`;
+  const pattern = targetPattern(prefix);
   const probe = (after: SQL) => sql`(select c.target from ${connectionLog} c
       where c.user_id = ${userId} and c.target like ${pattern} ${after} and c.started_at >= ${from.toISOString()}::timestamptz and c.started_at < ${to.toISOString()}::timestamptz
       order by c.target using ~<~ limit 1)`;
