@@ -14,6 +14,7 @@ import type { Logger } from './log';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import type { Account, Meter } from './meter';
 import { refusal, type Credentials, type Refusal } from './protocols/handshake';
+import type { LogSession } from './row-writer';
 
 /** Who a connection is relayed for. */
 export interface Session {
@@ -23,6 +24,8 @@ export interface Session {
   parts: ProxyUsernameParts;
   /** The server's signed test of the line (LINE_TEST_HEADER): relayed unbilled, for a short time. */
   lineTest?: boolean;
+  /** Its entry in the connection log's rows, once it has a row (row-writer.ts). */
+  logSession?: LogSession;
 }
 
 const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';

@@ -12,7 +12,9 @@ import {
   type GatewayReserveLeaseInput,
 } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
-import { joinedRows, type RowBatch } from './connection-record';
+import { joinedRows, sessionsOf, type RowBatch } from './connection-record';
+
+const CLOSE = Buffer.from(']');
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -22,8 +24,8 @@ export type AccountAnswer = AuthorizeAnswer['account'];
 export type LeaseAnswer = GatewayAnswers['reserveLease'];
 /** A report's answer: `allowances` only when it listed connections (connection-slots.ts). */
 export type ReportAnswer = GatewayAnswers['report'];
-/** gateway.report's input as the gateway sends it: its connection records as the batches of JSON rows they were journaled as. */
-export type ReportInput = Omit<GatewayReportInput, 'connections' | 'rows'> & { rows?: readonly RowBatch[] };
+/** gateway.report's input as the gateway sends it: its connection records as the batches of JSON rows they were journaled as (compact ones as logRows and logSessions). */
+export type ReportInput = Omit<GatewayReportInput, 'connections' | 'rows' | 'logRows' | 'logSessions'> & { rows?: readonly RowBatch[] };
 
 /** What the gateway needs from the server; the tRPC client below is the real one, tests may wrap it. */
 export interface Backend {
@@ -53,7 +55,15 @@ function reportCall(url: string, headers: Record<string, string>, fetchJson: Ret
     const { rows, ...rest } = input;
     const head = JSON.stringify(rest);
     let body: string | Uint8Array[] = `{"json":${head}}`;
-    if (rows?.length) body = [Buffer.from(`{"json":${head.slice(0, -1)},"rows":[`), ...joinedRows(rows), Buffer.from(']}}')];
+    if (rows?.length) {
+      const full = rows.filter((b) => !b.sessions);
+      const compact = rows.filter((b) => b.sessions);
+      body = [Buffer.from(`{"json":${head.slice(0, -1)}`)];
+      if (full.length) body.push(Buffer.from(',"rows":['), ...joinedRows(full), CLOSE);
+      if (compact.length)
+        body.push(Buffer.from(',"logSessions":['), ...joinedRows(compact, sessionsOf), Buffer.from('],"logRows":['), ...joinedRows(compact), CLOSE);
+      body.push(Buffer.from('}}'));
+    }
     const res = await fetchJson(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     const payload = (await res.json()) as { result?: { data: SuperJSONResult }; error?: SuperJSONResult };
     if (payload.error) throw TRPCClientError.from({ error: superjson.deserialize(payload.error) }, { meta: { response: res } });

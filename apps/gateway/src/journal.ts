@@ -7,8 +7,11 @@
  *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
  *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
  *   {"a":seq}                                       the server applied that report
- *   {"k":[row,...]}                                 connections that ended (the connection log), as
- *                                                 rows (CONNECTION_ROW_FIELDS), in the order they ended
+ *   {"k2":[row,...],"d":[session,...]}              connections that ended (the connection log), as
+ *                                                 compact rows (gatewayLogRow) in the order they ended,
+ *                                                 and the sessions they name (gatewayLogSession)
+ *   {"k":[row,...]}                                 the same as rows with every field (CONNECTION_ROW_FIELDS):
+ *                                                 what an earlier run left, read back and written again
  *   a report line's "n":count                       that report carries the first `count` connections
  *                                                 no earlier report line took (reports take them in order)
  *   {"c":record} and a report line's "c":[id,...]   the same in the files of earlier versions (read, not written)
@@ -20,9 +23,10 @@
  */
 import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GatewayConnectionRecord, GatewayUsagePart } from '@proxyhub/core';
+import { randomUUID } from 'node:crypto';
+import { connectionOfLogRow, type GatewayConnectionRecord, type GatewayLogRow, type GatewayLogSession, type GatewayUsagePart } from '@proxyhub/core';
 import { isRejectedInput, type Backend } from './backend';
-import { batchesWithin, encodeRecord, joinedRows, rowCount, sealRows, type RecordJson, type RowBatch } from './connection-record';
+import { batchesWithin, encodeRecord, joinedRows, rowCount, rowRuns, sealRows, sessionsOf, type RecordJson, type RowBatch } from './connection-record';
 import type { Logger } from './log';
 
 export interface JournalItem {
@@ -57,6 +61,7 @@ type Line =
   | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; n?: number; c?: string[] }
   | { a: number }
   | { k: unknown[] }
+  | { k2: GatewayLogRow[]; d: GatewayLogSession[] }
   | { c: GatewayConnectionRecord };
 
 /** Rewritten with only the outstanding state once it is this long. */
@@ -129,6 +134,7 @@ export class UsageJournal {
   private apply(line: Line, rows: LoadedRows): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
     else if ('k' in line) for (const row of line.k) rows.untaken.push(JSON.stringify(row) as RecordJson);
+    else if ('k2' in line) rows.addCompact(line.k2, line.d);
     else if ('c' in line && !('r' in line)) rows.addEarlier(line.c);
     else if ('r' in line) {
       const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
@@ -176,7 +182,7 @@ export class UsageJournal {
     if (!this.unwritten.length) return;
     if (this.buffer) this.out.push(Buffer.from(this.buffer));
     this.buffer = '';
-    this.out.push(...recordsLine(this.unwritten));
+    this.out.push(...recordLines(this.unwritten));
     this.unwritten = [];
   }
 
@@ -303,11 +309,11 @@ export class UsageJournal {
     for (const [seq, { items, connections }] of [...this.pending].sort((x, y) => x[0] - y[0])) {
       // Its usage and connection lines are gone with the old file: written again so the report still covers them.
       for (const i of items) line(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
-      if (connections.length) parts.push(...recordsLine(connections));
+      if (connections.length) parts.push(...recordLines(connections));
       line(reportLine(seq, items, rowCount(connections)));
     }
     // After the reports' own: a report line takes the oldest records not taken yet.
-    if (this.records.length) parts.push(...recordsLine(this.records));
+    if (this.records.length) parts.push(...recordLines(this.records));
     this.unwritten = [];
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w');
@@ -343,6 +349,19 @@ class LoadedRows {
     this.untaken.push(row);
   }
 
+  /**
+   * A line of compact rows, each as a row with every field and a new id (the server makes one
+   * for a compact row: whichever form a report is resent in, its (gateway, seq) stores it once).
+   * The line names every session its rows do; a row it does not name could only be a torn write.
+   */
+  addCompact(rows: readonly GatewayLogRow[], sessions: readonly GatewayLogSession[]): void {
+    const byKey = new Map(sessions.map((s) => [s[0], s]));
+    for (const r of rows) {
+      const s = byKey.get(r[4]);
+      if (s) this.untaken.push(encodeRecord(connectionOfLogRow(randomUUID(), s, r)));
+    }
+  }
+
   /** The records an earlier version's report line names by id. */
   takeEarlier(ids: readonly string[]): RecordJson[] {
     const taken = ids.flatMap((id) => this.earlier.get(id) ?? []);
@@ -355,9 +374,16 @@ class LoadedRows {
 const K_OPEN = Buffer.from('{"k":[');
 const K_CLOSE = Buffer.from(']}\n');
 
-/** One "k" line holding these batches' rows. */
-function recordsLine(batches: readonly RowBatch[]): Uint8Array[] {
-  return [K_OPEN, ...joinedRows(batches), K_CLOSE];
+const K2_OPEN = Buffer.from('{"k2":[');
+const D_OPEN = Buffer.from('],"d":[');
+
+/** The lines holding these batches' rows, in order: a "k2" line per run of compact batches, a "k" line per run of the others. */
+function recordLines(batches: readonly RowBatch[]): Uint8Array[] {
+  return rowRuns(batches).flatMap((run) =>
+    run.compact
+      ? [K2_OPEN, ...joinedRows(run.batches), D_OPEN, ...joinedRows(run.batches, sessionsOf), K_CLOSE]
+      : [K_OPEN, ...joinedRows(run.batches), K_CLOSE],
+  );
 }
 
 function reportLine(seq: number, items: JournalItem[], connections: number): string {

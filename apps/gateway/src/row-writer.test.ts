@@ -1,8 +1,7 @@
-import { gatewayConnectionRow } from '@proxyhub/core';
+import { connectionOfLogRow, gatewayReportInput } from '@proxyhub/core';
 import { describe, expect, it } from 'vitest';
 import type { Session } from './authenticator';
-import { isRotating } from '@proxyhub/core';
-import { encodeRecord, type RecordStart } from './connection-record';
+import type { RecordStart } from './connection-record';
 import { RowWriter } from './row-writer';
 
 function start(over: { target?: string; token?: string; city?: string; durationMinutes?: number; lineTest?: boolean; exitIp?: string } = {}): RecordStart {
@@ -29,42 +28,32 @@ function start(over: { target?: string; token?: string; city?: string; durationM
   };
 }
 
-/** What a row holds, in CONNECTION_ROW_FIELDS' order (the reference the writer's bytes are checked against). */
-function rowValues(id: string, endedAt: number, s: RecordStart, up: number, down: number, outcome: string, reason: string): unknown[] {
-  const { parts, account } = s.session;
-  const loc = parts.location;
+/** What a compact row holds (gatewayLogRow; the reference the writer's bytes are checked against). */
+function rowValues(key: number, duration: number, s: RecordStart, up: number, down: number, outcome: string, reason: string): unknown[] {
   const lineTest = s.session.lineTest === true;
-  return [
-    id,
-    s.startedAt,
-    endedAt,
-    s.protocol,
-    s.target,
-    parts.proxyUserId,
-    account.id,
-    loc?.country ?? '',
-    loc?.state ?? '',
-    loc?.city ?? '',
-    isRotating(parts) ? 'rotating' : parts.token,
-    up,
-    down,
-    lineTest ? 0 : up + down,
-    outcome,
-    (lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300),
-    s.exitIp,
-  ];
+  const why = (lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300);
+  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp];
 }
 
-/** The rows a writer wrote, parsed as the report's array. */
-function written(w: RowWriter): unknown[] {
+/** What a session's entry holds (gatewayLogSession) for start()'s line. */
+function sessionValues(key: number, s: RecordStart): unknown[] {
+  const city = s.session.parts.location?.city;
+  const token = s.session.parts.durationMinutes ? s.session.parts.token : 'rotating';
+  return [key, 'u12345678', '2b1f0c3e-5d4a-4f6b-8c7d-9e0f1a2b3c4d', 'US', 'CA', city, token, s.session.lineTest ? 1 : 0];
+}
+
+/** The rows and sessions of a writer's batch, parsed as the report's arrays. */
+function written(w: RowWriter): { rows: unknown[][]; sessions: unknown[][] } {
   const batch = w.seal();
-  return batch ? (JSON.parse(`[${Buffer.from(batch.bytes).toString('utf8')}]`) as unknown[]) : [];
+  if (!batch) return { rows: [], sessions: [] };
+  const parse = (b: Uint8Array) => JSON.parse(`[${Buffer.from(b).toString('utf8')}]`) as unknown[][];
+  return { rows: parse(batch.bytes), sessions: parse(batch.sessions!) };
 }
 
 describe('RowWriter', () => {
   // A row is what the journal and the report carry unchanged: the bytes of JSON.stringify of its
-  // values, the text of an earlier run's record (encodeRecord) for the same values, and a row the
-  // server's schema takes, whatever the strings hold.
+  // values, and, with its session's entry, a row the server's schema takes whatever the strings
+  // hold, the record the server stores.
   it.each([
     ['plain values', start(), 'ok', ''],
     ['a reason with quotes, backslashes, control characters and non-ASCII', start(), 'target_unreachable', 'said "no" \\ at\ttab\nline é ü 漢 \u2028 \u007f'],
@@ -76,44 +65,75 @@ describe('RowWriter', () => {
     const w = new RowWriter();
     const before = Date.now();
     w.row(s, 123, 4567, outcome, reason);
+    const after = Date.now();
     const batch = w.seal()!;
     const text = Buffer.from(batch.bytes).toString('utf8');
     const row = JSON.parse(text) as unknown[];
-    expect(row[2]).toBeGreaterThanOrEqual(before);
-    expect(row[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(text).toBe(JSON.stringify(rowValues(row[0] as string, row[2] as number, s, 123, 4567, outcome, reason)));
-    const parsed = gatewayConnectionRow.parse(row);
-    expect(text).toBe(encodeRecord(parsed));
-    expect(parsed).toMatchObject({ bytesUp: 123, bytesDown: 4567, billedBytes: s.session.lineTest ? 0 : 4690, outcome, target: s.target });
+    expect(s.startedAt + (row[1] as number)).toBeGreaterThanOrEqual(before);
+    expect(s.startedAt + (row[1] as number)).toBeLessThanOrEqual(after);
+    expect(text).toBe(JSON.stringify(rowValues(row[4] as number, row[1] as number, s, 123, 4567, outcome, reason)));
+    expect(Buffer.from(batch.sessions!).toString('utf8')).toBe(JSON.stringify(sessionValues(row[4] as number, s)));
+    const report = gatewayReportInput.parse({
+      gatewayId: 'gw',
+      seq: 1,
+      items: [],
+      logSessions: JSON.parse(`[${Buffer.from(batch.sessions!).toString('utf8')}]`),
+      logRows: [row],
+    });
+    const record = connectionOfLogRow('00000000-0000-4000-8000-000000000001', report.logSessions![0]!, report.logRows![0]!);
+    expect(record).toMatchObject({
+      endedAt: s.startedAt + (row[1] as number),
+      proxyUserId: 'u12345678',
+      bytesUp: 123,
+      bytesDown: 4567,
+      billedBytes: s.session.lineTest ? 0 : 4690,
+      outcome,
+      target: s.target,
+    });
   });
 
-  it("a session's rows repeat its fields exactly, and change with the target, the protocol and the session", () => {
+  it("a line's connections share one session entry, named once in each batch that has their rows", () => {
     const w = new RowWriter();
     const a = start({ city: 'SÃO"PAULO\\' });
+    // Another login of the same line: a new session object, the same entry.
+    const a2 = start({ city: 'SÃO"PAULO\\' });
     const b = start({ token: 'OTHER123' });
+    const t = start({ city: 'SÃO"PAULO\\', lineTest: true });
     const starts: RecordStart[] = [
       a,
       { ...a, startedAt: a.startedAt + 1 },
       { ...a, target: 'other.example:8080' },
       { ...a, protocol: 'connect' },
-      a,
+      a2,
       b,
       { ...b, exitIp: '198.51.100.7' },
+      t,
       a,
     ];
     starts.forEach((s, i) => w.row(s, i, 10 * i, 'ok', i % 2 ? 'r' : ''));
-    const rows = written(w) as unknown[][];
-    expect(rows).toHaveLength(starts.length);
-    rows.forEach((row, i) =>
-      expect(JSON.stringify(row)).toBe(JSON.stringify(rowValues(row[0] as string, row[2] as number, starts[i]!, i, 10 * i, 'ok', i % 2 ? 'r' : ''))),
+    const first = written(w);
+    expect(first.rows).toHaveLength(starts.length);
+    const keys = first.rows.map((r) => r[4] as number);
+    expect(keys).toEqual([keys[0], keys[0], keys[0], keys[0], keys[0], keys[5], keys[5], keys[7], keys[0]]);
+    expect(new Set([keys[0], keys[5], keys[7]]).size).toBe(3);
+    first.rows.forEach((row, i) =>
+      expect(JSON.stringify(row)).toBe(JSON.stringify(rowValues(keys[i]!, row[1] as number, starts[i]!, i, 10 * i, 'ok', i % 2 ? 'r' : ''))),
     );
+    expect(first.sessions).toEqual([sessionValues(keys[0]!, a), sessionValues(keys[5]!, b), sessionValues(keys[7]!, t)]);
+    // The next batch names again only the sessions its own rows use, under the same keys.
+    w.row(b, 1, 1, 'ok', '');
+    const second = written(w);
+    expect(second.rows.map((r) => r[4])).toEqual([keys[5]]);
+    expect(second.sessions).toEqual([sessionValues(keys[5]!, b)]);
   });
 
   it('integers of every size are written as JSON.stringify writes them', () => {
     const w = new RowWriter();
     const values = [0, 7, 10, 999_999_999, 1_000_000_000, 1_000_000_007, 1_790_000_000_123, 2 ** 31, 2 ** 53 - 1, -1, 1.5];
     for (const v of values) w.row({ ...start(), startedAt: v }, v, 0, 'ok', '');
-    expect(written(w).map((r) => (r as unknown[])[1])).toEqual(values);
+    const { rows } = written(w);
+    expect(rows.map((r) => r[0])).toEqual(values);
+    expect(rows.map((r) => r[5])).toEqual(values);
   });
 
   it('rows join into one batch; a seal starts over; the buffer grows as needed', () => {
@@ -122,13 +142,12 @@ describe('RowWriter', () => {
     const long = start({ target: `${'a'.repeat(290)}.example:443` });
     for (let i = 0; i < 500; i++) w.row(long, i, i, 'ok', 'é'.repeat(300));
     expect(w.count).toBe(500);
-    const rows = written(w);
-    expect(rows.map((r) => (r as unknown[])[11])).toEqual(Array.from({ length: 500 }, (_, i) => i));
-    expect(rows.every((r) => (r as unknown[])[15] === 'é'.repeat(300) && (r as unknown[])[4] === long.target)).toBe(true);
-    // Every record its own id.
-    expect(new Set(rows.map((r) => (r as unknown[])[0])).size).toBe(500);
+    const { rows, sessions } = written(w);
+    expect(rows.map((r) => r[5])).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    expect(rows.every((r) => r[8] === 'é'.repeat(300) && r[3] === long.target)).toBe(true);
+    expect(sessions).toHaveLength(1);
     expect(w.count).toBe(0);
     w.row(start(), 1, 1, 'ok', '');
-    expect(written(w)).toHaveLength(1);
+    expect(written(w).rows).toHaveLength(1);
   });
 });

@@ -1,85 +1,115 @@
 /**
- * The connection log's rows, written as the UTF-8 bytes of their JSON (CONNECTION_ROW_FIELDS'
- * order; the text JSON.stringify gives for the same values) straight into one buffer: no string,
- * array or id string per row. A forwarded request is a row, thousands a second: JSON.stringify of
- * each row's values, the join and encoding of each batch and a UUID string per record cost the
- * gateway about a tenth of its HTTP-forward throughput (`pnpm bench:connections`, docs/benchmarks.md).
+ * The connection log's rows, written as the UTF-8 bytes of their JSON straight into one buffer: no
+ * string, array or id string per row. A forwarded request is a row, thousands a second. Rows are
+ * compact (gatewayLogRow): what a session's connections share (who, which account, where, which
+ * session) is written once per batch as the session's entry (gatewayLogSession) and named by its
+ * key, the server makes the id and the billed bytes. Rows with every field, 200 bytes and more, cost
+ * the gateway about a tenth of its HTTP-forward throughput in making, journaling and reporting them
+ * (`pnpm bench:connections`, docs/benchmarks.md).
  */
-import { randomFillSync } from 'node:crypto';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import { isRotating } from '@proxyhub/core';
+import type { Session } from './authenticator';
 import type { RecordStart, RowBatch } from './connection-record';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
-/** Each byte's two hex digits, and after which of a UUID's 16 bytes a dash comes. */
-const HEX_PAIRS = Buffer.from(Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0')).join(''));
-const DASH_AFTER = Uint8Array.from({ length: 16 }, (_, i) => (i === 3 || i === 5 || i === 7 || i === 9 ? 1 : 0));
+const COMMA_BYTES = Buffer.from(',');
 /** Longest reason kept in a row (characters). */
 const REASON_CHARS = 300;
+/** Distinct sessions remembered by their fields; past it the memory starts over (keys are never reused). */
+const MAX_SESSIONS = 100_000;
 
 function reasonOf(s: RecordStart, reason: string): string {
   return (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, REASON_CHARS);
 }
 
+/** A session's entry: its key, its JSON (gatewayLogSession) and the last batch that named it. */
+export interface LogSession {
+  readonly key: number;
+  readonly json: Buffer;
+  batch: number;
+}
+
 export class RowWriter {
   private buf = Buffer.allocUnsafeSlow(64 * 1024);
   private at = 0;
-  /** Random bytes for record ids, drawn 4 KiB at a time. */
-  private readonly random = Buffer.allocUnsafeSlow(4096);
-  private randomAt = 4096;
   private rows = 0;
+  /** Sessions by their fields: the connections of one customer line share one entry. */
+  private readonly sessions = new Map<string, LogSession>();
+  private nextKey = 1;
+  private batch = 1;
+  /** The entries this batch names. */
+  private named: Buffer[] = [];
 
   /** Rows written since the last seal. */
   get count(): number {
     return this.rows;
   }
 
-  /** A finished record's row: `up`/`down` the bytes written each way since the start, all billed but a line test's. */
+  /** A finished record's row: `up`/`down` the bytes written each way since the start. */
   row(s: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): void {
-    const { parts, account } = s.session;
-    const loc = parts.location;
-    const country = loc?.country ?? '';
-    const state = loc?.state ?? '';
-    const city = loc?.city ?? '';
-    const token = isRotating(parts) ? 'rotating' : parts.token;
+    const session = s.session.logSession ?? this.sessionOf(s.session);
+    if (session.batch !== this.batch) {
+      session.batch = this.batch;
+      this.named.push(session.json);
+    }
     const why = s.session.lineTest || reason.length > REASON_CHARS ? reasonOf(s, reason) : reason;
-    const chars = s.target.length + parts.proxyUserId.length + account.id.length + country.length + state.length + city.length + token.length;
-    // At most 6 bytes a character (an escape), an id, six integers' digits, quotes and commas.
-    this.room(6 * (chars + why.length + s.exitIp.length + 32) + 200);
+    // At most 6 bytes a character (an escape), five integers' digits, quotes and commas.
+    this.room(6 * (s.target.length + why.length + s.exitIp.length + 32) + 120);
     if (this.rows++) this.buf[this.at++] = COMMA;
     this.buf[this.at++] = 0x5b; // "["
-    this.id();
     this.int(s.startedAt);
-    this.int(Date.now());
+    this.int(Date.now() - s.startedAt);
     this.str(s.protocol);
     this.str(s.target);
-    this.str(parts.proxyUserId);
-    this.str(account.id);
-    this.str(country);
-    this.str(state);
-    this.str(city);
-    this.str(token);
+    this.int(session.key);
     this.int(up);
     this.int(down);
-    this.int(s.session.lineTest ? 0 : up + down);
     this.str(outcome);
     this.str(why);
     this.str(s.exitIp);
     this.buf[this.at - 1] = 0x5d; // the last value's comma becomes "]"
   }
 
-  /** The rows written since the last seal as one batch (null if none); the writer starts over. */
+  /** The rows written since the last seal, with the entries of the sessions they name, as one batch (null if none); the writer starts over. */
   seal(): RowBatch | null {
     if (!this.rows) return null;
     // A copy of just the rows (Buffer.copy is a memmove; Buffer.from of a subarray copies byte by byte).
     const bytes = Buffer.allocUnsafeSlow(this.at);
     this.buf.copy(bytes, 0, 0, this.at);
-    const batch = { bytes, count: this.rows };
+    const sessions = Buffer.concat(this.named.flatMap((json, i) => (i ? [COMMA_BYTES, json] : [json])));
+    const batch = { bytes, count: this.rows, sessions };
     this.at = 0;
     this.rows = 0;
+    this.named = [];
+    this.batch += 1;
     return batch;
+  }
+
+  /** The session's entry, found by its fields (a login's session is new, its line usually is not) and kept on the session. */
+  private sessionOf(s: Session): LogSession {
+    const { parts, account } = s;
+    const loc = parts.location;
+    const fields = [
+      parts.proxyUserId,
+      account.id,
+      loc?.country ?? '',
+      loc?.state ?? '',
+      loc?.city ?? '',
+      isRotating(parts) ? 'rotating' : parts.token,
+    ] as const;
+    const id = `${s.lineTest ? 1 : 0}\0${fields.join('\0')}`;
+    let entry = this.sessions.get(id);
+    if (!entry) {
+      if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
+      const key = this.nextKey++;
+      entry = { key, json: Buffer.from(JSON.stringify([key, ...fields, s.lineTest ? 1 : 0])), batch: 0 };
+      this.sessions.set(id, entry);
+    }
+    s.logSession = entry;
+    return entry;
   }
 
   private room(n: number): void {
@@ -87,32 +117,6 @@ export class RowWriter {
     const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.at + n));
     this.buf.copy(next, 0, 0, this.at);
     this.buf = next;
-  }
-
-  /** A new record id, a random (version 4) UUID, in quotes and a comma. */
-  private id(): void {
-    if (this.randomAt + 16 > this.random.length) {
-      randomFillSync(this.random);
-      this.randomAt = 0;
-    }
-    const r = this.random;
-    const from = this.randomAt;
-    this.randomAt += 16;
-    // Version 4, variant 10.
-    r[from + 6] = (r[from + 6]! & 0x0f) | 0x40;
-    r[from + 8] = (r[from + 8]! & 0x3f) | 0x80;
-    const buf = this.buf;
-    let at = this.at;
-    buf[at++] = QUOTE;
-    for (let i = 0; i < 16; i++) {
-      const b = r[from + i]! << 1;
-      buf[at++] = HEX_PAIRS[b]!;
-      buf[at++] = HEX_PAIRS[b + 1]!;
-      if (DASH_AFTER[i]) buf[at++] = 0x2d; // "-"
-    }
-    buf[at++] = QUOTE;
-    buf[at++] = COMMA;
-    this.at = at;
   }
 
   /** A JSON string and a comma: printable ASCII copied byte by byte, anything else as JSON.stringify writes it. */

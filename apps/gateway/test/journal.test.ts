@@ -2,7 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gatewayConnectionRow } from '@proxyhub/core';
+import { randomUUID } from 'node:crypto';
+import { connectionOfLogRow, gatewayConnectionRow, gatewayLogRow, gatewayLogSession } from '@proxyhub/core';
 import type { Backend } from '../src/backend';
 import type { Session } from '../src/authenticator';
 import { encodeRecord, type RowBatch } from '../src/connection-record';
@@ -10,6 +11,7 @@ import { replayUsageJournal, UsageJournal } from '../src/journal';
 import { silentLogger } from '../src/log';
 import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
 import { usageTag } from '../src/usage-parts';
+import { RowWriter } from '../src/row-writer';
 
 type Report = Parameters<Backend['report']>[0];
 
@@ -265,9 +267,22 @@ const journalTick = () => new Promise((r) => setTimeout(r, DEFAULT_METER_OPTIONS
 
 /** The records every report the server applied carried, as the server reads them. */
 const storedRecords = (server: ReturnType<typeof fakeServer>) => [...server.applied.values()].flatMap((r) => parsedRows(r.rows ?? []));
-/** The rows of batches, parsed as the server parses them. */
+/** The rows of batches, parsed as the server parses them: a compact row gets an id as it is stored. */
 const parsedRows = (batches: readonly RowBatch[]) =>
-  (JSON.parse(`[${batches.map((b) => Buffer.from(b.bytes).toString()).join(',')}]`) as unknown[]).map((row) => gatewayConnectionRow.parse(row));
+  batches.flatMap((b) => {
+    const rows = JSON.parse(`[${Buffer.from(b.bytes).toString()}]`) as unknown[];
+    if (!b.sessions) return rows.map((row) => gatewayConnectionRow.parse(row));
+    const sessions = new Map(
+      gatewayLogSession
+        .array()
+        .parse(JSON.parse(`[${Buffer.from(b.sessions).toString()}]`))
+        .map((s) => [s[0], s]),
+    );
+    return gatewayLogRow
+      .array()
+      .parse(rows)
+      .map((r) => connectionOfLogRow(randomUUID(), sessions.get(r[4])!, r));
+  });
 const ids = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.id);
 const targets = (batches: readonly RowBatch[] = []) => parsedRows(batches).map((r) => r.target);
 
@@ -343,6 +358,39 @@ describe('connection records in the journal', () => {
     expect(ids(UsageJournal.open(dir, 'gw-many', silentLogger).outstanding().connections)).toEqual(expected);
     journal.compact();
     expect(ids(UsageJournal.open(dir, 'gw-many', silentLogger).outstanding().connections)).toEqual(expected);
+    await journal.close();
+  });
+
+  it('read compact rows back in order among rows with every field, through a compaction, as the records they were', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const journal = UsageJournal.open(dir, 'gw-mixed', silentLogger);
+    const full = (n: number): RowBatch => ({ bytes: Buffer.from(encodeRecord(rec(n))), count: 1 });
+    const writer = new RowWriter();
+    const compact = (ns: number[]): RowBatch => {
+      for (const n of ns)
+        writer.row(
+          { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+          n,
+          n,
+          'ok',
+          '',
+        );
+      return writer.seal()!;
+    };
+    journal.connections(full(1));
+    journal.connections(compact([2, 3]));
+    journal.write();
+    journal.connections(compact([4]));
+    journal.connections(full(5));
+    journal.write();
+    const id = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const expected = [1, 2, 3, 4, 5].map((n) =>
+      n === 1 || n === 5 ? rec(n) : { ...rec(n), id, target: `host-${n}.example:443`, endedAt: expect.any(Number) as number },
+    );
+    const read = () => parsedRows(UsageJournal.open(dir, 'gw-mixed', silentLogger).outstanding().connections ?? []);
+    expect(read()).toEqual(expected);
+    journal.compact();
+    expect(read()).toEqual(expected);
     await journal.close();
   });
 

@@ -20,7 +20,8 @@
  * benchmark database is created and dropped), BENCH_RECORDS (1,000,000), BENCH_BATCH (records per
  * report, 10,000), BENCH_WRITERS (concurrent gateways writing, 4), BENCH_ROUNDS (gateway rounds, 15),
  * BENCH_SECONDS (per HTTP measurement, 3), BENCH_REQUESTS (per query row, 100), BENCH_KEEP_DB=1,
- * BENCH_NODE_ARGS (extra node flags for the gateways, e.g. profiling), BENCH_AA=1 (both gateways with the
+ * BENCH_NODE_ARGS (extra node flags for the gateways, e.g. profiling), BENCH_FULL_ROWS=1 (phase 1 sends rows with
+ * every field, as gateways did before compact rows), BENCH_AA=1 (both gateways with the
  * log off: what the comparison reads when nothing differs, about 100 %), BENCH_SEQUENTIAL=1 (the
  * gateways measured one after the other in alternating order instead of at once).
  */
@@ -49,6 +50,7 @@ const REQUESTS = num('BENCH_REQUESTS', 100);
 const AA = Boolean(process.env.BENCH_AA);
 // The gateways measured one after the other in alternating order (the earlier method), not at once.
 const SEQUENTIAL = Boolean(process.env.BENCH_SEQUENTIAL);
+const FULL_ROWS = Boolean(process.env.BENCH_FULL_ROWS);
 // Extra node flags for the gateways (profiling): BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/p'.
 const NODE_ARGS = process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
 const INTERNAL_KEY = 'bench-internal-key-0123456789abcdef012345'; // what harness.mjs gives the server
@@ -104,6 +106,26 @@ function batchOf(n, account, from, to) {
   return { records, billed };
 }
 
+/**
+ * Records as gateways send them: compact rows naming their sessions (gatewayLogRow, gatewayLogSession).
+ * With BENCH_FULL_ROWS=1, rows of every field's value in CONNECTION_ROW_FIELDS' order (batchOf's), as earlier gateways did.
+ */
+function compactRows(records) {
+  const keys = new Map();
+  const logSessions = [];
+  const logRows = records.map((r) => {
+    const fields = [r.proxyUserId, r.proxyAccountId, r.country, r.state, r.city, r.session];
+    const id = fields.join('\0');
+    let key = keys.get(id);
+    if (key === undefined) {
+      keys.set(id, (key = keys.size + 1));
+      logSessions.push([key, ...fields, 0]);
+    }
+    return [r.startedAt, r.endedAt - r.startedAt, r.protocol, r.target, key, r.bytesUp, r.bytesDown, r.outcome, r.reason, r.exitIp];
+  });
+  return { logSessions, logRows };
+}
+
 /** 1. RECORDS records through gateway.reserveLease + gateway.report, WRITERS gateways at once. */
 async function writeRecords(base, account) {
   const now = Date.now();
@@ -127,8 +149,7 @@ async function writeRecords(base, account) {
         gatewayId,
         seq: ++seq,
         items: [{ leaseId: lease.leaseId, bytesUp: billed - down, bytesDown: down, sessions: n, release: true }],
-        // As gateways send them: rows of values (batchOf makes each record's fields in CONNECTION_ROW_FIELDS' order).
-        rows: records.map((r) => Object.values(r)),
+        ...(FULL_ROWS ? { rows: records.map((r) => Object.values(r)) } : compactRows(records)),
       });
       if (!r.applied) throw new Error('report not applied');
       written += n;

@@ -1,6 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
-  connectionRowOf,
   gatewayAuthorizeAddressInput,
   gatewayAuthorizeInput,
   gatewayAuthorizeManyInput,
@@ -17,7 +16,7 @@ import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress }
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
 import { getTargetPolicy } from '../services/target-policy';
-import { ensureConnectionPartitions, reportDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
+import { connectionCount, ensureConnectionPartitions, reportConnections, reportDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
 import { noteLateConnections } from '../services/statements';
 import { connectionAllowances, type ConnectionAllowance } from '../services/connection-limits';
 import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases, type ReportResult } from '../services/leases';
@@ -67,15 +66,15 @@ export const gatewayRouter = {
 
   /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
   report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
-    const rows = input.connections?.length ? [...input.connections.map(connectionRowOf), ...(input.rows ?? [])] : (input.rows ?? []);
-    const { days, oldest, earliest } = reportDays(rows, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
+    const records = reportConnections(input);
+    const { days, oldest, earliest } = reportDays(records, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
     // Outside the transaction: making a partition locks the whole table for a moment.
     await ensureConnectionPartitions(ctx.db, days);
     // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again. Stored
     // before the usage takes its row locks, so reports of one user from several gateways store
     // their records side by side.
-    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input, undefined, () => storeConnections(tx, input.gatewayId, rows, oldest)));
-    if (result.applied && rows.length) noteLateConnections(ctx.db, earliest);
+    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input, undefined, () => storeConnections(tx, input.gatewayId, records, oldest)));
+    if (result.applied && connectionCount(records)) noteLateConnections(ctx.db, earliest);
     // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
     // was applied): low-balance mails for the users whose wallets this report spent.
     if (result.applied) {

@@ -2,11 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { SecretBox } from '@proxyhub/auth';
 import { describe, expect, it } from 'vitest';
-import { CONNECTION_ROW_FIELDS, connectionRowOf, type ConnectionTuple } from '@proxyhub/core';
+import { CONNECTION_ROW_FIELDS, connectionRowOf, gatewayReportInput, type ConnectionTuple, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
 import { proxyAccounts } from '@proxyhub/db';
 import { fileDatabase, MiB, userWithAccount } from '../../test/fixtures';
 import { createBatch } from './batches';
-import { connectionBreakdown, ensureConnectionPartitions, listConnections, maintainConnectionLog, reportDays, storeConnections } from './connection-log';
+import {
+  connectionBreakdown,
+  ensureConnectionPartitions,
+  listConnections,
+  maintainConnectionLog,
+  reportConnections,
+  reportDays,
+  storeConnections,
+  type ReportConnections,
+} from './connection-log';
 
 const database = fileDatabase();
 const secrets = new SecretBox('service-test-secret-0123456789abcdef');
@@ -34,6 +43,9 @@ function record(proxyAccountId: string, startedAt: number, billed = 100, target 
   });
 }
 
+/** Rows of named fields' values, what gateways sent before compact rows. */
+const v1 = (rows: ConnectionTuple[]): ReportConnections => ({ rows, logSessions: [], logRows: [] });
+
 async function partitions(): Promise<string[]> {
   const r: unknown = await database.db.execute(
     sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent where p.relname = 'connection_log' order by 1`,
@@ -46,16 +58,16 @@ describe('connection log storage', () => {
     const u = await userWithAccount(database.db, 10n * MiB);
     const now = Date.parse('2026-03-31T12:00:00Z');
     const records = [record(u.proxyAccountId, now - 40 * DAY), record(u.proxyAccountId, now - 2 * DAY), record(u.proxyAccountId, now)];
-    const { days, oldest, earliest } = reportDays(records, now, 30);
+    const { days, oldest, earliest } = reportDays(v1(records), now, 30);
     expect([...days].sort()).toEqual(['2026-03-29', '2026-03-31']);
     expect(oldest).toBe('2026-03-02');
     expect(earliest).toBe(now - 40 * DAY);
     await ensureConnectionPartitions(database.db, days);
-    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', records, oldest))).toBe(2);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', v1(records), oldest))).toBe(2);
     // Stored once: the same records again (a resent report) add nothing, and the report's
     // transaction goes on (its usage is applied after them).
     const again = await database.db.transaction(async (tx) => {
-      const n = await storeConnections(tx, 'gw', records, oldest);
+      const n = await storeConnections(tx, 'gw', v1(records), oldest);
       await tx.execute(sql`select 1`);
       return n;
     });
@@ -74,9 +86,9 @@ describe('connection log storage', () => {
     const u = await userWithAccount(database.db, 10n * MiB);
     const now = Date.now();
     const first = [record(u.proxyAccountId, now - 1000)];
-    const { days, oldest } = reportDays(first, now, 30);
+    const { days, oldest } = reportDays(v1(first), now, 30);
     await ensureConnectionPartitions(database.db, days);
-    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', first, oldest))).toBe(1);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', v1(first), oldest))).toBe(1);
     // A batch's account no user has claimed yet: its records have no one to show them to.
     const batch = await database.db.transaction((tx) => createBatch(tx, secrets, { accounts: 1, creditsGB: 1, usageType: 'shop_proxy_regular' }));
     const [unclaimed] = await database.db
@@ -84,9 +96,98 @@ describe('connection log storage', () => {
       .from(proxyAccounts)
       .where(eq(proxyAccounts.proxyUserId, batch.accounts[0]!.proxyUserId));
     const mixed = [...first, record(u.proxyAccountId, now - 500), record(randomUUID(), now - 400), record(unclaimed!.id, now - 300)];
-    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', mixed, oldest))).toBe(1);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', v1(mixed), oldest))).toBe(1);
     const page = await listConnections(database.db, u.userId, {});
     expect(page.connections.map((c) => c.startedAt)).toEqual([new Date(now - 500).toISOString(), new Date(now - 1000).toISOString()]);
+  });
+
+  it('stores compact rows with their sessions: ids made, billed bytes up + down (0 for a line test), rows of unknown keys or unclaimed accounts skipped', async () => {
+    const u = await userWithAccount(database.db, 10n * MiB);
+    const now = Date.now();
+    const batch = await database.db.transaction((tx) => createBatch(tx, secrets, { accounts: 1, creditsGB: 1, usageType: 'shop_proxy_regular' }));
+    const [unclaimed] = await database.db
+      .select({ id: proxyAccounts.id })
+      .from(proxyAccounts)
+      .where(eq(proxyAccounts.proxyUserId, batch.accounts[0]!.proxyUserId));
+    const sessions: GatewayLogSession[] = [
+      [1, 'abc123', u.proxyAccountId, 'US', 'CA', 'LOSANGELES', 'rotating', 0],
+      [2, 'abc123', u.proxyAccountId, 'DE', '', '', 's3ss10n', 1],
+      [3, 'zzz999', unclaimed!.id, 'US', '', '', 'rotating', 0],
+      // A session named again by a later batch of the same report.
+      [1, 'abc123', u.proxyAccountId, 'US', 'CA', 'LOSANGELES', 'rotating', 0],
+    ];
+    const rows: GatewayLogRow[] = [
+      [now - 3000, 250, 'http', 'example.com:80', 1, 120, 1200, 'ok', '', '203.0.113.7'],
+      [now - 2000, 0, 'connect', 'down.example.com:443', 1, 0, 0, 'target_unreachable', 'connect ECONNREFUSED', ''],
+      [now - 1000, 40, 'http', 'api.ipify.org:80', 2, 80, 300, 'ok', 'line test, not billed', '203.0.113.7'],
+      [now - 900, 10, 'http', 'example.com:80', 3, 1, 1, 'ok', '', ''],
+      [now - 800, 10, 'http', 'example.com:80', 9, 1, 1, 'ok', '', ''],
+    ];
+    const input = gatewayReportInput.parse({ gatewayId: 'gw', seq: 1, items: [], logSessions: sessions, logRows: rows });
+    const records = reportConnections(input);
+    const { days, oldest, earliest } = reportDays(records, now, 30);
+    expect(earliest).toBe(now - 3000);
+    await ensureConnectionPartitions(database.db, days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', records, oldest))).toBe(3);
+    const page = await listConnections(database.db, u.userId, {});
+    expect(page.connections.map(({ id, ...c }) => [/^[0-9a-f-]{36}$/.test(id), c])).toEqual([
+      [
+        true,
+        {
+          startedAt: new Date(now - 1000).toISOString(),
+          endedAt: new Date(now - 960).toISOString(),
+          protocol: 'http',
+          target: 'api.ipify.org:80',
+          proxyUserId: 'abc123',
+          proxyAccountId: u.proxyAccountId,
+          country: 'DE',
+          state: '',
+          city: '',
+          session: 's3ss10n',
+          bytesUp: '80',
+          bytesDown: '300',
+          billedBytes: '0',
+          outcome: 'ok',
+          reason: 'line test, not billed',
+        },
+      ],
+      [
+        true,
+        expect.objectContaining({
+          startedAt: new Date(now - 2000).toISOString(),
+          endedAt: new Date(now - 2000).toISOString(),
+          billedBytes: '0',
+          outcome: 'target_unreachable',
+        }),
+      ],
+      [
+        true,
+        expect.objectContaining({
+          endedAt: new Date(now - 2750).toISOString(),
+          country: 'US',
+          state: 'CA',
+          city: 'LOSANGELES',
+          session: 'rotating',
+          bytesUp: '120',
+          bytesDown: '1200',
+          billedBytes: '1320',
+        }),
+      ],
+    ]);
+    expect(new Set(page.connections.map((c) => c.id)).size).toBe(3);
+    // A bad compact row refuses the report as a bad row of the older form does.
+    expect(gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 2, items: [], logSessions: sessions, logRows: [[...rows[0]!.slice(0, 9)]] }).success).toBe(
+      false,
+    );
+    expect(
+      gatewayReportInput.safeParse({
+        gatewayId: 'gw',
+        seq: 2,
+        items: [],
+        logSessions: [[1, 'abc', u.proxyAccountId, 'US', '', '', 'rotating', 2]],
+        logRows: [],
+      }).success,
+    ).toBe(false);
   });
 
   it('pages a target filter newest first across its ports, behind any number of newer records of other hosts', async () => {
@@ -101,9 +202,9 @@ describe('connection log storage', () => {
     rows.push(record(u.proxyAccountId, now - 5000, 1, 'shop.example.com:8443'), record(u.proxyAccountId, now - 6000, 1, 'shop.example.com.cdn.net:443'));
     // Ten hosts under one prefix: more than are read one by one.
     for (let i = 0; i < 10; i++) rows.push(record(u.proxyAccountId, now - 7000 - i, 1, `t${i}.example.net:443`));
-    const { days, oldest } = reportDays(rows, now, 30);
+    const { days, oldest } = reportDays(v1(rows), now, 30);
     await ensureConnectionPartitions(database.db, days);
-    await database.db.transaction((tx) => storeConnections(tx, 'gw', rows, oldest));
+    await database.db.transaction((tx) => storeConnections(tx, 'gw', v1(rows), oldest));
 
     const idAt = CONNECTION_ROW_FIELDS.indexOf('id');
     const startAt = CONNECTION_ROW_FIELDS.indexOf('startedAt');
@@ -146,9 +247,9 @@ describe('connection log storage', () => {
       failed(record(u.proxyAccountId, now - 8, 0, 'slow.example.com:443'), 'timeout'),
       ...Array.from({ length: 105 }, (_, i) => record(u.proxyAccountId, now - 10 - i, 10, `h${String(i).padStart(3, '0')}.example.net:80`)),
     ];
-    const { days, oldest } = reportDays(rows, now, 30);
+    const { days, oldest } = reportDays(v1(rows), now, 30);
     await ensureConnectionPartitions(database.db, days);
-    await database.db.transaction((tx) => storeConnections(tx, 'gw', rows, oldest));
+    await database.db.transaction((tx) => storeConnections(tx, 'gw', v1(rows), oldest));
 
     const b = await connectionBreakdown(database.db, u.userId, new Date(now - DAY), new Date(now + 1));
     expect(b.byTarget).toHaveLength(100);

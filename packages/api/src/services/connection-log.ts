@@ -11,12 +11,16 @@ import {
   CONNECTION_ROW_FIELDS,
   CONNECTIONS_MAX_CSV_DAYS,
   connectionCsvRecord,
+  connectionRowOf,
   DomainError,
   parseIsoTime,
   type ConnectionOutcome,
   type ConnectionRow,
   type ConnectionsInput,
   type ConnectionTuple,
+  type GatewayLogRow,
+  type GatewayLogSession,
+  type GatewayReportInput,
 } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { isUniqueViolation } from './db-errors';
@@ -75,40 +79,86 @@ async function rowsOf<T>(db: DbOrTx, query: SQL): Promise<T[]> {
 /** Where a record's start is in a row (CONNECTION_ROW_FIELDS order). */
 const STARTED_AT = CONNECTION_ROW_FIELDS.indexOf('startedAt');
 
+/** A report's connection records: rows of named fields' values (older gateways) and compact rows with their sessions. */
+export interface ReportConnections {
+  rows: readonly ConnectionTuple[];
+  logSessions: readonly GatewayLogSession[];
+  logRows: readonly GatewayLogRow[];
+}
+
+export function reportConnections(input: Pick<GatewayReportInput, 'connections' | 'rows' | 'logSessions' | 'logRows'>): ReportConnections {
+  const rows = input.connections?.length ? [...input.connections.map(connectionRowOf), ...(input.rows ?? [])] : (input.rows ?? []);
+  return { rows, logSessions: input.logSessions ?? [], logRows: input.logRows ?? [] };
+}
+
+export function connectionCount(c: ReportConnections): number {
+  return c.rows.length + c.logRows.length;
+}
+
 /**
  * The days a report's rows fall on that are still kept (rows of older days are not stored), the
  * oldest day kept, and the report's earliest start.
  */
-export function reportDays(rows: readonly ConnectionTuple[], now: number, keep: number): { days: Set<string>; oldest: string; earliest: number } {
+export function reportDays(c: ReportConnections, now: number, keep: number): { days: Set<string>; oldest: string; earliest: number } {
   const oldest = Math.floor(now / DAY_MS) - (keep - 1);
   // Day numbers first: a date string per row cost the server microseconds a record.
   const numbers = new Set<number>();
   let earliest = Infinity;
-  for (const r of rows) {
-    const startedAt = r[STARTED_AT] as number;
+  const add = (startedAt: number) => {
     if (startedAt < earliest) earliest = startedAt;
     const d = Math.floor(startedAt / DAY_MS);
     if (d >= oldest) numbers.add(d);
-  }
+  };
+  for (const r of c.rows) add(r[STARTED_AT] as number);
+  for (const r of c.logRows) add(r[0]);
   return { days: new Set([...numbers].map((d) => dayOf(d * DAY_MS))), oldest: dayOf(oldest * DAY_MS), earliest };
 }
 
 /**
- * Stores a report's rows (inside the report's transaction, after ensureConnectionPartitions for
- * reportDays) and answers how many were stored. Rows of unknown proxy accounts or of accounts no
- * user holds (a batch's accounts before they are claimed), or of days before
- * `oldestDay` (already pruned), are skipped; a row whose id is stored already is stored once.
+ * Stores a report's records (inside the report's transaction, after ensureConnectionPartitions for
+ * reportDays) and answers how many were stored. Records of unknown proxy accounts or of accounts no
+ * user holds (a batch's accounts before they are claimed), of days before `oldestDay` (already
+ * pruned), or of a session key the report does not name are skipped; a row whose id is stored
+ * already is stored once.
  */
-export async function storeConnections(tx: DbOrTx, gatewayId: string, rows: readonly ConnectionTuple[], oldestDay: string): Promise<number> {
-  if (!rows.length) return 0;
+export async function storeConnections(tx: DbOrTx, gatewayId: string, c: ReportConnections, oldestDay: string): Promise<number> {
+  const since = Date.parse(`${oldestDay}T00:00:00Z`);
+  let stored = 0;
+  if (c.logRows.length) stored += affectedRows(await tx.execute(insertLogRows(gatewayId, c, since)));
+  if (!c.rows.length) return stored;
   try {
     // First without ON CONFLICT (in a savepoint): its look-up in the primary key before each row's
     // insert cost PostgreSQL a tenth of its time here, and a repeated id is a gateway's fault.
-    return affectedRows(await tx.transaction((sp) => sp.execute(insertRows(gatewayId, rows, oldestDay, sql``))));
+    return stored + affectedRows(await tx.transaction((sp) => sp.execute(insertRows(gatewayId, c.rows, since, sql``))));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
-    return affectedRows(await tx.execute(insertRows(gatewayId, rows, oldestDay, sql`on conflict do nothing`)));
+    return stored + affectedRows(await tx.execute(insertRows(gatewayId, c.rows, since, sql`on conflict do nothing`)));
   }
+}
+
+const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip)`;
+
+/**
+ * Compact rows joined to their sessions (one per key: a session is named again in each batch that
+ * uses it) and the sessions' owners, in one statement; ids are made here. The billed bytes are
+ * up + down but a line test's (connectionOfLogRow is the same rule for a journal read back).
+ */
+function insertLogRows(gatewayId: string, c: ReportConnections, since: number): SQL {
+  const sessions = new Map<number, GatewayLogSession>();
+  for (const s of c.logSessions) if (!sessions.has(s[0])) sessions.set(s[0], s);
+  return sql`
+    with s as (
+      select (v->>0)::bigint as key, v->>1 as proxy_user_id, a.id as account_id, a.user_id, v->>3 as country, v->>4 as state, v->>5 as city, v->>6 as session, (v->>7)::int = 1 as line_test
+      from jsonb_array_elements(${JSON.stringify([...sessions.values()])}::jsonb) as v
+      join ${proxyAccounts} a on a.id = (v->>2)::uuid and a.user_id is not null
+    )
+    insert into ${connectionLog} ${INSERT_COLUMNS}
+    select gen_random_uuid(), timestamptz 'epoch' + (e->>0)::bigint * interval '1 millisecond', timestamptz 'epoch' + ((e->>0)::bigint + (e->>1)::bigint) * interval '1 millisecond',
+      s.user_id, s.account_id, s.proxy_user_id, e->>2, e->>3, s.country, s.state, s.city, s.session, (e->>5)::bigint, (e->>6)::bigint,
+      case when s.line_test then 0 else (e->>5)::bigint + (e->>6)::bigint end, e->>7, e->>8, ${gatewayId}, e->>9
+    from jsonb_array_elements(${JSON.stringify(c.logRows)}::jsonb) as e
+    join s on s.key = (e->>4)::bigint
+    where (e->>0)::bigint >= ${since}`;
 }
 
 /**
@@ -117,18 +167,18 @@ export async function storeConnections(tx: DbOrTx, gatewayId: string, rows: read
  * PostgreSQL twice the parsing of these arrays (pnpm bench:connections). Epoch milliseconds become
  * timestamps exactly (integer arithmetic on an interval).
  */
-function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], oldestDay: string, onConflict: SQL): SQL {
+function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], since: number, onConflict: SQL): SQL {
   const col = (field: (typeof CONNECTION_ROW_FIELDS)[number], type: string) => sql.raw(`(e->>${CONNECTION_ROW_FIELDS.indexOf(field)})::${type}`);
   const ms = (field: 'startedAt' | 'endedAt') =>
     sql.raw(`timestamptz 'epoch' + (e->>${CONNECTION_ROW_FIELDS.indexOf(field)})::bigint * interval '1 millisecond'`);
   return sql`
-    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip)
+    insert into ${connectionLog} ${INSERT_COLUMNS}
     select ${col('id', 'uuid')}, ${ms('startedAt')}, ${ms('endedAt')}, a.user_id, a.id, ${col('proxyUserId', 'text')}, ${col('protocol', 'text')}, ${col('target', 'text')},
       ${col('country', 'text')}, ${col('state', 'text')}, ${col('city', 'text')}, ${col('session', 'text')}, ${col('bytesUp', 'bigint')}, ${col('bytesDown', 'bigint')},
       ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, '')
     from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as e
     join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')} and a.user_id is not null
-    where ${col('startedAt', 'bigint')} >= ${Date.parse(`${oldestDay}T00:00:00Z`)}
+    where ${col('startedAt', 'bigint')} >= ${since}
     ${onConflict}`;
 }
 

@@ -107,18 +107,15 @@ export const CONNECTION_ROW_FIELDS = Object.keys(gatewayConnectionRecord.shape) 
 
 const f = gatewayConnectionRecord.shape;
 /** A row as checked on arrival: the server stores the values as they are (no object per row: thousands a second). */
+/** What every connection of a session shares, in their order in a row (gatewayConnectionTuple, gatewayLogSession). */
+const SESSION_FIELDS = [f.proxyUserId, f.proxyAccountId, f.country, f.state, f.city, f.session] as const;
 export const gatewayConnectionTuple = z.tuple([
   f.id,
   f.startedAt,
   f.endedAt,
   f.protocol,
   f.target,
-  f.proxyUserId,
-  f.proxyAccountId,
-  f.country,
-  f.state,
-  f.city,
-  f.session,
+  ...SESSION_FIELDS,
   f.bytesUp,
   f.bytesDown,
   f.billedBytes,
@@ -137,6 +134,46 @@ export type GatewayConnectionRowInput = z.input<typeof gatewayConnectionRow>;
 /** The row of a record (the inverse of gatewayConnectionRow's transform). */
 export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRowInput {
   return CONNECTION_ROW_FIELDS.map((k) => r[k]) as GatewayConnectionRowInput;
+}
+
+/**
+ * The compact form gateways write since their rows became most of a forwarded request's cost: a
+ * session's fields (who, which account, where, which session) once per batch in `logSessions`,
+ * and per connection only what differs, in `logRows`. The server makes the record's id (a report
+ * is stored once per (gateway, seq), so a row needs none to be stored once) and its billed bytes.
+ */
+const sessionKey = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** [key, proxyUserId, proxyAccountId, country, state, city, session, lineTest (1: the server's line test, billed 0)]. */
+export const gatewayLogSession = z.tuple([sessionKey, ...SESSION_FIELDS, z.union([z.literal(0), z.literal(1)])]);
+export type GatewayLogSession = z.output<typeof gatewayLogSession>;
+/** [startedAt, durationMs, protocol, target, sessionKey, bytesUp, bytesDown, outcome, reason, exitIp]: billed bytes are up + down, 0 for a line test. */
+export const gatewayLogRow = z.tuple([f.startedAt, count, f.protocol, f.target, sessionKey, f.bytesUp, f.bytesDown, f.outcome, f.reason, z.string().max(64)]);
+export type GatewayLogRow = z.output<typeof gatewayLogRow>;
+
+/** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
+export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayLogRow): GatewayConnectionRecord {
+  const [, proxyUserId, proxyAccountId, country, state, city, session, lineTest] = s;
+  const [startedAt, duration, protocol, target, , bytesUp, bytesDown, outcome, reason, exitIp] = r;
+  const billedBytes = lineTest ? 0 : bytesUp + bytesDown;
+  return {
+    id,
+    startedAt,
+    endedAt: startedAt + duration,
+    protocol,
+    target,
+    proxyUserId,
+    proxyAccountId,
+    country,
+    state,
+    city,
+    session,
+    bytesUp,
+    bytesDown,
+    billedBytes,
+    outcome,
+    reason,
+    exitIp,
+  };
 }
 
 /** The connection log of the signed-in user (or of a user, for the admin). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCATION_CODE_RE, PROXY_USER_ID_RE } from '../proxy-username';
-import { gatewayConnectionRecord, gatewayConnectionTuple } from './connections';
+import { gatewayConnectionRecord, gatewayConnectionTuple, gatewayLogRow, gatewayLogSession } from './connections';
 
 /** Inputs of the gateway's internal procedures (gateway.*), called with the internal key only. */
 
@@ -83,8 +83,11 @@ export const gatewayReportInput = z.object({
   items: z.array(gatewayReportItem).max(100_000),
   /** Connections that ended since the previous report (the connection log), stored with it once. */
   connections: z.array(gatewayConnectionRecord).max(200_000).optional(),
-  /** The same as rows (CONNECTION_ROW_FIELDS), what gateways send; `connections` is kept for older ones. */
+  /** The same as rows (CONNECTION_ROW_FIELDS), what gateways sent before logRows; `connections` is kept for older ones. */
   rows: z.array(gatewayConnectionTuple).max(200_000).optional(),
+  /** Connections as compact rows (what gateways send now) and the sessions their keys name. */
+  logSessions: z.array(gatewayLogSession).max(200_000).optional(),
+  logRows: z.array(gatewayLogRow).max(200_000).optional(),
   /** Open connections of the accounts with a connection limit on this gateway (an account absent: none). */
   openConnections: z
     .array(z.object({ proxyAccountId: z.uuid(), open: z.number().int().min(0).max(10_000_000) }))
