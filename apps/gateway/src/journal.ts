@@ -105,7 +105,9 @@ export class UsageJournal {
   ) {
     if (existsSync(path)) {
       const rows = this.load(readFileSync(path, 'utf8'));
-      if (rows.length) this.records.push(sealRows(rows));
+      // In batches a replayed report takes whole: one batch of everything a long outage left would
+      // be one report beyond what the server takes, refused, and its usage dropped with it.
+      for (let i = 0; i < rows.length; i += REPLAY_ITEMS_PER_REPORT) this.records.push(sealRows(rows.slice(i, i + REPLAY_ITEMS_PER_REPORT)));
     }
     // Start from a clean file: a torn last line from a crash must not glue onto the next append.
     this.fd = this.rewrite();

@@ -394,6 +394,32 @@ describe('connection records in the journal', () => {
     await journal.close();
   });
 
+  it('deliver what a long outage left in reports the server takes: at most 10,000 records each, every one delivered once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const journal = UsageJournal.open(dir, 'gw-long', silentLogger);
+    const writer = new RowWriter();
+    for (let n = 0; n < 25_000; n++) {
+      writer.row(
+        { startedAt: 1_700_000_000_000 + n, protocol: 'http', target: `host-${n}.example:80`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+        1,
+        1,
+        'ok',
+        '',
+      );
+      if (writer.count === 2000) journal.connections(writer.seal()!);
+    }
+    journal.connections(writer.seal()!);
+    journal.write();
+    // kill -9: the next start finds 25,000 records no report carried.
+    const server = fakeServer();
+    await replayUsageJournal(UsageJournal.open(dir, 'gw-long', silentLogger), server.backend, silentLogger);
+    const reports = [...server.applied.values()];
+    expect(reports.map((r) => parsedRows(r.rows ?? []).length)).toEqual([10_000, 10_000, 5_000]);
+    const stored = storedRecords(server).map((r) => r.target);
+    expect(new Set(stored).size).toBe(25_000);
+    expect(stored[24_999]).toBe('host-24999.example:80');
+  });
+
   it("deliver what an earlier version's journal holds (records by name, reports naming them by id)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'journal-'));
     const lines = [
