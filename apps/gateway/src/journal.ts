@@ -64,8 +64,12 @@ type Line =
   | { k2: GatewayLogRow[]; d: GatewayLogSession[] }
   | { c: GatewayConnectionRecord };
 
-/** Rewritten with only the outstanding state once it is this long. */
-const COMPACT_AT_BYTES = 4 * 1024 * 1024;
+/**
+ * Rewritten with only the outstanding state once it is this long. A rewrite blocks the relay for
+ * its fsync (tens of milliseconds with a few seconds of connection records outstanding), so not
+ * every few seconds on a busy gateway; a start reads at most this much back.
+ */
+const COMPACT_AT_BYTES = 16 * 1024 * 1024;
 
 export class UsageJournal {
   /** Journaled usage not covered by any report yet, per lease. */

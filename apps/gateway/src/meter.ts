@@ -404,12 +404,15 @@ export class Meter {
     this.syncJournal();
   }
 
-  /** An account spent journalBytes since the journal last heard of it: written now, not in 250 ms. */
+  /**
+   * An account spent journalBytes since the journal last heard of it: written now, not in 250 ms.
+   * Its usage only: the rows wait for the tick (sealing them here too, several times a second on a
+   * busy gateway, made many small batches, each a copy, a line and a part of the report).
+   */
   journalAccount(a: Account): void {
     a.unjournaled = 0;
     const { journal } = this.opts;
     if (!journal) return;
-    this.sealRows();
     for (const l of a.leases) journalLease(journal, l);
     for (const l of this.retired) journalLease(journal, l);
     this.syncJournal();
