@@ -13,8 +13,6 @@ import {
 } from '@proxyhub/core';
 import { batchedCalls } from './batched-calls';
 import { joinedRows, sessionsOf, type RowBatch } from './connection-record';
-
-const CLOSE = Buffer.from(']');
 import { createNodeFetch } from './http-fetch';
 
 /** The server's answers, as its router declares them. */
@@ -41,6 +39,8 @@ export interface Backend {
   /** The target policy (target-policy.ts); absent: nothing is blocked. */
   targetPolicy?(): Promise<GatewayAnswers['targetPolicy']>;
 }
+
+const CLOSE = Buffer.from(']');
 
 /**
  * gateway.report as tRPC's HTTP call, its body the records' batches of JSON rows as they are

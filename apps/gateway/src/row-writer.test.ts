@@ -136,6 +136,14 @@ describe('RowWriter', () => {
     expect(rows.map((r) => r[5])).toEqual(values);
   });
 
+  it('a connection that started after now (the clock stepped back) lasted 0 ms, not less: its report is not refused', () => {
+    const w = new RowWriter();
+    w.row({ ...start(), startedAt: Date.now() + 60_000 }, 1, 1, 'ok', '');
+    const { rows, sessions } = written(w);
+    expect(rows[0]![1]).toBe(0);
+    expect(gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 1, items: [], logSessions: sessions, logRows: rows }).success).toBe(true);
+  });
+
   it('rows join into one batch; a seal starts over; the buffer grows as needed', () => {
     const w = new RowWriter();
     expect(w.seal()).toBeNull();

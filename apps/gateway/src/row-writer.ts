@@ -61,7 +61,8 @@ export class RowWriter {
     if (this.rows++) this.buf[this.at++] = COMMA;
     this.buf[this.at++] = 0x5b; // "["
     this.int(s.startedAt);
-    this.int(Date.now() - s.startedAt);
+    // Never negative (the server refuses a report with a negative count), even if the clock stepped back.
+    this.int(Math.max(Date.now() - s.startedAt, 0));
     this.str(s.protocol);
     this.str(s.target);
     this.int(session.key);
