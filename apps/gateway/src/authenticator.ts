@@ -24,8 +24,11 @@ export interface Session {
   parts: ProxyUsernameParts;
   /** The server's signed test of the line (LINE_TEST_HEADER): relayed unbilled, for a short time. */
   lineTest?: boolean;
-  /** Its entry in the connection log's rows, once it has a row (row-writer.ts). */
-  logSession?: LogSession;
+  /**
+   * Its entry in the connection log's rows, once it has a row (row-writer.ts). Made undefined with
+   * the session, so every session has one shape wherever it is read.
+   */
+  logSession?: LogSession | undefined;
 }
 
 const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';
@@ -148,7 +151,7 @@ export class Authenticator {
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
-    const session: Session = { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts };
+    const session: Session = { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts, logSession: undefined };
     if (lineTest) session.lineTest = true;
     return session;
   }
@@ -177,7 +180,7 @@ export class Authenticator {
     account.maxConnections = answer.maxConnections;
     account.targetPolicyExempt = answer.targetPolicyExempt;
     account.disabled = false;
-    return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts() };
+    return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts(), logSession: undefined };
   }
 
   stop(): void {
