@@ -175,6 +175,20 @@ describe('connection log storage', () => {
       ],
     ]);
     expect(new Set(page.connections.map((c) => c.id)).size).toBe(3);
+    // The latest start and the longest duration a report may carry are stored, not an error.
+    const latest = Date.UTC(9000, 0, 1) - 1;
+    const far = reportConnections(
+      gatewayReportInput.parse({
+        gatewayId: 'gw',
+        seq: 3,
+        items: [],
+        logSessions: [sessions[0]],
+        logRows: [[latest, 100 * 366 * 86_400_000, 'http', 'far.example:80', 1, 1, 1, 'ok', '', '']],
+      }),
+    );
+    const farDays = reportDays(far, now, 30);
+    await ensureConnectionPartitions(database.db, farDays.days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw', far, farDays.oldest))).toBe(1);
     // A bad compact row refuses the report as a bad row of the older form does.
     expect(gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 2, items: [], logSessions: sessions, logRows: [[...rows[0]!.slice(0, 9)]] }).success).toBe(
       false,

@@ -36,4 +36,18 @@ describe('connection rows (what gateways send)', () => {
     expect(report([[...row.slice(0, 11), -1, ...row.slice(12)]]).success).toBe(false);
     expect(report([[...row.slice(0, 3), 'ftp', ...row.slice(4)]]).success).toBe(false);
   });
+
+  it('are refused with a start from the year 9000 on, and compact rows with a duration over a century', () => {
+    const row = connectionRowOf(record);
+    const report = (input: object) => gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 1, items: [], ...input }).success;
+    const latest = Date.UTC(9000, 0, 1) - 1;
+    expect(report({ rows: [[...row.slice(0, 1), latest, latest, ...row.slice(3)]] })).toBe(true);
+    expect(report({ rows: [[...row.slice(0, 1), latest + 1, latest + 1, ...row.slice(3)]] })).toBe(false);
+    const session = [1, 'u1a2b3c4d5', record.proxyAccountId, 'US', '', '', 'rotating', 0];
+    const compact = (startedAt: number, duration: number) => [startedAt, duration, 'http', 'example.com:80', 1, 1, 1, 'ok', '', ''];
+    const century = 100 * 366 * 86_400_000;
+    expect(report({ logSessions: [session], logRows: [compact(latest, century)] })).toBe(true);
+    expect(report({ logSessions: [session], logRows: [compact(latest, century + 1)] })).toBe(false);
+    expect(report({ logSessions: [session], logRows: [compact(0, -1)] })).toBe(false);
+  });
 });

@@ -70,7 +70,12 @@ export function connectionCsvRecord(row: ConnectionRow): string[] {
 // Loose on purpose: a report is refused whole when one field fails, and that would cost its usage.
 const code = z.string().max(64);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const epochMs = z.number().int().min(0).max(8_640_000_000_000_000);
+/** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
+const epochMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(Date.UTC(9000, 0, 1) - 1);
 
 /** One connection as the gateway reports it (with the usage report that bills its bytes). */
 export const gatewayConnectionRecord = z.object({
@@ -106,9 +111,9 @@ export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 export const CONNECTION_ROW_FIELDS = Object.keys(gatewayConnectionRecord.shape) as ReadonlyArray<keyof GatewayConnectionRecord>;
 
 const f = gatewayConnectionRecord.shape;
-/** A row as checked on arrival: the server stores the values as they are (no object per row: thousands a second). */
 /** What every connection of a session shares, in their order in a row (gatewayConnectionTuple, gatewayLogSession). */
 const SESSION_FIELDS = [f.proxyUserId, f.proxyAccountId, f.country, f.state, f.city, f.session] as const;
+/** A row as checked on arrival: the server stores the values as they are (no object per row: thousands a second). */
 export const gatewayConnectionTuple = z.tuple([
   f.id,
   f.startedAt,
@@ -146,8 +151,25 @@ const sessionKey = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** [key, proxyUserId, proxyAccountId, country, state, city, session, lineTest (1: the server's line test, billed 0)]. */
 export const gatewayLogSession = z.tuple([sessionKey, ...SESSION_FIELDS, z.union([z.literal(0), z.literal(1)])]);
 export type GatewayLogSession = z.output<typeof gatewayLogSession>;
+/** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
+const durationMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(100 * 366 * 86_400_000);
 /** [startedAt, durationMs, protocol, target, sessionKey, bytesUp, bytesDown, outcome, reason, exitIp]: billed bytes are up + down, 0 for a line test. */
-export const gatewayLogRow = z.tuple([f.startedAt, count, f.protocol, f.target, sessionKey, f.bytesUp, f.bytesDown, f.outcome, f.reason, z.string().max(64)]);
+export const gatewayLogRow = z.tuple([
+  f.startedAt,
+  durationMs,
+  f.protocol,
+  f.target,
+  sessionKey,
+  f.bytesUp,
+  f.bytesDown,
+  f.outcome,
+  f.reason,
+  z.string().max(64),
+]);
 export type GatewayLogRow = z.output<typeof gatewayLogRow>;
 
 /** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
