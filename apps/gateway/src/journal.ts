@@ -7,6 +7,8 @@
  *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
  *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
  *   {"a":seq}                                       the server applied that report
+ *   {"x":seq}                                       the server refused that report's connections: it
+ *                                                 is resent without them (its usage is what bills)
  *   {"k2":[row,...],"d":[session,...]}              connections that ended (the connection log), as
  *                                                 compact rows (gatewayLogRow) in the order they ended,
  *                                                 and the sessions they name (gatewayLogSession)
@@ -60,6 +62,7 @@ type Line =
   | { u: string; up: number; dn: number; s: number }
   | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; n?: number; c?: string[] }
   | { a: number }
+  | { x: number }
   | { k: unknown[] }
   | { k2: GatewayLogRow[]; d: GatewayLogSession[] }
   | { c: GatewayConnectionRecord };
@@ -164,6 +167,7 @@ export class UsageJournal {
       this.pending.set(line.r, { items, connections: taken.length ? [sealRows(taken)] : [] });
       if (line.r > this.lastSeq) this.lastSeq = line.r;
     } else if ('a' in line) this.pending.delete(line.a);
+    else if ('x' in line) this.pending.get(line.x)?.connections.splice(0);
     else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
   }
 
@@ -220,6 +224,18 @@ export class UsageJournal {
       this.buffer += `${reportLine(seq, items, rowCount(connections))}\n`;
     }
     await this.sync();
+  }
+
+  /**
+   * The server refused the report's connection records as input: the report goes on without them,
+   * after a restart too. Resent with them it would be refused for ever, and every report after it
+   * would wait (the usage of one bad row is what bills; the row is lost).
+   */
+  withoutConnections(seq: number): void {
+    const p = this.pending.get(seq);
+    if (!p?.connections.length) return;
+    p.connections = [];
+    this.buffer += `${JSON.stringify({ x: seq })}\n`;
   }
 
   /** The server applied the report (a lost "a" only means the report is resent and ignored). */
@@ -438,12 +454,22 @@ export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Ba
   const { reports, unreported, connections = [] } = journal.outstanding();
   if (!reports.length && !unreported.length && !connections.length) return;
   logger.info({ reports: reports.length, leases: unreported.length }, 'usage journal: delivering what the last run left');
-  const deliver = async (r: JournalReport) => {
+  const deliver = async (report: JournalReport) => {
+    let r = report;
     for (let attempt = 1; ; attempt++) {
       try {
         await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items, ...(r.connections?.length ? { rows: r.connections } : {}) });
         break;
       } catch (err) {
+        if (isRejectedInput(err) && r.connections?.length) {
+          logger.error(
+            { err, seq: r.seq, records: rowCount(r.connections) },
+            "usage journal: the server refused a report's connection records; resent without them",
+          );
+          journal.withoutConnections(r.seq);
+          r = { seq: r.seq, items: r.items };
+          continue;
+        }
         if (isRejectedInput(err)) {
           // Resending cannot change the answer; keeping it would block every later start.
           logger.error({ err, seq: r.seq, items: r.items }, 'usage journal: the server refused a report; dropped');

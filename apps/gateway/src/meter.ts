@@ -7,8 +7,8 @@
  * unreported byte (in memory and, with a journal, on disk) and delivers it when the server is back.
  */
 import type { ConnectionOutcome, UsageType } from '@proxyhub/core';
-import type { Backend, LeaseAnswer } from './backend';
-import { batchesWithin, type RecordStart, type RowBatch } from './connection-record';
+import { isRejectedInput, type Backend, type LeaseAnswer } from './backend';
+import { batchesWithin, rowCount, type RecordStart, type RowBatch } from './connection-record';
 import { RowWriter } from './row-writer';
 import type { JournalItem, UsageJournal } from './journal';
 import type { Logger } from './log';
@@ -561,6 +561,17 @@ export class Meter {
         openConnections: report.openConnections,
       });
     } catch (err) {
+      if (isRejectedInput(err) && report.connections.length) {
+        // A record the server refuses would refuse this report for ever, and every report after it
+        // would wait behind it: its usage goes again at once without its records.
+        opts.logger.error(
+          { err, seq: report.seq, records: rowCount(report.connections) },
+          "the server refused a report's connection records; resent without them",
+        );
+        opts.journal?.withoutConnections(report.seq);
+        report.connections = [];
+        return this.deliver(report);
+      }
       this.reportFailures += 1;
       this.reportRetryAt = Date.now() + Math.min(opts.reportIntervalMs * 2 ** (this.reportFailures - 1), REPORT_RETRY_MAX_MS);
       if (this.reportFailures === 1 || this.reportFailures % 20 === 0) {

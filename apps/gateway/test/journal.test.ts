@@ -1,6 +1,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { connectionOfLogRow, gatewayConnectionRow, gatewayLogRow, gatewayLogSession } from '@proxyhub/core';
@@ -22,6 +23,10 @@ function fakeServer() {
   const s = {
     down: false,
     calls: 0,
+    /** Reports with records this says no to are refused as bad input (a row the server's schema refuses). */
+    refuseRecords: (_r: Report) => false,
+    /** Unreachable right after such a refusal. */
+    downAfterRefusal: false,
     applied,
     backend: {
       authorize: () => Promise.reject(new Error('unused')),
@@ -34,6 +39,10 @@ function fakeServer() {
       report: async (r) => {
         s.calls += 1;
         if (s.down) throw new Error('ECONNREFUSED');
+        if (r.rows?.length && s.refuseRecords(r)) {
+          s.down = s.downAfterRefusal;
+          throw TRPCClientError.from({ error: { code: -32600, message: 'Input refused', data: { code: 'BAD_REQUEST', httpStatus: 400 } } });
+        }
         const key = `${r.gatewayId}/${r.seq}`;
         if (applied.has(key)) return { applied: false, dropped: [] };
         applied.set(key, structuredClone(r));
@@ -418,6 +427,49 @@ describe('connection records in the journal', () => {
     const stored = storedRecords(server).map((r) => r.target);
     expect(new Set(stored).size).toBe(25_000);
     expect(stored[24_999]).toBe('host-24999.example:80');
+  });
+
+  it('a report whose records the server refuses goes at once without them, its usage billed; later ones carry theirs; a restart resends it so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const server = fakeServer();
+    server.refuseRecords = (r) => targets(r.rows).includes('host-13.example:443');
+    const journal = UsageJournal.open(dir, 'gw-refused', silentLogger);
+    const meter = meterWith(server, journal);
+    const acc = meter.account('acc-1', 'normal_proxy');
+    await acc.ensure(1);
+    acc.spend(700, DOWN);
+    for (const n of [1, 13, 2]) ended(meter, n);
+    await meter.flush();
+    const [first] = [...server.applied.values()];
+    expect(first!.rows ?? []).toEqual([]);
+    expect(total(server.billed())).toBe(700);
+    ended(meter, 3);
+    await meter.flush();
+    expect(storedRecords(server).map((r) => r.target)).toEqual(['host-3.example:443']);
+
+    // Refused, then the server is gone before the report without records arrives; kill -9.
+    server.downAfterRefusal = true;
+    acc.spend(300, DOWN);
+    for (const n of [4, 13]) ended(meter, n);
+    await expect(meter.flush()).rejects.toThrow('ECONNREFUSED');
+    server.down = false;
+    const again = UsageJournal.open(dir, 'gw-refused', silentLogger);
+    expect(again.outstanding().reports.map((r) => [r.items.map((i) => i.bytesDown), r.connections ?? []])).toEqual([[[300], []]]);
+    await replayUsageJournal(again, server.backend, silentLogger);
+    expect(total(server.billed())).toBe(1000);
+    expect(storedRecords(server).map((r) => r.target)).toEqual(['host-3.example:443']);
+
+    // Usage and records no report carried, replayed by the next start: refused with the records, billed without them.
+    server.downAfterRefusal = false;
+    const next = meterWith(server, again);
+    const acc2 = next.account('acc-1', 'normal_proxy');
+    await acc2.ensure(1);
+    acc2.spend(50, DOWN);
+    ended(next, 13);
+    await journalTick();
+    await replayUsageJournal(UsageJournal.open(dir, 'gw-refused', silentLogger), server.backend, silentLogger);
+    expect(total(server.billed())).toBe(1050);
+    expect(storedRecords(server).map((r) => r.target)).toEqual(['host-3.example:443']);
   });
 
   it("deliver what an earlier version's journal holds (records by name, reports naming them by id)", async () => {
