@@ -167,8 +167,10 @@ export class UsageJournal {
       this.pending.set(line.r, { items, connections: taken.length ? [sealRows(taken)] : [] });
       if (line.r > this.lastSeq) this.lastSeq = line.r;
     } else if ('a' in line) this.pending.delete(line.a);
-    else if ('x' in line) this.pending.get(line.x)?.connections.splice(0);
-    else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
+    else if ('x' in line) {
+      const p = this.pending.get(line.x);
+      if (p) p.connections = [];
+    } else if ('q' in line && line.q > this.lastSeq) this.lastSeq = line.q;
   }
 
   private add(leaseId: string, up: number, down: number, sessions: number): void {

@@ -73,7 +73,9 @@ export const gatewayRouter = {
     // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again. Stored
     // before the usage takes its row locks, so reports of one user from several gateways store
     // their records side by side.
-    const result = await ctx.db.transaction((tx) => applyGatewayReport(tx, input, undefined, () => storeConnections(tx, input.gatewayId, records, oldest)));
+    const result = await ctx.db.transaction((tx) =>
+      applyGatewayReport(tx, input, { whenClaimed: () => storeConnections(tx, input.gatewayId, records, oldest) }),
+    );
     if (result.applied && connectionCount(records)) noteLateConnections(ctx.db, earliest);
     // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
     // was applied): low-balance mails for the users whose wallets this report spent.

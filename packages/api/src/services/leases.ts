@@ -188,8 +188,7 @@ class WalletDeltas {
 export async function applyGatewayReport(
   tx: DbOrTx,
   input: GatewayReportInput,
-  ttlMs = LEASE_TTL_MS,
-  whenClaimed?: () => Promise<unknown>,
+  { ttlMs = LEASE_TTL_MS, whenClaimed }: { ttlMs?: number; whenClaimed?: () => Promise<unknown> } = {},
 ): Promise<ReportResult> {
   const [fresh] = await tx
     .insert(gatewayReports)

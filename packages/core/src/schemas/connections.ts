@@ -70,6 +70,8 @@ export function connectionCsvRecord(row: ConnectionRow): string[] {
 // Loose on purpose: a report is refused whole when one field fails, and that would cost its usage.
 const code = z.string().max(64);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** The address the gateway's outbound connection left from (direct egress); '' when unknown (via an upstream, or never connected). */
+const exitIp = z.string().max(64);
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
@@ -98,8 +100,7 @@ export const gatewayConnectionRecord = z.object({
   billedBytes: count,
   outcome: z.enum(CONNECTION_OUTCOMES),
   reason: z.string().max(300),
-  /** The address the gateway's outbound connection left from (direct egress); '' when unknown (via an upstream, or never connected). */
-  exitIp: z.string().max(64).default(''),
+  exitIp: exitIp.default(''),
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -126,7 +127,7 @@ export const gatewayConnectionTuple = z.tuple([
   f.billedBytes,
   f.outcome,
   f.reason,
-  z.string().max(64),
+  exitIp,
 ]);
 export type ConnectionTuple = z.output<typeof gatewayConnectionTuple>;
 
@@ -158,18 +159,7 @@ const durationMs = z
   .min(0)
   .max(100 * 366 * 86_400_000);
 /** [startedAt, durationMs, protocol, target, sessionKey, bytesUp, bytesDown, outcome, reason, exitIp]: billed bytes are up + down, 0 for a line test. */
-export const gatewayLogRow = z.tuple([
-  f.startedAt,
-  durationMs,
-  f.protocol,
-  f.target,
-  sessionKey,
-  f.bytesUp,
-  f.bytesDown,
-  f.outcome,
-  f.reason,
-  z.string().max(64),
-]);
+export const gatewayLogRow = z.tuple([f.startedAt, durationMs, f.protocol, f.target, sessionKey, f.bytesUp, f.bytesDown, f.outcome, f.reason, exitIp]);
 export type GatewayLogRow = z.output<typeof gatewayLogRow>;
 
 /** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
