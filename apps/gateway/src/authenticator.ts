@@ -14,7 +14,7 @@ import type { Logger } from './log';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimitOptions } from './login-limit';
 import type { Account, Meter } from './meter';
 import { refusal, type Credentials, type Refusal } from './protocols/handshake';
-import type { LogSession } from './row-writer';
+import type { LogSession } from './connection-log/record';
 
 /** Who a connection is relayed for. */
 export interface Session {

@@ -3,7 +3,7 @@ import type { AuthCacheOptions } from './auth-cache';
 import type { Backend } from './backend';
 import type { Logger } from './log';
 import type { LoginLimitOptions } from './login-limit';
-import type { MeterOptions } from './meter';
+import type { MeterOptions } from './meter-options';
 import type { UpstreamPoolOptions } from './upstream-pool';
 
 export interface GatewayOptions {

@@ -12,7 +12,8 @@ import type { GatewayOptions, GatewayStats } from './gateway-options';
 import type { Logger } from './log';
 import { proxyUserIdOf, type Refusal } from './protocols/handshake';
 import { credentialsOf } from './protocols/http';
-import { DEFAULT_METER_OPTIONS, Meter } from './meter';
+import { DEFAULT_METER_OPTIONS, type Meter } from './meter';
+import { createMeter } from './report/outbox';
 import { GatewayMetrics } from './metrics';
 import { targetOpener, type OpenTarget } from './open-target';
 import { TargetPolicyGate } from './target-policy';
@@ -36,7 +37,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
   else if (opts.serverUrl && opts.internalApiKey) raw = createBackend(opts.serverUrl, opts.internalApiKey);
   else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
   const backend = metrics.instrument(raw);
-  const meter = new Meter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend, logger, metrics });
+  const meter = createMeter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend, logger, metrics });
   const logins = new Authenticator(backend, meter, logger, {
     auth: opts.auth,
     loginLimits: opts.loginLimits,

@@ -12,7 +12,7 @@ import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import { OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-record';
+import { OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-log/record';
 import { closeServer, forwardHooks, gatewayParts, listenOn, readServerLists, type ForwardHooks } from './gateway-parts';
 import { silentLogger, type Logger } from './log';
 import type { Meter } from './meter';

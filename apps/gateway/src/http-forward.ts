@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { OUTCOME_OF_REFUSAL } from './connection-record';
+import { OUTCOME_OF_REFUSAL } from './connection-log/record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type MeteredConnection } from './meter';

@@ -11,7 +11,7 @@
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import type { Session } from './authenticator';
-import { connectionStart, type RecordStart } from './connection-record';
+import { connectionStart, type RecordStart } from './connection-log/record';
 import type { TargetSocket } from './egress';
 import { UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
@@ -135,10 +135,7 @@ export class MeteredFlow {
     const s = this.record;
     if (!s) return;
     this.record = null;
-    if (!s.session.account.meter.opts.connectionLog) return;
-    const up = this.stats.up - s.baseUp;
-    const down = this.stats.down - s.baseDown;
-    s.session.account.meter.recordRow(s, up, down, outcome, reason);
+    s.session.account.meter.records?.add(s, this.stats.up - s.baseUp, this.stats.down - s.baseDown, outcome, reason);
   }
 
   /** Spends and writes `chunk` (to the target for UP, the client for DOWN), or holds it for a lease. `owned` false: it lives in a shared read buffer. */

@@ -11,7 +11,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import type { RecordStart } from './connection-record';
+import type { RecordStart } from './connection-log/record';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 import { coarseClock, MeteredFlow, type FlowOwner } from './metered-flow';

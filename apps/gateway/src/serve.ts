@@ -2,7 +2,8 @@ import { prettyStdout, stopOnSignals } from '@proxyhub/core/node';
 import { createBackend } from './backend';
 import { loadEnv, privateEgressWarning, rememberGatewayId } from './env';
 import { createGateway } from './gateway';
-import { replayUsageJournal, UsageJournal } from './journal';
+import { UsageJournal } from './report/journal';
+import { replayUsageJournal } from './report/replay';
 import { createLogger } from './log';
 import { startMetricsServer } from './metrics-server';
 

@@ -11,7 +11,7 @@
 import type { Socket } from 'node:net';
 import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
 import type { Session } from './authenticator';
-import { recordUnrelayed } from './connection-record';
+import { recordUnrelayed } from './connection-log/record';
 import type { TargetSocket } from './egress';
 import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';

@@ -10,7 +10,7 @@ import type { Accepted } from './protocols/handshake';
 import { coarseClock } from './metered-flow';
 import { Relay } from './relay';
 import { usageTag } from './usage-parts';
-import { connectionStart } from './connection-record';
+import { connectionStart } from './connection-log/record';
 
 /** What the sweeper watches: the last byte moved, and (forwarding) a request head being read. */
 interface Open {

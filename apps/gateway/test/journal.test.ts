@@ -7,12 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { connectionOfLogRow, gatewayConnectionRow, gatewayLogRow, gatewayLogSession } from '@proxyhub/core';
 import type { Backend } from '../src/backend';
 import type { Session } from '../src/authenticator';
-import { encodeRecord, type RowBatch } from '../src/connection-record';
-import { replayUsageJournal, UsageJournal } from '../src/journal';
+import { encodeRecord, type RowBatch } from '../src/connection-log/row-batch';
+import { UsageJournal } from '../src/report/journal';
+import { replayUsageJournal } from '../src/report/replay';
+import { createMeter } from '../src/report/outbox';
 import { silentLogger } from '../src/log';
-import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
+import { DEFAULT_METER_OPTIONS, DOWN, UP, type Meter } from '../src/meter';
 import { usageTag } from '../src/usage-parts';
-import { RowWriter } from '../src/row-writer';
+import { RowWriter } from '../src/connection-log/row-writer';
 
 type Report = Parameters<Backend['report']>[0];
 
@@ -68,7 +70,7 @@ const POOL_ID = '0b6f3a8e-6d2c-4b0f-9a51-3c1d2e4f5a6b';
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 function meterWith(server: ReturnType<typeof fakeServer>, journal: UsageJournal) {
-  return new Meter({
+  return createMeter({
     ...DEFAULT_METER_OPTIONS,
     initialLeaseBytes: 100_000,
     minLeaseBytes: 100_000,
@@ -213,7 +215,7 @@ describe('usage journal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-journal-'));
     const server = fakeServer();
     const journal = UsageJournal.open(dir, 'gw-w', silentLogger);
-    const m = new Meter({
+    const m = createMeter({
       ...DEFAULT_METER_OPTIONS,
       // One lease holds the fast account's 3 MiB, so the journal's 1 MiB marks fall on spends.
       initialLeaseBytes: 16 * 1024 * 1024,

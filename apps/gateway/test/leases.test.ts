@@ -5,7 +5,7 @@ import { checkLedger, reconcileExpiredLeases, LEASE_TTL_MS } from '@proxyhub/api
 import { MAX_GATEWAY_BATCH } from '@proxyhub/core';
 import { connectionLog } from '@proxyhub/db';
 import { createBackend, isRejectedInput, type Backend } from '../src/backend';
-import { encodeRecord, sealRows, type RecordJson } from '../src/connection-record';
+import { encodeRecord, sealRows, type RecordJson } from '../src/connection-log/row-batch';
 import {
   balances,
   curl,

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Backend } from '../src/backend';
 import { silentLogger } from '../src/log';
-import { DEFAULT_METER_OPTIONS, DOWN, Meter, UP } from '../src/meter';
+import { DEFAULT_METER_OPTIONS, DOWN, UP } from '../src/meter';
+import { createMeter } from '../src/report/outbox';
 
 type Report = Parameters<Backend['report']>[0];
 
@@ -34,7 +35,7 @@ function fakeBackend(opts: { failReports?: number; grant?: (bytes: number) => nu
 }
 
 function meter(backend: Backend, over: Partial<typeof DEFAULT_METER_OPTIONS> = {}) {
-  return new Meter({ ...DEFAULT_METER_OPTIONS, initialLeaseBytes: 1000, minLeaseBytes: 1000, ...over, gatewayId: 'unit', backend, logger: silentLogger });
+  return createMeter({ ...DEFAULT_METER_OPTIONS, initialLeaseBytes: 1000, minLeaseBytes: 1000, ...over, gatewayId: 'unit', backend, logger: silentLogger });
 }
 
 describe('meter', () => {

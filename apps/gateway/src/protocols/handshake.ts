@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import type { HostPort } from './host';
-import type { ForwardRequest } from './http';
+import type { ForwardRequest } from './http-message';
 
 export interface Credentials {
   username: string;

@@ -6,10 +6,9 @@
  * The bytes themselves pass through unchanged: a body is followed, not decoded or copied.
  */
 import { refusal, type Refusal } from './handshake';
-import type { HttpHead } from './http';
+import type { Framing, HttpHead } from './http-message';
 
-/** How a body is delimited: none, a byte count, chunked transfer coding, or the connection's end. */
-export type Framing = { kind: 'none' } | { kind: 'length'; bytes: number } | { kind: 'chunked' } | { kind: 'close' };
+export type { Framing };
 
 export const NO_BODY: Framing = { kind: 'none' };
 

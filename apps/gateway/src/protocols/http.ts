@@ -7,21 +7,13 @@ import { isIP } from 'node:net';
 import { LINE_TEST_HEADER } from '@proxyhub/core/node';
 import { refusal, type Accepted, type Credentials, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
 import { validHost, validPort, type HostPort } from './host';
-import { header, headerTokens, requestCloses, requestFraming, type Framing } from './http-framing';
+import { header, headerTokens, requestCloses, requestFraming } from './http-framing';
+import type { ForwardRequest, HttpHead } from './http-message';
 
 export { header };
+export type { ForwardRequest, HttpHead };
 
 export const MAX_HEAD_BYTES = 16 * 1024;
-
-export interface HttpHead {
-  method: string;
-  target: string;
-  version: string;
-  /** Raw header lines (name, value) in order. */
-  headers: Array<[string, string]>;
-  /** Bytes of the head including the blank line. */
-  length: number;
-}
 
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
@@ -140,17 +132,6 @@ export function httpResponse(status: number, message: string): Buffer {
 export const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
 
 /** An absolute-URI request to forward: where it goes, its body, and whether the client closes after it. */
-export interface ForwardRequest {
-  head: HttpHead;
-  path: string;
-  authority: string;
-  body: Framing;
-  /** The client closes after this request (HTTP/1.0 or `Connection: close`). */
-  close: boolean;
-  /** The Proxy-Authorization header as sent: the same one again reuses the login. */
-  authorization: string | undefined;
-}
-
 export type HttpRequest = { ok: true; target: HostPort; forward: ForwardRequest | null } | Refusal;
 
 /** Where the request goes: a CONNECT authority, or the origin of an absolute URI and its body. */

@@ -37,7 +37,7 @@ import type { ApiConfig } from '../config';
 import { inBackground, kickTelegram } from '../deps';
 import { adminTelegramProcedures } from './telegram';
 import { adminLogin } from '../services/admin';
-import { allConnections, listConnections } from '../services/connection-log';
+import { allConnections, listConnections } from '../services/connection-log/reads';
 import { abuseLookup } from '../services/abuse-lookup';
 import { mailTemplates } from '../mail';
 import { createAdmin, disableAdmin, listAdmins, updateAdminRole } from '../services/admin-accounts';

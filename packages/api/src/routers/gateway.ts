@@ -10,16 +10,12 @@ import {
   gatewayReserveLeasesInput,
   LOCAL_GATEWAY_HOST,
 } from '@proxyhub/core';
-import { inBackground } from '../deps';
-import { checkBalanceAlerts, usersOfLeases } from '../services/balance-alerts';
 import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
 import { recordHeartbeat } from '../services/gateway-fleet';
 import { gatewayUpstreams } from '../services/upstreams';
 import { getTargetPolicy } from '../services/target-policy';
-import { connectionCount, ensureConnectionPartitions, reportConnections, reportDays, storeConnections, CONNECTION_LOG_DAYS } from '../services/connection-log';
-import { noteLateConnections } from '../services/statements';
-import { connectionAllowances, type ConnectionAllowance } from '../services/connection-limits';
-import { applyGatewayReport, releaseLeases, reserveLease, reserveLeases, type ReportResult } from '../services/leases';
+import { receiveGatewayReport } from '../services/gateway-report';
+import { releaseLeases, reserveLease, reserveLeases } from '../services/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
 export const gatewayRouter = {
@@ -64,30 +60,8 @@ export const gatewayRouter = {
     .input(gatewayReserveLeasesInput)
     .mutation(async ({ ctx, input }) => ({ grants: await ctx.db.transaction((tx) => reserveLeases(tx, input)) })),
 
-  /** Usage per lease since the last report; applied once per (gatewayId, seq). Also the heartbeat. */
-  report: internalProcedure.input(gatewayReportInput).mutation(async ({ ctx, input }) => {
-    const records = reportConnections(input);
-    const { days, oldest, earliest } = reportDays(records, Date.now(), ctx.deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
-    // Outside the transaction: making a partition locks the whole table for a moment.
-    await ensureConnectionPartitions(ctx.db, days);
-    // With the usage it bills, once: a repeated (gatewayId, seq) stores nothing again. Stored
-    // before the usage takes its row locks, so reports of one user from several gateways store
-    // their records side by side.
-    const result = await ctx.db.transaction((tx) =>
-      applyGatewayReport(tx, input, { whenClaimed: () => storeConnections(tx, input.gatewayId, records, oldest) }),
-    );
-    if (result.applied && connectionCount(records)) noteLateConnections(ctx.db, earliest);
-    // After commit, off the gateway's answer (a slow or failing mailer must not fail a report that
-    // was applied): low-balance mails for the users whose wallets this report spent.
-    if (result.applied) {
-      const leaseIds = input.items.map((i) => i.leaseId);
-      inBackground(ctx.deps, 'balance alerts', async () => checkBalanceAlerts(ctx.db, ctx.deps, await usersOfLeases(ctx.db, leaseIds), ctx.deps.logger));
-    }
-    // Connection counts are the gateway's state now, recorded even with a repeated report.
-    const answer: ReportResult & { allowances?: ConnectionAllowance[] } = result;
-    if (input.openConnections) answer.allowances = await connectionAllowances(ctx.db, input.gatewayId, input.openConnections);
-    return answer;
-  }),
+  /** Usage per lease since the last report, with its connection records; applied once per (gatewayId, seq). Also the heartbeat. */
+  report: internalProcedure.input(gatewayReportInput).mutation(({ ctx, input }) => receiveGatewayReport(ctx.db, ctx.deps, input)),
 
   /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */
   /** The target policy: gateways poll it every few seconds (changes reach them within 10 s). */

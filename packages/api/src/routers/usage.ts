@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { connectionsInput, usageHistoryInput } from '@proxyhub/core';
-import { allConnections, listConnections } from '../services/connection-log';
+import { allConnections, listConnections } from '../services/connection-log/reads';
 import { userUsageHistory } from '../services/usage-history';
 import { userProcedure } from '../trpc';
 

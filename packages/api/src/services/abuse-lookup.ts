@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { and, desc, eq, gte, like, lt, ne, or } from 'drizzle-orm';
 import { ABUSE_LOOKUP_MAX_ROWS, type AbuseLookupInput } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { likeLiteral, range } from './connection-log';
+import { likeLiteral, range } from './connection-log/reads';
 
 export interface AbuseConnection {
   id: string;

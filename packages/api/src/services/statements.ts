@@ -24,7 +24,8 @@ import {
 import { parseStatementSigningKey } from '@proxyhub/core/node';
 import { connectionLog, proxyAccounts, statements, type DbOrTx } from '@proxyhub/db';
 import type { ApiConfig } from '../config';
-import { accountConnections, CONNECTION_LOG_DAYS, connectionsCsvText } from './connection-log';
+import { CONNECTION_LOG_DAYS } from './connection-log/days';
+import { accountConnections, connectionsCsvText } from './connection-log/reads';
 import { emitWebhookEvent } from './webhooks';
 
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type ConnectionOutcome, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
 import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
-import { connectionBreakdown } from './connection-log';
+import { connectionBreakdown } from './connection-log/reads';
 
 export interface UsagePoint {
   start: string;

@@ -158,21 +158,58 @@ const durationMs = z
   .int()
   .min(0)
   .max(100 * 366 * 86_400_000);
-/** [startedAt, durationMs, protocol, target, sessionKey, bytesUp, bytesDown, outcome, reason, exitIp]: billed bytes are up + down, 0 for a line test. */
-export const gatewayLogRow = z.tuple([f.startedAt, durationMs, f.protocol, f.target, sessionKey, f.bytesUp, f.bytesDown, f.outcome, f.reason, exitIp]);
+
+/**
+ * The compact row's columns, in their order in a row: the one place they are named. The gateway's
+ * row writer, the journal, the server's insert and the records made of rows take each column's
+ * position from LOG_ROW, its check from here and (the server) its stored SQL type. Adding a column
+ * is an entry here and a migration adding `connection_log`'s column (its name the entry's in
+ * snake_case); the gateway's writer then fails to typecheck until it writes the value.
+ * `stored`: how the server stores the value; startedAt, durationMs and sessionKey are read apart
+ * (the start and end times, and the session's columns).
+ */
+const LOG_ROW_SPEC = [
+  ['startedAt', f.startedAt, 'special'],
+  ['durationMs', durationMs, 'special'],
+  ['protocol', f.protocol, 'text'],
+  ['target', f.target, 'text'],
+  ['sessionKey', sessionKey, 'special'],
+  ['bytesUp', f.bytesUp, 'bigint'],
+  ['bytesDown', f.bytesDown, 'bigint'],
+  ['outcome', f.outcome, 'text'],
+  ['reason', f.reason, 'text'],
+  ['exitIp', exitIp, 'text'],
+] as const;
+type LogRowSpec = typeof LOG_ROW_SPEC;
+export type LogRowColumn = LogRowSpec[number][0];
+/** The columns' names in row order. */
+export const LOG_ROW_COLUMNS: readonly LogRowColumn[] = LOG_ROW_SPEC.map(([name]) => name);
+/** Each column's position in a row. */
+export const LOG_ROW = Object.fromEntries(LOG_ROW_SPEC.map(([name], i) => [name, i])) as {
+  readonly [K in keyof LogRowSpec & `${number}` as LogRowSpec[K][0]]: K extends `${infer N extends number}` ? N : never;
+};
+/** How the server stores each column that is not read apart: its SQL type. */
+export const LOG_ROW_STORED = Object.fromEntries(LOG_ROW_SPEC.map(([name, , stored]) => [name, stored])) as Record<LogRowColumn, 'special' | 'text' | 'bigint'>;
+
+/** The schemas of a spec's entries, as a tuple (a mapped type keeps a tuple only over a type parameter). */
+type SchemasOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends readonly [string, infer S, string] ? S : never };
+type LogRowSchemas = SchemasOf<LogRowSpec>;
+/** A compact row as checked on arrival (LOG_ROW_SPEC's columns in order): billed bytes are up + down, 0 for a line test. */
+export const gatewayLogRow = z.tuple(LOG_ROW_SPEC.map(([, schema]) => schema) as unknown as LogRowSchemas);
 export type GatewayLogRow = z.output<typeof gatewayLogRow>;
 
 /** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
 export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayLogRow): GatewayConnectionRecord {
   const [, proxyUserId, proxyAccountId, country, state, city, session, lineTest] = s;
-  const [startedAt, duration, protocol, target, , bytesUp, bytesDown, outcome, reason, exitIp] = r;
-  const billedBytes = lineTest ? 0 : bytesUp + bytesDown;
+  const bytesUp = r[LOG_ROW.bytesUp];
+  const bytesDown = r[LOG_ROW.bytesDown];
+  const startedAt = r[LOG_ROW.startedAt];
   return {
     id,
     startedAt,
-    endedAt: startedAt + duration,
-    protocol,
-    target,
+    endedAt: startedAt + r[LOG_ROW.durationMs],
+    protocol: r[LOG_ROW.protocol],
+    target: r[LOG_ROW.target],
     proxyUserId,
     proxyAccountId,
     country,
@@ -181,10 +218,10 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     session,
     bytesUp,
     bytesDown,
-    billedBytes,
-    outcome,
-    reason,
-    exitIp,
+    billedBytes: lineTest ? 0 : bytesUp + bytesDown,
+    outcome: r[LOG_ROW.outcome],
+    reason: r[LOG_ROW.reason],
+    exitIp: r[LOG_ROW.exitIp],
   };
 }
 

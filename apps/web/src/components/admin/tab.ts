@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouterOutputs } from '../../session';
-import type { UsersList } from './users';
+import type { UsersList } from './users-list';
 
 export type GeneratedCode = RouterOutputs['admin']['createCodes']['codes'][number];
 

@@ -1,45 +1,17 @@
 /** The Users tab: search and status filter, 25 a page; a user opens in place (?user=<id> links to it). */
-import { useCallback, useEffect, useState } from 'react';
-import { gbBreakdown, type ADMIN_USER_STATUSES } from '@proxyhub/core';
+import { useEffect, useState } from 'react';
+import { gbBreakdown } from '@proxyhub/core';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
-import { trpc } from '../../trpc';
 import { AdminUserDetail } from '../admin-user-detail';
 import { DataTable, FilterBar, Loading, Pager, pageCount } from '../data-table';
 import { Alert, Card } from '../ui';
 import type { AdminShared } from './tab';
+import { PAGE_SIZE, type AdminUserStatus } from './users-list';
 
-type AdminUserStatus = (typeof ADMIN_USER_STATUSES)[number];
 type User = RouterOutputs['admin']['users']['users'][number];
-const PAGE_SIZE = 25;
 const STATUS_LABELS: Record<AdminUserStatus, string> = { active: 'Active', unverified: 'Unverified', suspended: 'Suspended', deleted: 'Deleted' };
 const STATUSES = Object.keys(STATUS_LABELS) as AdminUserStatus[];
-
-/** The users list's filters and page, held by the panel: its tab label shows the total on every tab. */
-export function useUsersList(enabled: boolean) {
-  const [search, setSearchText] = useState('');
-  const [status, setStatusValue] = useState<AdminUserStatus | ''>('');
-  const [page, setPage] = useState(1);
-  const [openUser, setOpenUser] = useState<string | null>(() => new URLSearchParams(window.location.search).get('user'));
-  const query = trpc.admin.users.useQuery(
-    { q: search.trim() || undefined, status: status || undefined, page, pageSize: PAGE_SIZE },
-    { enabled, placeholderData: (prev) => prev },
-  );
-  const setSearch = useCallback((s: string) => {
-    setSearchText(s);
-    setPage(1);
-  }, []);
-  const setStatus = (s: AdminUserStatus | '') => {
-    setStatusValue(s);
-    setPage(1);
-  };
-  const showUser = (id: string | null) => {
-    setOpenUser(id);
-    window.history.replaceState(null, '', id ? `/admin?user=${encodeURIComponent(id)}` : '/admin');
-  };
-  return { query, search, setSearch, status, setStatus, page, setPage, openUser, showUser };
-}
-export type UsersList = ReturnType<typeof useUsersList>;
 
 export function UsersTab({ shared }: { shared: AdminShared }) {
   const list = shared.users;

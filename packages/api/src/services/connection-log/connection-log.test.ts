@@ -4,18 +4,10 @@ import { SecretBox } from '@proxyhub/auth';
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_ROW_FIELDS, connectionRowOf, gatewayReportInput, type ConnectionTuple, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
 import { proxyAccounts } from '@proxyhub/db';
-import { fileDatabase, MiB, userWithAccount } from '../../test/fixtures';
-import { createBatch } from './batches';
-import {
-  connectionBreakdown,
-  ensureConnectionPartitions,
-  listConnections,
-  maintainConnectionLog,
-  reportConnections,
-  reportDays,
-  storeConnections,
-  type ReportConnections,
-} from './connection-log';
+import { fileDatabase, MiB, userWithAccount } from '../../../test/fixtures';
+import { createBatch } from '../batches';
+import { connectionBreakdown, listConnections } from './reads';
+import { ensureConnectionPartitions, maintainConnectionLog, reportConnections, reportDays, storeConnections, type ReportConnections } from './store';
 
 const database = fileDatabase();
 const secrets = new SecretBox('service-test-secret-0123456789abcdef');

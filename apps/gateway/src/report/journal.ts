@@ -1,48 +1,36 @@
 /**
  * The usage journal: bytes relayed that the server has not acknowledged yet, on the gateway's own
- * disk, so neither a gateway crash nor a server outage gives traffic away. Append-only JSON lines:
- *
- *   {"g":gatewayId,"q":lastSeq}                    first line (written at creation and compaction)
- *   {"u":leaseId,"up":n,"dn":n,"s":n}               usage spent from a lease since its previous line
- *   {"r":seq,"i":[[leaseId,up,down,sessions,release,parts?],...]}   a report, synced before it is sent
- *                                                 (parts: [[protocol,country,state,city,up,down,sessions,upstreamId?],...])
- *   {"a":seq}                                       the server applied that report
- *   {"x":seq}                                       the server refused that report's connections: it
- *                                                 is resent without them (its usage is what bills)
- *   {"k2":[row,...],"d":[session,...]}              connections that ended (the connection log), as
- *                                                 compact rows (gatewayLogRow) in the order they ended,
- *                                                 and the sessions they name (gatewayLogSession)
- *   {"k":[row,...]}                                 the same as rows with every field (CONNECTION_ROW_FIELDS):
- *                                                 what an earlier run left, read back and written again
- *   a report line's "n":count                       that report carries the first `count` connections
- *                                                 no earlier report line took (reports take them in order)
- *   {"c":record} and a report line's "c":[id,...]   the same in the files of earlier versions (read, not written)
- *
- * Replay (replayUsageJournal, before the gateway listens) resends every report without an "a" under
- * its own seq (the server applies a (gateway, seq) once, so a report that did arrive is not counted
- * twice) and then reports what the "u" lines hold beyond the reports, with the connections no report carried. The file is rewritten with
- * only that outstanding state once it grows past a threshold.
+ * disk, so neither a gateway crash nor a server outage gives traffic away: its state and file I/O;
+ * the line format is journal-lines.ts. Replay (replay.ts, before the gateway listens) resends every
+ * report without an acknowledgement under its own seq (the server applies a (gateway, seq) once, so
+ * a report that did arrive is not counted twice) and then reports the usage lines hold beyond the
+ * reports, with the connections no report carried. The file is rewritten with only that
+ * outstanding state once it grows past a threshold.
  */
 import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { connectionOfLogRow, type GatewayConnectionRecord, type GatewayLogRow, type GatewayLogSession, type GatewayUsagePart } from '@proxyhub/core';
-import { isRejectedInput, type Backend } from './backend';
-import { batchesWithin, encodeRecord, joinedRows, rowCount, rowRuns, sealRows, sessionsOf, type RecordJson, type RowBatch } from './connection-record';
-import type { Logger } from './log';
+import { rowCount, sealRows, type RecordJson, type RowBatch } from '../connection-log/row-batch';
+import type { Logger } from '../log';
+import {
+  ackLine,
+  decodeLine,
+  headerLine,
+  LoadedRows,
+  recordLines,
+  refusedRecordsLine,
+  reportItemsOf,
+  reportLine,
+  usageLine,
+  type JournalItem,
+  type Line,
+} from './journal-lines';
 
-export interface JournalItem {
-  leaseId: string;
-  bytesUp: number;
-  bytesDown: number;
-  sessions: number;
-  release: boolean;
-  /** Where and how (usage-parts.ts); usage journaled outside a report is replayed without it. */
-  parts?: GatewayUsagePart[];
-}
+export type { JournalItem };
 
-/** The upstream id comes last and only when there is one (lines of older runs lack it). */
-type PartTuple = [GatewayUsagePart['protocol'], string, string, string, number, number, number, string?];
+/** At most this many items per replayed report (the server takes up to 100,000). */
+export const REPLAY_ITEMS_PER_REPORT = 10_000;
+
+type Usage = [up: number, down: number, sessions: number];
 
 export interface JournalReport {
   seq: number;
@@ -55,17 +43,6 @@ interface PendingLines {
   items: JournalItem[];
   connections: RowBatch[];
 }
-
-type Usage = [up: number, down: number, sessions: number];
-type Line =
-  | { g: string; q: number }
-  | { u: string; up: number; dn: number; s: number }
-  | { r: number; i: Array<[string, number, number, number, 0 | 1, PartTuple[]?]>; n?: number; c?: string[] }
-  | { a: number }
-  | { x: number }
-  | { k: unknown[] }
-  | { k2: GatewayLogRow[]; d: GatewayLogSession[] }
-  | { c: GatewayConnectionRecord };
 
 /**
  * Rewritten with only the outstanding state once it is this long. A rewrite blocks the relay for
@@ -127,10 +104,8 @@ export class UsageJournal {
     for (let n = 0; n < lines.length; n++) {
       const raw = lines[n]!;
       if (!raw) continue;
-      let line: Line;
-      try {
-        line = JSON.parse(raw) as Line;
-      } catch {
+      const line = decodeLine(raw);
+      if (!line) {
         // Only a crash in the middle of an append leaves this, on the last line.
         if (n < lines.length - 1) this.logger.warn({ path: this.path, line: n + 1 }, 'usage journal: unreadable line skipped');
         continue;
@@ -142,26 +117,11 @@ export class UsageJournal {
 
   private apply(line: Line, rows: LoadedRows): void {
     if ('u' in line) this.add(line.u, line.up, line.dn, line.s);
-    else if ('k' in line) for (const row of line.k) rows.untaken.push(JSON.stringify(row) as RecordJson);
+    else if ('k' in line) rows.addFull(line.k);
     else if ('k2' in line) rows.addCompact(line.k2, line.d);
     else if ('c' in line && !('r' in line)) rows.addEarlier(line.c);
     else if ('r' in line) {
-      const items = line.i.map(([leaseId, bytesUp, bytesDown, sessions, release, parts]): JournalItem => {
-        const item: JournalItem = { leaseId, bytesUp, bytesDown, sessions, release: release === 1 };
-        if (parts?.length) {
-          item.parts = parts.map(([protocol, country, state, city, up, down, s, upstreamId]) => ({
-            protocol,
-            country,
-            state,
-            city,
-            upstreamId: upstreamId ?? '',
-            bytesUp: up,
-            bytesDown: down,
-            sessions: s,
-          }));
-        }
-        return item;
-      });
+      const items = reportItemsOf(line);
       this.covered(items);
       const taken = line.n ? rows.untaken.splice(0, line.n) : rows.takeEarlier(line.c ?? []);
       this.pending.set(line.r, { items, connections: taken.length ? [sealRows(taken)] : [] });
@@ -205,7 +165,7 @@ export class UsageJournal {
   /** Usage spent from a lease since the previous call for it; written on the next write(). */
   usage(leaseId: string, up: number, down: number, sessions: number): void {
     this.add(leaseId, up, down, sessions);
-    this.buffer += `${JSON.stringify({ u: leaseId, up, dn: down, s: sessions })}\n`;
+    this.buffer += usageLine(leaseId, up, down, sessions);
   }
 
   /**
@@ -223,7 +183,7 @@ export class UsageJournal {
       this.pending.set(seq, { items, connections: [...connections] });
       if (seq > this.lastSeq) this.lastSeq = seq;
       this.bufferRecords();
-      this.buffer += `${reportLine(seq, items, rowCount(connections))}\n`;
+      this.buffer += reportLine(seq, items, rowCount(connections));
     }
     await this.sync();
   }
@@ -237,13 +197,13 @@ export class UsageJournal {
     const p = this.pending.get(seq);
     if (!p?.connections.length) return;
     p.connections = [];
-    this.buffer += `${JSON.stringify({ x: seq })}\n`;
+    this.buffer += refusedRecordsLine(seq);
   }
 
   /** The server applied the report (a lost "a" only means the report is resent and ignored). */
   acknowledged(seq: number): void {
     if (!this.pending.delete(seq)) return;
-    this.buffer += `${JSON.stringify({ a: seq })}\n`;
+    this.buffer += ackLine(seq);
   }
 
   /** What an earlier run left: reports to resend as they are, then usage no report covered. */
@@ -327,12 +287,12 @@ export class UsageJournal {
 
   private rewrite(): number {
     const parts: Uint8Array[] = [];
-    const line = (l: string) => parts.push(Buffer.from(`${l}\n`));
-    line(JSON.stringify({ g: this.gatewayId, q: this.lastSeq }));
-    for (const [leaseId, [up, down, s]] of this.unreported) line(JSON.stringify({ u: leaseId, up, dn: down, s }));
+    const line = (l: string) => parts.push(Buffer.from(l));
+    line(headerLine(this.gatewayId, this.lastSeq));
+    for (const [leaseId, [up, down, s]] of this.unreported) line(usageLine(leaseId, up, down, s));
     for (const [seq, { items, connections }] of [...this.pending].sort((x, y) => x[0] - y[0])) {
       // Its usage and connection lines are gone with the old file: written again so the report still covers them.
-      for (const i of items) line(JSON.stringify({ u: i.leaseId, up: i.bytesUp, dn: i.bytesDown, s: i.sessions }));
+      for (const i of items) line(usageLine(i.leaseId, i.bytesUp, i.bytesDown, i.sessions));
       if (connections.length) parts.push(...recordLines(connections));
       line(reportLine(seq, items, rowCount(connections)));
     }
@@ -361,74 +321,6 @@ export class UsageJournal {
   }
 }
 
-/** While a file is read: the records no report line took yet, in order, and an earlier version's by id. */
-class LoadedRows {
-  untaken: RecordJson[] = [];
-  private readonly earlier = new Map<string, RecordJson>();
-
-  /** An earlier version's record line ({"c":record}), as this version's row (such a file has no "k" lines). */
-  addEarlier(record: GatewayConnectionRecord): void {
-    const row = encodeRecord(record);
-    this.earlier.set(record.id, row);
-    this.untaken.push(row);
-  }
-
-  /**
-   * A line of compact rows, each as a row with every field and a new id (the server makes one
-   * for a compact row: whichever form a report is resent in, its (gateway, seq) stores it once).
-   * The line names every session its rows do; a row it does not name could only be a torn write.
-   */
-  addCompact(rows: readonly GatewayLogRow[], sessions: readonly GatewayLogSession[]): void {
-    const byKey = new Map(sessions.map((s) => [s[0], s]));
-    for (const r of rows) {
-      const s = byKey.get(r[4]);
-      if (s) this.untaken.push(encodeRecord(connectionOfLogRow(randomUUID(), s, r)));
-    }
-  }
-
-  /** The records an earlier version's report line names by id. */
-  takeEarlier(ids: readonly string[]): RecordJson[] {
-    const taken = ids.flatMap((id) => this.earlier.get(id) ?? []);
-    const gone = new Set(taken);
-    this.untaken = this.untaken.filter((r) => !gone.has(r));
-    return taken;
-  }
-}
-
-const K_OPEN = Buffer.from('{"k":[');
-const K_CLOSE = Buffer.from(']}\n');
-
-const K2_OPEN = Buffer.from('{"k2":[');
-const D_OPEN = Buffer.from('],"d":[');
-
-/** The lines holding these batches' rows, in order: a "k2" line per run of compact batches, a "k" line per run of the others. */
-function recordLines(batches: readonly RowBatch[]): Uint8Array[] {
-  return rowRuns(batches).flatMap((run) =>
-    run.compact
-      ? [K2_OPEN, ...joinedRows(run.batches), D_OPEN, ...joinedRows(run.batches, sessionsOf), K_CLOSE]
-      : [K_OPEN, ...joinedRows(run.batches), K_CLOSE],
-  );
-}
-
-function reportLine(seq: number, items: JournalItem[], connections: number): string {
-  return JSON.stringify({
-    ...(connections ? { n: connections } : {}),
-    r: seq,
-    i: items.map((i) => {
-      const base = [i.leaseId, i.bytesUp, i.bytesDown, i.sessions, i.release ? 1 : 0];
-      if (!i.parts?.length) return base;
-      return [
-        ...base,
-        i.parts.map((p): PartTuple => {
-          const t: PartTuple = [p.protocol, p.country, p.state, p.city, p.bytesUp, p.bytesDown, p.sessions];
-          if (p.upstreamId) t.push(p.upstreamId);
-          return t;
-        }),
-      ];
-    }),
-  });
-}
-
 /** A rename is durable once its directory is synced. */
 function syncDir(file: string): void {
   const dir = file.slice(0, file.lastIndexOf('/')) || '/';
@@ -441,61 +333,4 @@ function syncDir(file: string): void {
   } finally {
     if (fd !== null) closeSync(fd);
   }
-}
-
-/** At most this many items per replayed report (the server takes up to 100,000). */
-const REPLAY_ITEMS_PER_REPORT = 10_000;
-
-/**
- * Delivers what an earlier run left in the journal, before the gateway takes traffic: reports
- * that may or may not have arrived go again under their own seq, then the usage no report
- * carried, settling those leases (the earlier run is gone; listen() settles the rest). Retries
- * until the server answers: a gateway that cannot bill must not relay.
- */
-export async function replayUsageJournal(journal: UsageJournal, backend: Pick<Backend, 'report'>, logger: Logger): Promise<void> {
-  const { reports, unreported, connections = [] } = journal.outstanding();
-  if (!reports.length && !unreported.length && !connections.length) return;
-  logger.info({ reports: reports.length, leases: unreported.length }, 'usage journal: delivering what the last run left');
-  const deliver = async (report: JournalReport) => {
-    let r = report;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await backend.report({ gatewayId: journal.gatewayId, seq: r.seq, items: r.items, ...(r.connections?.length ? { rows: r.connections } : {}) });
-        break;
-      } catch (err) {
-        if (isRejectedInput(err) && r.connections?.length) {
-          logger.error(
-            { err, seq: r.seq, records: rowCount(r.connections) },
-            "usage journal: the server refused a report's connection records; resent without them",
-          );
-          journal.withoutConnections(r.seq);
-          r = { seq: r.seq, items: r.items };
-          continue;
-        }
-        if (isRejectedInput(err)) {
-          // Resending cannot change the answer; keeping it would block every later start.
-          logger.error({ err, seq: r.seq, items: r.items }, 'usage journal: the server refused a report; dropped');
-          break;
-        }
-        if (attempt === 1 || attempt % 30 === 0) logger.warn({ err, attempt }, 'usage journal: server unreachable; retrying');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** (attempt - 1), 2000)));
-      }
-    }
-    journal.acknowledged(r.seq);
-  };
-  for (const r of reports) await deliver(r);
-  // The rest in reports of at most REPLAY_ITEMS_PER_REPORT items and about as many records (whole batches).
-  let itemsAt = 0;
-  let batchesAt = 0;
-  while (itemsAt < unreported.length || batchesAt < connections.length) {
-    const seq = Math.max(Date.now() * 1000, journal.lastSeq + 1);
-    const items = unreported.slice(itemsAt, itemsAt + REPLAY_ITEMS_PER_REPORT);
-    itemsAt += items.length;
-    const records = connections.slice(batchesAt, batchesAt + batchesWithin(connections, batchesAt, REPLAY_ITEMS_PER_REPORT));
-    batchesAt += records.length;
-    await journal.report(seq, items, records);
-    await deliver({ seq, items, connections: records });
-  }
-  journal.compact();
-  logger.info({}, 'usage journal: delivered');
 }

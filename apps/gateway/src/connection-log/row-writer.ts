@@ -7,10 +7,9 @@
  * the gateway about a tenth of its HTTP-forward throughput in making, journaling and reporting them
  * (`pnpm bench:connections`, docs/benchmarks.md).
  */
-import type { ConnectionOutcome } from '@proxyhub/core';
-import { isRotating } from '@proxyhub/core';
-import type { Session } from './authenticator';
-import type { RecordStart, RowBatch } from './connection-record';
+import { isRotating, LOG_ROW_COLUMNS, type ConnectionOutcome, type LogRowColumn } from '@proxyhub/core';
+import type { LoggedSession, LogSession, RecordStart } from './record';
+import type { RowBatch } from './row-batch';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -25,12 +24,32 @@ function reasonOf(s: RecordStart, reason: string): string {
   return (s.session.lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, REASON_CHARS);
 }
 
-/** A session's entry: its key, its JSON (gatewayLogSession) and the last batch that named it. */
-export interface LogSession {
-  readonly key: number;
-  readonly json: Buffer;
-  batch: number;
+/** What a connection's end adds to its start, as the column writers read it: one object per writer, filled row after row. */
+interface Finished {
+  sessionKey: number;
+  endedAt: number;
+  up: number;
+  down: number;
+  outcome: ConnectionOutcome;
+  reason: string;
 }
+
+/** How each column of a compact row is written: every column core names (LOG_ROW_COLUMNS), none twice. */
+const COLUMNS: { readonly [K in LogRowColumn]: (w: RowWriter, s: RecordStart, r: Finished) => void } = {
+  startedAt: (w, s) => w.int(s.startedAt),
+  // Never negative (the server refuses a report with a negative count), even if the clock stepped back.
+  durationMs: (w, s, r) => w.int(Math.max(r.endedAt - s.startedAt, 0)),
+  protocol: (w, s) => w.str(s.protocol),
+  target: (w, s) => w.str(s.target),
+  sessionKey: (w, _s, r) => w.int(r.sessionKey),
+  bytesUp: (w, _s, r) => w.int(r.up),
+  bytesDown: (w, _s, r) => w.int(r.down),
+  outcome: (w, _s, r) => w.str(r.outcome),
+  reason: (w, _s, r) => w.str(r.reason),
+  exitIp: (w, s) => w.str(s.exitIp),
+};
+/** The writers in the row's order. */
+const WRITERS = LOG_ROW_COLUMNS.map((c) => COLUMNS[c]);
 
 export class RowWriter {
   private buf = Buffer.allocUnsafeSlow(64 * 1024);
@@ -42,6 +61,7 @@ export class RowWriter {
   private batch = 1;
   /** The entries this batch names. */
   private named: Buffer[] = [];
+  private readonly finished: Finished = { sessionKey: 0, endedAt: 0, up: 0, down: 0, outcome: 'ok', reason: '' };
 
   /** Rows written since the last seal. */
   get count(): number {
@@ -56,21 +76,18 @@ export class RowWriter {
       this.named.push(session.json);
     }
     const why = s.session.lineTest || reason.length > REASON_CHARS ? reasonOf(s, reason) : reason;
-    // At most 6 bytes a character (an escape), five integers' digits, quotes and commas.
-    this.room(6 * (s.target.length + why.length + s.exitIp.length + 32) + 120);
+    // At most 6 bytes a character (an escape), the integers' digits, quotes and commas.
+    this.room(6 * (s.target.length + why.length + s.exitIp.length + 32) + 24 * WRITERS.length);
+    const r = this.finished;
+    r.sessionKey = session.key;
+    r.endedAt = Date.now();
+    r.up = up;
+    r.down = down;
+    r.outcome = outcome;
+    r.reason = why;
     if (this.rows++) this.buf[this.at++] = COMMA;
     this.buf[this.at++] = 0x5b; // "["
-    this.int(s.startedAt);
-    // Never negative (the server refuses a report with a negative count), even if the clock stepped back.
-    this.int(Math.max(Date.now() - s.startedAt, 0));
-    this.str(s.protocol);
-    this.str(s.target);
-    this.int(session.key);
-    this.int(up);
-    this.int(down);
-    this.str(outcome);
-    this.str(why);
-    this.str(s.exitIp);
+    for (const write of WRITERS) write(this, s, r);
     this.buf[this.at - 1] = 0x5d; // the last value's comma becomes "]"
   }
 
@@ -90,7 +107,7 @@ export class RowWriter {
   }
 
   /** The session's entry, found by its fields (a login's session is new, its line usually is not) and kept on the session. */
-  private sessionOf(s: Session): LogSession {
+  private sessionOf(s: LoggedSession): LogSession {
     const { parts, account } = s;
     const loc = parts.location;
     const fields = [
@@ -121,7 +138,7 @@ export class RowWriter {
   }
 
   /** A JSON string and a comma: printable ASCII copied byte by byte, anything else as JSON.stringify writes it. */
-  private str(s: string): void {
+  str(s: string): void {
     const buf = this.buf;
     const start = this.at;
     let at = start;
@@ -141,7 +158,7 @@ export class RowWriter {
   }
 
   /** A non-negative integer (bytes, milliseconds) and a comma, without making a string. */
-  private int(n: number): void {
+  int(n: number): void {
     if (n >= 0 && n < 1e9 && (n | 0) === n) {
       this.digits(n, 0);
     } else if (n >= 1e9 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n) {

@@ -1,7 +1,7 @@
 import { connectionOfLogRow, gatewayReportInput } from '@proxyhub/core';
 import { describe, expect, it } from 'vitest';
-import type { Session } from './authenticator';
-import type { RecordStart } from './connection-record';
+import type { Session } from '../authenticator';
+import type { RecordStart } from './record';
 import { RowWriter } from './row-writer';
 
 function start(over: { target?: string; token?: string; city?: string; durationMinutes?: number; lineTest?: boolean; exitIp?: string } = {}): RecordStart {

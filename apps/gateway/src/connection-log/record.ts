@@ -1,0 +1,95 @@
+/**
+ * The connection log's record of one tunnel, SOCKS5 connection or forwarded HTTP request: started
+ * when it opens (connectionStart) and written as a row when it ends (MeteredFlow.endRecord, then
+ * ConnectionLog.add), never per chunk; the report outbox sends it with the usage that billed its bytes.
+ */
+import type { ConnectionOutcome, ConnectionProtocol, ProxyUsernameParts } from '@proxyhub/core';
+import type { ProtocolName } from '../protocols/answers';
+import type { Accepted, RefusalKind } from '../protocols/handshake';
+import type { HostPort } from '../protocols/host';
+
+/** Where finished connections' records go (ConnectionLog); the meter holds none when the log is off. */
+export interface RecordSink {
+  add(start: RecordStart, up: number, down: number, outcome: ConnectionOutcome, reason: string): void;
+}
+
+/** A session's entry in the rows: its key, its JSON (gatewayLogSession) and the last batch that named it (row-writer.ts). */
+export interface LogSession {
+  readonly key: number;
+  readonly json: Buffer;
+  batch: number;
+}
+
+/**
+ * Who a record is of: what the log reads of a login's session (authenticator.ts's Session is one),
+ * declared here so that the log does not depend on the authenticator.
+ */
+export interface LoggedSession {
+  readonly parts: ProxyUsernameParts;
+  readonly account: { readonly id: string; readonly meter: { readonly records: RecordSink | null } };
+  readonly lineTest?: boolean | undefined;
+  logSession?: LogSession | undefined;
+}
+
+/**
+ * The outcome a refusal gives its connection: the one table (a new refusal kind gets its row here).
+ * Kinds before the target was reached are free (billed 0, see UNBILLED_OUTCOMES).
+ */
+export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
+  bad_request: 'refused',
+  too_large: 'refused',
+  no_method: 'refused',
+  unsupported_command: 'refused',
+  unsupported_address: 'refused',
+  bad_target: 'refused',
+  missing: 'refused',
+  bad_username: 'refused',
+  bad_credentials: 'refused',
+  limited: 'refused',
+  disabled: 'refused',
+  bad_location: 'refused',
+  address_not_allowed: 'refused',
+  unavailable: 'refused',
+  empty: 'refused',
+  cap_reached: 'refused',
+  expired: 'refused',
+  too_many_connections: 'refused',
+  blocked: 'blocked',
+  forbidden: 'refused',
+  dns: 'target_unreachable',
+  refused: 'target_unreachable',
+  unreachable: 'target_unreachable',
+  net_unreachable: 'target_unreachable',
+  timeout: 'timeout',
+  upstream: 'upstream_failed',
+};
+
+/** What is known when a connection (or a forwarded request) starts: every field always set (one shape for the row writer). */
+export interface RecordStart {
+  readonly startedAt: number;
+  readonly protocol: ConnectionProtocol;
+  readonly target: string;
+  readonly session: LoggedSession;
+  /** The flow's byte counts at the start (a keep-alive connection's earlier requests). */
+  readonly baseUp: number;
+  readonly baseDown: number;
+  /** The outbound connection's local address once known (egress.ts); '' when unknown. */
+  exitIp: string;
+}
+
+/** host:port, IPv6 literals in brackets; never a path or a query. */
+export function targetOf(t: HostPort): string {
+  const host = t.host.includes(':') && !t.host.startsWith('[') ? `[${t.host}]` : t.host;
+  return `${host.toLowerCase()}:${t.port}`.slice(0, 300);
+}
+
+export function connectionStart(protocol: ConnectionProtocol, target: HostPort, session: LoggedSession, baseUp = 0, baseDown = 0): RecordStart {
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '' };
+}
+
+/** The connection log's record of a connection that never relayed a byte (billed 0). */
+export function recordUnrelayed(accepted: Accepted<LoggedSession>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
+  const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
+  const start = connectionStart(kind, accepted.target, accepted.session);
+  accepted.session.account.meter.records?.add(start, 0, 0, outcome, reason);
+}

@@ -1,0 +1,52 @@
+/**
+ * A compact row's columns are named once, in core (LOG_ROW_COLUMNS): the server's insert reads each
+ * value at its column's position and stores the plain ones by name. Adding a column is an entry in
+ * that list and a migration: here a scratch layout adds `connectMs` after the last column and the
+ * "migration" adds connect_ms, and the insert stores it without a change of its own.
+ */
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { gatewayLogRow, LOG_ROW, LOG_ROW_COLUMNS, LOG_ROW_STORED, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
+import { fileDatabase, userWithAccount } from '../../../test/fixtures';
+import { listConnections } from './reads';
+import { ensureConnectionPartitions, LOG_ROW_LAYOUT, reportConnections, reportDays, storeConnections, type LogRowLayout } from './store';
+
+const database = fileDatabase();
+
+describe("a compact row's columns", () => {
+  it('are one list in core: positions, the check and the stored types agree with it', () => {
+    expect(LOG_ROW_COLUMNS.map((c) => LOG_ROW[c])).toEqual(LOG_ROW_COLUMNS.map((_, i) => i));
+    expect(LOG_ROW_LAYOUT.columns).toBe(LOG_ROW_COLUMNS);
+    expect(Object.keys(LOG_ROW_STORED)).toEqual([...LOG_ROW_COLUMNS]);
+    const row: GatewayLogRow = [1_700_000_000_000, 5, 'http', 'example.com:80', 1, 10, 20, 'ok', '', '203.0.113.9'];
+    expect(gatewayLogRow.parse(row)).toEqual(row);
+    // One value too many or too few is refused: the check has exactly the list's columns.
+    expect(gatewayLogRow.safeParse([...row, 1]).success).toBe(false);
+    expect(gatewayLogRow.safeParse(row.slice(0, -1)).success).toBe(false);
+  });
+
+  it('a column added to the list (and to the table by a migration) is stored by the same insert', async () => {
+    const now = Date.now();
+    const u = await userWithAccount(database.db);
+    const layout: LogRowLayout = { columns: [...LOG_ROW_COLUMNS, 'connectMs'], stored: { ...LOG_ROW_STORED, connectMs: 'bigint' } };
+    await database.db.execute(sql.raw('ALTER TABLE connection_log ADD COLUMN connect_ms bigint'));
+    try {
+      const sessions: GatewayLogSession[] = [[1, 'abc123', u.proxyAccountId, 'US', '', '', 'rotating', 0]];
+      const row = [now - 1000, 250, 'connect', 'example.com:443', 1, 120, 1200, 'ok', '', '203.0.113.7', 37];
+      // The report as the server reads it (the scratch column rides at the end of each row).
+      const records = { ...reportConnections({ logSessions: sessions, logRows: [] }), logRows: [row as unknown as GatewayLogRow] };
+      const { days, oldest } = reportDays(records, now, 30);
+      await ensureConnectionPartitions(database.db, days);
+      expect(await database.db.transaction((tx) => storeConnections(tx, 'gw-columns', records, oldest, layout))).toBe(1);
+      const stored = await database.db.execute(
+        sql.raw(`select connect_ms::text as c, bytes_up::text as up, exit_ip from connection_log where gateway_id = 'gw-columns'`),
+      );
+      const rows = (Array.isArray(stored) ? stored : (stored as { rows: unknown[] }).rows) as Array<{ c: string; up: string; exit_ip: string }>;
+      expect(rows).toEqual([{ c: '37', up: '120', exit_ip: '203.0.113.7' }]);
+      const page = await listConnections(database.db, u.userId, {});
+      expect(page.connections.map((c) => [c.target, c.bytesDown, c.billedBytes])).toEqual([['example.com:443', '1200', '1320']]);
+    } finally {
+      await database.db.execute(sql.raw('ALTER TABLE connection_log DROP COLUMN connect_ms'));
+    }
+  });
+});
