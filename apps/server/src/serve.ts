@@ -1,11 +1,11 @@
-import { exitWithParent, prettyStdout, stopOnSignals } from '@proxyhub/core/node';
+// The server itself, loaded by main.ts once it watches its parent.
+import { prettyStdout, stopOnSignals } from '@proxyhub/core/node';
 import { createDb } from '@proxyhub/db';
 import { defaultWebDistDir } from './app';
 import { apiConfigFromEnv } from './config';
 import { loadEnv } from './env';
 import { createServer } from './server';
 
-exitWithParent();
 const env = loadEnv();
 const database = await createDb({ databaseUrl: env.DATABASE_URL, dataDir: `${env.dataDir}/pglite` });
 await database.migrate();
