@@ -10,7 +10,7 @@
 // This process only passes signals on and exits with the child. Each of the two exits when its
 // parent dies (kill -9 included), so a relay is never left orphaned on the gateway port.
 import { spawn } from 'node:child_process';
-import { exitWithParent } from '@proxyhub/core/node';
+import { envForWatchedChild, exitWithParent } from '@proxyhub/core/node';
 import { tunedLaunch } from './env';
 import { tuneMallocForRelaying } from './malloc-tuning';
 
@@ -18,7 +18,7 @@ exitWithParent();
 const launch = tunedLaunch();
 if (launch) {
   const child = spawn(process.execPath, [...launch.nodeFlags, ...process.execArgv, ...process.argv.slice(1)], {
-    env: launch.env,
+    env: envForWatchedChild(launch.env),
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => child.kill(signal));

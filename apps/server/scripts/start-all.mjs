@@ -3,7 +3,8 @@
 // process starts, so both agree on them (the server refuses this in production).
 // Supervision: a child that dies is started again (after 1 s, doubling up to 30 s while it keeps
 // dying young) and the other keeps running. The children exit when this script dies, however it
-// dies (they watch their IPC channel to it); a new launcher first waits for an earlier run's
+// dies (they check that their parent is still the pid given in PROXYHUB_PARENT_PID, and watch their
+// IPC channel to it; see exitWithParent in core/node); a new launcher first waits for an earlier run's
 // processes (recorded in DATA_DIR/launcher.json) to be gone, so it comes up on the same ports.
 // Shutdown order matters: the gateway stops first so its last usage report and returned leases
 // reach a server that is still up; the children run in their own process groups so a Ctrl-C in
@@ -42,7 +43,9 @@ if (process.env.NODE_ENV !== 'production') {
   if (changed) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
 }
 
-const env = { ...process.env, DATA_DIR: dataDir };
+// The children compare their parent with this pid from their first line: one read later could
+// already see the process that adopts them, if this script died while they were starting.
+const env = { ...process.env, DATA_DIR: dataDir, PROXYHUB_PARENT_PID: String(process.pid) };
 const specs = [{ name: 'server', entry: resolve('apps/server/dist/main.js'), color: 36 }];
 if (existsSync('apps/gateway/dist/main.js')) specs.push({ name: 'gateway', entry: resolve('apps/gateway/dist/main.js'), color: 35 });
 const children = specs.map((spec) => ({ ...spec, child: null, group: 0, startedAt: 0, failures: 0, restartTimer: null }));
@@ -81,7 +84,7 @@ async function settleEarlierRun() {
 function start(c) {
   c.restartTimer = null;
   c.startedAt = Date.now();
-  // The IPC channel is how the child learns this script died (see exitWithParent in core/node).
+  // The IPC channel and PROXYHUB_PARENT_PID are how the child learns this script died.
   const child = spawn(process.execPath, [c.entry], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
   c.child = child;
   c.group = child.pid ?? 0;

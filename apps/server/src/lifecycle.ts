@@ -2,13 +2,13 @@ import {
   checkBalanceAlerts,
   CONNECTION_LOG_DAYS,
   creditDueReferrals,
-  deliverDueWebhooks,
   GATEWAY_DOWN_AFTER_MS,
   loadLocations,
   maintainConnectionLog,
   makeDueStatements,
   reconcileExpiredLeases,
   settleDownGateways,
+  startWebhookSender,
   webhookPolicy,
   type ApiDeps,
 } from '@proxyhub/api';
@@ -30,6 +30,7 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
   // Build the location index now rather than on the first request (or the gateway's first check).
   if (opts.periodic) loadLocations();
   const timers: NodeJS.Timeout[] = [];
+  const stops: (() => Promise<void>)[] = [];
   if (opts.periodic) {
     const { deps } = opts;
     const sweep = async () => {
@@ -81,19 +82,13 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     // mail per crossing still holds, the state moves by conditional UPDATE.
     const alerts = () => checkBalanceAlerts(deps.db, deps, undefined, deps.logger);
     timers.push(setInterval(() => void alerts().catch((err: unknown) => deps.logger.error({ err }, 'balance alert sweep failed')), 10 * 1000).unref());
-    // Customers' webhooks: the outbox rows that are due (new events, retries) are sent. The rows
-    // are the queue, so a restart resumes where it stopped.
-    let sending = false;
-    const webhooks = async () => {
-      if (sending) return;
-      sending = true;
-      try {
-        await deliverDueWebhooks(deps.db, deps.secrets, webhookPolicy(deps.config));
-      } finally {
-        sending = false;
-      }
-    };
-    timers.push(setInterval(() => void webhooks().catch((err: unknown) => deps.logger.error({ err }, 'webhook delivery failed')), 2 * 1000).unref());
+    // Customers' webhooks: the outbox rows that are due (new events, retries) are sent, each on its
+    // own so a slow receiver holds up no one else's. The rows are the queue, so a restart resumes
+    // where it stopped.
+    const webhookSender = startWebhookSender(deps.db, deps.secrets, webhookPolicy(deps.config), (err: unknown) =>
+      deps.logger.error({ err }, 'webhook delivery failed'),
+    );
+    stops.push(() => webhookSender.stop());
     // Referral earnings whose pending time has ended: each credited once, whatever runs at the same time.
     const referrals = async () => {
       const r = await creditDueReferrals(deps.db, new Date());
@@ -106,5 +101,6 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
   }
   return async () => {
     for (const t of timers) clearInterval(t);
+    await Promise.all(stops.map((stop) => stop()));
   };
 }

@@ -2,13 +2,18 @@
  * Customers' webhooks over HTTP: create (https only, loopback when private targets are allowed,
  * private and metadata hosts refused), list, delete, at most 5; events written with the change and
  * sent by the delivery job to a loopback receiver that checks the signature; retries on the stated
- * schedule, run with a time argument; the delivery log and Resend.
+ * schedule, run with a time argument; the delivery log and Resend (at most 10 an hour per webhook).
+ * Receivers are isolated: an attempt has one 10 s deadline for the whole exchange, reads no more
+ * than the answer's head, and a trickling receiver does not hold up another customer's delivery.
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverDueWebhooks, SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from '@proxyhub/api';
+import { deliverDueWebhooks, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, startWebhookSender } from '@proxyhub/api';
+import { webhooks } from '@proxyhub/db';
 import { adminClient, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -51,7 +56,7 @@ type Delivery = {
   status: string;
   attemptCount: number;
   nextAttemptAt: string | null;
-  attempts: { statusCode: number | null; error: string | null }[];
+  attempts: { statusCode: number | null; error: string | null; durationMs: number }[];
 };
 
 async function hooked(events: string[]): Promise<{ client: HttpClient; user: { id: string }; email: string; hook: Created }> {
@@ -66,6 +71,16 @@ function verify(r: Received, secret: string): boolean {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(String(r.headers['x-proxyhub-signature']));
   if (!m) return false;
   return createHmac('sha256', secret).update(`${m[1]}.${r.body}`).digest('hex') === m[2];
+}
+
+/** The webhook's one delivery was attempted once and refused before any connection. */
+async function refusedAtDelivery(client: HttpClient, id: string) {
+  const [d] = await deliveries(client, id);
+  expect(d).toMatchObject({
+    status: 'pending',
+    attemptCount: 1,
+    attempts: [{ statusCode: null, error: 'URL must not point to a private, loopback or metadata address' }],
+  });
 }
 
 const deliveries = async (client: HttpClient, id: string) => (await client.get<{ deliveries: Delivery[] }>(`/api/webhooks/${id}/deliveries`)).body.deliveries;
@@ -242,11 +257,166 @@ describe('events and deliveries', () => {
     received.length = 0;
     await deliverDueWebhooks(server.deps.db, server.deps.secrets, { now: new Date(Date.now() + 1000), allowPrivate: false });
     expect(received).toHaveLength(0);
-    const [d] = await deliveries(client, hook.webhook.id);
-    expect(d).toMatchObject({
-      status: 'pending',
-      attemptCount: 1,
-      attempts: [{ statusCode: null, error: 'URL must not point to a private, loopback or metadata address' }],
-    });
+    await refusedAtDelivery(client, hook.webhook.id);
   });
+});
+
+describe('private targets', () => {
+  it('refuses private and metadata hosts even where private targets are allowed (loopback only is excepted there)', async () => {
+    const { client } = await signedInUser(server);
+    const post = (url: string) => client.post<{ error: string }>('/api/webhooks', { url, events: ['balance.low'] });
+    for (const url of [
+      'https://10.1.2.3/hook',
+      'https://0x0a010203/hook',
+      'https://192.168.1.1/x',
+      'https://172.16.0.1/x',
+      'https://100.64.0.1/x',
+      'https://169.254.169.254/latest',
+      'https://[fd00::1]/x',
+      'https://[fe80::1]/x',
+      'https://[::ffff:10.1.2.3]/x',
+      'https://metadata.google.internal/x',
+    ]) {
+      const r = await post(url);
+      expect([url, r.status, r.body.error]).toEqual([url, 400, 'URL must not point to a private, loopback or metadata address']);
+    }
+    expect((await post('https://127.0.0.1/x')).status).toBe(201);
+    expect((await post('https://[::1]/x')).status).toBe(201);
+    expect((await client.get<{ webhooks: unknown[] }>('/api/webhooks')).body.webhooks).toHaveLength(2);
+  });
+
+  it('refuses a private address at delivery too, where private targets are allowed', async () => {
+    const { client, hook } = await hooked(['balance.low']);
+    // No API stores such a URL any more; one saved before this rule is what delivery must catch.
+    await server.deps.db.update(webhooks).set({ url: 'https://10.1.2.3/hook' }).where(eq(webhooks.id, hook.webhook.id));
+    expect((await client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+    await deliver();
+    await refusedAtDelivery(client, hook.webhook.id);
+  });
+});
+
+describe('resend limit', () => {
+  it('allows 10 resends per webhook per hour, then answers 429, under concurrent presses too', async () => {
+    const { client, hook } = await hooked(['balance.low']);
+    expect((await client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+    const [first] = await deliveries(client, hook.webhook.id);
+    const presses = await Promise.all(
+      Array.from({ length: 14 }, () => client.post<{ error?: string }>(`/api/webhooks/${hook.webhook.id}/deliveries/${first!.id}/resend`, {})),
+    );
+    expect(presses.filter((r) => r.status === 200)).toHaveLength(10);
+    const refused = presses.filter((r) => r.status !== 200);
+    expect(refused).toHaveLength(4);
+    for (const r of refused)
+      expect(r).toMatchObject({ status: 429, body: { success: false, error: 'At most 10 resends per webhook per hour: try again later' } });
+    expect(await deliveries(client, hook.webhook.id)).toHaveLength(11);
+  });
+});
+
+describe('receivers are isolated', () => {
+  const servers: (Server | TcpServer)[] = [];
+  const sockets = new Set<Socket>();
+  afterAll(() => {
+    for (const s of sockets) s.destroy();
+    for (const s of servers) s.close();
+  });
+
+  /** A raw receiver: `answer` writes whatever it likes once the request has arrived. */
+  async function rawReceiver(answer: (socket: Socket) => void): Promise<{ url: string; requests: number[] }> {
+    const requests: number[] = [];
+    const tcp = createTcpServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+      let seen = '';
+      socket.on('data', (d: Buffer) => {
+        seen += d.toString('latin1');
+        const head = seen.indexOf('\r\n\r\n');
+        const length = Number(/content-length: (\d+)/i.exec(seen)?.[1] ?? -1);
+        if (head >= 0 && seen.length >= head + 4 + length && requests.length === 0) {
+          requests.push(Date.now());
+          answer(socket);
+        }
+      });
+    });
+    servers.push(tcp);
+    await new Promise<void>((r) => tcp.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/hook`, requests };
+  }
+
+  /** Answers its status line a byte every 2 s: the exchange is never idle for long, and never ends. */
+  const trickle = (socket: Socket) => {
+    const line = 'HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n';
+    let i = 0;
+    const timer = setInterval(() => (i < line.length && !socket.destroyed ? socket.write(line[i++]!) : clearInterval(timer)), 2000);
+    socket.on('close', () => clearInterval(timer));
+  };
+
+  async function hookedTo(url: string) {
+    const { client } = await signedInUser(server);
+    const hook = (await client.post<Created>('/api/webhooks', { url, events: ['balance.low'] })).body;
+    return { client, hook };
+  }
+  const waitUntil = async (what: string, ok: () => boolean | Promise<boolean>, ms: number) => {
+    const end = Date.now() + ms;
+    while (!(await ok())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('a trickling receiver does not delay another customer’s delivery, and its attempt ends at 10 s', async () => {
+    const slow = await rawReceiver(trickle);
+    const fast = await rawReceiver((socket) => socket.end('HTTP/1.1 204 No Content\r\n\r\n'));
+    const a = await hookedTo(slow.url);
+    const b = await hookedTo(fast.url);
+    const sender = startWebhookSender(server.deps.db, server.deps.secrets, { allowPrivate: true }, (err) => {
+      throw err;
+    });
+    try {
+      expect((await a.client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+      await waitUntil('the slow receiver’s request', () => slow.requests.length === 1, 5000);
+      const queuedAt = Date.now();
+      expect((await b.client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+      await waitUntil('the fast receiver’s request', () => fast.requests.length === 1, 15_000);
+      const tookMs = fast.requests[0]! - queuedAt;
+      console.log(`fast receiver served ${tookMs} ms after its event while the slow one trickled`);
+      expect(tookMs).toBeLessThan(3000);
+      await waitUntil('the fast delivery logged', async () => (await deliveries(b.client, b.hook.webhook.id))[0]?.status === 'delivered', 5000);
+
+      await waitUntil('the slow attempt logged', async () => (await deliveries(a.client, a.hook.webhook.id))[0]?.attemptCount === 1, 15_000);
+      const [d] = await deliveries(a.client, a.hook.webhook.id);
+      expect(d).toMatchObject({ status: 'pending', attempts: [{ statusCode: null, error: 'No answer within 10 s' }] });
+      const took = d!.attempts[0]!.durationMs;
+      expect(took).toBeGreaterThanOrEqual(10_000);
+      expect(took).toBeLessThan(11_500);
+      // Its retry is not for the tests after this one.
+      expect((await a.client.request('DELETE', `/api/webhooks/${a.hook.webhook.id}`)).status).toBe(200);
+    } finally {
+      await sender.stop();
+    }
+  }, 40_000);
+
+  it('reads the status line only: an endless body or an oversized head does not hold an attempt', async () => {
+    const endlessBody = await rawReceiver((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n');
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(chunk)), 5);
+      socket.on('close', () => clearInterval(timer));
+    });
+    const endlessHead = await rawReceiver((socket) => {
+      socket.write('HTTP/1.1 200 OK\r\n');
+      const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(`X-Pad: ${'y'.repeat(1000)}\r\n`)), 5);
+      socket.on('close', () => clearInterval(timer));
+    });
+    const body = await hookedTo(endlessBody.url);
+    const head = await hookedTo(endlessHead.url);
+    for (const h of [body, head]) expect((await h.client.request('PUT', '/api/alerts', { lowBalanceGB: 1 })).status).toBe(200);
+    await deliver();
+    const [delivered] = await deliveries(body.client, body.hook.webhook.id);
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, error: null }] });
+    const [refused] = await deliveries(head.client, head.hook.webhook.id);
+    expect(refused).toMatchObject({ status: 'pending', attempts: [{ statusCode: null }] });
+    expect(refused!.attempts[0]!.error).toMatch(/header/i);
+    for (const d of [delivered!, refused!]) expect(d.attempts[0]!.durationMs).toBeLessThan(3000);
+  }, 20_000);
 });

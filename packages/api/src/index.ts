@@ -27,7 +27,7 @@ export { receivePaymentNotification, sandboxOrder, type NotificationResult } fro
 export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromotion, type PromotionView } from './services/promotions';
 export { newTopupCode } from './services/codes';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
-export { deliverDueWebhooks, signWebhookBody, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
+export { deliverDueWebhooks, signWebhookBody, startWebhookSender, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
 export { webhookPolicy } from './routers/webhooks';
 export {
   chatOwner,

@@ -1,6 +1,7 @@
 // `pnpm start`'s launcher, with real processes: a child killed outright is started again while the
-// other keeps serving; killing the launcher outright takes every child with it, and a new launcher
-// started at once comes up on the same ports. Linux only (the process tree is read from /proc).
+// other keeps serving; killing the launcher outright takes every child with it, at any moment of
+// their start-up too, and a new launcher started at once comes up on the same ports. Linux only
+// (the process tree is read from /proc).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -63,6 +64,21 @@ function processes(): Proc[] {
  */
 function alive(pid: number): boolean {
   return processes().some((p) => p.pid === pid && p.cmd.some((arg) => arg === serverEntry || arg === gatewayEntry || arg.endsWith(LAUNCHER)));
+}
+
+/**
+ * Every server, gateway and relay process started for `dataDir`, whoever its parent is now: an
+ * orphan's parent is pid 1 (or a subreaper), so only its environment still says whose it is.
+ */
+function childrenOf(dataDir: string): Proc[] {
+  return processes().filter((p) => {
+    if (!p.cmd.some((arg) => arg === serverEntry || arg === gatewayEntry)) return false;
+    try {
+      return readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0').includes(`DATA_DIR=${dataDir}`);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The launcher's server, gateway and the gateway's relay, as running now. */
@@ -171,6 +187,7 @@ describe('launcher (pnpm start)', () => {
         if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
       }
     }
+    for (const p of childrenOf(dataDir)) process.kill(p.pid, 'SIGKILL');
   });
 
   let first: Launcher;
@@ -274,4 +291,43 @@ describe('launcher (pnpm start)', () => {
     for (const pid of [last.server, last.gateway, last.relay]) expect(alive(pid)).toBe(false);
     expect(existsSync(join(dataDir, 'launcher.json'))).toBe(false);
   }, 90_000);
+
+  // The launcher can die while its children are still loading, migrating or binding their ports: a
+  // child that has not yet looked at its parent must still notice it is gone (an orphaned server
+  // served for 24 minutes after its launcher was killed during its start-up).
+  // Each case's launcher is also the new one started on the ports its predecessor was killed on.
+  it.each([
+    { when: '0.5 s after start', afterMs: 500 },
+    { when: '1.5 s after start', afterMs: 1500 },
+    { when: '3 s after start', afterMs: 3000 },
+    { when: '6 s after start', afterMs: 6000 },
+    { when: 'once running', afterMs: null },
+  ])(
+    'killed with -9 $when leaves no child alive 15 s later, and the ports free',
+    async ({ when, afterMs }) => {
+      const l = launch();
+      if (afterMs === null) await ready(l);
+      else await new Promise((r) => setTimeout(r, afterMs));
+      const seen = new Map<number, string>();
+      const look = () => {
+        const now = childrenOf(dataDir);
+        for (const p of now) seen.set(p.pid, p.cmd.includes(serverEntry) ? 'server' : 'gateway');
+        return now;
+      };
+      look();
+      // Killed, not ended on its own (as on finding another launcher's children still running).
+      expect(l.proc.exitCode).toBe(null);
+      const killedAt = Date.now();
+      process.kill(l.pid, 'SIGKILL');
+      await waitFor('every child to exit', () => look().length === 0, 15_000).catch((e: Error) => {
+        const left = look().map((p) => `${seen.get(p.pid)} ${p.pid} (parent ${p.ppid})`);
+        throw new Error(`${e.message}: still running ${left.join(', ')}; launcher output:\n${l.output().slice(-4000)}`);
+      });
+      console.log(`launcher killed ${when}: ${seen.size} children gone after ${Date.now() - killedAt} ms`);
+      expect(l.output()).not.toContain('EADDRINUSE');
+      expect(await portFree(port)).toBe(true);
+      expect(await portFree(gatewayPort)).toBe(true);
+    },
+    90_000,
+  );
 });

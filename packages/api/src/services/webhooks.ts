@@ -1,19 +1,27 @@
 /**
  * Customers' webhooks. Protects our network from being used to reach itself (SSRF): a webhook URL
  * is https (plain http only to loopback, and only where private targets are allowed, as in tests),
- * and its host is refused when it is or resolves to a private, loopback, link-local or metadata
- * address, at creation and again at every delivery (DNS may change; we connect to the address we
+ * and its host is refused when it is or resolves to a private, link-local or metadata address
+ * whatever the private-egress setting (loopback is excepted only where private targets are
+ * allowed), at creation and again at every delivery (DNS may change; we connect to the address we
  * checked). Events are written as outbox rows inside the transaction that made the change and sent
- * by `deliverDueWebhooks` after it committed, so a slow or dead receiver never holds a change up
- * and a restart loses nothing. Each body is signed with the webhook's own secret.
+ * after it committed, so a slow or dead receiver never holds a change up and a restart loses
+ * nothing. Each body is signed with the webhook's own secret.
+ *
+ * Receivers are isolated from each other (a hostile one trickled a byte every few seconds and held
+ * every customer's deliveries for over a minute): an attempt has one deadline for the whole
+ * exchange, only the status line is read, and the job sends each delivery on its own, one at a time
+ * per webhook, so a slow receiver only ever waits for itself. Resends are limited per webhook.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
 import { DomainError, MAX_WEBHOOKS_PER_USER, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@proxyhub/core';
-import { bareHost, EgressError, resolveChecked } from '@proxyhub/core/node';
+import { bareHost, EgressError, embeddedIPv4, resolveChecked } from '@proxyhub/core/node';
 import { proxyAccounts, users, webhookDeliveries, webhooks, type DbOrTx, type WebhookAttempt } from '@proxyhub/db';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
@@ -21,9 +29,18 @@ export const DELIVERY_NOT_FOUND = 'Delivery not found';
 export const TOO_MANY_WEBHOOKS = `You can have at most ${MAX_WEBHOOKS_PER_USER} webhooks`;
 export const WEBHOOK_HTTPS_ONLY = 'URL must start with https://';
 export const WEBHOOK_PRIVATE_HOST = 'URL must not point to a private, loopback or metadata address';
+/** How many times a customer may press Resend on one webhook's deliveries in an hour. */
+export const WEBHOOK_RESENDS_PER_HOUR = 10;
+export const TOO_MANY_RESENDS = `At most ${WEBHOOK_RESENDS_PER_HOUR} resends per webhook per hour: try again later`;
 
-/** How long a receiver has to answer. */
+/** One deadline for a whole attempt: resolving, connecting, sending and the answer's status line. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** The most of an answer's head read; its body is never read. */
+export const WEBHOOK_ANSWER_HEAD_BYTES = 8 * 1024;
+/** The job claims what is due this often. */
+export const WEBHOOK_TICK_MS = 1000;
+/** Deliveries in flight at once in one process (each webhook has at most one). */
+const MAX_IN_FLIGHT = 200;
 /** The waits after each failed attempt: 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 h for 24 h. */
 export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 21_600_000, 21_600_000, 21_600_000] as const;
 /** A claimed delivery whose sender died is tried again after this. */
@@ -41,7 +58,29 @@ export function signWebhookBody(secret: string, unixSeconds: number, body: strin
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
-/** The URL's scheme and host are acceptable, and its host resolves to public addresses only (unless allowed). */
+const isLoopbackAddress = (a: string): boolean => {
+  if (isIP(a) === 4) return a.startsWith('127.');
+  if (a === '::1') return true;
+  const v4 = embeddedIPv4(a);
+  return v4.length > 0 && v4.every((x) => x.startsWith('127.'));
+};
+
+/** The host's first address when every address it has is loopback; null otherwise. */
+async function loopbackOnly(host: string): Promise<string | null> {
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch {
+    return null;
+  }
+  return addresses.length && addresses.every(isLoopbackAddress) ? addresses[0]! : null;
+}
+
+/**
+ * The URL's scheme and host are acceptable, and its host resolves to public addresses only (or,
+ * where private targets are allowed, to loopback only). The private-egress setting is meant for the
+ * gateway's tests and development: it never opens a customer's webhook to our private networks.
+ */
 async function checkedTarget(raw: string, policy: WebhookPolicy): Promise<{ url: URL; address: string | null }> {
   const url = new URL(raw);
   const host = bareHost(url.hostname);
@@ -49,9 +88,13 @@ async function checkedTarget(raw: string, policy: WebhookPolicy): Promise<{ url:
   if (url.protocol !== 'https:' && !plainLoopback) throw new DomainError('BAD_REQUEST', WEBHOOK_HTTPS_ONLY);
   if (url.username || url.password) throw new DomainError('BAD_REQUEST', 'URL must not contain a username or password');
   try {
-    return { url, address: await resolveChecked(host, policy.allowPrivate, 'Webhook') };
+    return { url, address: await resolveChecked(host, false, 'Webhook') };
   } catch (err) {
-    if (err instanceof EgressError && err.kind === 'forbidden') throw new DomainError('BAD_REQUEST', WEBHOOK_PRIVATE_HOST);
+    if (err instanceof EgressError && err.kind === 'forbidden') {
+      const loopback = policy.allowPrivate ? await loopbackOnly(host) : null;
+      if (loopback) return { url, address: loopback };
+      throw new DomainError('BAD_REQUEST', WEBHOOK_PRIVATE_HOST);
+    }
     if (err instanceof EgressError) return { url, address: null };
     throw err;
   }
@@ -84,12 +127,13 @@ export async function listWebhooks(db: DbOrTx, userId: string) {
   return { webhooks: rows.map(view) };
 }
 
-async function ownWebhook(db: DbOrTx, userId: string, id: string) {
+async function ownWebhook(db: DbOrTx, userId: string, id: string, lock = false) {
   if (!UUID_RE.test(id)) throw new DomainError('NOT_FOUND', WEBHOOK_NOT_FOUND);
-  const [row] = await db
+  const query = db
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.id, id), eq(webhooks.userId, userId)));
+  const [row] = lock ? await query.for('update') : await query;
   if (!row) throw new DomainError('NOT_FOUND', WEBHOOK_NOT_FOUND);
   return row;
 }
@@ -126,16 +170,30 @@ export async function listDeliveries(db: DbOrTx, userId: string, id: string) {
   return { deliveries: rows.map(deliveryView) };
 }
 
-/** Sends an event again as a new delivery (same event id, so a receiver can tell it is a repeat). */
+/**
+ * Sends an event again as a new delivery (same event id, so a receiver can tell it is a repeat), at
+ * most WEBHOOK_RESENDS_PER_HOUR times per webhook in an hour: each resend is a signed POST we make
+ * on the customer's word. The webhook's row lock makes the count and the insert one step.
+ */
 export async function resendDelivery(tx: DbOrTx, userId: string, input: { id: string; deliveryId: string }) {
-  await ownWebhook(tx, userId, input.id);
+  await ownWebhook(tx, userId, input.id, true);
   if (!UUID_RE.test(input.deliveryId)) throw new DomainError('NOT_FOUND', DELIVERY_NOT_FOUND);
   const [d] = await tx
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, input.deliveryId), eq(webhookDeliveries.webhookId, input.id)));
   if (!d) throw new DomainError('NOT_FOUND', DELIVERY_NOT_FOUND);
-  const [row] = await tx.insert(webhookDeliveries).values({ webhookId: d.webhookId, eventId: d.eventId, eventType: d.eventType, body: d.body }).returning();
+  const [recent] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.webhookId, input.id), isNotNull(webhookDeliveries.resendOf), gt(webhookDeliveries.createdAt, sql`now() - interval '1 hour'`)),
+    );
+  if ((recent?.n ?? 0) >= WEBHOOK_RESENDS_PER_HOUR) throw new DomainError('TOO_MANY_REQUESTS', TOO_MANY_RESENDS);
+  const [row] = await tx
+    .insert(webhookDeliveries)
+    .values({ webhookId: d.webhookId, eventId: d.eventId, eventType: d.eventType, body: d.body, resendOf: d.id })
+    .returning();
   return { delivery: deliveryView(row!) };
 }
 
@@ -182,8 +240,21 @@ export async function emitProxyAccountLimitReached(tx: DbOrTx, proxyAccountIds: 
   }
 }
 
-/** One POST to the address that was checked, within WEBHOOK_TIMEOUT_MS; the status code, or throws. */
-function post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<number> {
+/** Rejects with `message` unless `promise` settles within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(0, ms))));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+const NO_ANSWER = `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`;
+
+/**
+ * One POST to the address that was checked; its status code, or throws. `deadline` bounds the whole
+ * exchange (an idle timeout does not: a receiver sending a byte every few seconds never idles), and
+ * the answer is done with at its status line, so neither a slow nor an endless body holds us.
+ */
+function post(url: URL, address: string, headers: Record<string, string>, body: string, deadline: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(
@@ -192,19 +263,25 @@ function post(url: URL, address: string, headers: Record<string, string>, body: 
         port: url.port || (url.protocol === 'https:' ? 443 : 80),
         path: `${url.pathname}${url.search}`,
         method: 'POST',
-        // TLS checks the certificate against the name, while the socket goes to the checked address.
-        servername: url.hostname,
+        // TLS checks the certificate against the name, while the socket goes to the checked address
+        // (SNI carries names only).
+        ...(isIP(bareHost(url.hostname)) ? {} : { servername: url.hostname }),
         headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body).toString() },
-        timeout: WEBHOOK_TIMEOUT_MS,
+        agent: false,
+        maxHeaderSize: WEBHOOK_ANSWER_HEAD_BYTES,
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
+        clearTimeout(timer);
+        resolve(res.statusCode ?? 0);
+        res.on('error', () => undefined);
+        res.destroy();
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
-    req.on('error', reject);
+    const timer = setTimeout(() => req.destroy(new Error(NO_ANSWER)), Math.max(0, deadline - Date.now()));
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     req.end(body);
   });
 }
@@ -212,6 +289,7 @@ function post(url: URL, address: string, headers: Record<string, string>, body: 
 /** One attempt at one delivery: its result for the log. */
 async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: string }, body: string, now: Date, policy: WebhookPolicy): Promise<WebhookAttempt> {
   const started = Date.now();
+  const deadline = started + WEBHOOK_TIMEOUT_MS;
   const done = (statusCode: number | null, error: string | null): WebhookAttempt => ({
     at: now.toISOString(),
     statusCode,
@@ -219,7 +297,7 @@ async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: strin
     durationMs: Date.now() - started,
   });
   try {
-    const { url, address } = await checkedTarget(hook.url, policy);
+    const { url, address } = await within(checkedTarget(hook.url, policy), WEBHOOK_TIMEOUT_MS, NO_ANSWER);
     if (!address) return done(null, `Cannot resolve ${url.hostname}`);
     const signature = signWebhookBody(secrets.decrypt(hook.secretEnc), Math.floor(now.getTime() / 1000), body);
     const status = await post(
@@ -227,6 +305,7 @@ async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: strin
       address,
       { 'content-type': 'application/json', 'user-agent': 'ProxyHub-Webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: signature },
       body,
+      deadline,
     );
     return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
   } catch (err) {
@@ -234,56 +313,121 @@ async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: strin
   }
 }
 
+type ClaimedDelivery = typeof webhookDeliveries.$inferSelect;
+
 /**
- * Sends the deliveries due at `now` (at most `limit`); the periodic job calls it with the clock,
- * tests with any time. Rows are claimed first (SKIP LOCKED, and pushed a little into the future) so
- * two processes never send one delivery at once, and a sender that dies leaves it to be retried.
+ * Claims the deliveries due at `now`, at most one per webhook and none of the webhooks in `busy`:
+ * SKIP LOCKED, and pushed a little into the future, so two processes never send one delivery at
+ * once and a sender that dies leaves it to be retried.
  */
-export async function deliverDueWebhooks(db: DbOrTx, secrets: SecretBox, opts: { now?: Date; limit?: number } & WebhookPolicy) {
-  const now = opts.now ?? new Date();
-  const claimed = await db.transaction(async (tx) => {
+async function claimDue(db: DbOrTx, now: Date, limit: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {
+  return db.transaction(async (tx) => {
     const due = await tx
-      .select({ id: webhookDeliveries.id })
+      .select({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)))
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          busy.length ? notInArray(webhookDeliveries.webhookId, [...busy]) : undefined,
+        ),
+      )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(opts.limit ?? 50)
+      .limit(limit)
       .for('update', { skipLocked: true });
-    if (!due.length) return [];
+    const first = new Map<string, string>();
+    for (const d of due) if (!first.has(d.webhookId)) first.set(d.webhookId, d.id);
+    if (!first.size) return [];
     return tx
       .update(webhookDeliveries)
       .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          due.map((d) => d.id),
-        ),
-      )
+      .where(inArray(webhookDeliveries.id, [...first.values()]))
       .returning();
   });
+}
+
+/** Sends one claimed delivery and records the attempt: delivered, failed for good, or the next try. */
+async function sendClaimed(
+  db: DbOrTx,
+  secrets: SecretBox,
+  d: ClaimedDelivery,
+  now: Date,
+  policy: WebhookPolicy,
+): Promise<'delivered' | 'failed' | 'retry' | 'gone'> {
+  const [hook] = await db.select().from(webhooks).where(eq(webhooks.id, d.webhookId));
+  if (!hook) return 'gone';
+  const result = await attempt(secrets, hook, d.body, now, policy);
+  const ok = result.error === null;
+  const count = d.attemptCount + 1;
+  const wait = WEBHOOK_RETRY_DELAYS_MS[count - 1];
+  await db
+    .update(webhookDeliveries)
+    .set({
+      attempts: sql`${webhookDeliveries.attempts} || ${JSON.stringify([result])}::jsonb`,
+      attemptCount: count,
+      status: ok ? 'delivered' : wait === undefined ? 'failed' : 'pending',
+      deliveredAt: ok ? now : null,
+      nextAttemptAt: ok || wait === undefined ? now : new Date(now.getTime() + wait),
+    })
+    .where(eq(webhookDeliveries.id, d.id));
+  return ok ? 'delivered' : wait === undefined ? 'failed' : 'retry';
+}
+
+/**
+ * Sends every delivery due at `now` and waits for them all: tests run the retry schedule with any
+ * time. Deliveries of one webhook go one at a time, so this repeats until nothing is due.
+ */
+export async function deliverDueWebhooks(db: DbOrTx, secrets: SecretBox, opts: { now?: Date } & WebhookPolicy) {
+  const now = opts.now ?? new Date();
+  let attempted = 0;
   let delivered = 0;
   let failed = 0;
-  await Promise.all(
-    claimed.map(async (d) => {
-      const [hook] = await db.select().from(webhooks).where(eq(webhooks.id, d.webhookId));
-      if (!hook) return;
-      const result = await attempt(secrets, hook, d.body, now, opts);
-      const ok = result.error === null;
-      const count = d.attemptCount + 1;
-      const wait = WEBHOOK_RETRY_DELAYS_MS[count - 1];
-      if (ok) delivered++;
-      else if (wait === undefined) failed++;
-      await db
-        .update(webhookDeliveries)
-        .set({
-          attempts: sql`${webhookDeliveries.attempts} || ${JSON.stringify([result])}::jsonb`,
-          attemptCount: count,
-          status: ok ? 'delivered' : wait === undefined ? 'failed' : 'pending',
-          deliveredAt: ok ? now : null,
-          nextAttemptAt: ok || wait === undefined ? now : new Date(now.getTime() + wait),
-        })
-        .where(eq(webhookDeliveries.id, d.id));
-    }),
-  );
-  return { attempted: claimed.length, delivered, failed };
+  for (;;) {
+    const claimed = await claimDue(db, now, MAX_IN_FLIGHT);
+    if (!claimed.length) return { attempted, delivered, failed };
+    attempted += claimed.length;
+    for (const outcome of await Promise.all(claimed.map((d) => sendClaimed(db, secrets, d, now, opts)))) {
+      if (outcome === 'delivered') delivered++;
+      else if (outcome === 'failed') failed++;
+    }
+  }
+}
+
+/**
+ * The delivery job: every WEBHOOK_TICK_MS it claims what is due for the webhooks not already being
+ * sent to and sends each delivery on its own, never waiting for the others, so a receiver that takes
+ * its whole deadline delays no one else's delivery. `stop` waits for the attempts in flight.
+ */
+export function startWebhookSender(db: DbOrTx, secrets: SecretBox, policy: WebhookPolicy, onError: (err: unknown) => void, tickMs: number = WEBHOOK_TICK_MS) {
+  const inFlight = new Map<string, Promise<unknown>>();
+  let claiming: Promise<void> | null = null;
+  let stopped = false;
+  const claim = async () => {
+    const now = new Date();
+    const claimed = await claimDue(db, now, MAX_IN_FLIGHT - inFlight.size, [...inFlight.keys()]);
+    // Stopped meanwhile: the claim lapses after CLAIM_MS and another run sends them.
+    if (stopped) return;
+    for (const d of claimed) {
+      const sending = sendClaimed(db, secrets, d, now, policy)
+        .catch(onError)
+        .finally(() => inFlight.delete(d.webhookId));
+      inFlight.set(d.webhookId, sending);
+    }
+  };
+  const tick = () => {
+    if (claiming || stopped || inFlight.size >= MAX_IN_FLIGHT) return;
+    claiming = claim()
+      .catch(onError)
+      .finally(() => (claiming = null));
+  };
+  const timer = setInterval(tick, tickMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await claiming;
+      await Promise.allSettled([...inFlight.values()]);
+    },
+  };
 }

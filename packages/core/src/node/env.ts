@@ -24,3 +24,25 @@ export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessE
   }
   return parsed.data;
 }
+
+/**
+ * A parent whose children must not outlive it (the launcher, the gateway's outer process) names
+ * itself in this variable; the child compares it with its own parent pid (see parent-watch.ts).
+ */
+export const PARENT_PID_ENV = 'PROXYHUB_PARENT_PID';
+
+/** `env` for a child that exits when this process dies. */
+export function envForWatchedChild(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, [PARENT_PID_ENV]: String(process.pid) };
+}
+
+/**
+ * The pid this process's parent gave as its own, taken out of the environment so that a process
+ * this one starts with its environment does not inherit a parent that is not its own.
+ */
+export function takeParentPid(source: NodeJS.ProcessEnv = process.env): number | null {
+  const raw = source[PARENT_PID_ENV];
+  delete source[PARENT_PID_ENV];
+  const pid = Number(raw);
+  return Number.isInteger(pid) && pid > 1 ? pid : null;
+}

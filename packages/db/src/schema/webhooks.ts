@@ -45,6 +45,8 @@ export const webhookDeliveries = pgTable(
     /** The exact JSON body sent (and signed). */
     body: text('body').notNull(),
     dedupeKey: text('dedupe_key'),
+    /** The delivery a customer's Resend repeats (resends are counted per webhook per hour). */
+    resendOf: uuid('resend_of'),
     status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     attempts: jsonb('attempts').$type<WebhookAttempt[]>().notNull().default([]),
