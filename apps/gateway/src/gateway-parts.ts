@@ -15,7 +15,7 @@ import { credentialsOf } from './protocols/http';
 import { DEFAULT_METER_OPTIONS, type Meter } from './meter';
 import { createMeter } from './report/outbox';
 import { GatewayMetrics } from './metrics';
-import { targetOpener, type OpenTarget } from './open-target';
+import { policyRefusal, targetOpener, type OpenTarget } from './open-target';
 import { TargetPolicyGate } from './target-policy';
 import { UpstreamPool } from './upstream-pool';
 
@@ -77,6 +77,8 @@ export interface ForwardHooks {
   /** A request's Proxy-Authorization logged in; a refusal names the proxy user id it asked for, if any. */
   login(authorization: string | undefined, remote: string | undefined): Promise<Session | (Refusal & { proxyUserId: string | null })>;
   openTarget: OpenTarget;
+  /** The target policy's refusal of a request naming these hosts (its URI host and Host header), or null. */
+  blocked(session: Session, hosts: readonly string[]): Refusal | null;
   /** Answers a refused request (answers.ts), logs it and ends the connection. */
   refuse(client: Socket, r: Refusal, proxyUserId: string | null): void;
   /** The origin could not be reached (counted like a tunnel's refusal). */
@@ -97,6 +99,7 @@ export function forwardHooks(p: GatewayParts, logger: Logger, refuse: ForwardHoo
       return r.ok ? r : { ...r, proxyUserId: credentials ? proxyUserIdOf(credentials.username) : null };
     },
     openTarget: p.openTarget,
+    blocked: (session, hosts) => policyRefusal(p.targetPolicy, session, hosts),
     refuse,
     targetRefused: (r) => p.metrics.tunnelRefused('http', r.kind),
     handOver,

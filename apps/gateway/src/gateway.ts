@@ -150,7 +150,8 @@ export class Gateway {
           const first = { session: accepted.session, target: accepted.target, socket: target, request: accepted.forward, leftover: accepted.leftover };
           this.tunnels.forward(socket, first, this.forwardHooks);
         } else if (this.targetPolicy.checksNames && !accepted.session.account.targetPolicyExempt) {
-          void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger });
+          const timeouts = { idleMs: this.tunnels.idleTimeoutMs, headMs: this.handshakeTimeoutMs };
+          void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger, timeouts });
         } else {
           this.tunnels.start(socket, target, accepted, protocol);
         }
@@ -175,7 +176,7 @@ export class Gateway {
     this.metrics.handshake(protocol, accepted);
     if (!accepted) return null;
     if (!accepted.ok) return this.refuse(socket, protocol, accepted, proxyUserId);
-    const opened = await this.openTarget(accepted.session, accepted.target, socket);
+    const opened = await this.openTarget(accepted.session, accepted.target, socket, accepted.forward?.hostHeader);
     if (!opened) return null;
     if (!opened.ok) {
       this.metrics.tunnelRefused(protocol, opened.kind);

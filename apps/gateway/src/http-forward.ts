@@ -127,6 +127,12 @@ export class HttpForward implements MeteredConnection, FlowOwner {
       this.useSession(login, request.authorization);
     }
     this.asked = target;
+    // Every request is checked, also one sent on a kept origin connection: its Host may name another site.
+    const blocked = this.hooks.blocked(this.session, [target.host, request.hostHeader]);
+    if (blocked) {
+      this.hooks.targetRefused(blocked);
+      return this.refuse(blocked, this.session.parts.proxyUserId);
+    }
     const noLease = await leaseRefusal(this.m.account);
     if (this.phase !== 'busy') return;
     if (noLease) return this.refuse(noLease, this.session.parts.proxyUserId);

@@ -16,7 +16,18 @@ import { refusal, type Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
 import { StickySessions } from './sessions';
 
-export type OpenTarget = (session: Session, target: HostPort, client: Socket) => Promise<{ ok: true; socket: TargetSocket } | Refusal | null>;
+/** `hostHeader`: a forwarded request's Host target ('' none), refused by the policy like the target itself. */
+export type OpenTarget = (
+  session: Session,
+  target: HostPort,
+  client: Socket,
+  hostHeader?: string,
+) => Promise<{ ok: true; socket: TargetSocket } | Refusal | null>;
+
+/** The policy's refusal when the account is not exempt and any of `hosts` is blocked; null otherwise. */
+export function policyRefusal(policy: TargetPolicyGate | undefined, session: Session, hosts: readonly string[]): Refusal | null {
+  return policy && !session.account.targetPolicyExempt && policy.blocksAny(hosts) ? refusal('blocked', TARGET_BLOCKED_MESSAGE) : null;
+}
 
 /**
  * Opens targets through `egress`; null when the client went away meanwhile. `sessionSecret` (the
@@ -24,10 +35,11 @@ export type OpenTarget = (session: Session, target: HostPort, client: Socket) =>
  */
 export function targetOpener(egress: Egress, sessionSecret = '', policy?: TargetPolicyGate): OpenTarget {
   const sticky = new StickySessions(sessionSecret);
-  return async (session, target, client) => {
+  return async (session, target, client, hostHeader = '') => {
     const { account: acc, parts } = session;
     // Refused before anything is opened or leased: billed 0.
-    if (policy && !acc.targetPolicyExempt && policy.blocks(target.host)) return refusal('blocked', TARGET_BLOCKED_MESSAGE);
+    const blocked = policyRefusal(policy, session, [target.host, hostHeader]);
+    if (blocked) return blocked;
     if (!takeSlot(acc, client)) return refusal('too_many_connections', TOO_MANY_CONNECTIONS_MESSAGE);
     // Counted as a connection of the account from here, so an idle release cannot pull its leases.
     const pending: MeteredConnection = { credKey: session.credKey, remote: client.remoteAddress, close: () => client.destroy() };

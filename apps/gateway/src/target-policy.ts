@@ -5,7 +5,7 @@
  * any connection to it (open-target.ts): 403 "Target blocked by policy", SOCKS5 reply 2.
  */
 import { isIP } from 'node:net';
-import { TargetMatcher } from '@proxyhub/core';
+import { numericIPv4, TargetMatcher } from '@proxyhub/core';
 import type { Backend } from './backend';
 import type { Logger } from './log';
 
@@ -16,14 +16,23 @@ export class TargetPolicyGate {
   private blockRawIp = false;
   private timer: NodeJS.Timeout | null = null;
 
-  /** Whether a target host (a name, or an IP address as the client gave it) is refused. */
+  /**
+   * Whether a target host (a name, or an IP address as the client gave it) is refused. Any
+   * spelling made only of numbers is an address too (the protocols already turn it into its dotted
+   * quad; this holds wherever a host comes from).
+   */
   blocks(host: string): boolean {
     const h = host.startsWith('[') ? host.slice(1, -1) : host;
-    if (isIP(h)) return this.blockRawIp;
+    if (isIP(h) || numericIPv4(h) !== undefined) return this.blockRawIp;
     return this.matcher.blocks(h);
   }
 
-  /** Whether tunnels' TLS server names need reading at all (tunnel-sni.ts): only with domain rules. */
+  /** Whether any of a request's target hosts is refused (a forwarded request's URI host and Host header); '' is none. */
+  blocksAny(hosts: readonly string[]): boolean {
+    return hosts.some((h) => h !== '' && this.blocks(h));
+  }
+
+  /** Whether tunnels' first requests (TLS server name, HTTP Host) need reading at all (tunnel-sni.ts): only with domain rules. */
   get checksNames(): boolean {
     return this.matcher.size > 0;
   }

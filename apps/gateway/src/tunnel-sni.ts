@@ -1,12 +1,16 @@
 /**
- * The target policy on a tunnel's TLS server name (SNI). A tunnel opened to an allowed name must
- * not carry a ClientHello for a blocked one (one CDN address serves many names), so before the
- * relay starts, the client's first bytes are read: anything that is not a TLS handshake record is
- * relayed at once; a ClientHello is read whole and its name checked, and a blocked name closes the
- * tunnel before the hello reaches the target. Bounded: one hello (MAX_CLIENT_HELLO_BYTES) and
- * SNI_WAIT_MS at most; a target that speaks first (SMTP, SSH) ends the wait at once. A hello that
- * cannot be read, or stops half way, is closed too: otherwise splitting or mangling it would hide
- * the name. The gateway skips all this when the policy has no rules or the user is exempt.
+ * The target policy on a tunnel's first request: a TLS server name (SNI), or an HTTP request's
+ * Host. A tunnel opened to an allowed address must not carry a ClientHello or a request for a
+ * blocked name (one CDN address serves many names), so before the relay starts, the client's first
+ * bytes are read: anything that is neither a TLS handshake record nor an HTTP request line is
+ * relayed at once; a ClientHello or request head is read whole and its names checked, and a blocked
+ * one closes the tunnel before anything reaches the target. However late those bytes come they are
+ * read (waiting is no pass): only a target that speaks first (SMTP, SSH) ends the wait unread. A
+ * silent client is closed by the idle timeout, one that starts a hello or head and stops by the
+ * handshake deadline, and one that cannot be read is closed too: otherwise delaying, splitting or
+ * mangling it would hide the name. Bounded: one hello (MAX_CLIENT_HELLO_BYTES) or head
+ * (MAX_HEAD_BYTES). The gateway skips all this when the policy has no domain rules or the user is
+ * exempt.
  */
 import type { Socket } from 'node:net';
 import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
@@ -17,35 +21,74 @@ import type { Logger } from './log';
 import type { GatewayMetrics } from './metrics';
 import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
-import { peekClientHello, type HelloPeek } from './protocols/tls-sni';
+import { peekHttpRequest } from './protocols/first-request';
+import { peekClientHello } from './protocols/tls-sni';
 import type { TargetPolicyGate } from './target-policy';
 import type { Tunnels } from './tunnels';
 
 /** A handshake done and its target connected: what the relay starts from. */
 export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName };
 
-/** How long a tunnel's first client bytes may take to show a whole ClientHello. */
-export const SNI_WAIT_MS = 3000;
+/** What the check waits for: nothing from the client for `idleMs` (the tunnels' idle timeout) ends the tunnel; a first request begun must be whole within `headMs` (the handshake deadline). */
+export interface SniTimeouts {
+  idleMs: number;
+  headMs: number;
+}
 
-export type SniVerdict = { pass: true; first: Buffer } | { pass: false; outcome: 'blocked' | 'client_closed'; reason: string };
+export type SniVerdict = { pass: true; first: Buffer } | { pass: false; outcome: 'blocked' | 'client_closed' | 'timeout'; reason: string };
 
-type Why = 'read' | 'target' | 'timeout' | 'client_gone';
+type Why = 'read' | 'target' | 'idle' | 'head_timeout' | 'client_gone';
 
-function verdict(peek: HelloPeek, why: Why, first: Buffer, blocks: (host: string) => boolean): SniVerdict {
+/** What a tunnel's first client bytes say so far: a ClientHello's server name, or an HTTP request's targets. */
+type FirstBytes = { state: 'other' } | { state: 'more' } | { state: 'named'; names: string[]; what: string } | { state: 'unreadable'; what: string };
+
+function peekFirstBytes(buf: Buffer): FirstBytes {
+  const tls = peekClientHello(buf);
+  switch (tls.state) {
+    case 'hello':
+      return { state: 'named', names: tls.sni ? [tls.sni] : [], what: 'TLS server name' };
+    case 'unreadable':
+      return { state: 'unreadable', what: 'TLS ClientHello' };
+    case 'more':
+      return tls;
+    case 'other':
+      break;
+  }
+  const http = peekHttpRequest(buf);
+  switch (http.state) {
+    case 'request':
+      return { state: 'named', names: http.hosts, what: 'HTTP request for' };
+    case 'unreadable':
+      return { state: 'unreadable', what: 'HTTP request head' };
+    default:
+      return http;
+  }
+}
+
+function verdict(peek: FirstBytes, why: Why, first: Buffer, blocks: (host: string) => boolean, t: SniTimeouts): SniVerdict {
   const pass: SniVerdict = { pass: true, first };
   const blocked = (reason: string): SniVerdict => ({ pass: false, outcome: 'blocked', reason });
   switch (peek.state) {
     case 'other':
       return pass;
-    case 'hello':
-      return peek.sni && blocks(peek.sni) ? blocked(`${TARGET_BLOCKED_MESSAGE} (TLS server name ${peek.sni})`) : pass;
+    case 'named': {
+      const name = peek.names.find(blocks);
+      return name === undefined ? pass : blocked(`${TARGET_BLOCKED_MESSAGE} (${peek.what} ${name})`);
+    }
     case 'unreadable':
-      return blocked(`${TARGET_BLOCKED_MESSAGE} (unreadable TLS ClientHello)`);
+      return blocked(`${TARGET_BLOCKED_MESSAGE} (unreadable ${peek.what})`);
     case 'more':
-      if (why === 'client_gone') return { pass: false, outcome: 'client_closed', reason: 'the client closed the connection' };
-      // The target spoke first, or the client is silent: not a TLS client.
-      if (why === 'target' || first.length === 0) return pass;
-      return blocked(`${TARGET_BLOCKED_MESSAGE} (TLS ClientHello not complete within ${SNI_WAIT_MS} ms)`);
+      switch (why) {
+        case 'client_gone':
+          return { pass: false, outcome: 'client_closed', reason: 'the client closed the connection' };
+        // The target spoke first (SMTP, SSH): not a TLS or HTTP client, as today.
+        case 'target':
+          return pass;
+        case 'idle':
+          return { pass: false, outcome: 'timeout', reason: 'idle timeout' };
+        default:
+          return blocked(`${TARGET_BLOCKED_MESSAGE} (TLS ClientHello or HTTP request head not complete within ${t.headMs} ms)`);
+      }
   }
 }
 
@@ -80,25 +123,30 @@ function whenTargetSpeaks(target: TargetSocket, speaks: () => void): () => void 
 
 /**
  * Reads the client's first bytes (after `leftover`, what came with the handshake) until they show
- * what they are; `first` is everything read, for the relay to send first. Both sockets are left paused.
+ * what they are, however late they come: there is no time after which they pass unread. Only the
+ * target speaking first, the idle timeout (nothing from the client at all) or the head deadline
+ * (a hello or request head begun and not finished) ends the wait. `first` is everything read, for
+ * the relay to send first. Both sockets are left paused.
  */
-export function checkTunnelSni(
-  client: Socket,
-  target: TargetSocket,
-  leftover: Buffer,
-  blocks: (host: string) => boolean,
-  waitMs = SNI_WAIT_MS,
-): Promise<SniVerdict> {
-  const now = peekClientHello(leftover);
-  if (now.state !== 'more') return Promise.resolve(verdict(now, 'read', leftover, blocks));
-  if (client.destroyed) return Promise.resolve(verdict(now, 'client_gone', leftover, blocks));
-  if ((target.earlyReads?.length ?? 0) > 0 || target.readableLength > 0 || target.destroyed) return Promise.resolve(verdict(now, 'target', leftover, blocks));
+export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: Buffer, blocks: (host: string) => boolean, t: SniTimeouts): Promise<SniVerdict> {
+  const now = peekFirstBytes(leftover);
+  if (now.state !== 'more') return Promise.resolve(verdict(now, 'read', leftover, blocks, t));
+  if (client.destroyed) return Promise.resolve(verdict(now, 'client_gone', leftover, blocks, t));
+  if ((target.earlyReads?.length ?? 0) > 0 || target.readableLength > 0 || target.destroyed)
+    return Promise.resolve(verdict(now, 'target', leftover, blocks, t));
   return new Promise((resolve) => {
     let bytes = leftover;
     let done = false;
+    // Silence is the idle timeout's business; a begun hello or head has the handshake's deadline.
+    const headTimer = () => setTimeout(() => finish('head_timeout'), t.headMs);
+    let timer = bytes.length ? headTimer() : setTimeout(() => finish('idle'), t.idleMs);
     const onData = (chunk: Buffer) => {
+      if (!bytes.length) {
+        clearTimeout(timer);
+        timer = headTimer();
+      }
       bytes = bytes.length ? Buffer.concat([bytes, chunk]) : chunk;
-      if (peekClientHello(bytes).state !== 'more') finish('read');
+      if (peekFirstBytes(bytes).state !== 'more') finish('read');
     };
     const onGone = () => finish('client_gone');
     // Called from events only, after everything below is set up.
@@ -111,9 +159,8 @@ export function checkTunnelSni(
       client.off('close', onGone);
       client.pause();
       stopTarget();
-      resolve(verdict(peekClientHello(bytes), why, bytes, blocks));
+      resolve(verdict(peekFirstBytes(bytes), why, bytes, blocks, t));
     }
-    const timer = setTimeout(() => finish('timeout'), waitMs);
     const stopTarget = whenTargetSpeaks(target, () => finish('target'));
     client.on('data', onData);
     client.once('end', onGone);
@@ -126,14 +173,14 @@ export function checkTunnelSni(
 export async function startAfterSni(
   socket: Socket,
   { accepted, target, protocol }: Opened,
-  gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger },
+  gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger; timeouts: SniTimeouts },
 ): Promise<void> {
-  const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host));
+  const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host), gw.timeouts);
   if (v.pass) {
     gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol);
     return;
   }
-  // Closed before the ClientHello went anywhere: the target got nothing, billed 0.
+  // Closed before the first bytes went anywhere: the target got nothing, billed 0.
   target.destroy();
   socket.destroy();
   if (v.outcome === 'blocked') {

@@ -24,7 +24,7 @@ export class Tunnels {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
-    private readonly idleTimeoutMs: number,
+    readonly idleTimeoutMs: number,
     /** A keep-alive client has this long to send a request head once it started one. */
     private readonly headTimeoutMs: number,
   ) {

@@ -13,6 +13,7 @@ import {
   exchangeUntilClosed,
   curl,
   rawExchange,
+  socksConnectWrites,
   startStack,
   startTarget,
   userWithCredits,
@@ -44,13 +45,7 @@ const connectTo = async (u: User, host: string) =>
   ).data.toString('latin1');
 
 /** A SOCKS5 client's greeting, login and CONNECT request to `host`, as one list of writes. */
-function socksRequest(u: User, host: string): Buffer[] {
-  const user = Buffer.from(u.username());
-  const pass = Buffer.from(u.proxyPassword);
-  const name = Buffer.from(host);
-  const req = Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, Buffer.from([target.port >> 8, target.port & 255])]);
-  return [Buffer.from([5, 1, 2]), Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]), req];
-}
+const socksRequest = (u: User, host: string) => socksConnectWrites(u.username(), u.proxyPassword, host, target.port);
 
 async function socksTo(u: User, host: string): Promise<number | undefined> {
   const { data } = await rawExchange(stack.port, socksRequest(u, host));

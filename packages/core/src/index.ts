@@ -12,5 +12,6 @@ export * from './upstream-template';
 export * from './upstream-presets';
 export * from './pricing';
 export * from './target-policy';
+export * from './target-host';
 export * from './words';
 export * from './proxy-snippets';

@@ -24,6 +24,7 @@ export {
   openFds,
   rawExchange,
   socketClosed,
+  socksConnectWrites,
   startTarget,
   tunnelOver,
   type CurlResult,

@@ -112,6 +112,15 @@ export function rawExchange(port: number, chunks: Buffer[], opts: { endAfter?: b
   });
 }
 
+/** A SOCKS5 client's greeting, username/password login and CONNECT request to the domain `host`, as one list of writes. */
+export function socksConnectWrites(username: string, password: string, host: string, port: number): Buffer[] {
+  const user = Buffer.from(username);
+  const pass = Buffer.from(password);
+  const name = Buffer.from(host);
+  const req = Buffer.concat([Buffer.from([5, 1, 0, 3, name.length]), name, Buffer.from([port >> 8, port & 255])]);
+  return [Buffer.from([5, 1, 2]), Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]), req];
+}
+
 export function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }

@@ -27,4 +27,6 @@ export interface ForwardRequest {
   close: boolean;
   /** The Proxy-Authorization header as sent: the same one again reuses the login. */
   authorization: string | undefined;
+  /** The target the request's `Host` header names (targetHost's form), checked by the policy like the URI's; '' when none. */
+  hostHeader: string;
 }

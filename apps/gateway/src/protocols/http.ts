@@ -3,10 +3,10 @@
  * (Basic). Parses untrusted bytes: every length is checked before it is read, and anything
  * malformed is a refusal, never an exception that escapes.
  */
-import { isIP } from 'node:net';
 import { LINE_TEST_HEADER } from '@proxyhub/core/node';
 import { refusal, type Accepted, type Credentials, type HandshakeReader, type HandshakeResult, type Login, type Refusal } from './handshake';
-import { validHost, validPort, type HostPort } from './host';
+import { INVALID_TARGET_HOST_MESSAGE } from '@proxyhub/core';
+import { hostHeaderTarget, splitAuthority, targetHost, validPort, type HostPort } from './host';
 import { header, headerTokens, requestCloses, requestFraming } from './http-framing';
 import type { ForwardRequest, HttpHead } from './http-message';
 
@@ -48,25 +48,15 @@ export function parseBasic(value: string | undefined): Credentials | null {
   return { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
 }
 
+/** A target host that is no host (a numeric spelling that names no address included). */
+const INVALID_TARGET = refusal('bad_target', INVALID_TARGET_HOST_MESSAGE);
+
 /** CONNECT's authority form: `host:port` or `[v6]:port`. */
-export function parseAuthority(target: string): HostPort | null {
-  let host: string;
-  let portStr: string;
-  if (target.startsWith('[')) {
-    const close = target.indexOf(']');
-    if (close < 0 || target[close + 1] !== ':') return null;
-    host = target.slice(1, close);
-    portStr = target.slice(close + 2);
-    if (isIP(host) !== 6) return null;
-  } else {
-    const c = target.lastIndexOf(':');
-    if (c <= 0) return null;
-    host = target.slice(0, c);
-    portStr = target.slice(c + 1);
-    if (!validHost(host)) return null;
-  }
-  const port = validPort(portStr);
-  return port ? { host, port } : null;
+export function parseAuthority(target: string): HostPort | Refusal {
+  const split = splitAuthority(target);
+  if (!split?.host || !split.port) return refusal('bad_target', 'Malformed CONNECT target: expected host:port');
+  const host = targetHost(split.host);
+  return host ? { host, port: split.port } : INVALID_TARGET;
 }
 
 /** An absolute-URI forward request: `http://host[:port]/path?query`. */
@@ -78,8 +68,9 @@ export function parseAbsoluteUri(target: string): (HostPort & { path: string; au
   } catch {
     return null;
   }
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (!validHost(host) || url.username || url.password) return null;
+  // The URL parser already wrote a numeric IPv4 spelling as its dotted quad.
+  const host = targetHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
+  if (!host || url.username || url.password) return null;
   const port = url.port ? validPort(url.port) : 80;
   if (!port) return null;
   return { host, port, path: `${url.pathname}${url.search}`, authority: url.host };
@@ -88,21 +79,20 @@ export function parseAbsoluteUri(target: string): (HostPort & { path: string; au
 const HOP_BY_HOP = new Set(['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'proxy-authenticate']);
 
 /**
- * The request as the origin should see it: origin-form target, no proxy credentials or hop-by-hop
- * headers (those the Connection header names included), and `Connection: close` when the client
- * closes after it; otherwise the connection to the origin stays open for the client's next request.
+ * The request as the origin should see it: origin-form target, `Host` the URI's authority (RFC
+ * 9112 section 3.2.2: the client's own Host is replaced, so a name the policy never saw cannot pick
+ * a site behind the origin's address), no proxy credentials or hop-by-hop headers (those the
+ * Connection header names included), and `Connection: close` when the client closes after it;
+ * otherwise the connection to the origin stays open for the client's next request.
  */
 export function originRequestHead(head: HttpHead, path: string, authority: string, close: boolean): Buffer {
   const named = headerTokens(head, 'connection');
-  let out = `${head.method} ${path} ${head.version}\r\n`;
-  let hasHost = false;
+  let out = `${head.method} ${path} ${head.version}\r\nHost: ${authority}\r\n`;
   for (const [k, v] of head.headers) {
     const lower = k.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || (named.length && named.includes(lower))) continue;
-    if (lower === 'host') hasHost = true;
+    if (lower === 'host' || HOP_BY_HOP.has(lower) || (named.length && named.includes(lower))) continue;
     out += `${k}: ${v}\r\n`;
   }
-  if (!hasHost) out += `Host: ${authority}\r\n`;
   out += close ? 'Connection: close\r\n\r\n' : '\r\n';
   return Buffer.from(out, 'latin1');
 }
@@ -134,20 +124,37 @@ export const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r
 /** An absolute-URI request to forward: where it goes, its body, and whether the client closes after it. */
 export type HttpRequest = { ok: true; target: HostPort; forward: ForwardRequest | null } | Refusal;
 
+/** The target a request's one `Host` header names ('' without one); null for a bad one or several (RFC 9112 section 3.2). */
+function requestHostHeader(head: HttpHead): string | null {
+  const values = head.headers.filter(([k]) => k.toLowerCase() === 'host');
+  if (values.length > 1) return null;
+  return values.length ? hostHeaderTarget(values[0]![1]) : '';
+}
+
 /** Where the request goes: a CONNECT authority, or the origin of an absolute URI and its body. */
 export function httpRequestOf(head: HttpHead): HttpRequest {
   if (head.method === 'CONNECT') {
     const target = parseAuthority(head.target);
-    return target ? { ok: true, target, forward: null } : refusal('bad_target', 'Malformed CONNECT target: expected host:port');
+    return 'ok' in target ? target : { ok: true, target, forward: null };
   }
   const uri = parseAbsoluteUri(head.target);
   if (!uri) return refusal('bad_target', 'This is a proxy: send CONNECT or an absolute http:// URI');
+  const hostHeader = requestHostHeader(head);
+  if (hostHeader === null) return INVALID_TARGET;
   const body = requestFraming(head);
   if ('ok' in body) return body;
   return {
     ok: true,
     target: { host: uri.host, port: uri.port },
-    forward: { head, path: uri.path, authority: uri.authority, body, close: requestCloses(head), authorization: header(head, 'proxy-authorization') },
+    forward: {
+      head,
+      path: uri.path,
+      authority: uri.authority,
+      body,
+      close: requestCloses(head),
+      authorization: header(head, 'proxy-authorization'),
+      hostHeader,
+    },
   };
 }
 

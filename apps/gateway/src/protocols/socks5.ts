@@ -4,7 +4,8 @@
  * MAX_MESSAGE_BYTES, so a client cannot make the gateway buffer for it.
  */
 import { refusal, type HandshakeReader, type HandshakeResult, type Login, type Refusal, type RefusalKind } from './handshake';
-import { validHost, type HostPort } from './host';
+import { INVALID_TARGET_HOST_MESSAGE } from '@proxyhub/core';
+import { targetHost, type HostPort } from './host';
 
 export const SOCKS = {
   NO_ACCEPTABLE: Buffer.from([5, 0xff]),
@@ -68,9 +69,10 @@ export function parseSocksRequest(b: Buffer): ({ ok: true; length: number } & Ho
     if (b.length < 5) return null;
     const len = b[4]!;
     if (b.length < 5 + len + 2) return null;
-    host = b.toString('latin1', 5, 5 + len);
+    const named = targetHost(b.toString('latin1', 5, 5 + len));
+    if (!named) return refusal('bad_target', INVALID_TARGET_HOST_MESSAGE);
+    host = named;
     off = 5 + len;
-    if (!validHost(host)) return refusal('bad_target', 'invalid host name');
   } else if (atyp === 4) {
     if (b.length < 22) return null;
     const parts: string[] = [];
