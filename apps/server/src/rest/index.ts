@@ -19,6 +19,7 @@ import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
 import { statementRoutes } from './statements';
+import { upstreamReconciliationRoutes } from './upstream-reconciliation';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -27,6 +28,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...credentialRoutes,
   ...creditsRoutes,
   ...adminRoutes,
+  ...upstreamReconciliationRoutes,
   ...locationsRoutes,
   ...alertsRoutes,
   ...billingRoutes,

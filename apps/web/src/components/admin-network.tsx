@@ -21,6 +21,7 @@ import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { DataTable, type Column } from './data-table';
+import { UpstreamReconciliation } from './admin/upstream-reconciliation';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
@@ -376,6 +377,7 @@ export function AdminUpstreams() {
         />
       </Card>
       {shown && <UpstreamDays key={shown.id} upstream={shown} />}
+      {shown && <UpstreamReconciliation key={`r-${shown.id}`} upstream={shown} />}
       {testing && <UpstreamTest key={testing.id} upstream={testing} onClose={() => setTesting(null)} />}
       <UpstreamForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
     </div>

@@ -95,7 +95,8 @@ export async function listUpstreams(db: DbOrTx, now = Date.now()) {
   return { upstreams: rows.map((r) => ({ ...view(r), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
 }
 
-async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
+/** One upstream by id, or NOT_FOUND (a malformed id too). */
+export async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
   if (!UUID_RE.test(id)) throw new DomainError('NOT_FOUND', UPSTREAM_NOT_FOUND);
   const q = db.select().from(upstreams).where(eq(upstreams.id, id));
   const [row] = lock ? await q.for('update') : await q;

@@ -20,3 +20,4 @@ export * from './connections';
 export * from './telegram';
 export * from './statements';
 export * from './site';
+export * from './reconciliation';
