@@ -6,3 +6,4 @@ export * from './network';
 export * from './webhooks';
 export * from './promotions';
 export * from './telegram';
+export * from './upstream-accounts';
