@@ -38,3 +38,14 @@ export {
   type ChatOwner,
   type OutboxMessage,
 } from './services/telegram';
+export { claimJobPeriod, periodNumber, runOncePerPeriod } from './services/job-claims';
+export {
+  PROVIDER_ADAPTERS,
+  ProviderError,
+  readProviderBalance,
+  readProviderUsage,
+  type ProviderAccount,
+  type ProviderAdapter,
+} from './services/provider-adapters';
+export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/admin-alerts';
+export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/outbound-http';

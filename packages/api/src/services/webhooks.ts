@@ -8,19 +8,17 @@
  * and a restart loses nothing. Each body is signed with the webhook's own secret.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
 import { DomainError, MAX_WEBHOOKS_PER_USER, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@proxyhub/core';
-import { bareHost, EgressError, resolveChecked } from '@proxyhub/core/node';
 import { proxyAccounts, users, webhookDeliveries, webhooks, type DbOrTx, type WebhookAttempt } from '@proxyhub/db';
+import { checkOutboundUrl, httpsOnlyMessage, privateHostMessage, sendToCheckedAddress, type OutboundPolicy } from './outbound-http';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 export const DELIVERY_NOT_FOUND = 'Delivery not found';
 export const TOO_MANY_WEBHOOKS = `You can have at most ${MAX_WEBHOOKS_PER_USER} webhooks`;
-export const WEBHOOK_HTTPS_ONLY = 'URL must start with https://';
-export const WEBHOOK_PRIVATE_HOST = 'URL must not point to a private, loopback or metadata address';
+export const WEBHOOK_HTTPS_ONLY = httpsOnlyMessage('URL');
+export const WEBHOOK_PRIVATE_HOST = privateHostMessage('URL');
 
 /** How long a receiver has to answer. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -29,33 +27,16 @@ export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_20
 /** A claimed delivery whose sender died is tried again after this. */
 const CLAIM_MS = 2 * 60_000;
 
-export interface WebhookPolicy {
-  allowPrivate: boolean;
-}
+export type WebhookPolicy = OutboundPolicy;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i;
 
 /** `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export function signWebhookBody(secret: string, unixSeconds: number, body: string): string {
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
-/** The URL's scheme and host are acceptable, and its host resolves to public addresses only (unless allowed). */
-async function checkedTarget(raw: string, policy: WebhookPolicy): Promise<{ url: URL; address: string | null }> {
-  const url = new URL(raw);
-  const host = bareHost(url.hostname);
-  const plainLoopback = url.protocol === 'http:' && policy.allowPrivate && LOOPBACK_NAMES.test(host);
-  if (url.protocol !== 'https:' && !plainLoopback) throw new DomainError('BAD_REQUEST', WEBHOOK_HTTPS_ONLY);
-  if (url.username || url.password) throw new DomainError('BAD_REQUEST', 'URL must not contain a username or password');
-  try {
-    return { url, address: await resolveChecked(host, policy.allowPrivate, 'Webhook') };
-  } catch (err) {
-    if (err instanceof EgressError && err.kind === 'forbidden') throw new DomainError('BAD_REQUEST', WEBHOOK_PRIVATE_HOST);
-    if (err instanceof EgressError) return { url, address: null };
-    throw err;
-  }
-}
+const checkedTarget = (raw: string, policy: WebhookPolicy) => checkOutboundUrl(raw, policy);
 
 const view = (w: typeof webhooks.$inferSelect) => ({ id: w.id, url: w.url, events: w.events as WebhookEvent[], createdAt: w.createdAt.toISOString() });
 
@@ -182,33 +163,6 @@ export async function emitProxyAccountLimitReached(tx: DbOrTx, proxyAccountIds: 
   }
 }
 
-/** One POST to the address that was checked, within WEBHOOK_TIMEOUT_MS; the status code, or throws. */
-function post(url: URL, address: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      {
-        host: address,
-        port: url.port || (url.protocol === 'https:' ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        // TLS checks the certificate against the name, while the socket goes to the checked address.
-        servername: url.hostname,
-        headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body).toString() },
-        timeout: WEBHOOK_TIMEOUT_MS,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** One attempt at one delivery: its result for the log. */
 async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: string }, body: string, now: Date, policy: WebhookPolicy): Promise<WebhookAttempt> {
   const started = Date.now();
@@ -222,12 +176,13 @@ async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: strin
     const { url, address } = await checkedTarget(hook.url, policy);
     if (!address) return done(null, `Cannot resolve ${url.hostname}`);
     const signature = signWebhookBody(secrets.decrypt(hook.secretEnc), Math.floor(now.getTime() / 1000), body);
-    const status = await post(
-      url,
-      address,
-      { 'content-type': 'application/json', 'user-agent': 'ProxyHub-Webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: signature },
+    const { status } = await sendToCheckedAddress(url, address, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'ProxyHub-Webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: signature },
       body,
-    );
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      maxBodyBytes: 0,
+    });
     return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
   } catch (err) {
     return done(null, err instanceof Error ? err.message : String(err));

@@ -12,6 +12,7 @@ export * from './proxy-accounts';
 export * from './ip-allowlist';
 export * from './account';
 export * from './upstreams';
+export * from './upstream-accounts';
 export * from './catalogue';
 export * from './webhooks';
 export * from './promotions';
