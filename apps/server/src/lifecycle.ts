@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   checkBalanceAlerts,
   CONNECTION_LOG_DAYS,
@@ -8,6 +10,7 @@ import {
   maintainConnectionLog,
   makeDueStatements,
   reconcileExpiredLeases,
+  reconcileTick,
   settleDownGateways,
   webhookPolicy,
   type ApiDeps,
@@ -103,6 +106,28 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       await checkBalanceAlerts(deps.db, deps, r.referrerIds, deps.logger);
     };
     timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
+    // The providers' usage against ours: from 00:15 UTC, the server that claims the day fetches
+    // the last 7 days of every upstream with an account; every server asks every 5 minutes, so a
+    // server down at midnight does not skip the day.
+    const reconcilerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    let reconciling = false;
+    const reconcile7 = async () => {
+      if (reconciling) return;
+      reconciling = true;
+      try {
+        const r = await reconcileTick(deps, reconcilerId);
+        if (r)
+          deps.logger.info(
+            { upstreams: r.length, failedDays: r.flatMap((u) => u.days).filter((d) => d.status === 'error').length },
+            'upstream usage reconciled',
+          );
+      } finally {
+        reconciling = false;
+      }
+    };
+    const runReconcile = () => void reconcile7().catch((err: unknown) => deps.logger.error({ err }, 'upstream reconciliation failed'));
+    runReconcile();
+    timers.push(setInterval(runReconcile, 5 * 60 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

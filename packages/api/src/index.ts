@@ -13,7 +13,7 @@ export { credit, type CreditInput, type Wallet } from './services/wallet';
 export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
 export { canonicalJson, makeDueStatements, statementHash, STATEMENT_GRACE_MS } from './services/statements';
 export { CONNECTION_LOG_DAYS, connectionsCsvText, maintainConnectionLog } from './services/connection-log';
-export { reconciliationCsvText } from './services/upstream-reconciliation';
+export { reconcileTick, reconciliationCsvText } from './services/upstream-reconciliation';
 export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fleet';
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';

@@ -19,7 +19,11 @@ import {
   type ReconcileUpstreamInput,
   type UpstreamReconciliationInput,
 } from '@proxyhub/core';
-import { upstreamProviderDays, usageDaily, type DbOrTx } from '@proxyhub/db';
+import { upstreamAccounts, upstreamProviderDays, usageDaily, type Db, type DbOrTx } from '@proxyhub/db';
+import { kickTelegram, type ApiDeps } from '../deps';
+import { raiseAdminAlert } from './admin-alerts';
+import { runOncePerPeriod } from './job-claims';
+import { ProviderError, readProviderUsage, type ProviderAccount } from './provider-adapters';
 import { centsForBytes, findRow } from './upstreams';
 
 const DAY_MS = 86_400_000;
@@ -106,21 +110,27 @@ export function reconciliationCsvText(days: readonly ReconciliationDay[]): strin
   );
 }
 
-/** What reconciling needs from outside: the provider's figure and where an alert goes. */
-export interface ReconcileDeps {
-  /** The provider's bytes for one UTC day of this upstream; throws with a readable reason (never answers 0 for an error). */
-  providerUsage(upstream: UpstreamRow, date: string): Promise<bigint>;
-  /** Raises the day's drift alert; the alert list keeps one per upstream and day. */
-  raiseDriftAlert(db: DbOrTx, alert: { upstreamId: string; date: string; message: string }): Promise<void>;
-  /** UPSTREAM_DRIFT_ALERT_PERCENT (default 3). */
-  driftAlertPercent?: number | undefined;
-}
-
 export interface ReconcileOutcome {
   date: string;
   /** fetched: stored now; final: fetched once the day was 3 days old, not asked again; error: nothing stored. */
   status: 'fetched' | 'final' | 'error';
   error: string | null;
+}
+
+export const NO_PROVIDER_ACCOUNT = 'This upstream has no provider account to reconcile with';
+
+/** The upstream's account as the adapters read it, the key in clear; null without one. */
+async function providerAccountOf(db: DbOrTx, secrets: ApiDeps['secrets'], upstream: UpstreamRow): Promise<ProviderAccount | null> {
+  const [a] = await db.select().from(upstreamAccounts).where(eq(upstreamAccounts.upstreamId, upstream.id));
+  if (!a) return null;
+  return {
+    provider: a.provider,
+    apiKey: a.apiKeyEnc ? secrets.decrypt(a.apiKeyEnc) : '',
+    balanceUrl: a.balanceUrl,
+    usageUrl: a.usageUrl,
+    costPerGbCents: upstream.costPerGbCents,
+    usernameTemplate: upstream.usernameTemplate,
+  };
 }
 
 /** A day's figure is final once it was fetched when the day was RECONCILE_FINAL_AFTER_DAYS old. */
@@ -131,10 +141,12 @@ const isFinal = (date: string, fetchedAt: Date) => fetchedAt.getTime() >= startO
  * (always fetched: the admin asks), else the 7 days before today, a day already final passed over.
  * The provider is asked outside any transaction (up to 10 s per call); each day is one upsert, so
  * two servers reconciling at once store the provider's figure either way. A failed day stores
- * nothing and says why.
+ * nothing and says why (never a zero).
  */
-export async function reconcileUpstream(db: DbOrTx, deps: ReconcileDeps, input: ReconcileUpstreamInput, now = Date.now()) {
+export async function reconcileUpstream(db: Db, deps: ApiDeps, input: ReconcileUpstreamInput, now = Date.now()) {
   const upstream = await findRow(db, input.id);
+  const account = await providerAccountOf(db, deps.secrets, upstream);
+  if (!account) throw new DomainError('CONFLICT', NO_PROVIDER_ACCOUNT);
   const today = dayOf(now);
   if (input.date && input.date > today) throw new DomainError('BAD_REQUEST', 'date must not be after today (UTC)');
   const dates = input.date ? [input.date] : daysBetween(dayOf(startOf(today) - RECONCILE_DAYS * DAY_MS), dayOf(startOf(today) - DAY_MS));
@@ -146,7 +158,10 @@ export async function reconcileUpstream(db: DbOrTx, deps: ReconcileDeps, input: 
         .where(and(eq(upstreamProviderDays.upstreamId, upstream.id), gte(upstreamProviderDays.day, dates[0]!)))
     ).map((r) => [r.day, r.fetchedAt]),
   );
+  const policy = { allowPrivate: deps.config.upstreams?.allowPrivate ?? true };
+  const threshold = deps.config.upstreams?.driftAlertPercent ?? DEFAULT_DRIFT_ALERT_PERCENT;
   const outcomes: ReconcileOutcome[] = [];
+  let alerted = false;
   for (const date of dates) {
     const fetchedAt = stored.get(date);
     if (!input.date && fetchedAt && isFinal(date, fetchedAt)) {
@@ -155,9 +170,10 @@ export async function reconcileUpstream(db: DbOrTx, deps: ReconcileDeps, input: 
     }
     let providerBytes: bigint;
     try {
-      providerBytes = await deps.providerUsage(upstream, date);
+      providerBytes = await readProviderUsage(account, date, policy);
     } catch (err) {
-      outcomes.push({ date, status: 'error', error: err instanceof Error ? err.message : String(err) });
+      if (!(err instanceof ProviderError || err instanceof DomainError)) throw err;
+      outcomes.push({ date, status: 'error', error: err.message });
       continue;
     }
     await db
@@ -167,26 +183,53 @@ export async function reconcileUpstream(db: DbOrTx, deps: ReconcileDeps, input: 
         target: [upstreamProviderDays.upstreamId, upstreamProviderDays.day],
         set: { providerBytes, fetchedAt: new Date(now) },
       });
-    await alertOnDrift(db, deps, upstream, date, providerBytes);
+    if (await alertOnDrift(db, threshold, upstream, date, providerBytes)) alerted = true;
     outcomes.push({ date, status: 'fetched', error: null });
   }
+  if (alerted) kickTelegram(deps);
   return { days: outcomes };
 }
 
 /**
  * An alert when the provider's count is above ours by more than the threshold (or counts traffic
  * where we moved none). Raised at each fetch that sees it; the alert list keeps one per upstream and
- * day (its key), so refetches and concurrent reconciles add nothing.
+ * day (its dedupe key), so refetches and concurrent reconciles add nothing. True when it was new.
  */
-async function alertOnDrift(db: DbOrTx, deps: ReconcileDeps, upstream: UpstreamRow, date: string, providerBytes: bigint) {
+async function alertOnDrift(db: Db, thresholdPercent: number, upstream: UpstreamRow, date: string, providerBytes: bigint): Promise<boolean> {
   const ours = (await ourBytesByDay(db, upstream.id, date, date)).get(date) ?? 0n;
   const drift = providerBytes - ours;
   const percent = driftPercentOf(drift, ours);
-  const threshold = deps.driftAlertPercent ?? DEFAULT_DRIFT_ALERT_PERCENT;
-  if (drift <= 0n || (percent !== null && percent <= threshold)) return;
+  if (drift <= 0n || (percent !== null && percent <= thresholdPercent)) return false;
   const message =
     percent === null
       ? `${upstream.name}: the provider counted ${providerBytes} bytes on ${date}, we moved none through it`
       : `${upstream.name}: the provider counted ${percent}% more than we did on ${date} (${providerBytes} bytes against ${ours})`;
-  await deps.raiseDriftAlert(db, { upstreamId: upstream.id, date, message });
+  const raised = await db.transaction((tx) =>
+    raiseAdminAlert(tx, { kind: 'upstream_drift', upstreamId: upstream.id, message, dedupeKey: `upstream_drift:${upstream.id}:${date}` }),
+  );
+  return raised !== null;
+}
+
+/** Shortly after each UTC midnight (this long after), the previous days of every upstream with an account. */
+export const RECONCILE_AFTER_MIDNIGHT_MS = 15 * 60_000;
+
+/**
+ * One tick of the nightly reconcile on one server: the server that claims the UTC day (counted from
+ * 00:15) reconciles every upstream with a provider account; the others, and this one again that
+ * day, do nothing. Null when another had the day.
+ */
+export function reconcileTick(deps: ApiDeps, by: string, now = Date.now()) {
+  return runOncePerPeriod(deps.db, { job: 'upstream-reconcile', periodMs: DAY_MS, by, now: now - RECONCILE_AFTER_MIDNIGHT_MS }, async () => {
+    const ids = await deps.db.select({ id: upstreamAccounts.upstreamId }).from(upstreamAccounts);
+    const results = [];
+    for (const { id } of ids) {
+      try {
+        results.push({ upstreamId: id, ...(await reconcileUpstream(deps.db, deps, { id }, now)) });
+      } catch (err) {
+        // An upstream deleted meanwhile: the others still get their days.
+        if (!(err instanceof DomainError)) throw err;
+      }
+    }
+    return results;
+  });
 }

@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, type Column } from '../data-table';
-import { Alert, Card, Spinner } from '../ui';
+import { Alert, Button, Card, Spinner } from '../ui';
 
 type Day = RouterOutputs['admin']['upstreamReconciliation']['days'][number];
 
@@ -53,7 +53,23 @@ function ReconciliationChart({ days }: { days: Day[] }) {
 
 export function UpstreamReconciliation({ upstream }: { upstream: { id: string; name: string } }) {
   const q = trpc.admin.upstreamReconciliation.useQuery({ id: upstream.id }, { staleTime: 0 });
-  const [error] = useState<string | null>(null);
+  const utils = trpc.useUtils();
+  const reconcile = trpc.admin.reconcileUpstream.useMutation();
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  async function fetchNow() {
+    setError(null);
+    setNote(null);
+    try {
+      const r = await reconcile.mutateAsync({ id: upstream.id });
+      const failed = r.days.filter((d) => d.status === 'error');
+      if (failed.length) setError(failed.map((d) => `${d.date}: ${d.error ?? 'failed'}`).join('; '));
+      else setNote(`Fetched ${r.days.filter((d) => d.status === 'fetched').length} days from the provider.`);
+      await utils.admin.upstreamReconciliation.invalidate({ id: upstream.id });
+    } catch (err) {
+      setError(errorMessage(err, 'Fetching from the provider failed'));
+    }
+  }
   // Newest first in the table, oldest first on the chart's axis.
   const days = q.data?.days ?? [];
   return (
