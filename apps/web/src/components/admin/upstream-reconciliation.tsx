@@ -70,24 +70,29 @@ export function UpstreamReconciliation({ upstream }: { upstream: { id: string; n
       setError(errorMessage(err, 'Fetching from the provider failed'));
     }
   }
-  // Newest first in the table, oldest first on the chart's axis.
   const days = q.data?.days ?? [];
   return (
     <Card
       title={`${upstream.name}: the provider's meter against ours`}
       description="Per UTC day over the last 30 days: what the provider's usage API counted, the bytes our gateways moved through this upstream, the drift (provider minus ours) and the provider's count at this upstream's cost per GB."
       actions={
-        <a
-          className="link-button"
-          href={`/admin/upstreams/${encodeURIComponent(upstream.id)}/reconciliation?format=csv`}
-          download
-          data-testid="reconciliation-csv"
-        >
-          Download CSV
-        </a>
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+          <Button variant="secondary" onClick={() => void fetchNow()} disabled={reconcile.isPending}>
+            {reconcile.isPending ? 'Fetching…' : 'Fetch last 7 days'}
+          </Button>
+          <a
+            className="link-button"
+            href={`/admin/upstreams/${encodeURIComponent(upstream.id)}/reconciliation?format=csv`}
+            download
+            data-testid="reconciliation-csv"
+          >
+            Download CSV
+          </a>
+        </div>
       }
     >
       {error && <Alert kind="error">{error}</Alert>}
+      {note && <Alert kind="success">{note}</Alert>}
       {q.isPending ? (
         <Spinner label="Loading..." />
       ) : q.isError ? (
@@ -98,6 +103,7 @@ export function UpstreamReconciliation({ upstream }: { upstream: { id: string; n
           <DataTable
             testId="reconciliation-table"
             columns={COLUMNS}
+            // Newest first in the table, oldest first on the chart's axis.
             rows={[...days].reverse()}
             rowKey={(d) => d.date}
             rowProps={(d) => ({ 'data-day': d.date })}
