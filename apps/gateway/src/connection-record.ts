@@ -41,6 +41,7 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   net_unreachable: 'target_unreachable',
   timeout: 'timeout',
   upstream: 'upstream_failed',
+  no_exit: 'upstream_unavailable',
 };
 
 /** A record as the JSON text of its row (CONNECTION_ROW_FIELDS): an earlier run's journal read back. */

@@ -8,7 +8,6 @@
  */
 import { loadLocations } from '@proxyhub/api';
 import type { ReconciliationDay } from '@proxyhub/core';
-import { upstreamAccounts } from '@proxyhub/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/gateway';
 import { adminClient, curl, startGateway, startTarget, startTestServer, userWithCredits, type HttpClient, type ProxyUser, type TestServer } from './helpers';
@@ -56,17 +55,6 @@ beforeAll(async () => {
     });
     expect(r.status).toBe(201);
     upstreamIds[name] = r.body.upstream.id;
-    // Until upstream accounts are saved by the upstream API (another branch), the row is written here.
-    await server.database.db
-      .insert(upstreamAccounts)
-      .values({
-        upstreamId: r.body.upstream.id,
-        provider: 'custom',
-        apiKeyEnc: server.deps.secrets.encrypt(KEY),
-        balanceUrl: provider.balanceUrl,
-        usageUrl: provider.usageUrl,
-      })
-      .onConflictDoNothing();
   }
   gateway = await startGateway(server);
   gatewayPort = (gateway.server.address() as { port: number }).port;

@@ -9,9 +9,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconciliationDay } from '@proxyhub/core';
-import { listAdminAlerts, reconcileTick } from '@proxyhub/api';
+import { reconcileTick } from '@proxyhub/api';
 import { BYTES_PER_GB } from '@proxyhub/core';
-import { upstreamAccounts } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startFakeJsonApi, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -41,16 +40,7 @@ async function createUpstream(name: string, costPerGbCents: number, account: Rec
     account,
   });
   expect(r.status).toBe(201);
-  const id = r.body.upstream.id;
-  // Until upstream accounts are saved by the upstream API (another branch), the row is written here.
-  if (account) {
-    const a = account as { provider: 'custom'; apiKey: string; balanceUrl: string; usageUrl: string };
-    await server.database.db
-      .insert(upstreamAccounts)
-      .values({ upstreamId: id, provider: a.provider, apiKeyEnc: server.deps.secrets.encrypt(a.apiKey), balanceUrl: a.balanceUrl, usageUrl: a.usageUrl })
-      .onConflictDoNothing();
-  }
-  return id;
+  return r.body.upstream.id;
 }
 
 let reportSeq = 0;
@@ -158,9 +148,10 @@ const reconcile = (id: string, body: Record<string, unknown> = {}) =>
   admin.post<{ success: boolean; days: Outcome[]; error?: string }>(`/admin/upstreams/${id}/reconcile`, body);
 const dayRow = async (id: string, date: string) =>
   (await admin.get<{ days: Day[] }>(`/admin/upstreams/${id}/reconciliation?from=${date}&to=${date}`)).body.days[0]!;
-// The alert list as GET /admin/alerts answers it (that path comes with the upstream accounts branch).
 const driftAlerts = async (upstreamId: string) =>
-  (await listAdminAlerts(server.database.db)).alerts.filter((a) => a.kind === 'upstream_drift' && a.upstreamId === upstreamId);
+  (await admin.get<{ alerts: Array<{ kind: string; upstreamId: string; message: string }> }>('/admin/alerts')).body.alerts.filter(
+    (a) => a.kind === 'upstream_drift' && a.upstreamId === upstreamId,
+  );
 
 describe('POST /admin/upstreams/:id/reconcile', () => {
   it("stores the provider's count per day: drift, percent and cost beside ours; refetched until the day is 3 days old", async () => {

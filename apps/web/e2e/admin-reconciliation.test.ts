@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { upstreamAccounts } from '@proxyhub/db';
 import { startFakeJsonApi } from '@proxyhub/testing';
 import { adminLogIn, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
@@ -44,17 +43,6 @@ beforeAll(async () => {
     account: { provider: 'custom', apiKey: KEY, balanceUrl: `${provider.url}/balance`, usageUrl: `${provider.url}/usage` },
   });
   upstreamId = created.id;
-  // Until upstream accounts are saved by the upstream API (another branch), the row is written here.
-  await e2e.server.database.db
-    .insert(upstreamAccounts)
-    .values({
-      upstreamId,
-      provider: 'custom',
-      apiKeyEnc: e2e.server.deps.secrets.encrypt(KEY),
-      balanceUrl: `${provider.url}/balance`,
-      usageUrl: `${provider.url}/usage`,
-    })
-    .onConflictDoNothing();
   // 1,000,000 bytes through the pool today, as a gateway reports them.
   const customer = await e2e.newPage();
   await signUpAndLogIn(e2e, customer, 'Recon Customer');

@@ -49,3 +49,4 @@ export {
 } from './services/provider-adapters';
 export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/admin-alerts';
 export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/outbound-http';
+export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/upstream-accounts';

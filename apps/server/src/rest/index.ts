@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
+import { adminAlertsRoutes } from './admin-alerts';
 import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -29,6 +30,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...creditsRoutes,
   ...adminRoutes,
   ...upstreamReconciliationRoutes,
+  ...adminAlertsRoutes,
   ...locationsRoutes,
   ...alertsRoutes,
   ...billingRoutes,

@@ -79,11 +79,16 @@ async function requestJson(
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The most bytes a figure may say (a bigint column's range; 8 EiB is no real account). */
+const MAX_BYTES = 2n ** 63n - 1n;
+
 /** A whole number of bytes, 0 or more: an integer or a string of digits (beyond 2^53 too). */
 export function bytesValue(v: unknown, what: string): bigint {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'string' && /^\d{1,30}$/.test(v)) return BigInt(v);
-  throw malformed(`${what} is not a whole number of bytes`);
+  let n: bigint | null = null;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) n = BigInt(v);
+  if (typeof v === 'string' && /^\d{1,19}$/.test(v)) n = BigInt(v);
+  if (n === null || n > MAX_BYTES) throw malformed(`${what} is not a whole number of bytes`);
+  return n;
 }
 
 /** A decimal amount, 0 or more (GB or dollars), as a number or a numeric string: [units, millionths]. */

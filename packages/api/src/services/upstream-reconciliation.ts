@@ -23,7 +23,8 @@ import { upstreamAccounts, upstreamProviderDays, usageDaily, type Db, type DbOrT
 import { kickTelegram, type ApiDeps } from '../deps';
 import { raiseAdminAlert } from './admin-alerts';
 import { runOncePerPeriod } from './job-claims';
-import { ProviderError, readProviderUsage, type ProviderAccount } from './provider-adapters';
+import { ProviderError, readProviderUsage } from './provider-adapters';
+import { providerAccountOf } from './upstream-accounts';
 import { centsForBytes, findRow } from './upstreams';
 
 const DAY_MS = 86_400_000;
@@ -119,20 +120,6 @@ export interface ReconcileOutcome {
 
 export const NO_PROVIDER_ACCOUNT = 'This upstream has no provider account to reconcile with';
 
-/** The upstream's account as the adapters read it, the key in clear; null without one. */
-async function providerAccountOf(db: DbOrTx, secrets: ApiDeps['secrets'], upstream: UpstreamRow): Promise<ProviderAccount | null> {
-  const [a] = await db.select().from(upstreamAccounts).where(eq(upstreamAccounts.upstreamId, upstream.id));
-  if (!a) return null;
-  return {
-    provider: a.provider,
-    apiKey: a.apiKeyEnc ? secrets.decrypt(a.apiKeyEnc) : '',
-    balanceUrl: a.balanceUrl,
-    usageUrl: a.usageUrl,
-    costPerGbCents: upstream.costPerGbCents,
-    usernameTemplate: upstream.usernameTemplate,
-  };
-}
-
 /** A day's figure is final once it was fetched when the day was RECONCILE_FINAL_AFTER_DAYS old. */
 const isFinal = (date: string, fetchedAt: Date) => fetchedAt.getTime() >= startOf(date) + RECONCILE_FINAL_AFTER_DAYS * DAY_MS;
 
@@ -145,7 +132,7 @@ const isFinal = (date: string, fetchedAt: Date) => fetchedAt.getTime() >= startO
  */
 export async function reconcileUpstream(db: Db, deps: ApiDeps, input: ReconcileUpstreamInput, now = Date.now()) {
   const upstream = await findRow(db, input.id);
-  const account = await providerAccountOf(db, deps.secrets, upstream);
+  const account = await providerAccountOf(db, deps.secrets, upstream.id);
   if (!account) throw new DomainError('CONFLICT', NO_PROVIDER_ACCOUNT);
   const today = dayOf(now);
   if (input.date && input.date > today) throw new DomainError('BAD_REQUEST', 'date must not be after today (UTC)');
