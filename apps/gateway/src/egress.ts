@@ -101,7 +101,8 @@ async function viaUpstream(up: Upstream, req: EgressRequest, opts: EgressOptions
  * Where each tunnel leaves: the enabled pools serving its country (in upstream-pool.ts's order: a
  * sticky line's by its sid, a rotating line's by weight), then the default upstream; the next one is tried when one cannot be reached or does
  * not answer in time, before the client sees an error. With no pool at all: the default upstream,
- * else direct. With pools but none serving the country and no default: refused.
+ * else direct. With pools but none serving the country and no default: refused; when the only
+ * pools serving it are dry (their provider accounts are out of traffic): refused as having no exit.
  */
 export function createEgress(opts: EgressOptions): Egress {
   const fallback = opts.upstreamUrl ? upstreamFromUrl(opts.upstreamUrl) : null;
@@ -121,6 +122,7 @@ export function createEgress(opts: EgressOptions): Egress {
     if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
     const candidates = route ? [...route] : [];
     if (fallback) candidates.push(fallback);
+    if (!candidates.length && pool?.onlyDryServe(req.location.country)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
     if (!candidates.length) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
     let last: unknown;
     for (const up of candidates) {

@@ -25,6 +25,8 @@ export interface Upstream {
   /** Upper-case country codes served; null: all. */
   countries: string[] | null;
   weight: number;
+  /** false: its provider account is dry (the server's balance watch); it gets no new connection. */
+  available?: boolean | undefined;
 }
 
 export interface UpstreamPoolOptions {
@@ -40,7 +42,7 @@ export const DEFAULT_UPSTREAM_POOL_OPTIONS: UpstreamPoolOptions = {
   failuresToMarkDown: 3,
   backoffMinMs: 1000,
   backoffMaxMs: 60_000,
-  refreshMs: 15_000,
+  refreshMs: 5_000,
   random: Math.random,
 };
 
@@ -90,13 +92,23 @@ export class UpstreamPool {
    */
   route(location: ProxyLocation, sid = '', now = Date.now()): Upstream[] | null {
     if (!this.list.length) return null;
-    const country = location.country;
-    const serving = this.list.filter((u) => u.countries === null || u.countries.includes(country));
+    const serving = this.serving(location.country).filter((u) => u.available !== false);
     const up = serving.filter((u) => !this.isDown(u.id, now));
     const down = serving.filter((u) => this.isDown(u.id, now)).sort((a, b) => this.health.get(a.id)!.downUntil - this.health.get(b.id)!.downUntil);
     const order: Upstream[] = [];
     for (const tier of targetingTiers(up, location)) order.push(...(sid ? rendezvousOrder(tier, sid) : this.weightedOrder(tier)));
     return order.concat(down);
+  }
+
+  /** The pools serving a country, dry ones included. */
+  private serving(country: string): Upstream[] {
+    return this.list.filter((u) => u.countries === null || u.countries.includes(country));
+  }
+
+  /** Pools serve the country, and every one of them is dry: its lines have no exit left. */
+  onlyDryServe(country: string): boolean {
+    const serving = this.serving(country);
+    return serving.length > 0 && serving.every((u) => u.available === false);
   }
 
   /** Weighted order without replacement: each next pick in proportion to the weights left. */

@@ -47,7 +47,12 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
           : null,
     },
     rateLimits: DEFAULT_RATE_LIMITS,
-    upstreams: { allowPrivate: env.GATEWAY_ALLOW_PRIVATE, checkUrl: env.UPSTREAM_CHECK_URL },
+    upstreams: {
+      allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
+      checkUrl: env.UPSTREAM_CHECK_URL,
+      balanceMinutes: env.UPSTREAM_BALANCE_MINUTES,
+      driftAlertPercent: env.UPSTREAM_DRIFT_ALERT_PERCENT,
+    },
     referrals: { percent: env.REFERRAL_PERCENT, pendingDays: env.REFERRAL_PENDING_DAYS },
     ...(env.CONTENT_DIR ? { contentDir: resolve(env.CONTENT_DIR) } : {}),
   };

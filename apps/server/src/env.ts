@@ -11,7 +11,7 @@ import {
   parseEnv,
   parseStatementSigningKey,
 } from '@proxyhub/core/node';
-import { DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
+import { DEFAULT_UPSTREAM_BALANCE_MINUTES, DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -68,6 +68,10 @@ const schema = z.object({
   GATEWAY_ALLOW_PRIVATE: bool,
   /** The page an admin's upstream test fetches unless it names another. */
   UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
+  /** How often one server of the fleet reads every provider account's balance (fractions: tests). */
+  UPSTREAM_BALANCE_MINUTES: z.coerce.number().positive().max(1440).default(DEFAULT_UPSTREAM_BALANCE_MINUTES),
+  /** A day whose provider usage is more than this percent above ours raises an alert (reconciliation). */
+  UPSTREAM_DRIFT_ALERT_PERCENT: z.coerce.number().min(0).max(1000).default(3),
   /** The IP-echo page a customer's line test fetches through the gateway. */
   PROXY_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
   /** host:port where the server reaches the gateway for a line test (default: the public endpoint, or localhost:GATEWAY_PORT without a public host). */

@@ -1,12 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
+  balanceWatchPeriodMs,
+  balanceWatchTick,
   checkBalanceAlerts,
   CONNECTION_LOG_DAYS,
   creditDueReferrals,
   GATEWAY_DOWN_AFTER_MS,
+  kickTelegram,
   loadLocations,
   maintainConnectionLog,
   makeDueStatements,
   reconcileExpiredLeases,
+  reconcileTick,
   settleDownGateways,
   startWebhookSender,
   webhookPolicy,
@@ -89,6 +95,25 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       deps.logger.error({ err }, 'webhook delivery failed'),
     );
     stops.push(() => webhookSender.stop());
+    // Provider balances: every UPSTREAM_BALANCE_MINUTES one server of the fleet (the first to
+    // claim the period) reads every account. Each server asks four times a period, so a period is
+    // never missed for a timer's drift; the claim makes the other asks cost one INSERT.
+    const serverId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const balancePeriodMs = balanceWatchPeriodMs(deps.config);
+    let watching = false;
+    const balances = async () => {
+      if (watching) return;
+      watching = true;
+      try {
+        const r = await balanceWatchTick(deps.db, deps.secrets, deps.config, serverId);
+        if (r?.results.some((x) => x.crossed)) kickTelegram(deps);
+      } finally {
+        watching = false;
+      }
+    };
+    const runBalances = () => void balances().catch((err: unknown) => deps.logger.error({ err }, 'upstream balance watch failed'));
+    runBalances();
+    timers.push(setInterval(runBalances, Math.max(250, Math.min(30_000, balancePeriodMs / 4))).unref());
     // Referral earnings whose pending time has ended: each credited once, whatever runs at the same time.
     const referrals = async () => {
       const r = await creditDueReferrals(deps.db, new Date());
@@ -98,6 +123,27 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
       await checkBalanceAlerts(deps.db, deps, r.referrerIds, deps.logger);
     };
     timers.push(setInterval(() => void referrals().catch((err: unknown) => deps.logger.error({ err }, 'referral crediting failed')), 60 * 1000).unref());
+    // The providers' usage against ours: from 00:15 UTC, the server that claims the day fetches
+    // the last 7 days of every upstream with an account; every server asks every 5 minutes, so a
+    // server down at midnight does not skip the day.
+    let reconciling = false;
+    const reconcile7 = async () => {
+      if (reconciling) return;
+      reconciling = true;
+      try {
+        const r = await reconcileTick(deps, serverId);
+        if (r)
+          deps.logger.info(
+            { upstreams: r.length, failedDays: r.flatMap((u) => u.days).filter((d) => d.status === 'error').length },
+            'upstream usage reconciled',
+          );
+      } finally {
+        reconciling = false;
+      }
+    };
+    const runReconcile = () => void reconcile7().catch((err: unknown) => deps.logger.error({ err }, 'upstream reconciliation failed'));
+    runReconcile();
+    timers.push(setInterval(runReconcile, 5 * 60 * 1000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -37,6 +37,7 @@ const REST_MATRIX: Record<string, AdminRole[]> = {
   'GET /admin/telegram/link': ['support', 'finance'],
   'POST /admin/telegram/link': ['support', 'finance'],
   'DELETE /admin/telegram/link': ['support', 'finance'],
+  'GET /admin/alerts': ['finance'],
 };
 
 /** The same for the tRPC procedures (admin.* and the other admin ones). */
@@ -62,6 +63,7 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.setPricing': ['finance'],
   'admin.setUserPrice': ['finance'],
   'admin.patchUser': ['finance'],
+  'adminAlerts.list': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me', 'admin.telegramStatus', 'admin.telegramLink', 'admin.telegramUnlink']);

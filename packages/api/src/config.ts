@@ -28,8 +28,12 @@ export interface ApiConfig {
    * loopback, private, link-local or metadata addresses are accepted; the server's env always sets
    * it (off unless 1), absent means allowed (tests and development build configs without it).
    * `checkUrl` (UPSTREAM_CHECK_URL): the page an admin's upstream test fetches by default.
+   * `balanceMinutes` (UPSTREAM_BALANCE_MINUTES, default 5, fractions allowed): how often one
+   * server of the fleet reads every provider account's balance.
+   * `driftAlertPercent` (UPSTREAM_DRIFT_ALERT_PERCENT, default 3): a day whose provider count is
+   * this much above ours raises an alert.
    */
-  upstreams?: { allowPrivate?: boolean; checkUrl?: string };
+  upstreams?: { allowPrivate?: boolean; checkUrl?: string; balanceMinutes?: number; driftAlertPercent?: number };
   /**
    * GATEWAY_UPSTREAM_URL is set (the server reads only whether it is): the gateways' default
    * upstream reaches every country, so the whole catalogue is offered (services/catalogue.ts).

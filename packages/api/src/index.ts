@@ -15,6 +15,7 @@ export { canonicalJson, makeDueStatements, statementHash, STATEMENT_GRACE_MS } f
 export { CONNECTION_LOG_DAYS } from './services/connection-log/days';
 export { connectionsCsvText } from './services/connection-log/reads';
 export { maintainConnectionLog } from './services/connection-log/store';
+export { reconcileTick, reconciliationCsvText } from './services/upstream-reconciliation';
 export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fleet';
 export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
 export { isKnownLocation, loadLocations } from './services/locations';
@@ -39,3 +40,15 @@ export {
   type ChatOwner,
   type OutboxMessage,
 } from './services/telegram';
+export { claimJobPeriod, periodNumber, runOncePerPeriod } from './services/job-claims';
+export {
+  PROVIDER_ADAPTERS,
+  ProviderError,
+  readProviderBalance,
+  readProviderUsage,
+  type ProviderAccount,
+  type ProviderAdapter,
+} from './services/provider-adapters';
+export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/admin-alerts';
+export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/outbound-http';
+export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/upstream-accounts';

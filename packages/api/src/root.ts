@@ -1,4 +1,5 @@
 import { adminRouter } from './routers/admin';
+import { adminAlertsRouter } from './routers/admin-alerts';
 import { alertsRouter } from './routers/alerts';
 import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
@@ -21,6 +22,7 @@ export const appRouter = router({
   auth: authRouter,
   credits: creditsRouter,
   admin: adminRouter,
+  adminAlerts: adminAlertsRouter,
   locations: locationsRouter,
   gateway: gatewayRouter,
   alerts: alertsRouter,

@@ -26,6 +26,8 @@ export const ADMIN_AREA_ROLES = {
   promotions: ['owner', 'finance'],
   audit: ['owner', 'finance', 'support'],
   network: ['owner'],
+  /** Providers low or dry, drift: who hears of them on Telegram. */
+  alerts: ['owner', 'finance'],
   catalogue: ['owner'],
   policy: ['owner'],
   admins: ['owner'],

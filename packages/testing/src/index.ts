@@ -48,3 +48,4 @@ export { gatewayHeartbeat, internalClient, sessionClient, trpcClient, trpcFor } 
 export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';
 export { promSample } from './prometheus';
 export * from './telegram';
+export { FAKE_BRIGHTDATA_CENTS_PER_GB, fakeProviderTemplate, gbText, startFakeProvider, type FakeProvider, type FakeProviderName } from './fake-providers';

@@ -36,6 +36,8 @@ export interface ServerFactoryOptions {
   webDistDir?: string;
   admin?: { username: string; password: string };
   telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
+  /** The periodic jobs (balance watch, lease reconciliation, ...), as a real server runs them. */
+  backgroundJobs?: boolean;
 }
 
 /** `createServer` of apps/server, handed in by the test's app (a package never imports an app). */
@@ -73,6 +75,8 @@ export interface TestServerOptions {
   logLevel?: string;
   /** The Telegram bot, pointed at a fake Bot API. */
   telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
+  /** Run the server's periodic jobs (off by default: tests drive them). */
+  backgroundJobs?: boolean;
 }
 
 export type TestServerInput = Partial<ApiConfig> & TestServerOptions;
@@ -98,6 +102,7 @@ async function startTestServer<P extends ServerPartsLike>(createServer: ServerFa
     logDestination,
     logLevel,
     telegram,
+    backgroundJobs,
     ...overrides
   } = input;
   const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-test-'));
@@ -128,6 +133,7 @@ async function startTestServer<P extends ServerPartsLike>(createServer: ServerFa
     ...(webDistDir ? { webDistDir } : {}),
     ...(admin ? { admin } : {}),
     ...(telegram ? { telegram } : {}),
+    ...(backgroundJobs ? { backgroundJobs } : {}),
   });
   await parts.app.listen({ host: '127.0.0.1', port });
   const addr = parts.app.server.address();

@@ -62,6 +62,7 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   net_unreachable: 'target_unreachable',
   timeout: 'timeout',
   upstream: 'upstream_failed',
+  no_exit: 'upstream_unavailable',
 };
 
 /** What is known when a connection (or a forwarded request) starts: every field always set (one shape for the row writer). */

@@ -38,6 +38,7 @@ const HTTP_STATUS: Record<RefusalKind, number> = {
   net_unreachable: 502,
   upstream: 502,
   timeout: 504,
+  no_exit: 503,
 };
 
 /** The reply to a CONNECT request (RFC 1928 section 6); null: no reply fits, the connection is closed. */
@@ -68,6 +69,7 @@ const SOCKS_REP: Record<RefusalKind, number | null> = {
   net_unreachable: SOCKS.REP.NET_UNREACHABLE,
   upstream: SOCKS.REP.GENERAL,
   timeout: SOCKS.REP.TTL_EXPIRED,
+  no_exit: SOCKS.REP.GENERAL,
 };
 
 function socksAnswer(r: Refusal): Buffer | null {
@@ -116,7 +118,7 @@ export function answerTo(protocol: ProtocolName, r: Refusal, ctx: AnswerContext)
 }
 
 /** Refusals that are our side's trouble (the server, an upstream) are warnings; the rest is the client's business. */
-export const refusalLogLevel = (r: Refusal): 'info' | 'warn' => (r.kind === 'unavailable' || r.kind === 'upstream' ? 'warn' : 'info');
+export const refusalLogLevel = (r: Refusal): 'info' | 'warn' => (r.kind === 'unavailable' || r.kind === 'upstream' || r.kind === 'no_exit' ? 'warn' : 'info');
 
 /**
  * Sends a refusal's answer and ends the connection (no answer: it is closed at once). What the

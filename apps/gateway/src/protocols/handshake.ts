@@ -43,7 +43,8 @@ export type RefusalKind =
   | 'unreachable'
   | 'net_unreachable'
   | 'timeout'
-  | 'upstream';
+  | 'upstream'
+  | 'no_exit';
 
 export interface Refusal {
   ok: false;

@@ -8,7 +8,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { appRouter, checkLedger, type ApiDeps } from '@proxyhub/api';
+import { appRouter, checkLedger, upstreamAccountStates, type ApiDeps } from '@proxyhub/api';
+import { UPSTREAM_ACCOUNT_STATUSES } from '@proxyhub/core';
 import { metricsAccess } from '@proxyhub/core/node';
 import type { Database, PoolStats } from '@proxyhub/db';
 
@@ -84,6 +85,39 @@ export function createServerMetrics(opts: { deps: ApiDeps; database?: Database |
       } catch (err) {
         deps.logger.warn({ err }, 'metrics: ledger totals failed');
       }
+    },
+  });
+  // Provider accounts (the balance watch's last reading): both gauges from one read per scrape.
+  let accountsRead: { at: number; rows: ReturnType<typeof upstreamAccountStates> } | null = null;
+  const accounts = () => {
+    if (!accountsRead || Date.now() - accountsRead.at > 250) {
+      const rows = upstreamAccountStates(deps.db).catch((err: unknown) => {
+        deps.logger.warn({ err }, 'metrics: upstream accounts failed');
+        return [];
+      });
+      accountsRead = { at: Date.now(), rows };
+    }
+    return accountsRead.rows;
+  };
+  new Gauge({
+    name: 'proxyhub_upstream_balance_bytes',
+    help: 'Traffic left in each upstream provider account at its last good check, by upstream id',
+    labelNames: ['upstream'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const a of await accounts()) if (a.balanceBytes !== null) this.set({ upstream: a.upstreamId }, Number(a.balanceBytes));
+    },
+  });
+  new Gauge({
+    name: 'proxyhub_upstream_status',
+    help: 'Each upstream provider account status: 1 for the current one (ok, low, dry, error, unchecked), 0 for the others',
+    labelNames: ['upstream', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const a of await accounts())
+        for (const status of UPSTREAM_ACCOUNT_STATUSES) this.set({ upstream: a.upstreamId, status }, a.status === status ? 1 : 0);
     },
   });
   return {

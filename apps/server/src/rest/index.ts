@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '@proxyhub/api';
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
+import { adminAlertsRoutes } from './admin-alerts';
 import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -19,6 +20,7 @@ import { twoFactorRoutes } from './two-factor';
 import { usageRoutes } from './usage';
 import { connectionRoutes } from './connections';
 import { statementRoutes } from './statements';
+import { upstreamReconciliationRoutes } from './upstream-reconciliation';
 
 /** Every REST path with the schema of its input: what an OpenAPI document would be generated from. */
 export const restRoutes: readonly RestRoute[] = [
@@ -27,6 +29,8 @@ export const restRoutes: readonly RestRoute[] = [
   ...credentialRoutes,
   ...creditsRoutes,
   ...adminRoutes,
+  ...upstreamReconciliationRoutes,
+  ...adminAlertsRoutes,
   ...locationsRoutes,
   ...alertsRoutes,
   ...billingRoutes,

@@ -21,6 +21,8 @@ import { trpc } from '../trpc';
 import { Alert, Button, Card, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { DataTable, type Column } from './data-table';
+import { accountColumns, UpstreamAccountForm } from './admin/upstream-account';
+import { UpstreamReconciliation } from './admin/upstream-reconciliation';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
@@ -314,6 +316,7 @@ function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
     { head: 'Weight', num: true, cell: (u) => u.weight },
     { head: 'State', cell: (u) => (u.enabled ? 'Enabled' : 'Disabled') },
     ...usageColumns<Upstream>((u) => u.usage),
+    ...accountColumns,
   ];
 }
 
@@ -325,6 +328,7 @@ export function AdminUpstreams() {
   const [editing, setEditing] = useState<Upstream | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [testing, setTesting] = useState<Upstream | null>(null);
+  const [accountOf, setAccountOf] = useState<Upstream | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function run(what: string, f: () => Promise<unknown>) {
     setError(null);
@@ -349,6 +353,9 @@ export function AdminUpstreams() {
       </Button>
       <Button variant="secondary" onClick={() => setTesting(u)}>
         Test
+      </Button>
+      <Button variant="secondary" onClick={() => setAccountOf(u)}>
+        Account
       </Button>
       <Button variant="secondary" onClick={() => void run('Saving', () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
         {u.enabled ? 'Disable' : 'Enable'}
@@ -376,7 +383,9 @@ export function AdminUpstreams() {
         />
       </Card>
       {shown && <UpstreamDays key={shown.id} upstream={shown} />}
+      {shown && <UpstreamReconciliation key={`r-${shown.id}`} upstream={shown} />}
       {testing && <UpstreamTest key={testing.id} upstream={testing} onClose={() => setTesting(null)} />}
+      {accountOf && <UpstreamAccountForm key={accountOf.id} upstream={accountOf} onClose={() => setAccountOf(null)} />}
       <UpstreamForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
     </div>
   );

@@ -19,6 +19,7 @@ export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
   refused: 'we refused it: check the username, password, location and your balance (the reason is in Connections)',
   target_unreachable: 'the site did not answer through this exit; try another location or a rotating line',
   upstream_failed: 'our upstream provider failed; try again, or another location',
+  upstream_unavailable: 'no exit was left for that country for a moment; try again shortly, or another country',
   cut_off: 'your balance or the proxy account limit ran out mid-connection; top up or raise the limit',
   client_closed: 'your client hung up before the end; usually harmless',
   timeout: 'nothing moved for too long; the site may be slow, or your client idle',

@@ -4,6 +4,7 @@ import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminAbuse } from '../components/admin/abuse';
 import { AdminAdmins } from '../components/admin/admins';
+import { AdminAlerts, useAdminAlerts } from '../components/admin/alerts';
 import { AdminAuditLog } from '../components/admin/audit-log';
 import { AdminCatalogue } from '../components/admin/catalogue';
 import { AdminCodes } from '../components/admin/codes';
@@ -39,6 +40,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'admins', area: 'admins', label: 'Admins', Panel: AdminAdmins },
   { id: 'audit', area: 'audit', label: 'Audit log', Panel: AdminAuditLog },
   { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },
+  { id: 'alerts', area: 'alerts', label: (s) => `Alerts (${s.alerts?.openCount ?? '…'})`, Panel: AdminAlerts },
   { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
   { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
   { id: 'telegram', area: 'telegram', label: 'Telegram', Panel: AdminTelegram },
@@ -94,6 +96,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   const [tab, setTab] = useState(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
   const [codes, setCodes] = useState<GeneratedCode[]>([]);
   const users = useUsersList(may('users'));
+  const alerts = useAdminAlerts(may('alerts'));
   const logout = trpc.admin.logout.useMutation();
   const usage = trpc.admin.globalUsage.useQuery(undefined, { enabled: may('overview') });
 
@@ -123,7 +126,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
     onSignedOut();
   }
 
-  const shared: AdminShared = { users, codes: { list: codes, set: setCodes }, onSignedOut };
+  const shared: AdminShared = { users, codes: { list: codes, set: setCodes }, onSignedOut, alerts: alerts.data };
   const tabs = TABS.filter((t) => may(t.area));
   // A role without the chosen tab (finance has no code generator) starts on its first one.
   const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;

@@ -36,6 +36,7 @@ import { endSession, startSession } from '../context';
 import type { ApiConfig } from '../config';
 import { inBackground, kickTelegram } from '../deps';
 import { adminTelegramProcedures } from './telegram';
+import { upstreamReconciliationProcedures } from './upstream-reconciliation';
 import { adminLogin } from '../services/admin';
 import { allConnections, listConnections } from '../services/connection-log/reads';
 import { abuseLookup } from '../services/abuse-lookup';
@@ -242,4 +243,5 @@ export const adminRouter = {
   targetPolicy: adminOrInternalProcedure.query(({ ctx }) => getTargetPolicy(ctx.db)),
   setTargetPolicy: adminOrInternalProcedure.input(targetPolicyInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicy(tx, input))),
   ...adminTelegramProcedures,
+  ...upstreamReconciliationProcedures,
 } satisfies TRPCRouterRecord;

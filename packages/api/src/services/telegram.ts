@@ -4,10 +4,10 @@
  * in the transaction of the change they report, so they are sent only once it has committed, and
  * the server's sender drains them without ever holding up that change.
  */
-import { and, eq, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { randomToken, sha256Hex } from '@proxyhub/auth';
-import { DomainError } from '@proxyhub/core';
+import { DomainError, type AdminRole } from '@proxyhub/core';
 import { adminUsers, telegramChats, telegramLinkCodes, telegramOutbox, users, type DbOrTx } from '@proxyhub/db';
 
 export const TELEGRAM_LINK_TTL_MS = 10 * 60 * 1000;
@@ -101,6 +101,17 @@ export async function notifyTelegram(tx: DbOrTx, owner: ChatOwner, text: string)
 /** Queues the text for every linked chat; how many. */
 export async function queueBroadcast(tx: DbOrTx, text: string): Promise<number> {
   const chats = await tx.select({ chatId: telegramChats.chatId }).from(telegramChats);
+  if (chats.length) await tx.insert(telegramOutbox).values(chats.map((c) => ({ chatId: c.chatId, text })));
+  return chats.length;
+}
+
+/** Queues the text for the linked chats of every active admin with one of `roles`, in the caller's transaction; how many. */
+export async function notifyAdminChats(tx: DbOrTx, roles: readonly AdminRole[], text: string): Promise<number> {
+  const chats = await tx
+    .select({ chatId: telegramChats.chatId })
+    .from(telegramChats)
+    .innerJoin(adminUsers, eq(adminUsers.id, telegramChats.adminId))
+    .where(and(inArray(adminUsers.role, [...roles]), isNull(adminUsers.disabledAt)));
   if (chats.length) await tx.insert(telegramOutbox).values(chats.map((c) => ({ chatId: c.chatId, text })));
   return chats.length;
 }

@@ -10,6 +10,7 @@ import { BYTES_PER_GB, DomainError, type CreateUpstreamInput, type UpdateUpstrea
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
 import { getPricing } from './pricing';
+import { accountsOf, accountView, checkAccountInput, dryUpstreamIds, saveUpstreamAccount } from './upstream-accounts';
 
 export const UPSTREAM_NOT_FOUND = 'Upstream not found';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,8 +36,8 @@ function usageOf(bytes: bigint, costPerGbCents: number, soldPerGbCents: number):
   return { bytes: Number(bytes), costCents, revenueCents, marginCents: revenueCents - costCents };
 }
 
-/** What an admin sees of an upstream: everything but the password (only whether one is set). */
-function view(r: Row) {
+/** What an admin sees of an upstream: everything but the password and the account's key (only whether one is set). */
+function view(r: Row, account?: Parameters<typeof accountView>[0]) {
   return {
     id: r.id,
     name: r.name,
@@ -52,6 +53,7 @@ function view(r: Row) {
     enabled: r.enabled,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
+    account: accountView(account),
   };
 }
 
@@ -92,10 +94,15 @@ export async function listUpstreams(db: DbOrTx, now = Date.now()) {
   ]);
   const bytesOf = new Map(usage.map((u) => [u.upstreamId, BigInt(u.bytes)]));
   const sold = await soldPricePerGbCents(db);
-  return { upstreams: rows.map((r) => ({ ...view(r), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
+  const accounts = await accountsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return { upstreams: rows.map((r) => ({ ...view(r, accounts.get(r.id)), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
 }
 
-async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
+/** One upstream by id, or NOT_FOUND (a malformed id too). */
+export async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row> {
   if (!UUID_RE.test(id)) throw new DomainError('NOT_FOUND', UPSTREAM_NOT_FOUND);
   const q = db.select().from(upstreams).where(eq(upstreams.id, id));
   const [row] = lock ? await q.for('update') : await q;
@@ -120,7 +127,7 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
   const sold = await soldPricePerGbCents(db);
   for (let d = end; d >= start; d -= DAY_MS)
     days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold) });
-  return { upstream: view(row), days, soldPricePerGbCents: sold };
+  return { upstream: view(row, (await accountsOf(db, [id])).get(id)), days, soldPricePerGbCents: sold };
 }
 
 /**
@@ -146,24 +153,28 @@ export interface UpstreamPolicy {
 }
 
 export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: CreateUpstreamInput, policy: UpstreamPolicy = { allowPrivate: true }) {
-  const { password, ...fields } = input;
+  const { password, account, ...fields } = input;
   await checkUpstreamHost(fields.host, policy.allowPrivate);
+  await checkAccountInput(account, policy);
   const [row] = await tx
     .insert(upstreams)
     .values({ ...fields, passwordEnc: password ? secrets.encrypt(password) : '' })
     .returning();
-  return view(row!);
+  await saveUpstreamAccount(tx, secrets, row!.id, account);
+  return view(row!, (await accountsOf(tx, [row!.id])).get(row!.id));
 }
 
 export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: UpdateUpstreamInput, policy: UpstreamPolicy = { allowPrivate: true }) {
-  const { id, password, ...fields } = input;
+  const { id, password, account, ...fields } = input;
   if (fields.host !== undefined) await checkUpstreamHost(fields.host, policy.allowPrivate);
+  await checkAccountInput(account, policy);
   await findRow(tx, id, true);
   const set: Partial<typeof upstreams.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
   if (password !== undefined) set.passwordEnc = password ? secrets.encrypt(password) : '';
   const [row] = await tx.update(upstreams).set(set).where(eq(upstreams.id, id)).returning();
-  return view(row!);
+  await saveUpstreamAccount(tx, secrets, id, account);
+  return view(row!, (await accountsOf(tx, [id])).get(id));
 }
 
 /** One upstream as the gateways dial it, password in clear (the server's own upstream test). */
@@ -186,9 +197,16 @@ export async function deleteUpstream(tx: DbOrTx, id: string) {
   return { success: true as const, id };
 }
 
-/** The enabled pools for the gateways, passwords in clear (internal key only). */
+/**
+ * The enabled pools for the gateways, passwords in clear (internal key only). A pool whose provider
+ * account is dry comes with `available: false`: gateways send it no new connection, and a country
+ * only dry pools serve is refused rather than sent out another way.
+ */
 export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
-  const rows = await db.select().from(upstreams).where(eq(upstreams.enabled, true)).orderBy(asc(upstreams.createdAt), asc(upstreams.id));
+  const [rows, dry] = await Promise.all([
+    db.select().from(upstreams).where(eq(upstreams.enabled, true)).orderBy(asc(upstreams.createdAt), asc(upstreams.id)),
+    dryUpstreamIds(db),
+  ]);
   return {
     upstreams: rows.map((r) => ({
       id: r.id,
@@ -200,6 +218,7 @@ export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
       password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : '',
       countries: r.countries,
       weight: r.weight,
+      available: !dry.has(r.id),
     })),
   };
 }

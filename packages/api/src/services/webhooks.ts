@@ -14,29 +14,23 @@
  * per webhook, so a slow receiver only ever waits for itself. Resends are limited per webhook.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, notInArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
 import { DomainError, MAX_WEBHOOKS_PER_USER, WEBHOOK_SIGNATURE_HEADER, type WebhookEvent } from '@proxyhub/core';
-import { bareHost, EgressError, embeddedIPv4, resolveChecked } from '@proxyhub/core/node';
 import { proxyAccounts, users, webhookDeliveries, webhooks, type DbOrTx, type WebhookAttempt } from '@proxyhub/db';
+import { before, checkOutboundUrl, httpsOnlyMessage, noAnswerMessage, privateHostMessage, sendToCheckedAddress, type OutboundPolicy } from './outbound-http';
 
 export const WEBHOOK_NOT_FOUND = 'Webhook not found';
 export const DELIVERY_NOT_FOUND = 'Delivery not found';
 export const TOO_MANY_WEBHOOKS = `You can have at most ${MAX_WEBHOOKS_PER_USER} webhooks`;
-export const WEBHOOK_HTTPS_ONLY = 'URL must start with https://';
-export const WEBHOOK_PRIVATE_HOST = 'URL must not point to a private, loopback or metadata address';
+export const WEBHOOK_HTTPS_ONLY = httpsOnlyMessage('URL');
+export const WEBHOOK_PRIVATE_HOST = privateHostMessage('URL');
 /** How many times a customer may press Resend on one webhook's deliveries in an hour. */
 export const WEBHOOK_RESENDS_PER_HOUR = 10;
 export const TOO_MANY_RESENDS = `At most ${WEBHOOK_RESENDS_PER_HOUR} resends per webhook per hour: try again later`;
 
 /** One deadline for a whole attempt: resolving, connecting, sending and the answer's status line. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
-/** The most of an answer's head read; its body is never read. */
-export const WEBHOOK_ANSWER_HEAD_BYTES = 8 * 1024;
 /** The job claims what is due this often. */
 export const WEBHOOK_TICK_MS = 1000;
 /** Deliveries in flight at once in one process (each webhook has at most one). */
@@ -46,59 +40,15 @@ export const WEBHOOK_RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_20
 /** A claimed delivery whose sender died is tried again after this. */
 const CLAIM_MS = 2 * 60_000;
 
-export interface WebhookPolicy {
-  allowPrivate: boolean;
-}
+export type WebhookPolicy = OutboundPolicy;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const LOOPBACK_NAMES = /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i;
-
 /** `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export function signWebhookBody(secret: string, unixSeconds: number, body: string): string {
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
-const isLoopbackAddress = (a: string): boolean => {
-  if (isIP(a) === 4) return a.startsWith('127.');
-  if (a === '::1') return true;
-  const v4 = embeddedIPv4(a);
-  return v4.length > 0 && v4.every((x) => x.startsWith('127.'));
-};
-
-/** The host's first address when every address it has is loopback; null otherwise. */
-async function loopbackOnly(host: string): Promise<string | null> {
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-  } catch {
-    return null;
-  }
-  return addresses.length && addresses.every(isLoopbackAddress) ? addresses[0]! : null;
-}
-
-/**
- * The URL's scheme and host are acceptable, and its host resolves to public addresses only (or,
- * where private targets are allowed, to loopback only). The private-egress setting is meant for the
- * gateway's tests and development: it never opens a customer's webhook to our private networks.
- */
-async function checkedTarget(raw: string, policy: WebhookPolicy): Promise<{ url: URL; address: string | null }> {
-  const url = new URL(raw);
-  const host = bareHost(url.hostname);
-  const plainLoopback = url.protocol === 'http:' && policy.allowPrivate && LOOPBACK_NAMES.test(host);
-  if (url.protocol !== 'https:' && !plainLoopback) throw new DomainError('BAD_REQUEST', WEBHOOK_HTTPS_ONLY);
-  if (url.username || url.password) throw new DomainError('BAD_REQUEST', 'URL must not contain a username or password');
-  try {
-    return { url, address: await resolveChecked(host, false, 'Webhook') };
-  } catch (err) {
-    if (err instanceof EgressError && err.kind === 'forbidden') {
-      const loopback = policy.allowPrivate ? await loopbackOnly(host) : null;
-      if (loopback) return { url, address: loopback };
-      throw new DomainError('BAD_REQUEST', WEBHOOK_PRIVATE_HOST);
-    }
-    if (err instanceof EgressError) return { url, address: null };
-    throw err;
-  }
-}
+const checkedTarget = (raw: string, policy: WebhookPolicy) => checkOutboundUrl(raw, policy);
 
 const view = (w: typeof webhooks.$inferSelect) => ({ id: w.id, url: w.url, events: w.events as WebhookEvent[], createdAt: w.createdAt.toISOString() });
 
@@ -240,51 +190,7 @@ export async function emitProxyAccountLimitReached(tx: DbOrTx, proxyAccountIds: 
   }
 }
 
-/** Rejects with `message` unless `promise` settles within `ms`. */
-function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), Math.max(0, ms))));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-const NO_ANSWER = `No answer within ${WEBHOOK_TIMEOUT_MS / 1000} s`;
-
-/**
- * One POST to the address that was checked; its status code, or throws. `deadline` bounds the whole
- * exchange (an idle timeout does not: a receiver sending a byte every few seconds never idles), and
- * the answer is done with at its status line, so neither a slow nor an endless body holds us.
- */
-function post(url: URL, address: string, headers: Record<string, string>, body: string, deadline: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      {
-        host: address,
-        port: url.port || (url.protocol === 'https:' ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        // TLS checks the certificate against the name, while the socket goes to the checked address
-        // (SNI carries names only).
-        ...(isIP(bareHost(url.hostname)) ? {} : { servername: url.hostname }),
-        headers: { ...headers, host: url.host, 'content-length': Buffer.byteLength(body).toString() },
-        agent: false,
-        maxHeaderSize: WEBHOOK_ANSWER_HEAD_BYTES,
-      },
-      (res) => {
-        clearTimeout(timer);
-        resolve(res.statusCode ?? 0);
-        res.on('error', () => undefined);
-        res.destroy();
-      },
-    );
-    const timer = setTimeout(() => req.destroy(new Error(NO_ANSWER)), Math.max(0, deadline - Date.now()));
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    req.end(body);
-  });
-}
+const NO_ANSWER = noAnswerMessage(WEBHOOK_TIMEOUT_MS);
 
 /** One attempt at one delivery: its result for the log. */
 async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: string }, body: string, now: Date, policy: WebhookPolicy): Promise<WebhookAttempt> {
@@ -297,15 +203,20 @@ async function attempt(secrets: SecretBox, hook: { url: string; secretEnc: strin
     durationMs: Date.now() - started,
   });
   try {
-    const { url, address } = await within(checkedTarget(hook.url, policy), WEBHOOK_TIMEOUT_MS, NO_ANSWER);
+    const { url, address } = await before(checkedTarget(hook.url, policy), deadline, NO_ANSWER);
     if (!address) return done(null, `Cannot resolve ${url.hostname}`);
     const signature = signWebhookBody(secrets.decrypt(hook.secretEnc), Math.floor(now.getTime() / 1000), body);
-    const status = await post(
+    const { status } = await sendToCheckedAddress(
       url,
       address,
-      { 'content-type': 'application/json', 'user-agent': 'ProxyHub-Webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: signature },
-      body,
-      deadline,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'ProxyHub-Webhooks/1', [WEBHOOK_SIGNATURE_HEADER]: signature },
+        body,
+        deadline,
+        maxBodyBytes: 0,
+      },
+      NO_ANSWER,
     );
     return done(status, status >= 200 && status < 300 ? null : `HTTP ${status}`);
   } catch (err) {

@@ -12,7 +12,8 @@ import { BlockList, connect, isIP, type Socket, type TcpSocketConnectOpts } from
 import ipaddr from 'ipaddr.js';
 import { SocksClient } from 'socks';
 
-export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream';
+/** `no_exit`: every pool serving the country is out of traffic (its provider account is dry). */
+export type EgressErrorKind = 'forbidden' | 'dns' | 'refused' | 'unreachable' | 'net_unreachable' | 'timeout' | 'upstream' | 'no_exit';
 
 export class EgressError extends Error {
   constructor(

@@ -9,13 +9,30 @@ export type ConnectionProtocol = (typeof CONNECTION_PROTOCOLS)[number];
  * How a connection ended. `ok`: it ran and ended normally; `refused`: we (or the upstream) said no
  * before the target was reached; `target_unreachable`: the target did not answer or refused;
  * `upstream_failed`: the upstream provider failed; `cut_off`: the balance or a limit ran out;
- * `client_closed`: the client hung up first; `timeout`: idle or a head that never came.
+ * `client_closed`: the client hung up first; `timeout`: idle or a head that never came;
+ * `upstream_unavailable`: every pool serving the line's country was out of traffic (dry).
  */
-export const CONNECTION_OUTCOMES = ['ok', 'refused', 'target_unreachable', 'upstream_failed', 'cut_off', 'client_closed', 'timeout', 'blocked'] as const;
+export const CONNECTION_OUTCOMES = [
+  'ok',
+  'refused',
+  'target_unreachable',
+  'upstream_failed',
+  'cut_off',
+  'client_closed',
+  'timeout',
+  'blocked',
+  'upstream_unavailable',
+] as const;
 export type ConnectionOutcome = (typeof CONNECTION_OUTCOMES)[number];
 
 /** Outcomes of a connection that never reached its target: always billed 0 bytes. */
-export const UNBILLED_OUTCOMES: ReadonlySet<ConnectionOutcome> = new Set(['refused', 'target_unreachable', 'upstream_failed', 'blocked']);
+export const UNBILLED_OUTCOMES: ReadonlySet<ConnectionOutcome> = new Set([
+  'refused',
+  'target_unreachable',
+  'upstream_failed',
+  'blocked',
+  'upstream_unavailable',
+]);
 
 /** At most this many connections per page of the log. */
 export const CONNECTIONS_MAX_PAGE = 500;

@@ -9,9 +9,14 @@ const DATE_RE = /^\d{4}-\d\d-\d\d$/;
 
 /** A UTC day, YYYY-MM-DD. */
 export const statementDate = (field: string) =>
-  z
-    .string({ error: `${field} must be a date (YYYY-MM-DD)` })
-    .refine((v) => DATE_RE.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), { error: `${field} must be a date (YYYY-MM-DD)` });
+  z.string({ error: `${field} must be a date (YYYY-MM-DD)` }).refine(
+    (v) => {
+      // Date.parse is NaN for a month 13 (toISOString would throw); Feb 30 parses but rolls over.
+      const t = DATE_RE.test(v) ? Date.parse(`${v}T00:00:00Z`) : NaN;
+      return !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+    },
+    { error: `${field} must be a date (YYYY-MM-DD)` },
+  );
 
 /** The signed-in user's statements over [from, to] (UTC days); default the last 30 days. */
 export const statementsInput = z

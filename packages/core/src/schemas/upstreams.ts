@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { templateProblem, type TemplateKind } from '../upstream-template';
+import { upstreamAccountField } from './upstream-accounts';
 
 /** Upstream pools (admin.upstreams*) and the gateway fleet's heartbeat (gateway.heartbeat). */
 
@@ -70,6 +71,7 @@ export const createUpstreamInput = z.object({
   weight: upstreamFields.weight.default(1),
   costPerGbCents: upstreamFields.costPerGbCents.default(0),
   enabled: upstreamFields.enabled.default(true),
+  account: upstreamAccountField.default(null),
 });
 export type CreateUpstreamInput = z.infer<typeof createUpstreamInput>;
 
@@ -87,6 +89,8 @@ export const updateUpstreamInput = z.object({
   weight: upstreamFields.weight.optional(),
   costPerGbCents: upstreamFields.costPerGbCents.optional(),
   enabled: upstreamFields.enabled.optional(),
+  /** null removes the account; omitted keeps it. */
+  account: upstreamAccountField.optional(),
 });
 export type UpdateUpstreamInput = z.infer<typeof updateUpstreamInput>;
 

@@ -9,6 +9,8 @@ export interface AdminShared {
   users: UsersList;
   codes: { list: GeneratedCode[]; set: (codes: GeneratedCode[]) => void };
   onSignedOut: () => void;
+  /** The alerts list (its open count is on the Alerts tab); undefined until loaded or for roles without it. */
+  alerts?: RouterOutputs['adminAlerts']['list'] | undefined;
 }
 
 /** One tab of the admin panel: its id (`tab-<id>`, `panel-<id>`), its label and its panel. */
