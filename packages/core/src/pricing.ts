@@ -18,6 +18,22 @@ export const DEFAULT_PRICING: Pricing = { pricePerGbCents: PRICE_PER_GB_CENTS, m
 /** The smallest whole-GB order at the base rate whose price reaches the minimum: 12 at the defaults. */
 export const minOrderGb = (p: Pricing): number => Math.ceil(p.minOrderCents / p.pricePerGbCents);
 
+/**
+ * What the smallest order costs: its GB and what is charged for them (12 GB for $10.80 at the
+ * defaults, not the $10 minimum: 12 x $0.90 is above it). Every text that states the smallest
+ * order states this pair, so what is shown is what checkout charges.
+ */
+export function smallestOrder(p: Pricing, userRateCents: number | null = null): { gb: number; totalCents: number } {
+  const gb = minOrderGb(p);
+  return { gb, totalCents: orderTotalCents(p, gb, userRateCents) };
+}
+
+/** "12 GB for $10.80": the smallest order as every page words it. */
+export function smallestOrderText(p: Pricing, userRateCents: number | null = null): string {
+  const o = smallestOrder(p, userRateCents);
+  return `${o.gb} GB for $${(o.totalCents / 100).toFixed(2)}`;
+}
+
 /** "$10", "$10.50": whole dollars without cents, as the spec's message writes them. */
 const dollars = (cents: number) => (cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2));
 
