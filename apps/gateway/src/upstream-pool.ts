@@ -25,6 +25,8 @@ export interface Upstream {
   /** Upper-case country codes served; null: all. */
   countries: string[] | null;
   weight: number;
+  /** The provider's longest sticky session: a longer line is sent with this (core's rendering). */
+  maxSessionMinutes?: number | null | undefined;
 }
 
 export interface UpstreamPoolOptions {

@@ -61,9 +61,11 @@ interface Pool {
   id: string;
 }
 
+/** A pool added as the admin does: saved disabled, then enabled. */
 async function addPool(body: Record<string, unknown>): Promise<Pool> {
   const r = await admin.request<{ upstream: Pool }>('POST', '/admin/upstreams', { host: '127.0.0.1', weight: 1, costPerGbCents: 30, ...body });
   expect(r.status).toBe(201);
+  expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
   return r.body.upstream;
 }
 

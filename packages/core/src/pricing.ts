@@ -51,3 +51,17 @@ export function ratePerGbCents(p: Pricing, gbAmount: number, userRateCents: numb
 export function orderTotalCents(p: Pricing, gbAmount: number, userRateCents: number | null = null): number {
   return Math.max(gbAmount * ratePerGbCents(p, gbAmount, userRateCents), p.minOrderCents);
 }
+
+/**
+ * "Pool A costs $3.50 per GB, more than the $0.90 per GB it is sold for": a pool whose cost per GB
+ * is above the base price or a tier's (each GB through it, at that price, loses money); null when
+ * every price covers it. The lowest such price is named.
+ */
+export function costAboveSale(name: string, costPerGbCents: number, p: Pricing): string | null {
+  const prices = [{ cents: p.pricePerGbCents, from: null as number | null }, ...p.tiers.map((t) => ({ cents: t.pricePerGbCents, from: t.minGb }))];
+  const below = prices.filter((x) => x.cents < costPerGbCents).sort((a, b) => a.cents - b.cents)[0];
+  if (!below) return null;
+  const usd = (c: number) => `$${(c / 100).toFixed(2)}`;
+  const sold = below.from === null ? `the ${usd(below.cents)} per GB it is sold for` : `the ${usd(below.cents)} per GB it is sold for from ${below.from} GB`;
+  return `${name} costs ${usd(costPerGbCents)} per GB, more than ${sold}: every GB through it loses money`;
+}
