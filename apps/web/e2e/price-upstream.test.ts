@@ -129,9 +129,12 @@ describe.each(SIZES)('at $label', ({ label, width, height }) => {
 
     // The same warning on the Pricing tab and the overview.
     await admin.getByRole('tab', { name: 'Pricing' }).click();
-    await expect.poll(() => admin.getByTestId('cost-warnings').innerText()).toContain(warning);
-    await admin.reload();
-    await expect.poll(() => admin.getByTestId('cost-warnings').first().innerText()).toContain(warning);
+    const pricingTab = admin.getByRole('tabpanel').filter({ has: admin.getByTestId('pricing-form') });
+    await expect.poll(() => pricingTab.getByTestId('cost-warnings').innerText()).toContain(warning);
+    // The overview, above the tabs.
+    const overview = admin.getByTestId('cost-warnings').first();
+    await expect.poll(() => overview.innerText()).toContain(warning);
+    expect(await overview.evaluate((el) => el.closest('[role=tabpanel]'))).toBeNull();
   });
 
   it('says for the chosen country how long the provider keeps an IP when the chosen session is longer', async () => {
