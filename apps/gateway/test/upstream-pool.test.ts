@@ -220,7 +220,7 @@ describe('routing over upstream pools', () => {
 
     // A pool that accepts and never answers: each timeout moves on to the next pool.
     await admin.request('DELETE', `/admin/upstreams/${a.id}`);
-    const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, countries: null });
+    const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, password: 'pw', countries: null });
     await waitFor(() => gw.upstreams.upstreams.some((u) => u.id === c.id) && gw.upstreams.upstreams.length === 2);
     pick = 0.999;
     for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);
