@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('pricing', () => {
   it('the Pricing tab sets the price, minimum and tiers (with the schema messages); landing and Top Up show them', async () => {
     await admin.getByRole('tab', { name: 'Pricing' }).click();
-    expect(await admin.getByTestId('pricing-in-force').innerText()).toContain('$0.90 per GB · Minimum order is 12GB ($10)');
+    expect(await admin.getByTestId('pricing-in-force').innerText()).toContain('$0.90 per GB · Minimum order is 12GB ($10) · smallest order 12 GB for $10.80');
     const form = admin.getByTestId('pricing-form');
     // Entered and shown in dollars.
     expect(await form.getByLabel('Price per GB ($)').inputValue()).toBe('0.90');
@@ -40,7 +40,7 @@ describe('pricing', () => {
     await form.getByText('Prices saved:').waitFor();
     await expect
       .poll(() => admin.getByTestId('pricing-in-force').innerText())
-      .toContain('$0.95 per GB · Minimum order is 16GB ($15) · $0.80 per GB from 50 GB');
+      .toContain('$0.95 per GB · Minimum order is 16GB ($15) · $0.80 per GB from 50 GB · smallest order 16 GB for $15.20');
     await screenshots(admin, 'admin-pricing');
 
     const visitor = await (await e2e.newContext()).newPage();

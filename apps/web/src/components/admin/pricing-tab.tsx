@@ -35,11 +35,14 @@ const valuesOf = (p: Pricing): FormValues => ({
   tiers: p.tiers.map((t) => ({ minGb: String(t.minGb), pricePerGbCents: centsToUsd(t.pricePerGbCents) })),
 });
 
-/** What customers see for these prices: the rate, the minimum message and each tier. */
+/** What customers see for these prices: the rate, the minimum message, each tier and what the smallest order is charged. */
 const summary = (p: Pricing) =>
-  [`$${centsToUsd(p.pricePerGbCents)} per GB`, minOrderMessage(p), ...p.tiers.map((t) => `$${centsToUsd(t.pricePerGbCents)} per GB from ${t.minGb} GB`)].join(
-    ' · ',
-  );
+  [
+    `$${centsToUsd(p.pricePerGbCents)} per GB`,
+    minOrderMessage(p),
+    ...p.tiers.map((t) => `$${centsToUsd(t.pricePerGbCents)} per GB from ${t.minGb} GB`),
+    `smallest order ${smallestOrderText(p)}`,
+  ].join(' · ');
 
 function PricingForm({ pricing }: { pricing: Pricing }) {
   const set = trpc.admin.setPricing.useMutation();
