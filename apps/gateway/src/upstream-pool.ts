@@ -27,6 +27,8 @@ export interface Upstream {
   weight: number;
   /** false: its provider account is dry (the server's balance watch); it gets no new connection. */
   available?: boolean | undefined;
+  /** The provider's longest sticky session: a longer line is sent with this (core's rendering). */
+  maxSessionMinutes?: number | null | undefined;
 }
 
 export interface UpstreamPoolOptions {

@@ -99,8 +99,10 @@ async function addPools(on: TestServer): Promise<void> {
     { name: 'city pool', protocol: 'http', port: chain.port, usernameTemplate: 'a-{country}-{city}-{session}-{sid}', password: 'pw' },
     { name: 'country pool', protocol: 'socks5', port: sock.port, usernameTemplate: 'b-{country}-{session}-{sid}', password: 'pw' },
   ]) {
-    const r = await admin.request('POST', '/admin/upstreams', { host: '127.0.0.1', countries: null, weight: 1, ...body });
+    const r = await admin.request<{ upstream: { id: string } }>('POST', '/admin/upstreams', { host: '127.0.0.1', countries: null, weight: 1, ...body });
     expect(r.status).toBe(201);
+    // Saved disabled, as every new upstream is: enabled as the admin would after a Test.
+    expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
   }
 }
 

@@ -54,7 +54,7 @@ function checkUrl(url: string) {
   server.config.proxyCheck = { url, gateway: { host: '127.0.0.1', port: gatewayPort } };
 }
 
-type Answer = { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; error: string };
+type Answer = { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; failure: string; error: string };
 const proxyTest = (u: ProxyUser, username: string) => u.client.post<Answer & { success?: false; error?: string }>('/api/proxy-test', { username });
 
 describe('POST /api/proxy-test', () => {
@@ -129,22 +129,53 @@ describe('POST /api/proxy-test', () => {
     expect(badLocation.body.error).toMatch(/^Not a proxy username: invalid location/);
   });
 
-  it("answers ok: false with the gateway's reason: a dead page, an empty balance", async () => {
+  it("blames the right thing: a good line to a dead check page, the gateway's refusal, a failed upstream", async () => {
     const u = await userWithCredits(server, 10n * MiB);
     const dead = createServer();
     const deadPort = await listen(dead);
     await closeServer(dead);
     checkUrl(`http://127.0.0.1:${deadPort}/`);
     try {
+      // The gateway accepted the line and could not reach the page: the line works.
       const r = await proxyTest(u, u.username());
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ ok: false, error: expect.stringMatching(/^The gateway refused the line: 502 Bad Gateway: .*ECONNREFUSED/) });
+      expect(r.body).toEqual({
+        ok: false,
+        failure: 'check_page',
+        error: `The line works, but the check page could not be reached: Cannot connect to 127.0.0.1:${deadPort} (ECONNREFUSED)`,
+      });
+      // A name that does not resolve, as the issue's "Cannot resolve api.ipify.org".
+      checkUrl('http://check-page.invalid/');
+      expect((await proxyTest(u, u.username())).body).toEqual({
+        ok: false,
+        failure: 'check_page',
+        error: 'The line works, but the check page could not be reached: Cannot resolve check-page.invalid',
+      });
     } finally {
       checkUrl(`${target.url}/ip`);
     }
     const broke = await userWithCredits(server, 0n);
     const empty = await proxyTest(broke, broke.username());
-    expect(empty.body).toEqual({ ok: false, error: expect.stringMatching(/^The gateway refused the line: 402 Payment Required: Out of data: top up at /) });
+    expect(empty.body).toEqual({
+      ok: false,
+      failure: 'refused',
+      error: expect.stringMatching(/^The gateway refused the line: 402 Payment Required: Out of data: top up at /),
+    });
+
+    // A gateway whose upstream is down: the page is fine, the provider behind the gateway failed.
+    const gone = createServer();
+    const gonePort = await listen(gone);
+    await closeServer(gone);
+    const viaDeadUpstream = await startGateway(server, { upstreamUrl: `http://127.0.0.1:${gonePort}` });
+    server.config.proxyCheck = { url: `${target.url}/ip`, gateway: { host: '127.0.0.1', port: (viaDeadUpstream.server.address() as AddressInfo).port } };
+    try {
+      const r = await proxyTest(u, u.username());
+      expect(r.body).toMatchObject({ ok: false, failure: 'upstream' });
+      expect((r.body as { error: string }).error).toMatch(/^The upstream provider failed: 502 Bad Gateway: /);
+    } finally {
+      checkUrl(`${target.url}/ip`);
+      await viaDeadUpstream.close();
+    }
   });
 
   it('allows 10 tests a minute per user: the 11th is 429 with a message', async () => {

@@ -61,9 +61,11 @@ interface Pool {
   id: string;
 }
 
+/** A pool added as the admin does: saved disabled, then enabled. */
 async function addPool(body: Record<string, unknown>): Promise<Pool> {
   const r = await admin.request<{ upstream: Pool }>('POST', '/admin/upstreams', { host: '127.0.0.1', weight: 1, costPerGbCents: 30, ...body });
   expect(r.status).toBe(201);
+  expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
   return r.body.upstream;
 }
 
@@ -218,7 +220,7 @@ describe('routing over upstream pools', () => {
 
     // A pool that accepts and never answers: each timeout moves on to the next pool.
     await admin.request('DELETE', `/admin/upstreams/${a.id}`);
-    const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, countries: null });
+    const c = await addPool({ name: 'silent', protocol: 'http', port: silent.port, password: 'pw', countries: null });
     await waitFor(() => gw.upstreams.upstreams.some((u) => u.id === c.id) && gw.upstreams.upstreams.length === 2);
     pick = 0.999;
     for (let i = 0; i < 3; i++) expect(await through(port, user.username({ country: 'US' }, 0, token()))).toBe(true);

@@ -177,8 +177,11 @@ async function poolFromPreset(preset: UpstreamPreset, provider: FakeProvider, po
     usernameTemplate: fillAccount(preset.usernameTemplate, provider.account),
     passwordTemplate: preset.passwordTemplate,
     password: provider.password,
+    maxSessionMinutes: preset.maxSessionMinutes,
   });
   expect(r.status).toBe(201);
+  // Saved disabled, as every new upstream is: enabled as the admin would after a Test.
+  expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
   return r.body.upstream;
 }
 
@@ -248,6 +251,20 @@ describe('provider presets', () => {
     });
   }
 
+  it("sends a line longer than the provider's longest session with the provider's longest (Oxylabs: 30 minutes)", async () => {
+    const preset = UPSTREAM_PRESETS.find((p) => p.id === 'oxylabs')!;
+    const provider = PROVIDERS.oxylabs!;
+    const fake = await startFakeProvider(provider);
+    await poolFromPreset(preset, provider, fake.port);
+    const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+    cleanups.push(() => gw.close());
+    // A 7-day line and a 20-minute one: the first asks for 30 minutes, the second for its own 20.
+    expect(await through(gw, user.username({ country: 'US' }, 10080, 'WEEKLONG'))).toBe(true);
+    expect(await through(gw, user.username({ country: 'US' }, 20, 'SHORTONE'))).toBe(true);
+    expect(fake.seen.map((x) => x.parsed?.duration)).toEqual(['30', '20']);
+    expect(fake.seen[0]!.username).toMatch(/^customer-acct1-cc-US-sessid-[a-z0-9]{8}-sesstime-30$/);
+  });
+
   it('renders username and password templates for every tunnel: a sticky city line as the example spells it', async () => {
     const provider: FakeProvider = {
       account: {},
@@ -258,7 +275,7 @@ describe('provider presets', () => {
       spelled: { country: '', state: '', city: '', duration: '' },
     };
     const fake = await startFakeProvider(provider);
-    const r = await admin.request('POST', '/admin/upstreams', {
+    const r = await admin.request<{ upstream: { id: string } }>('POST', '/admin/upstreams', {
       name: 'Example',
       protocol: 'http',
       host: '127.0.0.1',
@@ -268,6 +285,7 @@ describe('provider presets', () => {
       password: 'pw',
     });
     expect(r.status).toBe(201);
+    expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
     const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
     cleanups.push(() => gw.close());
     expect(await through(gw, user.username({ country: 'US', state: 'CA', city: 'LOSANGELES' }, 10, 'EXAMPLE1'))).toBe(true);

@@ -33,9 +33,13 @@ async function addUpstream(body: Record<string, unknown>): Promise<string> {
     protocol: 'http',
     host: '127.0.0.1',
     port: 8080,
+    password: 'pw',
     ...body,
+    enabled: false,
   });
   expect(r.status).toBe(201);
+  // Saved disabled, as every new upstream is; enabled unless the test keeps it off.
+  if (body.enabled !== false) expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
   return r.body.upstream.id;
 }
 

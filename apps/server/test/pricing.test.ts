@@ -16,10 +16,10 @@ const json = { 'content-type': 'application/json' };
 const put = (body: unknown) => admin.request('PUT', '/admin/pricing', JSON.stringify(body), json);
 
 describe('prices the operator sets', () => {
-  it('defaults to the spec: $0.90/GB, $10 minimum, 12 GB; below it the spec message', async () => {
+  it('defaults to the spec: $0.90/GB, $10 minimum, 12 GB charged $10.80; below it the spec message', async () => {
     const r = await server.client().get('/api/pricing');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ pricePerGbCents: 90, minOrderCents: 1000, minOrderGb: 12, tiers: [] });
+    expect(r.body).toEqual({ pricePerGbCents: 90, minOrderCents: 1000, minOrderGb: 12, minOrderTotalCents: 1080, tiers: [] });
     const { client } = await signedInUser(server);
     expect(await client.post('/auth/create-crypto-payment', { gbAmount: 11, priceUsd: 9.9 })).toMatchObject({
       status: 400,
@@ -74,6 +74,7 @@ describe('prices the operator sets', () => {
       pricePerGbCents: 100,
       minOrderCents: 1500,
       minOrderGb: 15,
+      minOrderTotalCents: 1500,
       tiers: [
         { minGb: 50, pricePerGbCents: 80 },
         { minGb: 200, pricePerGbCents: 60 },
@@ -158,7 +159,6 @@ describe('prices the operator sets', () => {
       usernameTemplate: 'cust-{country}',
       password: 'x',
       costPerGbCents: 40,
-      enabled: true,
     });
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     const usage = await admin.get<{ soldPricePerGbCents: number }>(`/admin/upstreams/${up.body.upstream.id}/usage`);

@@ -12,10 +12,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { upstreams, usageDaily } from '@proxyhub/db';
+import { startFakeConnectProvider } from '@proxyhub/testing';
 import { adminClient } from './credits-helpers';
 import { startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -25,9 +26,9 @@ let strict: TestServer;
 let strictAdmin: HttpClient;
 let target: Server;
 let targetPort: number;
-let provider: Server;
+let provider: Awaited<ReturnType<typeof startFakeConnectProvider>>;
 let providerPort: number;
-const seen: Array<{ auth: string; target: string }> = [];
+let seen: Array<{ auth: string; target: string }> = [];
 const closers: Array<() => unknown> = [];
 
 beforeAll(async () => {
@@ -40,27 +41,14 @@ beforeAll(async () => {
   await once(target, 'listening');
   targetPort = (target.address() as AddressInfo).port;
   // A provider speaking HTTP CONNECT: only `acct-us[-sid-<8>]` with password `pw_ok` gets a tunnel.
-  provider = createHttpServer();
-  provider.on('connect', (req, sock: Socket) => {
-    const auth = Buffer.from((req.headers['proxy-authorization'] ?? '').replace(/^Basic /, ''), 'base64').toString();
-    seen.push({ auth, target: req.url ?? '' });
-    if (!/^acct-us(-sid-[a-z0-9]{8})?:pw_ok$/.test(auth)) return void sock.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
-    const [host, port] = (req.url ?? '').split(':');
-    const t = connect(Number(port), host, () => {
-      sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      sock.pipe(t).pipe(sock);
-    });
-    t.on('error', () => sock.destroy());
-    sock.on('error', () => t.destroy());
-  });
-  provider.listen(0, '127.0.0.1');
-  await once(provider, 'listening');
-  providerPort = (provider.address() as AddressInfo).port;
+  provider = await startFakeConnectProvider((auth) => /^acct-us(-sid-[a-z0-9]{8})?:pw_ok$/.test(auth));
+  seen = provider.seen;
+  providerPort = provider.port;
 });
 afterAll(async () => {
   for (const c of closers) await c();
   target?.close();
-  provider?.close();
+  await provider?.close();
   await server?.close();
   await strict?.close();
 });
@@ -229,7 +217,12 @@ describe('testing an upstream', () => {
       country: 'US',
       url: `https://localhost:${(tls.address() as AddressInfo).port}/`,
     });
-    expect(r.body).toMatchObject({ ok: false, status: null });
+    expect(r.body).toMatchObject({
+      ok: false,
+      status: null,
+      failure: 'certificate',
+      reason: "The upstream worked; the check page's TLS certificate is not trusted: give a check URL with a valid certificate",
+    });
     expect(r.body.error).toMatch(/self[- ]signed certificate/);
     expect(seen.at(-1)!.target).toBe(`localhost:${(tls.address() as AddressInfo).port}`);
   });
@@ -241,7 +234,14 @@ describe('testing an upstream', () => {
       url: `http://127.0.0.1:${targetPort}/`,
     });
     expect(r1.status).toBe(200);
-    expect(r1.body).toMatchObject({ ok: false, status: null, error: 'Upstream proxy refused the tunnel (407)' });
+    // Each failure in one sentence that says what to check, the raw text kept beside it (the dialog's Details).
+    expect(r1.body).toMatchObject({
+      ok: false,
+      status: null,
+      error: 'Upstream proxy refused the tunnel (407)',
+      failure: 'auth',
+      reason: 'The upstream refused the username or password: check the account part of the template and the password',
+    });
     expect(r1.body.username).toMatch(/^acct-us-sid-/);
     expect(JSON.stringify(r1.body)).not.toContain('wrong');
 
@@ -252,7 +252,12 @@ describe('testing an upstream', () => {
     closed.close();
     const gone = await provider_({ port: closedPort });
     const r2 = await admin.request<Record<string, unknown>>('POST', `/admin/upstreams/${gone}/test`, { country: 'US' });
-    expect(r2.body).toMatchObject({ ok: false, status: null });
+    expect(r2.body).toMatchObject({
+      ok: false,
+      status: null,
+      failure: 'refused',
+      reason: 'The upstream refused the connection on this port: check the host and the port',
+    });
     expect(r2.body.error).toMatch(/ECONNREFUSED/);
 
     // Accepts connections and never answers.
@@ -267,9 +272,27 @@ describe('testing an upstream', () => {
     const mute = await provider_({ port: (silent.address() as AddressInfo).port });
     const t0 = Date.now();
     const r3 = await admin.request<Record<string, unknown>>('POST', `/admin/upstreams/${mute}/test`, { country: 'US', url: `http://127.0.0.1:${targetPort}/` });
-    expect(r3.body).toMatchObject({ ok: false, status: null, error: 'Timed out after 10 s' });
+    expect(r3.body).toMatchObject({
+      ok: false,
+      status: null,
+      error: 'Timed out after 10 s',
+      failure: 'timeout',
+      reason: "The upstream did not answer within 10 s: check the host, the port and that the provider accepts this server's address",
+    });
     expect(Date.now() - t0).toBeGreaterThanOrEqual(9_900);
   }, 30_000);
+
+  it('blames TLS when what answers through the tunnel does not speak it: one sentence, the raw text kept', async () => {
+    const id = await provider_();
+    // An https:// check URL on a plain HTTP port: the TLS handshake meets an HTTP answer.
+    const r = await admin.request<Record<string, unknown>>('POST', `/admin/upstreams/${id}/test`, { country: 'US', url: `https://127.0.0.1:${targetPort}/` });
+    expect(r.body).toMatchObject({
+      ok: false,
+      failure: 'tls',
+      reason: 'The upstream did not answer TLS on this port: check the port and the protocol',
+    });
+    expect(r.body.error).toMatch(/wrong version number|EPROTO|SSL/i);
+  });
 
   it('refuses bad input (400 naming the field), unknown upstreams (404), and a private upstream when private egress is off', async () => {
     const id = await provider_();
@@ -289,13 +312,18 @@ describe('testing an upstream', () => {
     const made = await strictAdmin.request<{ upstream: { id: string } }>('POST', '/admin/upstreams', { ...base, host: 'upstream.invalid' });
     await strict.deps.db.update(upstreams).set({ host: '127.0.0.1', port: providerPort }).where(eq(upstreams.id, made.body.upstream.id));
     const r = await strictAdmin.request<Record<string, unknown>>('POST', `/admin/upstreams/${made.body.upstream.id}/test`, { country: 'US' });
-    expect(r.body).toMatchObject({ ok: false, error: 'Upstream 127.0.0.1 is a private address' });
+    expect(r.body).toMatchObject({ ok: false, error: 'Upstream 127.0.0.1 is a private address', failure: 'private_upstream' });
     // Nor send the check to a private page through a public upstream.
     const pub = await strictAdmin.request<{ upstream: { id: string } }>('POST', '/admin/upstreams', { ...base, host: '8.8.4.4' });
     const metadata = await strictAdmin.request<Record<string, unknown>>('POST', `/admin/upstreams/${pub.body.upstream.id}/test`, {
       country: 'US',
       url: 'http://169.254.169.254/latest/meta-data/',
     });
-    expect(metadata.body).toMatchObject({ ok: false, error: 'Destination 169.254.169.254 is a private address' });
+    expect(metadata.body).toMatchObject({
+      ok: false,
+      error: 'Destination 169.254.169.254 is a private address',
+      failure: 'private',
+      reason: 'The check URL is a private address: give a public page',
+    });
   });
 });

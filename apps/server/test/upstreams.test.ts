@@ -50,7 +50,7 @@ const valid = {
   countries: ['US', 'DE'],
   weight: 3,
   costPerGbCents: 40,
-  enabled: true,
+  enabled: false,
 };
 
 async function create(body: Record<string, unknown> = valid): Promise<UpstreamView> {
@@ -127,6 +127,15 @@ describe('upstream pools', () => {
       [{ countries: ['USA'] }, 'Countries must be upper-case two-letter codes'],
       [{ countries: [] }, 'Countries must list at least one country, or be null for all'],
       [{ name: ' ' }, 'Name is required'],
+      // A preset's account part left in capitals, or no password: never saved.
+      [{ usernameTemplate: 'customer-USERNAME-cc-{country}' }, "Username template: replace USERNAME with your account's"],
+      [{ usernameTemplate: 'brd-customer-CUSTOMER_ID-zone-ZONE' }, "Username template: replace CUSTOMER_ID with your account's"],
+      [{ usernameTemplate: 'u', passwordTemplate: '{password}-ZONE' }, "Password template: replace ZONE with your account's"],
+      [{ password: '' }, 'Password is required'],
+      [{ password: undefined }, 'Password is required'],
+      [{ enabled: true }, 'Enabled: a new upstream is saved disabled; enable it after a Test'],
+      [{ maxSessionMinutes: 0 }, 'Longest session must be from 1 to 10080 minutes'],
+      [{ maxSessionMinutes: 10081 }, 'Longest session must be from 1 to 10080 minutes'],
     ];
     const before = (await list()).length;
     for (const [change, error] of cases) {
@@ -213,5 +222,81 @@ describe('upstream pools', () => {
     expect(daily.body.days).toHaveLength(30);
     expect(daily.body.days[0]).toEqual({ day: new Date().toISOString().slice(0, 10), bytes: 2 * gib, costCents: 80, revenueCents: 180, marginCents: 100 });
     expect(daily.body.days.slice(1).every((d) => d.bytes === 0)).toBe(true);
+  });
+});
+
+describe('no unsafe upstream', () => {
+  it('saves a new upstream disabled; the gateways get it once the admin enables it', async () => {
+    const made = await create({ ...valid, name: 'Fresh', usernameTemplate: 'customer-acme-cc-{country}' });
+    expect(made).toMatchObject({ enabled: false });
+    const forGateways = async () => (await internalClient(server).gateway.upstreams.query()).upstreams.map((u) => u.id);
+    expect(await forGateways()).not.toContain(made.id);
+    expect((await admin.request('PATCH', `/admin/upstreams/${made.id}`, { enabled: true })).status).toBe(200);
+    expect(await forGateways()).toContain(made.id);
+    await admin.request('DELETE', `/admin/upstreams/${made.id}`);
+  });
+
+  it("refuses to enable one stored with a preset's capitals or no password (400 naming the field), and leaves it disabled", async () => {
+    const made = await create({ ...valid, name: 'Old preset' });
+    // As saved before these checks: the preset's placeholder still in, then no password.
+    await server.database.db.update(upstreams).set({ usernameTemplate: 'customer-USERNAME-cc-{country}' }).where(eq(upstreams.id, made.id));
+    const r = await admin.request<{ error: string }>('PATCH', `/admin/upstreams/${made.id}`, { enabled: true });
+    expect(r).toMatchObject({ status: 400, body: { error: "Username template: replace USERNAME with your account's" } });
+    await server.database.db.update(upstreams).set({ usernameTemplate: 'customer-acme', passwordEnc: '' }).where(eq(upstreams.id, made.id));
+    expect(await admin.request('PATCH', `/admin/upstreams/${made.id}`, { enabled: true })).toMatchObject({
+      status: 400,
+      body: { error: 'Password is required' },
+    });
+    // Fixed in the same request: accepted.
+    expect((await admin.request('PATCH', `/admin/upstreams/${made.id}`, { enabled: true, password: 'now-set' })).status).toBe(200);
+    const [row] = await server.database.db.select().from(upstreams).where(eq(upstreams.id, made.id));
+    expect(row!.enabled).toBe(true);
+    await admin.request('DELETE', `/admin/upstreams/${made.id}`);
+  });
+
+  it('warns on the row and in the cost warnings when a pool costs more per GB than a GB is sold for', async () => {
+    const dear = await create({ ...valid, name: 'Dear pool', costPerGbCents: 350 });
+    const cheap = await create({ ...valid, name: 'Cheap pool', costPerGbCents: 40 });
+    const sentence = 'Dear pool costs $3.50 per GB, more than the $0.90 per GB it is sold for: every GB through it loses money';
+    const listed = await list();
+    expect(listed.find((u) => u.id === dear.id)).toMatchObject({ costWarning: sentence });
+    expect(listed.find((u) => u.id === cheap.id)).toMatchObject({ costWarning: null });
+    const warnings = await admin.get<{ warnings: string[] }>('/admin/cost-warnings');
+    expect(warnings.status).toBe(200);
+    expect(warnings.body.warnings).toContain(sentence);
+    expect(warnings.body.warnings.join('\n')).not.toContain('Cheap pool');
+    // A volume tier below a pool's cost: that price is named.
+    expect(
+      (await admin.request('PUT', '/admin/pricing', { pricePerGbCents: 90, minOrderCents: 1000, tiers: [{ minGb: 100, pricePerGbCents: 30 }] })).status,
+    ).toBe(200);
+    try {
+      expect((await list()).find((u) => u.id === cheap.id)).toMatchObject({
+        costWarning: 'Cheap pool costs $0.40 per GB, more than the $0.30 per GB it is sold for from 100 GB: every GB through it loses money',
+      });
+    } finally {
+      await admin.request('PUT', '/admin/pricing', { pricePerGbCents: 90, minOrderCents: 1000, tiers: [] });
+    }
+    expect((await server.client().get('/admin/cost-warnings')).status).toBe(401);
+    await admin.request('DELETE', `/admin/upstreams/${dear.id}`);
+    await admin.request('DELETE', `/admin/upstreams/${cheap.id}`);
+  });
+
+  it("answers the longest session a country's enabled pools give (the shortest of them), null where none limits it", async () => {
+    const limit = async (country: string) =>
+      (await server.client().get<{ country: string; maxSessionMinutes: number | null }>(`/api/locations/countries/${country}/session-limit`)).body;
+    const a = await create({ ...valid, name: 'Short sessions', countries: ['US'], maxSessionMinutes: 30 });
+    expect(a).toMatchObject({ maxSessionMinutes: 30 });
+    // Disabled: no customer line goes through it yet.
+    expect(await limit('US')).toEqual({ country: 'US', maxSessionMinutes: null });
+    await admin.request('PATCH', `/admin/upstreams/${a.id}`, { enabled: true });
+    const b = await create({ ...valid, name: 'Day sessions', countries: null, maxSessionMinutes: 1440 });
+    await admin.request('PATCH', `/admin/upstreams/${b.id}`, { enabled: true });
+    expect(await limit('us')).toEqual({ country: 'US', maxSessionMinutes: 30 });
+    expect(await limit('DE')).toEqual({ country: 'DE', maxSessionMinutes: 1440 });
+    expect((await internalClient(server).gateway.upstreams.query()).upstreams.find((u) => u.id === a.id)).toMatchObject({ maxSessionMinutes: 30 });
+    await admin.request('PATCH', `/admin/upstreams/${b.id}`, { maxSessionMinutes: null });
+    expect(await limit('DE')).toEqual({ country: 'DE', maxSessionMinutes: null });
+    await admin.request('DELETE', `/admin/upstreams/${a.id}`);
+    await admin.request('DELETE', `/admin/upstreams/${b.id}`);
   });
 });

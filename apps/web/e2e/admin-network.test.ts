@@ -73,6 +73,13 @@ describe('admin network', () => {
     await form.getByLabel('Provider preset').selectOption('Oxylabs');
     expect(await form.getByLabel('Host').inputValue()).toBe('pr.oxylabs.io');
     expect(await form.getByLabel('Username template').inputValue()).toContain('customer-USERNAME-cc-{country}');
+    // The provider's longest documented session comes with the preset.
+    expect(await form.getByLabel('Longest session (minutes)').inputValue()).toBe('30');
+    // Untouched, it is refused: the account part in capitals, no password.
+    await form.getByRole('button', { name: 'Add upstream' }).click();
+    await form.getByText("Username template: replace USERNAME with your account's").waitFor();
+    await form.getByText('Password is required').waitFor();
+    expect(await form.innerText()).toContain('A new upstream is saved disabled: press Test on its row, and Enable it once the test works.');
     await form.getByLabel('Provider preset').selectOption('IPRoyal');
     expect(await form.getByLabel('Host').inputValue()).toBe('geo.iproyal.com');
     expect(await form.getByLabel('Port').inputValue()).toBe('12321');
@@ -87,7 +94,8 @@ describe('admin network', () => {
     await form.getByLabel('Password', { exact: true }).fill('provider-secret');
     await form.getByLabel('Countries').fill('US, DE');
     await form.getByLabel('Weight').fill('2');
-    await form.getByLabel('Cost per GB (cents)').fill('30');
+    await form.getByLabel('Longest session (minutes)').fill('');
+    await form.getByLabel('Cost per GB ($)').fill('0.30');
     await form.getByLabel('Username template').fill('cust-{region}');
     await form.getByRole('button', { name: 'Add upstream' }).click();
     await form.getByText('Port must be from 1 to 65535').waitFor();
@@ -98,6 +106,9 @@ describe('admin network', () => {
     const row = table.locator('tr[data-upstream="Provider One"]');
     await expect.poll(() => row.innerText()).toContain('socks5://proxy.provider.example:1080');
     expect(await row.innerText()).toContain('US, DE');
+    // Saved disabled: no customer traffic goes there before the admin enables it.
+    expect(await row.innerText()).toContain('Disabled');
+    expect((await e2e.internal.gateway.upstreams.query()).upstreams).toEqual([]);
     expect(await admin.content()).not.toContain('provider-secret');
 
     const { upstreams } = await e2e.internal.admin.upstreams.query();
@@ -119,16 +130,25 @@ describe('admin network', () => {
     const test = admin.getByTestId('upstream-test');
     await test.getByRole('button', { name: 'Run test' }).click();
     const answer = admin.getByTestId('upstream-test-answer');
-    await expect.poll(() => answer.innerText(), { timeout: 15_000 }).toContain('Cannot resolve proxy.provider.example');
+    // One sentence that says what to check; the raw text under Details.
+    await expect.poll(() => answer.innerText(), { timeout: 15_000 }).toContain("The upstream's host name does not resolve: check the host");
     expect(await answer.innerText()).toContain('Username sent: cust-US-sess-');
+    await answer.getByText('Details').click();
+    expect(await answer.getByTestId('upstream-test-details').innerText()).toContain('Cannot resolve proxy.provider.example');
     await test.getByRole('button', { name: 'Close' }).click();
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(async () => (await e2e.internal.gateway.upstreams.query()).upstreams.length).toBe(1);
 
     await row.getByRole('button', { name: 'Edit' }).click();
     await expect.poll(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe('Provider One');
-    await form.getByLabel('Cost per GB (cents)').fill('120');
+    expect(await form.getByLabel('Cost per GB ($)').inputValue()).toBe('0.30');
+    await form.getByLabel('Cost per GB ($)').fill('1.20');
     await form.getByRole('button', { name: 'Save upstream' }).click();
-    // The margin goes negative at $1.20/GB.
+    // The margin goes negative at $1.20/GB, and the row says why.
     await expect.poll(() => row.innerText()).toMatch(/\$1\.20\s+\$0\.90\s+-\$0\.30/);
+    expect(await row.getByTestId('upstream-cost-warning').innerText()).toBe(
+      'Provider One costs $1.20 per GB, more than the $0.90 per GB it is sold for: every GB through it loses money',
+    );
     await row.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => row.innerText()).toContain('Disabled');
     expect((await e2e.internal.gateway.upstreams.query()).upstreams).toEqual([]);

@@ -156,7 +156,7 @@ describe('top up', () => {
     expect(await user.getByTestId('order-total').innerText()).toBe('$10.80');
     expect(await user.getByRole('button', { name: 'Pay $10.80 with Crypto' }).isEnabled()).toBe(true);
     // What the smallest order costs is on the page, whatever is typed.
-    expect(await user.locator('main').innerText()).toContain('The smallest order is 12 GB, for $10.80.');
+    expect(await user.locator('main').innerText()).toContain('The smallest order is 12 GB for $10.80.');
     const pay = user.getByRole('button', { name: /^Pay .*with Crypto$/ });
     for (const below of ['11', '1', '', '0']) {
       await amount.fill(below);

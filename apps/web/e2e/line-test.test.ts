@@ -1,9 +1,13 @@
 /**
  * Proxies → "Test" in Chromium: the generated list's first line is tried through a real gateway to
  * a loopback IP-echo page and the page shows that it works, its latency and the exit address; a
- * pasted line of someone else is refused with the server's words.
+ * pasted line of someone else is refused with the server's words; a dead check page is blamed on
+ * the page, not the line.
  */
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createGateway, type Gateway } from '@proxyhub/gateway';
@@ -51,5 +55,33 @@ describe('proxies: test a line', () => {
     await page.getByRole('button', { name: 'Test', exact: true }).click();
     await result.getByText('Not one of your proxy lines').waitFor();
     expect(await result.innerText()).toContain(`Not one of your proxy lines: ${other.proxyUserId} is not your proxy user ID or one of your proxy accounts`);
+  });
+
+  it.each([
+    { width: 1366, height: 800 },
+    { width: 390, height: 844 },
+  ])('at $width x $height: a good line whose check page is down says the line works, not that it failed', async (size) => {
+    await page.setViewportSize(size);
+    const { port: gatewayPort } = e2e.server.config.proxyCheck!.gateway;
+    const dead = createServer();
+    dead.listen(0, '127.0.0.1');
+    await once(dead, 'listening');
+    const deadPort = (dead.address() as AddressInfo).port;
+    dead.close();
+    e2e.server.config.proxyCheck = { url: `http://127.0.0.1:${deadPort}/`, gateway: { host: '127.0.0.1', port: gatewayPort } };
+    try {
+      await page.getByLabel('Test a line').fill('');
+      await page.getByRole('button', { name: 'Test', exact: true }).click();
+      const result = page.getByTestId('line-test-result');
+      await result.getByText('The line works, but the check page could not be reached').waitFor();
+      expect(await result.innerText()).toContain(
+        `The line works, but the check page could not be reached: Cannot connect to 127.0.0.1:${deadPort} (ECONNREFUSED)`,
+      );
+      expect(await result.innerText()).not.toContain('did not work');
+      expect(await result.getByRole('alert').count()).toBe(0);
+    } finally {
+      e2e.server.config.proxyCheck = { url: `${target.url}/ip`, gateway: { host: '127.0.0.1', port: gatewayPort } };
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });

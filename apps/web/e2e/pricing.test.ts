@@ -22,21 +22,25 @@ afterAll(async () => {
 describe('pricing', () => {
   it('the Pricing tab sets the price, minimum and tiers (with the schema messages); landing and Top Up show them', async () => {
     await admin.getByRole('tab', { name: 'Pricing' }).click();
-    expect(await admin.getByTestId('pricing-in-force').innerText()).toContain('$0.90 per GB · Minimum order is 12GB ($10)');
+    expect(await admin.getByTestId('pricing-in-force').innerText()).toContain('$0.90 per GB · Minimum order is 12GB ($10) · smallest order 12 GB for $10.80');
     const form = admin.getByTestId('pricing-form');
-    await form.getByLabel('Price per GB (cents)').fill('95');
-    await form.getByLabel('Minimum order (cents)').fill('1500');
+    // Entered and shown in dollars.
+    expect(await form.getByLabel('Price per GB ($)').inputValue()).toBe('0.90');
+    expect(await form.getByLabel('Minimum order ($)').inputValue()).toBe('10.00');
+    expect(await form.innerText()).toContain('The smallest order today: 12 GB for $10.80');
+    await form.getByLabel('Price per GB ($)').fill('0.95');
+    await form.getByLabel('Minimum order ($)').fill('15');
     await form.getByRole('button', { name: 'Add tier' }).click();
     await form.getByLabel('Tier 1: from (GB)').fill('50');
-    await form.getByLabel('Tier 1: price per GB (cents)').fill('99');
+    await form.getByLabel('Tier 1: price per GB ($)').fill('0.99');
     await form.getByRole('button', { name: 'Save prices' }).click();
     await expect.poll(() => fieldErrors(admin)).toContain('Each tier must be cheaper than the one before');
-    await form.getByLabel('Tier 1: price per GB (cents)').fill('80');
+    await form.getByLabel('Tier 1: price per GB ($)').fill('0.80');
     await form.getByRole('button', { name: 'Save prices' }).click();
     await form.getByText('Prices saved:').waitFor();
     await expect
       .poll(() => admin.getByTestId('pricing-in-force').innerText())
-      .toContain('$0.95 per GB · Minimum order is 16GB ($15) · $0.80 per GB from 50 GB');
+      .toContain('$0.95 per GB · Minimum order is 16GB ($15) · $0.80 per GB from 50 GB · smallest order 16 GB for $15.20');
     await screenshots(admin, 'admin-pricing');
 
     const visitor = await (await e2e.newContext()).newPage();
@@ -51,7 +55,7 @@ describe('pricing', () => {
     expect(await customer.getByTestId('price-tiers').innerText()).toContain('$0.80');
   });
 
-  it("a user's own price in the admin user detail: a number of cents, or empty for the price list", async () => {
+  it("a user's own price in the admin user detail: dollars, or empty for the price list", async () => {
     await admin.getByRole('tab', { name: /Users/ }).click();
     await admin.getByLabel('Search users').fill(customerEmail);
     await admin.getByRole('button', { name: customerEmail }).click();
@@ -60,15 +64,15 @@ describe('pricing', () => {
     const rate = () =>
       customer.evaluate(async () => ((await (await fetch('/api/pricing')).json()) as { userPricePerGbCents: number | null }).userPricePerGbCents);
 
-    await own.getByLabel('Price per GB (cents)').fill('0');
+    await own.getByLabel('Price per GB ($)').fill('0');
     await own.getByRole('button', { name: 'Save price' }).click();
     await expect.poll(() => fieldErrors(admin)).toContain('Price per GB must be at least 1 cent');
-    await own.getByLabel('Price per GB (cents)').fill('70');
+    await own.getByLabel('Price per GB ($)').fill('0.70');
     await own.getByRole('button', { name: 'Save price' }).click();
     await own.getByText('Own price set to $0.70 per GB.').waitFor();
     expect(await rate()).toBe(70);
 
-    await own.getByLabel('Price per GB (cents)').fill('');
+    await own.getByLabel('Price per GB ($)').fill('');
     await own.getByRole('button', { name: 'Save price' }).click();
     await own.getByText('Own price removed: the price list applies.').waitFor();
     expect(await rate()).toBeNull();

@@ -68,7 +68,7 @@ describe('public pages and their links', () => {
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Pricing' }).click();
     await page.getByRole('heading', { name: 'Pricing', level: 1 }).waitFor();
     expect(await page.getByTestId('price-per-gb').innerText()).toBe('$0.90');
-    expect(await page.getByTestId('min-order').innerText()).toBe('$10.00');
+    expect(await page.getByTestId('min-order').innerText()).toBe('12 GB for $10.80');
     expect(await page.getByTestId('price-tiers').count()).toBe(0);
     expect(await page.title()).toBe('Pricing · ProxyHub');
 

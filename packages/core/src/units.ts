@@ -73,6 +73,20 @@ export function centsToUsd(cents: number): string {
   return (cents / 100).toFixed(2);
 }
 
+/**
+ * Dollars as an admin types them ("0.90", "$3.50", "12") to integer cents for the schemas that
+ * take cents. Blank or not a number: NaN (the schema's "must be a number"); more than two decimals:
+ * a fraction of a cent (the schema's "whole number of cents"), never silently rounded.
+ */
+export function usdToCents(text: string): number {
+  const t = text.trim().replace(/^\$/, '').trim();
+  if (t === '' || !/^-?\d*\.?\d*$/.test(t)) return Number.NaN;
+  const cents = Number(t) * 100;
+  const whole = Math.round(cents);
+  // 0.29 * 100 is 28.999999999999996 in binary floating point: that is 29 cents.
+  return Math.abs(cents - whole) < 1e-6 ? whole : cents;
+}
+
 /** "1 session", "2 sessions": a count with its noun in the right number (English, regular plural unless given). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { templateProblem } from './upstream-template';
-import { UPSTREAM_PRESETS } from './upstream-presets';
+import { createUpstreamInput, updateUpstreamInput } from './schemas/upstreams';
+import { renderUpstreamCredentials, templateProblem } from './upstream-template';
+import { presetPlaceholderIn, UPSTREAM_PRESETS } from './upstream-presets';
 
 const doc = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
@@ -27,10 +28,57 @@ describe('provider presets', () => {
       expect(row).toContain(cell(p.usernameTemplate));
       if (p.passwordTemplate) expect(row).toContain(cell(p.passwordTemplate));
       for (const url of p.docs) expect(row).toContain(`(${url})`);
+      // The longest session the preset carries, cited.
+      expect(row).toContain(p.maxSessionMinutes === null ? '| none documented' : `| ${p.maxSessionMinutes} min`);
+      if (p.sessionDocs) expect(row).toContain(`(${p.sessionDocs})`);
     }
     // The README has the section and points to the table.
     const readme = doc('README.md');
     expect(readme).toMatch(/^## Reselling a provider$/m);
     expect(readme).toContain('(docs/reselling.md#reselling-a-provider)');
+  });
+});
+
+describe('an upstream saved from a preset', () => {
+  const oxylabs = UPSTREAM_PRESETS.find((p) => p.id === 'oxylabs')!;
+  const base = { name: 'Oxylabs', protocol: 'http', host: oxylabs.host, port: oxylabs.port, password: 'pw' };
+  const firstError = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+
+  it("is refused while a template holds the preset's capitals or the password is empty, naming the field", () => {
+    expect(presetPlaceholderIn('brd-customer-CUSTOMER_ID-zone-ZONE-country-{country|lower}')).toBe('CUSTOMER_ID');
+    expect(presetPlaceholderIn('customer-acme-cc-{country}')).toBeNull();
+    expect(firstError(createUpstreamInput.safeParse({ ...base, usernameTemplate: oxylabs.usernameTemplate }))).toBe(
+      "Username template: replace USERNAME with your account's",
+    );
+    expect(firstError(createUpstreamInput.safeParse({ ...base, usernameTemplate: 'USERNAME', passwordTemplate: '{password}_country-{country}' }))).toBe(
+      "Username template: replace USERNAME with your account's",
+    );
+    expect(firstError(createUpstreamInput.safeParse({ ...base, usernameTemplate: 'u-acme', password: '' }))).toBe('Password is required');
+    expect(firstError(createUpstreamInput.safeParse({ ...base, usernameTemplate: 'u-acme', password: undefined }))).toBe('Password is required');
+    expect(firstError(updateUpstreamInput.safeParse({ id: 'x', passwordTemplate: 'PACKAGE_ID-{password}' }))).toBe(
+      "Password template: replace PACKAGE_ID with your account's",
+    );
+  });
+
+  it('is saved disabled: enabling it at creation is refused', () => {
+    const ok = createUpstreamInput.parse({ ...base, usernameTemplate: 'customer-acme-cc-{country}' });
+    expect(ok.enabled).toBe(false);
+    expect(firstError(createUpstreamInput.safeParse({ ...base, usernameTemplate: 'u-acme', enabled: true }))).toBe(
+      'Enabled: a new upstream is saved disabled; enable it after a Test',
+    );
+  });
+
+  it("sends a line longer than the provider's longest session with the provider's longest", () => {
+    const up = { usernameTemplate: oxylabs.usernameTemplate.replace('USERNAME', 'acme'), password: 'pw', maxSessionMinutes: oxylabs.maxSessionMinutes };
+    const line = (durationMinutes: number) => ({ location: { country: 'US' }, session: 'ABCD1234', sid: 'k3x9a0qz', durationMinutes });
+    expect(renderUpstreamCredentials(up, line(10080)).username).toBe('customer-acme-cc-US-sessid-k3x9a0qz-sesstime-30');
+    expect(renderUpstreamCredentials(up, line(10)).username).toBe('customer-acme-cc-US-sessid-k3x9a0qz-sesstime-10');
+    expect(renderUpstreamCredentials({ ...up, maxSessionMinutes: null }, line(10080)).username).toBe('customer-acme-cc-US-sessid-k3x9a0qz-sesstime-10080');
+    const soax = UPSTREAM_PRESETS.find((p) => p.id === 'soax')!;
+    const seconds = renderUpstreamCredentials(
+      { usernameTemplate: soax.usernameTemplate.replace('PACKAGE_ID', '1'), password: 'k', maxSessionMinutes: 60 },
+      line(1440),
+    );
+    expect(seconds.username).toBe('package-1-country-us-sessionid-k3x9a0qz-sessionlength-3600');
   });
 });

@@ -18,6 +18,12 @@ export interface UpstreamPreset {
   /** The account part the admin fills in, as written in the templates. */
   account: string;
   docs: string[];
+  /**
+   * The provider's longest documented sticky session, in minutes, and the page that says so; null
+   * where the provider documents none (its sessions then last as long as the line's).
+   */
+  maxSessionMinutes: number | null;
+  sessionDocs: string | null;
 }
 
 export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
@@ -37,6 +43,9 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
       'https://developers.oxylabs.io/proxies/residential-proxies/select-state',
       'https://developers.oxylabs.io/proxies/mobile-proxies/session-control',
     ],
+    // "This parameter can be set for up to 30 minutes" (sesstime).
+    maxSessionMinutes: 30,
+    sessionDocs: 'https://developers.oxylabs.io/proxies/mobile-proxies/session-control',
   },
   {
     id: 'brightdata',
@@ -49,6 +58,9 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     passwordTemplate: '',
     account: 'CUSTOMER_ID, ZONE',
     docs: ['https://docs.brightdata.com/api-reference/proxy/geolocation-targeting'],
+    // A session keeps its IP while it is used; no longest duration is documented.
+    maxSessionMinutes: null,
+    sessionDocs: 'https://docs.brightdata.com/api-reference/proxy/rotate_ips',
   },
   {
     id: 'decodo',
@@ -62,6 +74,9 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     passwordTemplate: '',
     account: 'USERNAME',
     docs: ['https://help.decodo.com/docs/residential-proxy-custom-sticky-sessions', 'https://help.decodo.com/docs/residential-proxy-authentication-methods'],
+    // "sessionduration accepts any integer (minute) value between 1 and 1440".
+    maxSessionMinutes: 1440,
+    sessionDocs: 'https://help.decodo.com/docs/residential-proxy-custom-sticky-sessions',
   },
   {
     id: 'iproyal',
@@ -75,6 +90,9 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
       '{password}_country-{country|lower}[_state-{state|name|compact|lower}][_city-{city|name|compact|lower}][_session-{sid}_lifetime-{minutes}m]',
     account: 'USERNAME',
     docs: ['https://docs.iproyal.com/proxies/residential/proxy/location', 'https://docs.iproyal.com/proxies/residential/proxy/rotation'],
+    // "the maximum extends to 7 days" (lifetime): our longest line too.
+    maxSessionMinutes: 10080,
+    sessionDocs: 'https://docs.iproyal.com/proxies/residential/proxy/rotation',
   },
   {
     id: 'soax',
@@ -88,5 +106,21 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     passwordTemplate: '',
     account: 'PACKAGE_ID',
     docs: ['https://helpcenter.soax.com/en/articles/6723733-sticky-sessions'],
+    // sessionlength is in seconds (default 360); no longest is documented.
+    maxSessionMinutes: null,
+    sessionDocs: 'https://helpcenter.soax.com/en/articles/9939557-understanding-session-parameters',
   },
 ];
+
+/**
+ * The account parts the presets write in capitals. A template still holding one was saved before
+ * the admin put their account in: every customer's line would be refused, or worse, be someone
+ * else's account.
+ */
+export const PRESET_ACCOUNT_PLACEHOLDERS = ['USERNAME', 'CUSTOMER_ID', 'ZONE', 'PACKAGE_ID'] as const;
+
+/** The first preset placeholder a template still holds (as a whole word, in capitals), or null. */
+export function presetPlaceholderIn(template: string): string | null {
+  for (const word of template.split(/[^A-Za-z0-9_]+/)) if ((PRESET_ACCOUNT_PLACEHOLDERS as readonly string[]).includes(word)) return word;
+  return null;
+}

@@ -159,7 +159,13 @@ export interface UpstreamTemplates {
   /** '' or absent: the password is sent as it is (as before templates had one). */
   passwordTemplate?: string | undefined;
   password: string;
+  /** The provider's longest sticky session: a longer line is sent with this many minutes. Null or absent: none. */
+  maxSessionMinutes?: number | null | undefined;
 }
+
+/** The minutes a line's session reaches the upstream with: its own, or the provider's longest where shorter. */
+export const sessionMinutesFor = (durationMinutes: number, maxSessionMinutes: number | null | undefined): number =>
+  maxSessionMinutes ? Math.min(durationMinutes, maxSessionMinutes) : durationMinutes;
 
 /** One customer line as an upstream sees it. `durationMinutes` 0 is a rotating line. */
 export interface UpstreamLine {
@@ -199,14 +205,16 @@ export function upstreamNeedsNames(up: UpstreamTemplates): boolean {
 /** The username and password one line reaches the upstream with. */
 export function renderUpstreamCredentials(up: UpstreamTemplates, line: UpstreamLine, names?: PlaceNames): { username: string; password: string } {
   const sticky = line.durationMinutes > 0;
+  // A provider ends a session at its own longest (or refuses a longer one): ask for what it gives.
+  const minutes = sessionMinutesFor(line.durationMinutes, up.maxSessionMinutes);
   const values: TemplateValues = {
     country: line.location.country,
     state: line.location.state ?? '',
     city: line.location.city ?? '',
     session: sticky ? line.session : '',
     sid: sticky ? line.sid : '',
-    minutes: sticky ? String(line.durationMinutes) : '',
-    seconds: sticky ? String(line.durationMinutes * 60) : '',
+    minutes: sticky ? String(minutes) : '',
+    seconds: sticky ? String(minutes * 60) : '',
     password: up.password,
   };
   const render = (src: string, kind: TemplateKind) => {

@@ -1,5 +1,5 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createNetServer, type Socket } from 'node:net';
+import { connect as connectTcp, createServer as createNetServer, type Socket } from 'node:net';
 import { closeServer, listen } from './net';
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -149,4 +149,27 @@ export async function startSmtpSink(): Promise<{ url: string; messages: SmtpMess
       await closeServer(server);
     },
   };
+}
+
+/**
+ * A residential provider's gateway speaking HTTP CONNECT on loopback: records each request's
+ * credentials (`user:password`) and target; `accept` decides who gets a tunnel (407 otherwise).
+ */
+export async function startFakeConnectProvider(accept: (auth: string) => boolean = () => true) {
+  const seen: Array<{ auth: string; target: string }> = [];
+  const server = createHttpServer();
+  server.on('connect', (req, sock: Socket) => {
+    const auth = Buffer.from((req.headers['proxy-authorization'] ?? '').replace(/^Basic /, ''), 'base64').toString();
+    seen.push({ auth, target: req.url ?? '' });
+    if (!accept(auth)) return void sock.end('HTTP/1.1 407 Proxy Authentication Required\r\n\r\n');
+    const [host, port] = (req.url ?? '').split(':');
+    const t = connectTcp(Number(port), host, () => {
+      sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      sock.pipe(t).pipe(sock);
+    });
+    t.on('error', () => sock.destroy());
+    sock.on('error', () => t.destroy());
+  });
+  const port = await listen(server);
+  return { port, seen, close: () => closeServer(server) };
 }

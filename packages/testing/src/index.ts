@@ -12,7 +12,16 @@
  */
 export { createTestDb } from '@proxyhub/db/testing';
 export { closeServer, listen, rawRequest, type RawResponse } from './net';
-export { startFakeGoogle, startFakeJsonApi, startSmtpSink, unsignedJwt, type FakeApiRequest, type FakeGoogle, type SmtpMessage } from './fakes';
+export {
+  startFakeConnectProvider,
+  startFakeGoogle,
+  startFakeJsonApi,
+  startSmtpSink,
+  unsignedJwt,
+  type FakeApiRequest,
+  type FakeGoogle,
+  type SmtpMessage,
+} from './fakes';
 export { HttpClient, type HttpResult } from './http-client';
 export { addCredits, expectLedgerHolds, expectLedgerOk } from './ledger';
 export { linkToken, readOutbox, type Mail } from './mail';

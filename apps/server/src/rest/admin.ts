@@ -145,6 +145,7 @@ export const adminRoutes = [
     caller.admin.updatePromotion(input),
   ),
   restRoute({ method: 'GET', url: '/admin/upstreams' }, async (caller) => caller.admin.upstreams()),
+  restRoute({ method: 'GET', url: '/admin/cost-warnings' }, async (caller) => caller.admin.costWarnings()),
   restRoute(
     { method: 'POST', url: '/admin/upstreams', body: createUpstreamInput },
     async (caller, input) => new RestResponse(201, { success: true, upstream: await caller.admin.createUpstream(input) }),

@@ -10,4 +10,7 @@ export const locationsRoutes = [
   restRoute({ method: 'GET', url: '/api/locations/countries/:country/states/:state/cities', params: citiesInput }, async (caller, input) => ({
     cities: await caller.locations.cities(input),
   })),
+  restRoute({ method: 'GET', url: '/api/locations/countries/:country/session-limit', params: statesInput }, async (caller, input) =>
+    caller.locations.sessionLimit(input),
+  ),
 ];

@@ -9,9 +9,11 @@ import { useForm, type Resolver } from 'react-hook-form';
 import {
   centsToUsd,
   createUpstreamInput,
+  DEFAULT_UPSTREAM_CHECK_URL,
   updateUpstreamInput,
   UPSTREAM_PRESETS,
   UPSTREAM_PROTOCOL_OPTIONS,
+  usdToCents,
   type CreateUpstreamInput,
   type UpdateUpstreamInput,
 } from '@proxyhub/core';
@@ -40,7 +42,9 @@ interface FormValues {
   password: string;
   countries: string;
   weight: string;
+  /** In dollars as typed; the API takes cents. */
   costPerGbCents: string;
+  maxSessionMinutes: string;
   enabled: 'enabled' | 'disabled';
 }
 
@@ -54,8 +58,9 @@ const EMPTY: FormValues = {
   password: '',
   countries: '',
   weight: '1',
-  costPerGbCents: '0',
-  enabled: 'enabled',
+  costPerGbCents: '0.00',
+  maxSessionMinutes: '',
+  enabled: 'disabled',
 };
 
 const valuesOf = (u: Upstream): FormValues => ({
@@ -68,7 +73,8 @@ const valuesOf = (u: Upstream): FormValues => ({
   password: '',
   countries: u.countries?.join(', ') ?? '',
   weight: String(u.weight),
-  costPerGbCents: String(u.costPerGbCents),
+  costPerGbCents: centsToUsd(u.costPerGbCents),
+  maxSessionMinutes: u.maxSessionMinutes === null ? '' : String(u.maxSessionMinutes),
   enabled: u.enabled ? 'enabled' : 'disabled',
 });
 
@@ -82,8 +88,8 @@ const inputOf = (v: FormValues) => ({
   passwordTemplate: v.passwordTemplate,
   countries: v.countries.trim() ? v.countries.split(/[\s,]+/).filter(Boolean) : null,
   weight: Number(v.weight),
-  costPerGbCents: Number(v.costPerGbCents),
-  enabled: v.enabled === 'enabled',
+  costPerGbCents: usdToCents(v.costPerGbCents),
+  maxSessionMinutes: v.maxSessionMinutes.trim() === '' ? null : Number(v.maxSessionMinutes),
 });
 
 /**
@@ -94,9 +100,10 @@ function upstreamResolver(editing: Upstream | null): Resolver<FormValues, unknow
   return (values, context, options) => {
     const input = inputOf(values);
     if (editing) {
-      const body = { id: editing.id, ...input, ...(values.password ? { password: values.password } : {}) };
+      const body = { id: editing.id, ...input, enabled: values.enabled === 'enabled', ...(values.password ? { password: values.password } : {}) };
       return zodResolver(updateUpstreamInput)(body, context, options as never) as never;
     }
+    // A new upstream is always saved disabled (the schema's default): enabled from its row after a Test.
     return zodResolver(createUpstreamInput)({ ...input, password: values.password }, context, options as never) as never;
   };
 }
@@ -128,6 +135,7 @@ function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: (
     form.setValue('port', String(p.port));
     form.setValue('usernameTemplate', p.usernameTemplate);
     form.setValue('passwordTemplate', p.passwordTemplate);
+    form.setValue('maxSessionMinutes', p.maxSessionMinutes === null ? '' : String(p.maxSessionMinutes));
     form.clearErrors();
   }
   const chosen = UPSTREAM_PRESETS.find((x) => x.id === preset);
@@ -184,12 +192,26 @@ function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: (
           <Field label="Password" type="password" placeholder={editing?.hasPassword ? 'Unchanged' : ''} autoComplete="new-password" {...field('password')} />
           <Field label="Countries" hint="Codes like US, DE; empty for all" {...field('countries')} />
           <Field label="Weight" inputMode="numeric" {...field('weight')} />
-          <Field label="Cost per GB (cents)" inputMode="numeric" {...field('costPerGbCents')} />
+          <Field label="Cost per GB ($)" inputMode="decimal" {...field('costPerGbCents')} />
+          <Field
+            label="Longest session (minutes)"
+            inputMode="numeric"
+            hint={
+              chosen?.sessionDocs ? `The provider's longest, from ${chosen.sessionDocs}; empty for none` : 'Longer lines are sent with this; empty for none'
+            }
+            {...field('maxSessionMinutes')}
+          />
         </div>
-        <SelectField label="State" {...field('enabled')}>
-          <option value="enabled">Enabled</option>
-          <option value="disabled">Disabled</option>
-        </SelectField>
+        {editing ? (
+          <SelectField label="State" {...field('enabled')}>
+            <option value="enabled">Enabled</option>
+            <option value="disabled">Disabled</option>
+          </SelectField>
+        ) : (
+          <p className="muted small" data-testid="upstream-saved-disabled">
+            A new upstream is saved disabled: press Test on its row, and Enable it once the test works.
+          </p>
+        )}
         <div style={{ display: 'flex', gap: 8 }}>
           <Button type="submit" loading={create.isPending || update.isPending}>
             {editing ? 'Save upstream' : 'Add upstream'}
@@ -209,7 +231,7 @@ type TestAnswer = RouterOutputs['admin']['testUpstream'];
 
 /** One tunnel through the upstream as a line for this place would go, and the page it fetched. */
 function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
-  const [place, setPlace] = useState({ country: 'US', state: '', city: '', minutes: '10' });
+  const [place, setPlace] = useState({ country: 'US', state: '', city: '', minutes: '10', url: '' });
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const test = trpc.admin.testUpstream.useMutation();
@@ -225,6 +247,7 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
           ...(place.state ? { state: place.state } : {}),
           ...(place.state && place.city ? { city: place.city } : {}),
           minutes: Number(place.minutes),
+          ...(place.url.trim() ? { url: place.url.trim() } : {}),
         }),
       );
     } catch (err) {
@@ -243,6 +266,7 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
             <option value="10">Sticky, 10 minutes</option>
             <option value="60">Sticky, 60 minutes</option>
           </SelectField>
+          <Field label="Check URL" hint="Empty: the server's check page" placeholder={DEFAULT_UPSTREAM_CHECK_URL} value={place.url} onChange={set('url')} />
         </div>
         <div style={{ display: 'flex', gap: 8 }}>
           <Button onClick={() => void run()} loading={test.isPending}>
@@ -256,8 +280,15 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
         {answer && (
           <div data-testid="upstream-test-answer">
             <Alert kind={answer.ok ? 'success' : 'error'}>
-              {answer.ok ? `OK: ${answer.status} in ${answer.latencyMs} ms` : `Failed after ${answer.latencyMs} ms: ${answer.error}`}
+              {answer.ok ? `OK: ${answer.status} in ${answer.latencyMs} ms` : `Failed after ${answer.latencyMs} ms. ${answer.reason}`}
             </Alert>
+            {!answer.ok && (
+              // The words as the upstream or the TLS library said them, for the provider's support.
+              <details data-testid="upstream-test-details">
+                <summary>Details</summary>
+                <pre className="mono">{answer.error}</pre>
+              </details>
+            )}
             <p>
               Username sent: <span className="mono">{answer.username}</span>
             </p>
@@ -306,9 +337,16 @@ function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
     {
       head: 'Name',
       cell: (u) => (
-        <button type="button" className="link-button" onClick={() => select(u.id)}>
-          {u.name}
-        </button>
+        <>
+          <button type="button" className="link-button" onClick={() => select(u.id)}>
+            {u.name}
+          </button>
+          {u.costWarning && (
+            <div className="field-error" role="note" data-testid="upstream-cost-warning">
+              {u.costWarning}
+            </div>
+          )}
+        </>
       ),
     },
     { head: 'Endpoint', className: 'mono', cell: (u) => `${u.protocol}://${u.host}:${u.port}` },

@@ -4,7 +4,18 @@
  */
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adjustBalanceInput, centsToUsd, formatGb, gbBreakdown, roleMayUse, setUserPriceInput, suspendUserInput } from '@proxyhub/core';
+import {
+  adjustBalanceInput,
+  centsToUsd,
+  formatGb,
+  gbBreakdown,
+  roleMayUse,
+  setUserPriceInput,
+  suspendUserInput,
+  usdToCents,
+  type SetUserPriceInput,
+} from '@proxyhub/core';
+import type { Resolver } from 'react-hook-form';
 import { billingStatus } from '../lib/billing-status';
 import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
@@ -130,9 +141,14 @@ function useAdminUserConnections(id: string, filters: ConnectionFilters) {
 }
 
 const suspendResolver = zodResolver(suspendUserInput);
-const ownPriceResolver = zodResolver(setUserPriceInput);
-/** Blank is "no rate of their own" (null); anything else is read as a number for the schema to judge. */
-const ownPriceOptions = { setValueAs: (v: string | number | null) => (typeof v === 'string' ? (v.trim() === '' ? null : Number(v)) : v) };
+/** The own price as typed, in dollars; blank is "no rate of their own" (null). The API takes cents. */
+type OwnPriceValues = { id: string; pricePerGbCents: string };
+const ownPriceResolver: Resolver<OwnPriceValues, unknown, SetUserPriceInput> = (values, context, options) =>
+  zodResolver(setUserPriceInput)(
+    { id: values.id, pricePerGbCents: values.pricePerGbCents.trim() === '' ? null : usdToCents(values.pricePerGbCents) },
+    context,
+    options as never,
+  );
 const adjustResolver = zodResolver(adjustBalanceInput);
 /** A blank change is a missing number (the schema's "must be a number"), not 0. */
 const deltaOptions = { setValueAs: (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v)) };
@@ -199,7 +215,7 @@ function OwnPriceCard({ id, current, onDone }: { id: string; current: number | n
   const patch = trpc.admin.patchUser.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
     ownPriceResolver,
-    { id, pricePerGbCents: current },
+    { id, pricePerGbCents: current === null ? '' : centsToUsd(current) },
     async (input) => {
       await patch.mutateAsync(input);
       await onDone();
@@ -208,10 +224,10 @@ function OwnPriceCard({ id, current, onDone }: { id: string; current: number | n
     (err) => errorMessage(err, 'Setting the price failed'),
   );
   return (
-    <Card title="Own price" description="Cents per GB for this user's crypto orders, used where lower than the price list's. Empty: the price list's.">
+    <Card title="Own price" description="Dollars per GB for this user's crypto orders, used where lower than the price list's. Empty: the price list's.">
       <form onSubmit={onSubmit} noValidate data-testid="own-price-form">
         {outcome}
-        <FormField form={form} name="pricePerGbCents" options={ownPriceOptions} label="Price per GB (cents)" inputMode="numeric" placeholder="Price list" />
+        <FormField form={form} name="pricePerGbCents" label="Price per GB ($)" inputMode="decimal" placeholder="Price list" />
         <Button type="submit" loading={patch.isPending}>
           Save price
         </Button>

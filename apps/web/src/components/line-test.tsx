@@ -73,7 +73,9 @@ export function LineTest({ firstLine }: { firstLine: string | null }) {
       <div aria-live="polite" data-testid="line-test-result">
         {formError(form) && <Alert kind="error">{formError(form)}</Alert>}
         {answer?.ok === true && <Alert kind="success">{answerText(answer)}</Alert>}
-        {answer?.ok === false && <Alert kind="error">The line did not work: {answer.error}</Alert>}
+        {answer?.ok === false &&
+          // The line itself worked when only the check page failed: a warning, not "did not work".
+          (answer.failure === 'check_page' ? <Alert kind="info">{answer.error}</Alert> : <Alert kind="error">The line did not work: {answer.error}</Alert>)}
       </div>
     </div>
   );

@@ -36,6 +36,8 @@ export interface PublicPricing {
   pricePerGbCents: number;
   minOrderCents: number;
   minOrderGb: number;
+  /** What the smallest order is charged (12 GB: $10.80 at the defaults). */
+  minOrderTotalCents: number;
   tiers: Array<{ minGb: number; pricePerGbCents: number }>;
 }
 export const publicPricing = () => getJson<PublicPricing>('/api/pricing');

@@ -11,6 +11,7 @@ import { AdminCodes } from '../components/admin/codes';
 import { GenerateCodes } from '../components/admin/generate-codes';
 import { AdminLogin } from '../components/admin/login';
 import { AdminOverview, GlobalUsage } from '../components/admin/overview';
+import { CostWarnings } from '../components/admin/cost-warnings';
 import { AdminPayments } from '../components/admin/payments';
 import { AdminPricing } from '../components/admin/pricing-tab';
 import { AdminPromotions } from '../components/admin/promotions-tab';
@@ -151,6 +152,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
         <h1 className="admin-title">Admin Panel</h1>
         {may('overview') && (
           <>
+            <CostWarnings />
             <GlobalUsage query={usage} />
             <AdminOverview />
           </>

@@ -1,14 +1,14 @@
 import { Link } from 'react-router-dom';
 import { SiteFooter, SiteHeader } from '../components/public-site';
 import { usePageTitle } from '../lib/page-title';
-import { centsToUsd, minOrderGb, type Pricing } from '@proxyhub/core';
+import { centsToUsd, smallestOrderText, type Pricing } from '@proxyhub/core';
 import { usePublicPricing } from '../lib/public-calls';
 
-/** "$0.90 per GB", and from which amount a volume tier is cheaper, and the minimum order. */
+/** "$0.90 per GB", from which amount a volume tier is cheaper, and the smallest order with what it costs. */
 function pricingText(p: Pricing): string {
   const best = p.tiers.at(-1);
   const volume = best ? ` ($${centsToUsd(best.pricePerGbCents)} per GB from ${best.minGb} GB)` : '';
-  return `Pay only for the data you use: $${centsToUsd(p.pricePerGbCents)} per GB${volume}, no subscription, orders from ${minOrderGb(p)} GB ($${centsToUsd(p.minOrderCents)}). Top up with 300+ cryptocurrencies or a top-up code.`;
+  return `Pay only for the data you use: $${centsToUsd(p.pricePerGbCents)} per GB${volume}, no subscription, the smallest order ${smallestOrderText(p)}. Top up with 300+ cryptocurrencies or a top-up code.`;
 }
 
 const FEATURES = [

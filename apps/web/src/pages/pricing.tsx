@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { centsToUsd } from '@proxyhub/core';
+import { centsToUsd, smallestOrderText } from '@proxyhub/core';
 import { PublicDataPage } from '../components/public-site';
 import { publicPricing } from '../lib/public-calls';
 
@@ -17,8 +17,7 @@ export function PricingPage() {
               <span className="hero-price-unit">/GB</span>
             </p>
             <p className="muted">
-              Minimum order <strong data-testid="min-order">${centsToUsd(p.minOrderCents)}</strong> ({p.minOrderGb} GB). Top up with 300+ cryptocurrencies or a
-              top-up code.
+              Smallest order <strong data-testid="min-order">{smallestOrderText(p)}</strong>. Top up with 300+ cryptocurrencies or a top-up code.
             </p>
             <p className="muted small">1 GB = 1,073,741,824 bytes, counted in both directions.</p>
             <Link to="/login?mode=register" className="btn btn-primary">

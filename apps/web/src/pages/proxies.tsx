@@ -30,6 +30,7 @@ import { downloadText } from '../lib/clipboard';
 import { FormField, NumberField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
+import { SessionLimitNote } from '../components/session-limit-note';
 import { usePageTitle } from '../lib/page-title';
 
 const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
@@ -320,6 +321,7 @@ export function ProxiesPage() {
               </p>
             </div>
           </div>
+          <SessionLimitNote control={form.control} country={country} />
         </form>
       </Card>
 

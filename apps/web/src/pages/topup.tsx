@@ -13,6 +13,7 @@ import {
   formatGb,
   minOrderGb,
   minOrderMessage,
+  smallestOrderText,
   orderTotalCents,
   ratePerGbCents,
   promotionCodeField,
@@ -91,6 +92,7 @@ function usePricing() {
     total: (gb: number) => orderTotalCents(pricing, gb, own),
     minGb: minOrderGb(pricing),
     minMessage: minOrderMessage(pricing),
+    smallest: smallestOrderText(pricing, own),
   };
 }
 
@@ -140,9 +142,17 @@ function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number 
   );
 }
 
+/** "Whole GB only: 12.5 becomes 12" for an amount with a fraction (the spec makes it whole); null otherwise. */
+function wholeGbNote(raw: string): string | null {
+  const n = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(n) && !Number.isInteger(n) ? `Whole GB only: ${raw.trim()} becomes ${coerceGbAmount(raw)}` : null;
+}
+
 function CryptoTopUp() {
   const [promoCode, setPromoCode] = useState('');
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
+  // Said where the amount is made whole, and kept after the field is rewritten on blur.
+  const [wholeNote, setWholeNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const create = trpc.credits.createCryptoPayment.useMutation();
   const prices = usePricing();
@@ -186,10 +196,11 @@ function CryptoTopUp() {
           min={1}
           step={1}
           value={raw}
-          hint={`The smallest order is ${prices.minGb} GB, for $${centsToUsd(prices.total(prices.minGb))}.`}
+          hint={wholeNote ?? `The smallest order is ${prices.smallest}.`}
           error={orderError}
           onChange={(e) => {
             setRaw(e.target.value);
+            setWholeNote(wholeGbNote(e.target.value));
             setError(null);
           }}
           onBlur={() => setRaw(String(coerceGbAmount(raw)))}

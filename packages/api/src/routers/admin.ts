@@ -56,7 +56,7 @@ import { listGateways } from '../services/gateway-fleet';
 import { getCatalogue, setCatalogue } from '../services/catalogue';
 import { getTargetPolicy, setTargetPolicy } from '../services/target-policy';
 import { datasetCountries } from '../services/locations';
-import { createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
+import { costWarnings, createUpstream, deleteUpstream, listUpstreams, updateUpstream, upstreamDailyUsage } from '../services/upstreams';
 import { testUpstream } from '../services/upstream-test';
 import { signInLimited } from '../limits';
 import { actorOf, adminOrInternalProcedure, financeProcedure, publicProcedure, staffProcedure, supportProcedure } from '../trpc';
@@ -214,6 +214,8 @@ export const adminRouter = {
   }),
   /** Upstream pools with their last 30 days of usage, cost, revenue and margin (passwords never). */
   upstreams: adminOrInternalProcedure.query(({ ctx }) => listUpstreams(ctx.db)),
+  /** Pools that cost more per GB than a GB is sold for (the overview's and the Pricing tab's warnings). */
+  costWarnings: adminOrInternalProcedure.query(({ ctx }) => costWarnings(ctx.db)),
   /** One upstream's usage per UTC day over the last 30 days. */
   upstreamUsage: adminOrInternalProcedure.input(upstreamIdInput).query(({ ctx, input }) => upstreamDailyUsage(ctx.db, input.id)),
   createUpstream: adminOrInternalProcedure

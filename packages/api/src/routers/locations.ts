@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { citiesInput, DomainError, statesInput } from '@proxyhub/core';
 import { offeredCountries } from '../services/catalogue';
 import { listCities, listCountries, listStates } from '../services/locations';
+import { sessionLimitFor } from '../services/upstreams';
 import { publicProcedure } from '../trpc';
 
 /** Only the countries offered now (the catalogue, as the upstreams serve it); the rest are unknown here. */
@@ -24,4 +25,6 @@ export const locationsRouter = {
     }
     return cities;
   }),
+  /** The longest a sticky line for this country keeps its IP (the pools serving it), null for no limit. */
+  sessionLimit: publicProcedure.input(statesInput).query(({ ctx, input }) => sessionLimitFor(ctx.db, input.country.toUpperCase())),
 } satisfies TRPCRouterRecord;

@@ -3,7 +3,16 @@
  * one user's own. Every crypto order is priced here, on the server, from what is in force.
  */
 import { eq, sql } from 'drizzle-orm';
-import { DEFAULT_PRICING, DomainError, minOrderGb, orderTotalCents, ratePerGbCents, type AdminUserPatchInput, type Pricing } from '@proxyhub/core';
+import {
+  DEFAULT_PRICING,
+  DomainError,
+  minOrderGb,
+  orderTotalCents,
+  smallestOrder,
+  ratePerGbCents,
+  type AdminUserPatchInput,
+  type Pricing,
+} from '@proxyhub/core';
 import { pricingSettings, users, type DbOrTx } from '@proxyhub/db';
 
 const ROW = 'pricing';
@@ -16,7 +25,14 @@ export async function getPricing(db: DbOrTx): Promise<Pricing> {
 /** What GET /api/pricing answers. */
 export async function publicPricing(db: DbOrTx, userId?: string) {
   const p = await getPricing(db);
-  const base = { pricePerGbCents: p.pricePerGbCents, minOrderCents: p.minOrderCents, minOrderGb: minOrderGb(p), tiers: p.tiers };
+  // minOrderTotalCents: what the smallest order is charged (12 GB: $10.80), which pages state beside its GB.
+  const base = {
+    pricePerGbCents: p.pricePerGbCents,
+    minOrderCents: p.minOrderCents,
+    minOrderGb: minOrderGb(p),
+    minOrderTotalCents: smallestOrder(p).totalCents,
+    tiers: p.tiers,
+  };
   if (!userId) return base;
   // Signed in: the caller's own rate too, so the Top Up page prices the order as the server will.
   const [u] = await db.select({ rate: users.pricePerGbCents }).from(users).where(eq(users.id, userId)).limit(1);

@@ -9,7 +9,7 @@
  */
 import { isIP, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { DomainError, parseProxyUsername, type ProxyTestAnswer } from '@proxyhub/core';
+import { DomainError, parseProxyUsername, type ProxyTestAnswer, type ProxyTestFailure } from '@proxyhub/core';
 import { dialUpstream, EgressError, LINE_TEST_HEADER, signLineTest } from '@proxyhub/core/node';
 import type { SecretBox } from '@proxyhub/auth';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
@@ -60,14 +60,28 @@ export function countryOfAddress(ip: string): Promise<string | null> {
   return countries.then((lookup) => lookup(ip));
 }
 
-/** Why the line did not work, in the customer's terms. */
-function reasonOf(err: unknown): string {
-  if (err instanceof EgressError) {
-    // The gateway's own answer (407 bad credentials, 402 empty balance, 502 target unreachable...).
-    if (err.reply) return `The gateway refused the line: ${err.reply.replace(/^HTTP\/1\.[01] /, '')}`;
-    return `The gateway did not answer: ${err.message}`;
+/**
+ * Why the test failed, in the customer's terms, and who is to blame. The gateway answers a line it
+ * accepted but could not carry with 502/504 and the dialling error's text: naming the check page's
+ * own host and port (or "Cannot resolve <host>"), the line works and the page was unreachable; any
+ * other 502/504 is the upstream provider behind the gateway; any other status is the gateway
+ * refusing the line itself (credentials, balance, location, allow-list).
+ */
+function blame(err: unknown, target: { host: string; port: number }): { failure: ProxyTestFailure; error: string } {
+  if (!(err instanceof EgressError))
+    return { failure: 'check_page', error: `The line works, but the check page did not answer through it: ${(err as Error).message}` };
+  if (!err.reply) return { failure: 'gateway', error: `The gateway did not answer: ${err.message}` };
+  const answer = err.reply.replace(/^HTTP\/1\.[01] /, '');
+  const status = Number.parseInt(answer, 10);
+  const text = answer.slice(answer.indexOf(': ') + 2);
+  if (status === 502 || status === 504) {
+    const names = [`${target.host}:${target.port}`, `[${target.host}]:${target.port}`, `Cannot resolve ${target.host}`];
+    if (answer.includes(': ') && names.some((n) => text.includes(n))) {
+      return { failure: 'check_page', error: `The line works, but the check page could not be reached: ${text}` };
+    }
+    return { failure: 'upstream', error: `The upstream provider failed: ${answer}` };
   }
-  return `The check page did not answer through the line: ${(err as Error).message}`;
+  return { failure: 'refused', error: `The gateway refused the line: ${answer}` };
 }
 
 /** The line's account, when it is one of the user's (main, batch or sub-account); 403 otherwise, whether it exists or not. */
@@ -117,11 +131,13 @@ export async function testProxyLine(
     socket = await Promise.race([dialling, timedOut]);
     const page = await fetchThrough(url, socket, signal, 'ProxyHub line test');
     const latencyMs = Math.round(performance.now() - started);
-    if (page.status < 200 || page.status >= 400) return { ok: false, error: `The check page answered ${page.status} through the line` };
+    if (page.status < 200 || page.status >= 400) {
+      return { ok: false, failure: 'check_page', error: `The line works, but the check page answered ${page.status} through it` };
+    }
     const exitIp = exitIpIn(page.body);
     return { ok: true, latencyMs, exitIp, country: exitIp ? await countryOfAddress(exitIp) : null };
   } catch (err) {
-    return { ok: false, error: signal.aborted ? TIMED_OUT : reasonOf(err) };
+    return signal.aborted ? { ok: false, failure: 'gateway', error: TIMED_OUT } : { ok: false, ...blame(err, target) };
   } finally {
     socket?.destroy();
   }

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { randomSessionToken, renderUpstreamCredentials, upstreamNeedsNames, type TestUpstreamInput } from '@proxyhub/core';
-import { bareHost, dialUpstream, isPrivateAddress } from '@proxyhub/core/node';
+import { bareHost, dialUpstream, EgressError, isPrivateAddress } from '@proxyhub/core/node';
 import { placeNames } from '@proxyhub/core/places';
 import type { SecretBox } from '@proxyhub/auth';
 import type { DbOrTx } from '@proxyhub/db';
@@ -22,9 +22,56 @@ const BODY_CHARS = 500;
 /** Read no more of the page than this (the answer shows its first 500 characters). */
 const BODY_LIMIT = 16 * 1024;
 
+/** What went wrong, by who is to blame: each with one sentence that says what to check. */
+export type UpstreamTestFailure = 'tls' | 'certificate' | 'refused' | 'timeout' | 'auth' | 'dns' | 'private_upstream' | 'private' | 'page' | 'other';
+
 export type UpstreamTestAnswer =
   | { ok: true; status: number; latencyMs: number; username: string; body: string }
-  | { ok: false; status: number | null; latencyMs: number; username: string; body: string; error: string };
+  | {
+      ok: false;
+      status: number | null;
+      latencyMs: number;
+      username: string;
+      body: string;
+      /** The raw text (the upstream's refusal, the TLS library's words): the dialog's Details. */
+      error: string;
+      failure: UpstreamTestFailure;
+      /** One sentence for `failure`, what the dialog says first. */
+      reason: string;
+    };
+
+type DialFailure = Exclude<UpstreamTestFailure, 'page'>;
+export const UPSTREAM_TEST_REASONS: Record<DialFailure, string> = {
+  tls: 'The upstream did not answer TLS on this port: check the port and the protocol',
+  refused: 'The upstream refused the connection on this port: check the host and the port',
+  timeout: `The upstream did not answer within ${UPSTREAM_TEST_TIMEOUT_MS / 1000} s: check the host, the port and that the provider accepts this server's address`,
+  auth: 'The upstream refused the username or password: check the account part of the template and the password',
+  dns: "The upstream's host name does not resolve: check the host",
+  certificate: "The upstream worked; the check page's TLS certificate is not trusted: give a check URL with a valid certificate",
+  private_upstream: "The upstream's host is a private address, which this server does not dial: check the host",
+  private: 'The check URL is a private address: give a public page',
+  other: 'The upstream failed: see Details',
+};
+
+/** Which failure an error is: by its kind where dialling named one, else by the TLS library's codes and words. */
+function failureOf(err: unknown, timedOut: boolean): DialFailure {
+  if (timedOut) return 'timeout';
+  if (err instanceof EgressError) {
+    if (err.kind === 'timeout') return 'timeout';
+    if (err.kind === 'refused') return 'refused';
+    if (err.kind === 'dns') return 'dns';
+    if (/is a private address/.test(err.message)) return 'private_upstream';
+    // HTTP CONNECT answered 407, or SOCKS5's username/password step failed (RFC 1929).
+    if (/\b407\b|authenticat/i.test(`${err.message} ${err.reply ?? ''}`)) return 'auth';
+    if (/wrong version number|EPROTO|SSL|TLS/i.test(err.message)) return 'tls';
+    return 'other';
+  }
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  // The tunnel worked and TLS was spoken: the page's certificate failed Node's checks.
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'certificate';
+  if (code.startsWith('ERR_SSL') || code === 'EPROTO' || /wrong version number|EPROTO|SSL routines|TLS/i.test((err as Error).message)) return 'tls';
+  return 'other';
+}
 
 /** 8 characters of [a-z0-9], as a sticky line's `{sid}` is. */
 function randomSid(): string {
@@ -83,17 +130,40 @@ export async function testUpstream(
   const host = bareHost(url.hostname);
   // As the gateway does for a line: a literal private destination is refused before any upstream.
   if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-    return { ok: false, status: null, latencyMs: 0, username: credentials.username, body: '', error: `Destination ${url.hostname} is a private address` };
+    const error = `Destination ${url.hostname} is a private address`;
+    return {
+      ok: false,
+      status: null,
+      latencyMs: 0,
+      username: credentials.username,
+      body: '',
+      error,
+      failure: 'private',
+      reason: UPSTREAM_TEST_REASONS.private,
+    };
   }
   try {
     socket = await dialUpstream(up, credentials, { host: url.hostname, port }, { timeoutMs: UPSTREAM_TEST_TIMEOUT_MS, allowPrivate: opts.allowPrivate });
     if (signal.aborted) throw new Error('Timed out after 10 s');
     const page = await fetchThrough(url, socket, signal);
     const answer = { status: page.status, latencyMs: latencyMs(), username: credentials.username, body: page.body };
-    return page.status >= 200 && page.status < 400 ? { ok: true, ...answer } : { ok: false, ...answer, error: `The page answered ${page.status}` };
+    if (page.status >= 200 && page.status < 400) return { ok: true, ...answer };
+    const error = `The page answered ${page.status}`;
+    return { ok: false, ...answer, error, failure: 'page', reason: `The upstream worked; the check page answered ${page.status}: try another check URL` };
   } catch (err) {
-    const message = signal.aborted ? `Timed out after ${UPSTREAM_TEST_TIMEOUT_MS / 1000} s` : (err as Error).message;
-    return { ok: false, status: null, latencyMs: latencyMs(), username: credentials.username, body: '', error: message };
+    const timedOut = signal.aborted;
+    const error = timedOut ? `Timed out after ${UPSTREAM_TEST_TIMEOUT_MS / 1000} s` : (err as Error).message;
+    const failure = failureOf(err, timedOut);
+    return {
+      ok: false,
+      status: null,
+      latencyMs: latencyMs(),
+      username: credentials.username,
+      body: '',
+      error,
+      failure,
+      reason: UPSTREAM_TEST_REASONS[failure],
+    };
   } finally {
     socket?.destroy();
   }

@@ -6,7 +6,15 @@
  */
 import { and, asc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { SecretBox } from '@proxyhub/auth';
-import { BYTES_PER_GB, DomainError, type CreateUpstreamInput, type UpdateUpstreamInput } from '@proxyhub/core';
+import {
+  BYTES_PER_GB,
+  costAboveSale,
+  DomainError,
+  presetPlaceholderIn,
+  type CreateUpstreamInput,
+  type Pricing,
+  type UpdateUpstreamInput,
+} from '@proxyhub/core';
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
 import { getPricing } from './pricing';
@@ -36,8 +44,8 @@ function usageOf(bytes: bigint, costPerGbCents: number, soldPerGbCents: number):
   return { bytes: Number(bytes), costCents, revenueCents, marginCents: revenueCents - costCents };
 }
 
-/** What an admin sees of an upstream: everything but the password and the account's key (only whether one is set). */
-function view(r: Row, account?: Parameters<typeof accountView>[0]) {
+/** What an admin sees of an upstream: everything but the password and the account's key (only whether one is set), and a warning when it sells at a loss. */
+function view(r: Row, pricing: Pricing, account?: Parameters<typeof accountView>[0]) {
   return {
     id: r.id,
     name: r.name,
@@ -50,7 +58,9 @@ function view(r: Row, account?: Parameters<typeof accountView>[0]) {
     countries: r.countries,
     weight: r.weight,
     costPerGbCents: r.costPerGbCents,
+    maxSessionMinutes: r.maxSessionMinutes,
     enabled: r.enabled,
+    costWarning: costAboveSale(r.name, r.costPerGbCents, pricing),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     account: accountView(account),
@@ -93,12 +103,12 @@ export async function listUpstreams(db: DbOrTx, now = Date.now()) {
       .groupBy(usageDaily.upstreamId),
   ]);
   const bytesOf = new Map(usage.map((u) => [u.upstreamId, BigInt(u.bytes)]));
-  const sold = await soldPricePerGbCents(db);
+  const [sold, pricing] = await Promise.all([soldPricePerGbCents(db), getPricing(db)]);
   const accounts = await accountsOf(
     db,
     rows.map((r) => r.id),
   );
-  return { upstreams: rows.map((r) => ({ ...view(r, accounts.get(r.id)), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
+  return { upstreams: rows.map((r) => ({ ...view(r, pricing, accounts.get(r.id)), usage: usageOf(bytesOf.get(r.id) ?? 0n, r.costPerGbCents, sold) })) };
 }
 
 /** One upstream by id, or NOT_FOUND (a malformed id too). */
@@ -127,7 +137,7 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
   const sold = await soldPricePerGbCents(db);
   for (let d = end; d >= start; d -= DAY_MS)
     days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold) });
-  return { upstream: view(row, (await accountsOf(db, [id])).get(id)), days, soldPricePerGbCents: sold };
+  return { upstream: view(row, await getPricing(db), (await accountsOf(db, [id])).get(id)), days, soldPricePerGbCents: sold };
 }
 
 /**
@@ -158,10 +168,25 @@ export async function createUpstream(tx: DbOrTx, secrets: SecretBox, input: Crea
   await checkAccountInput(account, policy);
   const [row] = await tx
     .insert(upstreams)
-    .values({ ...fields, passwordEnc: password ? secrets.encrypt(password) : '' })
+    .values({ ...fields, passwordEnc: secrets.encrypt(password) })
     .returning();
   await saveUpstreamAccount(tx, secrets, row!.id, account);
-  return view(row!, (await accountsOf(tx, [row!.id])).get(row!.id));
+  return view(row!, await getPricing(tx), (await accountsOf(tx, [row!.id])).get(row!.id));
+}
+
+/**
+ * Why a pool may not carry customers' traffic as stored (one saved before these checks): a preset's
+ * placeholder left in a template, or no password. Null when it may.
+ */
+function enableProblem(r: Row): string | null {
+  for (const [field, template] of [
+    ['Username template', r.usernameTemplate],
+    ['Password template', r.passwordTemplate],
+  ] as const) {
+    const placeholder = presetPlaceholderIn(template);
+    if (placeholder) return `${field}: replace ${placeholder} with your account's`;
+  }
+  return r.passwordEnc === '' ? 'Password is required' : null;
 }
 
 export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: UpdateUpstreamInput, policy: UpstreamPolicy = { allowPrivate: true }) {
@@ -171,10 +196,13 @@ export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: Upda
   await findRow(tx, id, true);
   const set: Partial<typeof upstreams.$inferInsert> = { updatedAt: new Date() };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
-  if (password !== undefined) set.passwordEnc = password ? secrets.encrypt(password) : '';
+  if (password !== undefined) set.passwordEnc = secrets.encrypt(password);
   const [row] = await tx.update(upstreams).set(set).where(eq(upstreams.id, id)).returning();
   await saveUpstreamAccount(tx, secrets, id, account);
-  return view(row!, (await accountsOf(tx, [id])).get(id));
+  // Checked on the row as it would be saved: the transaction is rolled back with the refusal.
+  const problem = row!.enabled ? enableProblem(row!) : null;
+  if (problem) throw new DomainError('BAD_REQUEST', problem);
+  return view(row!, await getPricing(tx), (await accountsOf(tx, [id])).get(id));
 }
 
 /** One upstream as the gateways dial it, password in clear (the server's own upstream test). */
@@ -219,6 +247,29 @@ export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
       countries: r.countries,
       weight: r.weight,
       available: !dry.has(r.id),
+      maxSessionMinutes: r.maxSessionMinutes,
     })),
   };
+}
+
+/**
+ * The longest sticky session a line for `country` keeps its IP: the shortest limit among the
+ * enabled pools serving it (a line may go through any of them), null when none has one.
+ */
+export async function sessionLimitFor(db: DbOrTx, country: string): Promise<{ country: string; maxSessionMinutes: number | null }> {
+  const rows = await db
+    .select({ countries: upstreams.countries, max: upstreams.maxSessionMinutes })
+    .from(upstreams)
+    .where(and(eq(upstreams.enabled, true), isNotNull(upstreams.maxSessionMinutes)));
+  const limits = rows.filter((r) => r.countries === null || r.countries.includes(country)).map((r) => r.max!);
+  return { country, maxSessionMinutes: limits.length ? Math.min(...limits) : null };
+}
+
+/** Every pool, and the price list itself, that costs more per GB than a GB is sold for: the overview's and Pricing tab's warnings. */
+export async function costWarnings(db: DbOrTx): Promise<{ warnings: string[] }> {
+  const [rows, pricing] = await Promise.all([
+    db.select({ name: upstreams.name, cost: upstreams.costPerGbCents }).from(upstreams).orderBy(asc(upstreams.createdAt), asc(upstreams.id)),
+    getPricing(db),
+  ]);
+  return { warnings: rows.map((r) => costAboveSale(r.name, r.cost, pricing)).filter((w): w is string => w !== null) };
 }

@@ -41,6 +41,7 @@ const userPriceField = z.union([z.null(), positiveCents('Price per GB')], { erro
 const patchedUserId = z.string({ error: 'User id is required' }).uuid('User not found');
 
 export const setUserPriceInput = z.object({ id: patchedUserId, pricePerGbCents: userPriceField });
+export type SetUserPriceInput = z.infer<typeof setUserPriceInput>;
 
 /**
  * `PATCH /admin/users/:id`: the user's own rate (finance and owners) and their exemption from the

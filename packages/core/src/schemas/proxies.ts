@@ -49,5 +49,13 @@ export const proxyTestInput = z.object({
 });
 export type ProxyTestInput = z.input<typeof proxyTestInput>;
 
-/** What a line test answers: the exit as the check page saw it, or why the line did not work. */
-export type ProxyTestAnswer = { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; error: string };
+/**
+ * Who a failed line test blames: the check page (the line works, the page could not be reached or
+ * failed), the gateway's refusal of the line, the upstream provider behind it, or the gateway not
+ * answering at all.
+ */
+export type ProxyTestFailure = 'check_page' | 'refused' | 'upstream' | 'gateway';
+
+/** What a line test answers: the exit as the check page saw it, or why not and whose fault it is. */
+export type ProxyTestAnswer =
+  { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; failure: ProxyTestFailure; error: string };

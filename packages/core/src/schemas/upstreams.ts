@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { presetPlaceholderIn } from '../upstream-presets';
 import { templateProblem, type TemplateKind } from '../upstream-template';
 import { upstreamAccountField } from './upstream-accounts';
 
@@ -18,6 +19,8 @@ const templateField = (field: string, kind: TemplateKind) =>
     .superRefine((value, ctx) => {
       const problem = templateProblem(value, kind);
       if (problem) ctx.addIssue({ code: 'custom', message: `${field}: ${problem}` });
+      const placeholder = presetPlaceholderIn(value);
+      if (placeholder) ctx.addIssue({ code: 'custom', message: `${field}: replace ${placeholder} with your account's` });
     });
 
 const upstreamFields = {
@@ -36,7 +39,8 @@ const upstreamFields = {
     .max(65535, 'Port must be from 1 to 65535'),
   usernameTemplate: templateField('Username template', 'username'),
   passwordTemplate: templateField('Password template', 'password'),
-  password: z.string({ error: 'Password must be text' }).max(255, 'Password must be at most 255 characters'),
+  // An empty password never works with a provider's account: refused rather than saved.
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(255, 'Password must be at most 255 characters'),
   /** Upper-case two-letter codes, as proxy usernames carry them; null serves every country. */
   countries: z
     .array(z.string().regex(/^[A-Z]{2}$/, 'Countries must be upper-case two-letter codes'), { error: 'Countries must be a list of country codes or null' })
@@ -53,8 +57,17 @@ const upstreamFields = {
     .int('Cost per GB must be a whole number of cents, 0 or more')
     .min(0, 'Cost per GB must be a whole number of cents, 0 or more')
     .max(1_000_000, 'Cost per GB must be at most 1000000 cents'),
+  /** The provider's longest sticky session; a longer line is sent with it. Null: no limit. */
+  maxSessionMinutes: z
+    .number({ error: 'Longest session must be a number of minutes' })
+    .int('Longest session must be a whole number of minutes')
+    .min(1, 'Longest session must be from 1 to 10080 minutes')
+    .max(10080, 'Longest session must be from 1 to 10080 minutes')
+    .nullable(),
   enabled: z.boolean({ error: 'Enabled must be true or false' }),
 };
+
+export const NEW_UPSTREAM_DISABLED_MESSAGE = 'Enabled: a new upstream is saved disabled; enable it after a Test';
 
 /** An upstream named in an admin path (`/admin/upstreams/:id`); an unknown or malformed id is a 404. */
 const upstreamIdField = z.string({ error: 'Upstream id is required' }).trim().min(1, 'Upstream id is required').max(100, 'Upstream not found');
@@ -66,11 +79,13 @@ export const createUpstreamInput = z.object({
   port: upstreamFields.port,
   usernameTemplate: upstreamFields.usernameTemplate.default(''),
   passwordTemplate: upstreamFields.passwordTemplate.default(''),
-  password: upstreamFields.password.default(''),
+  password: upstreamFields.password,
   countries: upstreamFields.countries.default(null),
   weight: upstreamFields.weight.default(1),
   costPerGbCents: upstreamFields.costPerGbCents.default(0),
-  enabled: upstreamFields.enabled.default(true),
+  maxSessionMinutes: upstreamFields.maxSessionMinutes.default(null),
+  // Customers' traffic reaches a pool only after the admin has seen it work (Test, then Enable).
+  enabled: z.literal(false, { error: NEW_UPSTREAM_DISABLED_MESSAGE }).default(false),
   account: upstreamAccountField.default(null),
 });
 export type CreateUpstreamInput = z.infer<typeof createUpstreamInput>;
@@ -88,6 +103,7 @@ export const updateUpstreamInput = z.object({
   countries: upstreamFields.countries.optional(),
   weight: upstreamFields.weight.optional(),
   costPerGbCents: upstreamFields.costPerGbCents.optional(),
+  maxSessionMinutes: upstreamFields.maxSessionMinutes.optional(),
   enabled: upstreamFields.enabled.optional(),
   /** null removes the account; omitted keeps it. */
   account: upstreamAccountField.optional(),

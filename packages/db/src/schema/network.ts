@@ -26,6 +26,8 @@ export const upstreams = pgTable(
     countries: text('countries').array(),
     weight: integer('weight').notNull().default(1),
     costPerGbCents: integer('cost_per_gb_cents').notNull().default(0),
+    /** The provider's longest documented sticky session; a longer line is sent with this. Null: no limit. */
+    maxSessionMinutes: integer('max_session_minutes'),
     enabled: boolean('enabled').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -34,6 +36,7 @@ export const upstreams = pgTable(
     check('upstreams_port_range', sql`${t.port} between 1 and 65535`),
     check('upstreams_weight_positive', sql`${t.weight} > 0`),
     check('upstreams_cost_nonnegative', sql`${t.costPerGbCents} >= 0`),
+    check('upstreams_max_session_range', sql`${t.maxSessionMinutes} between 1 and 10080`),
   ],
 );
 

@@ -1,0 +1,18 @@
+/** Pools that cost more per GB than a GB is sold for (admin.costWarnings): shown on the overview and the Pricing tab. */
+import { trpc } from '../../trpc';
+import { Alert } from '../ui';
+
+export function CostWarnings() {
+  // Read afresh where shown: a price or a pool's cost may have just changed.
+  const q = trpc.admin.costWarnings.useQuery(undefined, { staleTime: 0, refetchOnMount: 'always' });
+  if (!q.data?.warnings.length) return null;
+  return (
+    <div data-testid="cost-warnings">
+      {q.data.warnings.map((w) => (
+        <Alert key={w} kind="error">
+          {w}
+        </Alert>
+      ))}
+    </div>
+  );
+}

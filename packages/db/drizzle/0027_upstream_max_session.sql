@@ -1,0 +1,2 @@
+ALTER TABLE "upstreams" ADD COLUMN "max_session_minutes" integer;--> statement-breakpoint
+ALTER TABLE "upstreams" ADD CONSTRAINT "upstreams_max_session_range" CHECK ("upstreams"."max_session_minutes" between 1 and 10080);
