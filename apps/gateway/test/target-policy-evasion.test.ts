@@ -310,6 +310,7 @@ describe('numeric spellings of an IPv4 address', () => {
       expect(connect, host).toMatch(/^HTTP\/1\.1 400 /);
       expect(connect).toContain('\r\n\r\nBad request: invalid target host\n');
       expect(await socksTo(host), host).toBe(4);
+      expect(await forwardTo(host, 'localhost'), host).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\nBad request: invalid target host\n$/);
     }
     const badHost = await forwardTo('localhost', '0x7f.0.0.1.9');
     expect(badHost).toMatch(/^HTTP\/1\.1 400 [^]*\r\n\r\nBad request: invalid target host\n$/);

@@ -59,18 +59,21 @@ export function parseAuthority(target: string): HostPort | Refusal {
   return host ? { host, port: split.port } : INVALID_TARGET;
 }
 
-/** An absolute-URI forward request: `http://host[:port]/path?query`. */
-export function parseAbsoluteUri(target: string): (HostPort & { path: string; authority: string }) | null {
+/**
+ * An absolute-URI forward request: `http://host[:port]/path?query`; null when it is no http://
+ * URI; the invalid-host refusal when its authority names no host (`http://256.0.0.1/` included).
+ */
+export function parseAbsoluteUri(target: string): (HostPort & { path: string; authority: string }) | Refusal | null {
   if (!/^http:\/\//i.test(target)) return null;
   let url: URL;
   try {
     url = new URL(target);
   } catch {
-    return null;
+    return INVALID_TARGET;
   }
   // The URL parser already wrote a numeric IPv4 spelling as its dotted quad.
   const host = targetHost(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
-  if (!host || url.username || url.password) return null;
+  if (!host || url.username || url.password) return INVALID_TARGET;
   const port = url.port ? validPort(url.port) : 80;
   if (!port) return null;
   return { host, port, path: `${url.pathname}${url.search}`, authority: url.host };
@@ -139,6 +142,7 @@ export function httpRequestOf(head: HttpHead): HttpRequest {
   }
   const uri = parseAbsoluteUri(head.target);
   if (!uri) return refusal('bad_target', 'This is a proxy: send CONNECT or an absolute http:// URI');
+  if ('ok' in uri) return uri;
   const hostHeader = requestHostHeader(head);
   if (hostHeader === null) return INVALID_TARGET;
   const body = requestFraming(head);
