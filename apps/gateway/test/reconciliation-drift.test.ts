@@ -54,6 +54,8 @@ beforeAll(async () => {
       account: { provider: 'custom', apiKey: KEY, balanceUrl: provider.balanceUrl, usageUrl: provider.usageUrl },
     });
     expect(r.status).toBe(201);
+    // Saved disabled, as every new upstream: enabled as an admin does after a Test.
+    expect((await admin.request('PATCH', `/admin/upstreams/${r.body.upstream.id}`, { enabled: true })).status).toBe(200);
     upstreamIds[name] = r.body.upstream.id;
   }
   gateway = await startGateway(server);
