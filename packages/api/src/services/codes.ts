@@ -103,11 +103,11 @@ export interface RedeemResult {
 
 /**
  * Credits a code to a user exactly once. Safe under concurrent calls: the UPDATE's WHERE decides.
- * The user's row is locked first, as a promotion's use locks it: a code redeemed is a purchase, and a
- * first-purchase promotion redeemed at the same moment must see it (or be seen by it).
+ * The claimed code's user row is then locked, as a promotion's use locks it: a code redeemed is a
+ * purchase, and a first-purchase promotion redeemed at the same moment must see it (or be seen by
+ * it). Code row first, user second, as a gift's cancel takes them.
  */
 export async function redeemCode(tx: DbOrTx, input: { userId: string; code: string }): Promise<RedeemResult> {
-  await lockPurchaser(tx, input.userId);
   const code = input.code.trim().toUpperCase();
   const [claimed] = await tx
     .update(topupCodes)
@@ -128,6 +128,7 @@ export async function redeemCode(tx: DbOrTx, input: { userId: string; code: stri
     if (row.redeemedAt) throw new DomainError('CONFLICT', CODE_USED);
     throw new DomainError('BAD_REQUEST', CODE_EXPIRED);
   }
+  await lockPurchaser(tx, input.userId);
   const wallet = { userId: input.userId };
   if ((await credit(tx, { wallet, bytes: claimed.creditsBytes, kind: 'code', sourceKey: `code:${claimed.id}` })) === null)
     throw new DomainError('CONFLICT', CODE_USED);

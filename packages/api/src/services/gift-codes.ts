@@ -74,9 +74,6 @@ export async function listGiftCodes(db: DbOrTx, userId: string): Promise<GiftCod
 /** Withdraws an unredeemed gift of the user's and gives its bytes back. */
 export async function cancelGiftCode(tx: DbOrTx, input: { userId: string; code: string; actor: Actor }): Promise<GiftCode & { newCredits: bigint }> {
   const code = input.code.trim().toUpperCase();
-  // The giver's row first, as a redeem locks its redeemer before the code: the giver redeeming
-  // their own gift while cancelling it must queue, not deadlock.
-  await walletCredits(tx, { userId: input.userId }, { lock: true });
   const mine = and(eq(topupCodes.code, code), eq(topupCodes.giftedBy, input.userId));
   const [claimed] = await tx
     .update(topupCodes)

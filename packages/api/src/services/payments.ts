@@ -161,6 +161,7 @@ export async function receivePaymentNotification(
       status: truth.status,
       paidCents: truth.paidCents ?? null,
       providerPaymentId: truth.paymentId,
+      payerId: truth.payerId ?? null,
       source: `${providerName}:webhook`,
       payload: body,
       referrals: referralSettings(deps.config),
@@ -217,6 +218,7 @@ async function applyStatus(
     status: string;
     paidCents: number | null;
     providerPaymentId: string | null;
+    payerId: string | null;
     source: string;
     payload: unknown;
     referrals: ReferralSettings;
@@ -233,6 +235,7 @@ async function applyStatus(
   }
   const next = input.status;
   let { creditedAt, creditedBytes, creditsBytes, bonusBytes, bonusNote } = order;
+  const payerId = order.payerId ?? input.payerId;
   let credited = false;
   const target = next === 'finished' ? 'full' : next === 'partially_paid' && input.paidCents !== null ? { paidCents: input.paidCents } : null;
   if (target) {
@@ -249,7 +252,7 @@ async function applyStatus(
       });
       // The referrer earns on the GB bought, not on a promotion's bonus: this step's share of them.
       const bought = r.creditsBytes > 0n ? (r.credited * (r.creditsBytes - r.bonusBytes)) / r.creditsBytes : 0n;
-      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey });
+      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey, payerId });
       const remaining = await walletRemaining(tx, { userId: order.userId });
       await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${formatGb(r.credited)} GB added. Remaining: ${formatGb(remaining)} GB`);
     }
@@ -279,6 +282,7 @@ async function applyStatus(
       bonusNote,
       paidCents,
       providerPaymentId: order.providerPaymentId ?? input.providerPaymentId,
+      payerId,
       updatedAt: new Date(),
     })
     .where(eq(payments.id, order.id));
