@@ -49,6 +49,13 @@ export function defaultContentDir(): string {
  * The HTTP edge, one plugin per concern. Those that apply to every route (registry, security,
  * JSON, web fallback) break encapsulation; the rest keep theirs (the sandbox page's form parser).
  */
+/**
+ * A request's head and body must arrive within this, as the gateway's handshakes must: a client
+ * trickling a request would otherwise hold a socket for Node's defaults (60 s for the head, 300 s
+ * for the whole, checked only every 30 s).
+ */
+export const REQUEST_ARRIVAL_MS = 15_000;
+
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { deps } = opts;
   const app = Fastify({
@@ -56,6 +63,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 5000 },
+    requestTimeout: REQUEST_ARRIVAL_MS,
+    // Node checks both deadlines on a timer: once a second keeps the close within a second of them.
+    http: { headersTimeout: REQUEST_ARRIVAL_MS, requestTimeout: REQUEST_ARRIVAL_MS, connectionsCheckingInterval: 1000 },
   });
 
   await app.register(routeRegistry);

@@ -4,8 +4,10 @@
  * `Not allowed for your role`. A path missing from the matrix is expected to be owner-only, so a
  * new procedure that forgets to name its roles stays closed.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLES, type AdminRole } from '@proxyhub/core';
+import { topupCodes } from '@proxyhub/db';
 import { restRoutes } from '../src/rest';
 import { appRouter } from '@proxyhub/api';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminClient, internalClient } from './credits-helpers';
@@ -157,6 +159,38 @@ describe('roles', () => {
     expect(await adjust(-11)).toMatchObject({ status: 403, body: FORBIDDEN });
     expect((await clients.owner.post(`/admin/users/${user.id}/adjust`, { deltaGB: 50, reason: 'bulk' })).status).toBe(200);
     expect(await clients.finance.post(`/admin/users/${user.id}/adjust`, { deltaGB: 1, reason: 'x' })).toMatchObject({ status: 403, body: FORBIDDEN });
+  });
+
+  it('support mints codes worth at most 10 GB per call and per UTC day; over it is a 403 and no code', async () => {
+    const mine = async () => (await server.deps.db.select().from(topupCodes).where(eq(topupCodes.createdByAdminId, ids.support))).length;
+    const mint = (client: HttpClient, creditsGB: number, quantity: number) =>
+      client.post<{ codes?: { code: string }[]; error?: string }>('/admin/codes/create', { creditsGB, quantity, expiresAt: null });
+    const before = await mine();
+    expect(await mint(clients.support, 100_000, 100)).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await mint(clients.support, 5, 3)).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await mine()).toBe(before);
+    expect((await mint(clients.support, 4, 2)).status).toBe(200);
+    // The day's total counts: 8 GB so far, so 2.1 GB more is over and 2 GB is the rest.
+    expect(await mint(clients.support, 2.1, 1)).toMatchObject({ status: 403, body: FORBIDDEN });
+    // Concurrent calls cannot each see room that only one of them has.
+    const raced = await Promise.all([1, 2, 3, 4, 5].map(() => mint(clients.support, 1, 1)));
+    expect(raced.filter((r) => r.status === 200)).toHaveLength(2);
+    expect(raced.filter((r) => r.status === 403).map((r) => r.body)).toEqual(Array(3).fill(FORBIDDEN));
+    expect(await mint(clients.support, 0.1, 1)).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await mine()).toBe(before + 4);
+    const trpc = await clients.support.post<{ error?: { json?: { message?: string } } }>('/trpc/admin.createCodes', {
+      json: { creditsGB: 1, quantity: 1, expiresAt: null },
+    });
+    expect({ status: trpc.status, message: trpc.body.error?.json?.message }).toEqual({ status: 403, message: FORBIDDEN.error });
+    // Owners are unchanged: 100 codes of 1,000 GB in one call.
+    const owner = await mint(clients.owner, 1000, 100);
+    expect(owner.status).toBe(200);
+    expect(owner.body.codes).toHaveLength(100);
+    // Promotions (multi-use credit) are not support's at all; gift codes move a user's own balance.
+    expect(await clients.support.post('/admin/promotions', { code: 'SUPPORTMINT1', kind: 'credit', creditsGB: 100, maxRedemptions: 1000 })).toMatchObject({
+      status: 403,
+      body: FORBIDDEN,
+    });
   });
 
   it('PATCH /admin/users/:id: finance sets a user’s own rate, only an owner exempts them from the target policy', async () => {

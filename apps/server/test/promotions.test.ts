@@ -230,6 +230,40 @@ describe('redeeming a credit promotion', () => {
   });
 });
 
+describe('first purchase means first', () => {
+  it('20 new users each redeeming two first-purchase promotions at once get exactly one', async () => {
+    const [a, b] = [freshCode('FPA'), freshCode('FPB')];
+    for (const code of [a, b]) await promote({ code, kind: 'credit', creditsGB: 1, maxRedemptions: 1000, firstPurchaseOnly: true });
+    const users: HttpClient[] = [];
+    for (let i = 0; i < 20; i += 10) users.push(...(await Promise.all(Array.from({ length: 10 }, () => signedInUser(server)))).map((u) => u.client));
+    const attempts = await Promise.all(users.map((c) => Promise.all([a, b].map((code) => c.post('/auth/redeem-code', { code })))));
+    for (const results of attempts) {
+      expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+      expect(results.find((r) => r.status === 403)!.body).toMatchObject({ error: 'This code is for first purchases only' });
+    }
+    for (const c of users) expect(await balance(c)).toBe(GB);
+    expect((await listed(a)).redemptions + (await listed(b)).redemptions).toBe(20);
+  }, 180_000);
+
+  it('a first-purchase code and a top-up code at once: the promotion only if it came first', async () => {
+    const first = freshCode('FPC');
+    await promote({ code: first, kind: 'credit', creditsGB: 2, maxRedemptions: 1000, firstPurchaseOnly: true });
+    const minted = await admin.post<{ codes: { code: string }[] }>('/admin/codes/create', { creditsGB: 1, quantity: 10, expiresAt: null });
+    const users = await Promise.all(minted.body.codes.map(() => signedInUser(server)));
+    await Promise.all(
+      users.map((u, i) =>
+        Promise.all([u.client.post('/auth/redeem-code', { code: first }), u.client.post('/auth/redeem-code', { code: minted.body.codes[i]!.code })]),
+      ),
+    );
+    // Whatever the order, no user holds both: the code's 1 GB, plus 2 GB only where the promotion won.
+    const [row] = await server.deps.db.select().from(promotions).where(eq(promotions.code, first));
+    const winners = new Set(
+      (await server.deps.db.select().from(promotionRedemptions).where(eq(promotionRedemptions.promotionId, row!.id))).map((r) => r.userId),
+    );
+    for (const u of users) expect(await balance(u.client)).toBe(winners.has(u.user.id) ? 3 * GB : GB);
+  }, 180_000);
+});
+
 describe('a bonus promotion on a crypto order', () => {
   const form = (client: HttpClient, path: string, body: string) => client.request('POST', path, body, { 'content-type': 'application/x-www-form-urlencoded' });
 
@@ -288,5 +322,36 @@ describe('a bonus promotion on a crypto order', () => {
     expect(await balance(b.client)).toBe(18 * GB);
     expect(await balance(a.client)).toBe(12 * GB);
     expect(await listed(code)).toMatchObject({ redemptions: 1 });
+  });
+  it('a first-purchase bonus order paid after another purchase is credited without the bonus, and its receipt says so', async () => {
+    const code = freshCode('FPBON');
+    await promote({ code, kind: 'bonus', bonusPercent: 50, maxRedemptions: 100, firstPurchaseOnly: true });
+    const u = await signedInUser(server);
+    const o = await u.client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8, promoCode: code });
+    expect(o.status, JSON.stringify(o.body)).toBe(200);
+    const paymentId = o.body.invoiceUrl.split('/').at(-1)!;
+    const minted = await admin.post<{ codes: { code: string }[] }>('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt: null });
+    expect((await u.client.post('/auth/redeem-code', { code: minted.body.codes[0]!.code })).status).toBe(200);
+    expect((await form(u.client, new URL(o.body.invoiceUrl).pathname, 'outcome=finished')).status).toBe(303);
+    expect(await balance(u.client)).toBe(13 * GB);
+    expect(await listed(code)).toMatchObject({ redemptions: 0 });
+    const receipt = await u.client.get<string>(`/billing/receipts/${paymentId}`, { accept: 'text/html' });
+    expect(receipt.status).toBe(200);
+    expect(receipt.body).toContain('data-testid="receipt-gb">12.00 GB<');
+    expect(receipt.body).toContain(`data-testid="receipt-bonus">${code} bonus not applied: This code is for first purchases only<`);
+    const r = await u.client.get(`/trpc/billing.receipt?input=${encodeURIComponent(JSON.stringify({ json: { paymentId } }))}`);
+    expect(r.body).toMatchObject({ result: { data: { json: { bonusNote: `${code} bonus not applied: This code is for first purchases only` } } } });
+  });
+
+  it('two first-purchase bonus orders paid at once: one bonus', async () => {
+    const [a, b] = [freshCode('FPX'), freshCode('FPY')];
+    for (const code of [a, b]) await promote({ code, kind: 'bonus', bonusPercent: 50, maxRedemptions: 100, firstPurchaseOnly: true });
+    const u = await signedInUser(server);
+    const orders = [];
+    for (const promoCode of [a, b])
+      orders.push(await u.client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8, promoCode }));
+    await Promise.all(orders.map((o) => form(u.client, new URL(o.body.invoiceUrl).pathname, 'outcome=finished')));
+    expect(await balance(u.client)).toBe(30 * GB);
+    expect((await listed(a)).redemptions + (await listed(b)).redemptions).toBe(1);
   });
 });

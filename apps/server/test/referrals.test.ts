@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachReferrer, creditDueReferrals, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type SandboxNotification } from '@proxyhub/api';
 import { gbToBytes } from '@proxyhub/core';
-import { auditLog, creditEntries, referralCredits, users } from '@proxyhub/db';
+import { auditLog, creditEntries, referralCredits, userNetworks, users } from '@proxyhub/db';
 import { expectLedgerOk } from './credits-helpers';
 import { addCredits, expectLedgerHolds, RELAXED_LIMITS, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -16,13 +16,13 @@ type Summary = {
   referred: number;
   pendingBytes: number;
   earnedBytes: number;
-  entries: Array<{ referredUser: string; orderGb: number; bytes: number; status: string; dueAt: string; creditedAt: string | null }>;
+  entries: Array<{ referredUser: string; orderGb: number; bytes: number; status: string; reason: string | null; dueAt: string; creditedAt: string | null }>;
 };
 
 const me = async (client: HttpClient) => (await client.get<Me>('/auth/user')).body.user;
 
 /** Places a 12 GB sandbox order and delivers a signed notification of `status` for it. */
-async function order(server: TestServer, client: HttpClient, gbAmount = 12) {
+async function order(server: TestServer, client: HttpClient, gbAmount = 12, payerId?: string) {
   const r = await client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount, priceUsd: (gbAmount * 90) / 100 });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   const id = r.body.invoiceUrl.split('/').at(-1)!;
@@ -33,6 +33,7 @@ async function order(server: TestServer, client: HttpClient, gbAmount = 12) {
       payment_status: status,
       price_amount: (gbAmount * 90) / 100,
       price_currency: 'usd',
+      ...(payerId ? { payer_id: payerId } : {}),
     } as unknown as SandboxNotification;
     const res = await server
       .client({ origin: null })
@@ -185,5 +186,73 @@ describe('referrals with REFERRAL_PENDING_DAYS=0 and another percent', () => {
     expect((await referrer.client.get<Summary>('/api/referrals')).body).toMatchObject({ pendingBytes: 0, earnedBytes: Number(earning) });
     expect((await creditDueReferrals(server.deps.db, new Date(Date.now() + DAY))).credited).toBe(0);
     await expectLedgerHolds(server, referrer.user.id);
+  });
+});
+
+describe('referrals between strangers only', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ rateLimits: RELAXED_LIMITS, trustProxy: true });
+  });
+  afterAll(() => server.close());
+  afterEach(() => expectLedgerOk(server));
+
+  const from = (ip: string) => ({ client: server.client({ ip }) });
+  const summary = async (client: HttpClient) => (await client.get<Summary>('/api/referrals')).body;
+
+  it("a referee who signed up from the referrer's IPv4 /24 or IPv6 /64 earns nothing, shown as not eligible with the reason", async () => {
+    for (const [mine, theirs] of [
+      ['198.51.100.7', '198.51.100.200'],
+      ['2001:db8:1:2::1', '2001:db8:1:2:ffff::9'],
+    ] as const) {
+      const referrer = await signedInUser(server, 'Referrer', from(mine));
+      const code = (await me(referrer.client)).referralCode;
+      const twin = await signedInUser(server, 'Twin', { ...from(theirs), referralCode: code });
+      await (await order(server, twin.client)).notify('finished');
+      const s = await summary(referrer.client);
+      expect(s).toMatchObject({ referred: 1, pendingBytes: 0, earnedBytes: 0 });
+      expect(s.entries).toEqual([expect.objectContaining({ orderGb: 12, bytes: 0, status: 'not_eligible', reason: 'Signed up from the same network as you' })]);
+      expect((await creditDueReferrals(server.deps.db, new Date(Date.now() + 30 * DAY))).credited).toBe(0);
+      expect((await me(referrer.client)).credits).toBe(0);
+    }
+  });
+
+  it("a stranger's network earns; so does the referrer's own network once the referrer has not used it for 30 days", async () => {
+    const referrer = await signedInUser(server, 'Referrer', from('203.0.113.10'));
+    const code = (await me(referrer.client)).referralCode;
+    const stranger = await signedInUser(server, 'Stranger', { ...from('198.51.101.5'), referralCode: code });
+    await (await order(server, stranger.client)).notify('finished');
+    expect((await summary(referrer.client)).entries).toEqual([expect.objectContaining({ status: 'pending', reason: null, bytes: Number((12n * GB) / 10n) })]);
+
+    const old = new Date(Date.now() - 31 * DAY);
+    await server.deps.db.update(userNetworks).set({ firstSeenAt: old, lastSeenAt: old }).where(eq(userNetworks.userId, referrer.user.id));
+    const later = await signedInUser(server, 'Later', { ...from('203.0.113.99'), referralCode: code });
+    await (await order(server, later.client)).notify('finished');
+    expect((await summary(referrer.client)).entries.map((e) => e.status)).toEqual(['pending', 'pending']);
+  });
+
+  it("an order paid from the referrer's payer id earns nothing", async () => {
+    const referrer = await signedInUser(server, 'Referrer', from('192.0.2.10'));
+    await (await order(server, referrer.client, 12, 'payer-shared')).notify('finished');
+    const friend = await signedInUser(server, 'Friend', { ...from('198.51.102.20'), referralCode: (await me(referrer.client)).referralCode });
+    await (await order(server, friend.client, 12, 'payer-shared')).notify('finished');
+    await (await order(server, friend.client, 12, 'payer-own')).notify('finished');
+    const s = await summary(referrer.client);
+    expect(s.entries.map((e) => [e.status, e.reason])).toEqual([
+      ['pending', null],
+      ['not_eligible', 'Paid with the same payment account as you'],
+    ]);
+    expect(s.pendingBytes).toBe(Number((12n * GB) / 10n));
+  });
+
+  it('earnings cannot be spent on gift codes until they are due', async () => {
+    const referrer = await signedInUser(server, 'Referrer', from('192.0.2.77'));
+    const friend = await signedInUser(server, 'Friend', { ...from('198.51.103.1'), referralCode: (await me(referrer.client)).referralCode });
+    await (await order(server, friend.client, 20)).notify('finished');
+    expect((await summary(referrer.client)).pendingBytes).toBe(Number((20n * GB) / 10n));
+    expect(await referrer.client.post('/api/gift-codes', { creditsGB: 1 })).toMatchObject({ status: 402, body: { error: 'Not enough data for this gift' } });
+    expect((await creditDueReferrals(server.deps.db, new Date(Date.now() + 15 * DAY))).referrerIds).toContain(referrer.user.id);
+    server.deps.cache.invalidate();
+    expect((await referrer.client.post('/api/gift-codes', { creditsGB: 1 })).status).toBe(200);
   });
 });

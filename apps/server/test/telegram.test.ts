@@ -138,6 +138,25 @@ describe('linking', () => {
     expect((await server.client().post('/api/telegram/link')).status).toBe(401);
   });
 
+  it('links private chats only: a group is told to link in a private chat, and the code stays usable', async () => {
+    const { client, email, user } = await signedInUser(server);
+    const code = (await client.post<{ code: string }>('/api/telegram/link')).body.code;
+    for (const type of ['group', 'supergroup'] as const) {
+      const group = -1_000_000 - nextChat++;
+      const before = fake.sent(group).length;
+      expect((await deliver(textUpdate(group, `/start ${code}`, { type, fromId: 77 }))).status).toBe(200);
+      expect(fake.sent(group).slice(before)).toEqual(['Link your account in a private chat with the bot']);
+      // Nothing a member types there acts as the owner.
+      for (const text of ['/proxies us', '/balance', '/buy 12', '/redeem ABCDEFGH']) {
+        const n = fake.sent(group).length;
+        await deliver(textUpdate(group, text, { type, fromId: 77 }));
+        expect(fake.sent(group).slice(n).join('\n')).not.toMatch(/Remaining|invoice|:\d+:/i);
+      }
+    }
+    expect(await server.deps.db.select().from(telegramChats).where(eq(telegramChats.userId, user.id))).toHaveLength(0);
+    expect(await say(nextChat++, `/start ${code}`)).toContain(`Linked to ${email}`);
+  });
+
   it('a code links one chat even when sent twice at once', async () => {
     const { client } = await signedInUser(server);
     const code = (await client.post<{ code: string }>('/api/telegram/link')).body.code;

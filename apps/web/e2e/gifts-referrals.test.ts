@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { creditDueReferrals } from '@proxyhub/api';
+import { creditDueReferrals, SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from '@proxyhub/api';
 import { gbToBytes } from '@proxyhub/core';
-import { addCredits } from '@proxyhub/testing';
-import { fieldErrors, screenshots, signUpAndLogIn, startE2E, STRONG_PASSWORD, uniqueEmail, VIEWPORTS, type E2E } from './harness';
+import { addCredits, signedInUser } from '@proxyhub/testing';
+import { fieldErrors, logIn, screenshots, signUpAndLogIn, startE2E, STRONG_PASSWORD, uniqueEmail, VIEWPORTS, type E2E } from './harness';
 
 let e2e: E2E;
 let giver: Page;
@@ -138,5 +138,35 @@ describe('referrals card', () => {
     await giver.getByTestId('gift-row').first().waitFor();
     expect(await giver.evaluate(() => document.documentElement.scrollWidth)).toBe(VIEWPORTS.phone.width);
     await giver.setViewportSize(VIEWPORTS.desktop);
+  });
+
+  it("an order paid from the referrer's own payer id is shown as not eligible, with the reason", async () => {
+    const referrer = await signedInUser(e2e.server, 'Referrer');
+    const code = (await referrer.client.get<{ user: { referralCode: string } }>('/auth/user')).body.user.referralCode;
+    const twin = await signedInUser(e2e.server, 'Twin', { referralCode: code });
+    // Both pay through the sandbox with one payer id, as one person's two accounts would.
+    for (const u of [referrer, twin]) {
+      const r = await u.client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8 });
+      const body = {
+        order_id: r.body.invoiceUrl.split('/').at(-1)!,
+        payment_id: `p-${u.user.id}`,
+        payment_status: 'finished',
+        price_amount: 10.8,
+        price_currency: 'usd',
+        payer_id: 'payer-one-person',
+      } as const;
+      const paid = await e2e.server
+        .client({ origin: null })
+        .post('/webhooks/sandbox', body, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(e2e.server.config.appSecret, body) });
+      expect(paid.status).toBe(200);
+    }
+    const page = await e2e.newPage();
+    await logIn(page, referrer.email, STRONG_PASSWORD);
+    await openSettings(page);
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Referrals' }) });
+    await expect.poll(() => card.getByTestId('referral-referred').innerText()).toBe('1');
+    expect(await card.getByTestId('referral-pending').innerText()).toBe('0.00 GB');
+    expect(await card.getByTestId('referral-row').innerText()).toMatch(/12 GB\s+0\.00 GB\s+Not eligible: Paid with the same payment account as you/);
+    await screenshots(page, 'settings-referral-not-eligible');
   });
 });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
+import { recordNetwork } from './services/referrals';
 
 /** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
 export interface RequestLike {
@@ -129,6 +130,8 @@ async function validateCached<Account extends UserAccount | AdminAccount>(
 export async function startSession(ctx: Context, kind: SessionKind, accountId: string): Promise<void> {
   const current = kind === 'user' ? ctx.sessionId : ctx.adminSessionId;
   ctx.res.setCookie(await ctx.deps.sessions[kind].start(accountId, current));
+  // Every sign-in, whatever its way: the networks a referral rule compares are the ones in use.
+  if (kind === 'user') await recordNetwork(ctx.db, accountId, ctx.req.ip);
 }
 
 /** Signs the caller out: the request's session ended and its cookie cleared. */

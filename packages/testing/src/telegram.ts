@@ -83,16 +83,17 @@ export class FakeTelegram {
 
 let updateId = 1;
 
-/** A Telegram update carrying one text message from a private chat. */
-export function textUpdate(chatId: number, text: string) {
+/** A Telegram update carrying one text message from a chat (private unless told; a group's sender is `fromId`). */
+export function textUpdate(chatId: number, text: string, chat: { type: 'private' | 'group' | 'supergroup'; fromId?: number } = { type: 'private' }) {
   const command = /^\/\w+/.exec(text);
+  const from = chat.fromId ?? chatId;
   return {
     update_id: updateId++,
     message: {
       message_id: updateId,
       date: Math.floor(Date.now() / 1000),
-      chat: { id: chatId, type: 'private', first_name: 'Tester' },
-      from: { id: chatId, is_bot: false, first_name: 'Tester' },
+      chat: chat.type === 'private' ? { id: chatId, type: 'private', first_name: 'Tester' } : { id: chatId, type: chat.type, title: 'Team' },
+      from: { id: from, is_bot: false, first_name: 'Tester' },
       text,
       ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
     },

@@ -37,7 +37,7 @@ function receiptHtml(r: Receipt): string {
 <tr><th>Date paid</th><td data-testid="receipt-date">${escapeHtml(date)}</td></tr>
 <tr><th>Paid with</th><td>Crypto (${escapeHtml(r.provider)}${r.providerPaymentId ? `, payment ${escapeHtml(r.providerPaymentId)}` : ''})</td></tr>
 <tr><th>Traffic credited</th><td data-testid="receipt-gb">${escapeHtml(r.gbCredited)} GB</td></tr>
-<tr class="total"><th>Amount</th><td data-testid="receipt-amount">$${escapeHtml(r.amountUsd)} USD</td></tr>
+${r.bonusNote ? `<tr><th>Bonus</th><td data-testid="receipt-bonus">${escapeHtml(r.bonusNote)}</td></tr>\n` : ''}<tr class="total"><th>Amount</th><td data-testid="receipt-amount">$${escapeHtml(r.amountUsd)} USD</td></tr>
 </table>
 <p class="muted">Print this page or save it as PDF from your browser. <a href="/billing">Back to Billing</a></p>`,
   );

@@ -42,6 +42,8 @@ export const HELP_TEXT = [
 
 export const NOT_LINKED =
   'This chat is not linked to a ProxyHub account. In Settings on the website, press "Connect Telegram" and open the link it gives (or send /start CODE with its code here).';
+/** Every member of a group would act as the linked account (and see its proxy password). */
+export const PRIVATE_CHAT_ONLY = 'Link your account in a private chat with the bot';
 export const LINK_INVALID = 'This link code is invalid or expired. Get a new link from Settings on the website.';
 export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy and /proxies are for customer accounts.';
 export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
@@ -153,6 +155,7 @@ async function reply(ctx: BotContext, text: string): Promise<void> {
 /** Wires the commands onto the bot. */
 export function registerCommands(bot: Bot, deps: ApiDeps): void {
   bot.command('start', async (ctx) => {
+    if (ctx.chat.type !== 'private') return reply(ctx, PRIVATE_CHAT_ONLY);
     const code = ctx.match.trim();
     if (!code) {
       const owner = await chatOwner(deps.db, ctx.chat.id);
@@ -167,6 +170,8 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
 
   for (const [name, run] of Object.entries(customerCommands)) {
     bot.command(name, async (ctx) => {
+      // A group linked before this rule acts for nobody.
+      if (ctx.chat.type !== 'private') return reply(ctx, PRIVATE_CHAT_ONLY);
       const owner = await chatOwner(deps.db, ctx.chat.id);
       if (!owner) return reply(ctx, NOT_LINKED);
       if (!('userId' in owner)) return reply(ctx, ADMIN_CHAT);

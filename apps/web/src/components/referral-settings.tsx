@@ -5,7 +5,13 @@ import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Card, CopyButton, Field, Spinner } from './ui';
 
-const STATUS_LABEL = { pending: 'Pending', credited: 'Credited', cancelled: 'Cancelled (refunded)' } as const;
+const STATUS_LABEL = { pending: 'Pending', credited: 'Credited', cancelled: 'Cancelled (refunded)', not_eligible: 'Not eligible' } as const;
+
+function statusText(e: Entry): string {
+  if (e.status === 'pending') return `Pending until ${new Date(e.dueAt).toLocaleDateString()}`;
+  if (e.status === 'not_eligible' && e.reason) return `${STATUS_LABEL.not_eligible}: ${e.reason}`;
+  return STATUS_LABEL[e.status];
+}
 
 type Entry = RouterOutputs['referrals']['summary']['entries'][number];
 const COLUMNS: Column<Entry>[] = [
@@ -13,7 +19,7 @@ const COLUMNS: Column<Entry>[] = [
   { head: 'Referred user', cell: (e) => e.referredUser },
   { head: 'Order', num: true, cell: (e) => `${e.orderGb} GB` },
   { head: 'Earning', num: true, cell: (e) => `${formatGb(e.bytes)} GB` },
-  { head: 'Status', cell: (e) => (e.status === 'pending' ? `Pending until ${new Date(e.dueAt).toLocaleDateString()}` : STATUS_LABEL[e.status]) },
+  { head: 'Status', cell: statusText },
 ];
 
 export function ReferralSettings() {

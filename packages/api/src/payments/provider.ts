@@ -26,6 +26,8 @@ export interface ProviderPayment {
   priceCurrency: string | null;
   /** What was actually paid, in cents of the price currency, when the provider says (partial payments); null otherwise. */
   paidCents?: number | null;
+  /** The payer as the provider identifies them (an account of theirs), where it does; crypto providers do not. */
+  payerId?: string | null;
 }
 
 export interface PaymentProvider {

@@ -21,6 +21,8 @@ export interface SandboxNotification {
   /** USD paid, for a partial payment. */
   actually_paid?: number;
   price_currency: 'usd';
+  /** The sandbox's stand-in for a provider's payer account (the referral rule compares it). */
+  payer_id?: string;
 }
 
 export function signSandboxNotification(appSecret: string, body: SandboxNotification): string {
@@ -45,6 +47,7 @@ export function createSandboxProvider(opts: { appSecret: string; publicUrl: stri
         priceCents: typeof b.price_amount === 'number' ? Math.round(b.price_amount * 100) : null,
         priceCurrency: typeof b.price_currency === 'string' ? b.price_currency : null,
         paidCents: typeof b.actually_paid === 'number' && b.actually_paid >= 0 ? Math.floor(Math.round(b.actually_paid * 1e6) / 1e4) : null,
+        payerId: typeof b.payer_id === 'string' && b.payer_id ? b.payer_id.slice(0, 200) : null,
       };
     },
     fetchPayment(n: ProviderPayment) {

@@ -111,6 +111,7 @@ export const adminRouter = {
         expiresAt: input.expiresAt,
         createdByAdminId: ctx.admin?.id ?? null,
         createdBy: ctx.admin ? `admin:${ctx.admin.username}` : 'internal',
+        capGB: ctx.admin?.role === 'support' ? SUPPORT_ADJUST_LIMIT_GB : undefined,
       }),
     ),
   })),

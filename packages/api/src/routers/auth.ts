@@ -43,7 +43,7 @@ export const authRouter = {
   register: publicProcedure
     .input(registerInput)
     .use(limited((ctx) => [['register', clientKey(ctx)]]))
-    .mutation(({ ctx, input }) => register(ctx.deps, input)),
+    .mutation(({ ctx, input }) => register(ctx.deps, input, ctx.req.ip)),
   login: publicProcedure
     .input(loginInput)
     .use(signInLimited('login', (input: LoginInput) => input.email))
@@ -138,7 +138,7 @@ export const authRouter = {
         ctx.deps.logger.warn({ err }, 'google token exchange failed');
         throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
       }
-      const signedIn = await signInWithGoogle(ctx.deps, profile, input.referralCode);
+      const signedIn = await signInWithGoogle(ctx.deps, profile, input.referralCode, ctx.req.ip);
       if (await twoFactorEnabled(ctx.db, { kind: 'user', id: signedIn.userId })) {
         await owePendingSecondFactor(ctx, { kind: 'user', id: signedIn.userId });
         return { ...signedIn, requiresTwoFactor: true };

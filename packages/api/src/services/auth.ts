@@ -16,7 +16,7 @@ import { mailTemplates } from '../mail';
 import { createAccount, getUserView } from './accounts';
 import { consumeToken, issueToken } from './one-time-tokens';
 import { isUniqueViolation } from './db-errors';
-import { attachReferrer, findReferrer } from './referrals';
+import { attachReferrer, findReferrer, recordNetwork } from './referrals';
 
 const link = (deps: ApiDeps, path: string, token?: string) => {
   const url = new URL(path, deps.config.publicUrl);
@@ -52,17 +52,18 @@ async function findByEmail(deps: ApiDeps, email: string) {
   return row;
 }
 
-export async function register(deps: ApiDeps, input: RegisterInput) {
+/** `address`: the client's, for the referral rule and the user's networks. */
+export async function register(deps: ApiDeps, input: RegisterInput, address?: string) {
   // The answer waits for the one step every registration takes, the hash; looking the address up,
   // creating the account and mailing happen after it, so a known email cannot answer differently.
   // A referral code is checked before the answer: whether it exists says nothing about the email.
   const referrerId = input.referralCode ? await findReferrer(deps.db, input.referralCode) : null;
   const passwordHash = await hashPassword(input.password);
-  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash, referrerId));
+  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash, referrerId, address));
   return { message: REGISTER_MESSAGE };
 }
 
-async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string, referrerId: string | null) {
+async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string, referrerId: string | null, address: string | undefined) {
   const existing = await findByEmail(deps, input.email);
   if (existing) {
     if (!existing.emailVerifiedAt && !existing.disabledAt) await sendVerification(deps, existing);
@@ -73,7 +74,8 @@ async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwor
   try {
     user = await deps.db.transaction(async (tx) => {
       const created = await createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false });
-      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId });
+      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId, address });
+      await recordNetwork(tx, created.id, address);
       return created;
     });
   } catch (e) {
@@ -174,7 +176,7 @@ const unlessDomainError = (e: unknown): null => {
   throw e;
 };
 
-export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, referralCode?: string): Promise<{ userId: string }> {
+export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, referralCode?: string, address?: string): Promise<{ userId: string }> {
   // A referral link's code counts for a new account only; one that names nobody (any more) is
   // dropped rather than failing a sign-in Google has already approved.
   const referrerId = referralCode ? await findReferrer(deps.db, referralCode).catch(unlessDomainError) : null;
@@ -199,7 +201,8 @@ export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, re
       if (!profile.emailVerified) throw new DomainError('FORBIDDEN', GOOGLE_UNVERIFIED);
       const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]!;
       const created = await createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: true });
-      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId });
+      if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId, address });
+      await recordNetwork(tx, created.id, address);
       return created;
     });
   } catch (e) {

@@ -225,6 +225,8 @@ export interface Receipt {
   gbCredited: string;
   provider: string;
   providerPaymentId: string | null;
+  /** Why the order's promotion bonus was not credited (a first-purchase bonus after another purchase); null otherwise. */
+  bonusNote: string | null;
 }
 
 export const NO_RECEIPT = 'No receipt: this order does not exist or was not paid';
@@ -247,5 +249,6 @@ export async function paymentReceipt(db: DbOrTx, userId: string, paymentId: stri
     gbCredited: formatGb(o.creditedBytes),
     provider: o.provider,
     providerPaymentId: o.providerPaymentId,
+    bonusNote: o.bonusNote,
   };
 }

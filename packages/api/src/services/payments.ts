@@ -161,6 +161,7 @@ export async function receivePaymentNotification(
       status: truth.status,
       paidCents: truth.paidCents ?? null,
       providerPaymentId: truth.paymentId,
+      payerId: truth.payerId ?? null,
       source: `${providerName}:webhook`,
       payload: body,
       referrals: referralSettings(deps.config),
@@ -180,26 +181,30 @@ type Order = typeof payments.$inferSelect;
  * ('full', or the share of `paidCents` in its price), never past the order's bytes (GB plus bonus):
  * only the difference is credited, under the order's row lock, so repeated, late or reordered
  * notifications cannot credit twice. The first credit counts the order's bonus as a use of its
- * promotion (dropped if the promotion filled up meanwhile). Returns the bytes newly credited.
+ * promotion (dropped, with its reason kept for the receipt, if the promotion filled up or the user bought
+ * something else meanwhile). Returns the bytes newly credited.
  */
 async function creditOrder(
   tx: DbOrTx,
   order: Order,
   target: 'full' | { paidCents: number },
-): Promise<{ credited: bigint; creditsBytes: bigint; bonusBytes: bigint; sourceKey: string }> {
-  let { creditsBytes, bonusBytes } = order;
-  if (order.creditedBytes === 0n && bonusBytes > 0n && !(await claimOrderBonus(tx, order))) {
-    creditsBytes -= bonusBytes;
-    bonusBytes = 0n;
+): Promise<{ credited: bigint; creditsBytes: bigint; bonusBytes: bigint; bonusNote: string | null; sourceKey: string }> {
+  let { creditsBytes, bonusBytes, bonusNote } = order;
+  if (order.creditedBytes === 0n && bonusBytes > 0n) {
+    bonusNote = await claimOrderBonus(tx, order);
+    if (bonusNote !== null) {
+      creditsBytes -= bonusBytes;
+      bonusBytes = 0n;
+    }
   }
   const share = target === 'full' ? creditsBytes : (creditsBytes * BigInt(Math.max(0, target.paidCents))) / BigInt(order.priceCents);
   const total = share < creditsBytes ? share : creditsBytes;
   const delta = total - order.creditedBytes;
-  if (delta <= 0n) return { credited: 0n, creditsBytes, bonusBytes, sourceKey: '' };
+  if (delta <= 0n) return { credited: 0n, creditsBytes, bonusBytes, bonusNote, sourceKey: '' };
   // The first credit keeps the key `payment:<id>`; a rest is keyed by the total it reaches, so each step is written once.
   const sourceKey = order.creditedBytes === 0n ? `payment:${order.id}` : `payment:${order.id}:${total}`;
   const done = await credit(tx, { wallet: { userId: order.userId }, bytes: delta, kind: 'payment', sourceKey });
-  return { credited: done === null ? 0n : delta, creditsBytes, bonusBytes, sourceKey };
+  return { credited: done === null ? 0n : delta, creditsBytes, bonusBytes, bonusNote, sourceKey };
 }
 
 /**
@@ -213,6 +218,7 @@ async function applyStatus(
     status: string;
     paidCents: number | null;
     providerPaymentId: string | null;
+    payerId: string | null;
     source: string;
     payload: unknown;
     referrals: ReferralSettings;
@@ -228,12 +234,13 @@ async function applyStatus(
     return { paymentId: order.id, status: current, credited: false };
   }
   const next = input.status;
-  let { creditedAt, creditedBytes, creditsBytes, bonusBytes } = order;
+  let { creditedAt, creditedBytes, creditsBytes, bonusBytes, bonusNote } = order;
+  const payerId = order.payerId ?? input.payerId;
   let credited = false;
   const target = next === 'finished' ? 'full' : next === 'partially_paid' && input.paidCents !== null ? { paidCents: input.paidCents } : null;
   if (target) {
     const r = await creditOrder(tx, order, target);
-    ({ creditsBytes, bonusBytes } = r);
+    ({ creditsBytes, bonusBytes, bonusNote } = r);
     if (r.credited > 0n) {
       credited = true;
       creditedBytes += r.credited;
@@ -245,7 +252,7 @@ async function applyStatus(
       });
       // The referrer earns on the GB bought, not on a promotion's bonus: this step's share of them.
       const bought = r.creditsBytes > 0n ? (r.credited * (r.creditsBytes - r.bonusBytes)) / r.creditsBytes : 0n;
-      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey });
+      await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey, payerId });
       const remaining = await walletRemaining(tx, { userId: order.userId });
       await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${formatGb(r.credited)} GB added. Remaining: ${formatGb(remaining)} GB`);
     }
@@ -272,8 +279,10 @@ async function applyStatus(
       creditedBytes,
       creditsBytes,
       bonusBytes,
+      bonusNote,
       paidCents,
       providerPaymentId: order.providerPaymentId ?? input.providerPaymentId,
+      payerId,
       updatedAt: new Date(),
     })
     .where(eq(payments.id, order.id));

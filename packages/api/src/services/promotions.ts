@@ -5,11 +5,14 @@
  * Limits hold under concurrency because every use first locks the promotion's row (SELECT ... FOR
  * UPDATE): uses of one promotion run one after another, each reading the counts the previous one
  * committed, so no more than `maxRedemptions` in all and `maxPerUser` per user ever succeed.
+ * "First purchase only" is about the user, not the promotion: every use (and every code redeemed,
+ * `codes.ts`) locks the user's row before the promotion's, so two first-purchase promotions at once
+ * are checked one after the other and the second sees the first.
  */
-import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { BYTES_PER_GB, bytesToGb, bytesToMb, DomainError, gbToBytes, type PromotionKind } from '@proxyhub/core';
 import { payments, promotionRedemptions, promotions, topupCodes, type DbOrTx } from '@proxyhub/db';
-import { CODE_EXPIRED, CODE_UNKNOWN, type RedeemResult } from './codes';
+import { CODE_EXPIRED, CODE_UNKNOWN, lockPurchaser, type RedeemResult } from './codes';
 import { isUniqueViolation } from './db-errors';
 import { credit, walletRemaining } from './wallet';
 
@@ -149,13 +152,13 @@ async function usesBy(tx: DbOrTx, promotionId: string, userId: string): Promise<
   return Number(r?.n ?? 0);
 }
 
-/** A user has bought before: a paid crypto order, a redeemed top-up code or a promotion used. */
-async function hasPurchased(tx: DbOrTx, userId: string): Promise<boolean> {
+/** A user has bought before: a paid crypto order (other than `exceptPaymentId`), a redeemed top-up code or a promotion used. */
+async function hasPurchased(tx: DbOrTx, userId: string, exceptPaymentId?: string): Promise<boolean> {
   const [[paid], [code], [promo]] = await Promise.all([
     tx
       .select({ id: payments.id })
       .from(payments)
-      .where(and(eq(payments.userId, userId), isNotNull(payments.creditedAt)))
+      .where(and(eq(payments.userId, userId), isNotNull(payments.creditedAt), exceptPaymentId ? ne(payments.id, exceptPaymentId) : undefined))
       .limit(1),
     tx.select({ id: topupCodes.id }).from(topupCodes).where(eq(topupCodes.redeemedBy, userId)).limit(1),
     tx.select({ id: promotionRedemptions.id }).from(promotionRedemptions).where(eq(promotionRedemptions.userId, userId)).limit(1),
@@ -189,6 +192,7 @@ async function recordUse(tx: DbOrTx, p: Promotion, use: { userId: string; paymen
 
 /** Redeems a credit promotion for a user (POST /auth/redeem-code answers as for a code). */
 export async function redeemPromotion(tx: DbOrTx, input: { userId: string; code: string }): Promise<RedeemResult> {
+  await lockPurchaser(tx, input.userId);
   const p = await lockPromotion(tx, input.code);
   const no = await refusal(tx, p, input.userId);
   if (no) throw new DomainError(no.status, no.message);
@@ -226,21 +230,32 @@ export async function orderBonus(tx: DbOrTx, input: { userId: string; code: stri
 
 /**
  * Counts a paid order's bonus as one use of its promotion. The order was accepted when the
- * promotion had room; if it filled up (in all or for this user) before the payment came, the order is
- * credited without its bonus, so that the limits stay exact. Returns whether the bonus stands.
+ * promotion had room and, for a first-purchase one, before any purchase; if it filled up (in all or
+ * for this user), or the user bought something else, before the payment came, the order is credited
+ * without its bonus, so that the limits stay exact. Returns null when the bonus stands, otherwise
+ * why not, in words for the receipt.
  */
 export async function claimOrderBonus(
   tx: DbOrTx,
   order: { id: string; userId: string; promotionId: string | null; bonusBytes: bigint; priceCents: number },
-): Promise<boolean> {
-  if (!order.promotionId || order.bonusBytes <= 0n) return false;
+): Promise<string | null> {
+  if (!order.promotionId || order.bonusBytes <= 0n) return PROMO_NOT_FOUND;
+  await lockPurchaser(tx, order.userId);
   const [p] = await tx.select().from(promotions).where(eq(promotions.id, order.promotionId)).for('update');
-  if (!p) return false;
+  if (!p) return PROMO_NOT_FOUND;
   const [already] = await tx.select({ id: promotionRedemptions.id }).from(promotionRedemptions).where(eq(promotionRedemptions.paymentId, order.id)).limit(1);
-  if (already) return true;
-  if (p.redemptions >= p.maxRedemptions || (await usesBy(tx, p.id, order.userId)) >= p.maxPerUser) return false;
+  if (already) return null;
+  const why =
+    p.redemptions >= p.maxRedemptions
+      ? PROMO_LIMIT_REACHED
+      : (await usesBy(tx, p.id, order.userId)) >= p.maxPerUser
+        ? PROMO_ALREADY_USED
+        : p.firstPurchaseOnly && (await hasPurchased(tx, order.userId, order.id))
+          ? PROMO_FIRST_PURCHASE_ONLY
+          : null;
+  if (why) return `${p.code} bonus not applied: ${why}`;
   await recordUse(tx, p, { userId: order.userId, paymentId: order.id, creditedBytes: order.bonusBytes, revenueCents: order.priceCents });
-  return true;
+  return null;
 }
 
 /** What the Top Up page shows before paying: the bonus this code would add to an order of this size. */

@@ -7,11 +7,15 @@
  * Threats: crediting twice (one pending row per order credit, keyed on its ledger source; the job
  * claims a row with a conditional UPDATE and the ledger's unique `referral:<id>` backs it up, so
  * concurrent runs and restarts credit once), self-referral (refused), enumeration of referred users
- * (the referrer sees masked emails only).
+ * (the referrer sees masked emails only). A second account of one's own is refused its earnings
+ * when it signed up from a network (IPv4 /24, IPv6 /64) its referrer used within 30 days, or pays
+ * with the payer id (where the provider gives one) the referrer paid with: such orders are recorded
+ * as not eligible, with the reason, and earn nothing. Pending earnings are in no wallet, so nothing
+ * (gift codes included) spends them before they are due.
  */
-import { and, count, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
-import { DomainError } from '@proxyhub/core';
-import { payments, referralCredits, users, type DbOrTx } from '@proxyhub/db';
+import { and, count, desc, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
+import { DomainError, networkKey } from '@proxyhub/core';
+import { payments, referralCredits, userNetworks, users, type DbOrTx } from '@proxyhub/db';
 import type { ApiConfig } from '../config';
 import { recordAudit, type Actor } from './audit-log';
 import { credit } from './wallet';
@@ -31,8 +35,33 @@ export function referralSettings(config: Pick<ApiConfig, 'referrals'>): Referral
 
 export const UNKNOWN_REFERRAL_CODE = 'Unknown referral code';
 export const SELF_REFERRAL = 'You cannot refer yourself';
+/** Why an order earned its referrer nothing, as the referrer's page says it. */
+export const REFERRAL_SAME_NETWORK = 'Signed up from the same network as you';
+export const REFERRAL_SAME_PAYER = 'Paid with the same payment account as you';
+/** A network the referrer used within this many days before a sign-up is still the referrer's. */
+export const REFERRAL_NETWORK_DAYS = 30;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Notes that a user registered or signed in from `address` now (nothing for a non-customer address). */
+export async function recordNetwork(db: DbOrTx, userId: string, address: string | undefined): Promise<void> {
+  const network = networkKey(address);
+  if (!network) return;
+  await db
+    .insert(userNetworks)
+    .values({ userId, network })
+    .onConflictDoUpdate({ target: [userNetworks.userId, userNetworks.network], set: { lastSeenAt: sql`now()` } });
+}
+
+async function usedNetworkRecently(tx: DbOrTx, userId: string, network: string): Promise<boolean> {
+  const since = new Date(Date.now() - REFERRAL_NETWORK_DAYS * DAY_MS);
+  const [row] = await tx
+    .select({ network: userNetworks.network })
+    .from(userNetworks)
+    .where(and(eq(userNetworks.userId, userId), eq(userNetworks.network, network), gte(userNetworks.lastSeenAt, since)))
+    .limit(1);
+  return !!row;
+}
 const internalActor: Actor = { actor: 'internal', adminId: null, sourceAddress: 'server' };
 
 /** The user whose referral code this is; a 400 naming the field when there is none. */
@@ -46,15 +75,30 @@ export async function findReferrer(db: DbOrTx, referralCode: string): Promise<st
   return row.id;
 }
 
-/** Records who referred `userId`; only once, and never the user themself. */
-export async function attachReferrer(tx: DbOrTx, input: { userId: string; referrerId: string }): Promise<boolean> {
+/**
+ * Records who referred `userId`; only once, and never the user themself. `address` is where the
+ * new user signed up from: the referrer's own network makes the referral one that earns nothing.
+ */
+export async function attachReferrer(tx: DbOrTx, input: { userId: string; referrerId: string; address?: string | undefined }): Promise<boolean> {
   if (input.referrerId === input.userId) throw new DomainError('BAD_REQUEST', SELF_REFERRAL, { field: 'referralCode' });
+  const network = networkKey(input.address);
+  const sameNetwork = network !== null && (await usedNetworkRecently(tx, input.referrerId, network));
   const set = await tx
     .update(users)
-    .set({ referredBy: input.referrerId })
+    .set({ referredBy: input.referrerId, referralIneligibleReason: sameNetwork ? REFERRAL_SAME_NETWORK : null })
     .where(and(eq(users.id, input.userId), isNull(users.referredBy)))
     .returning({ id: users.id });
   return set.length > 0;
+}
+
+/** Whether the referrer has an order paid with this payer id. */
+async function referrerPaidAs(tx: DbOrTx, referrerId: string, payerId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.userId, referrerId), eq(payments.payerId, payerId)))
+    .limit(1);
+  return !!row;
 }
 
 /**
@@ -65,13 +109,18 @@ export async function attachReferrer(tx: DbOrTx, input: { userId: string; referr
 export async function onOrderCredited(
   tx: DbOrTx,
   settings: ReferralSettings,
-  input: { paymentId: string; userId: string; bytes: bigint; source: string; now?: Date },
+  input: { paymentId: string; userId: string; bytes: bigint; source: string; payerId?: string | null; now?: Date },
 ): Promise<void> {
-  const [buyer] = await tx.select({ referrerId: users.referredBy }).from(users).where(eq(users.id, input.userId)).limit(1);
+  const [buyer] = await tx
+    .select({ referrerId: users.referredBy, ineligible: users.referralIneligibleReason })
+    .from(users)
+    .where(eq(users.id, input.userId))
+    .limit(1);
   if (!buyer?.referrerId) return;
   const amount = (input.bytes * BigInt(settings.percent)) / 100n;
   if (amount <= 0n) return;
   const now = input.now ?? new Date();
+  const ineligible = buyer.ineligible ?? (input.payerId && (await referrerPaidAs(tx, buyer.referrerId, input.payerId)) ? REFERRAL_SAME_PAYER : null);
   const [row] = await tx
     .insert(referralCredits)
     .values({
@@ -79,12 +128,23 @@ export async function onOrderCredited(
       referredUserId: input.userId,
       paymentId: input.paymentId,
       source: input.source,
-      amountBytes: amount,
+      // Not eligible: recorded so the referrer sees why, worth nothing and never due.
+      amountBytes: ineligible ? 0n : amount,
       dueAt: new Date(now.getTime() + settings.pendingDays * DAY_MS),
+      ...(ineligible ? { cancelledAt: now, ineligibleReason: ineligible } : {}),
     })
     .onConflictDoNothing({ target: referralCredits.source })
     .returning();
   if (!row) return;
+  if (ineligible) {
+    await recordAudit(tx, internalActor, {
+      action: 'referral.not_eligible',
+      target: `user:${row.referrerId}`,
+      changes: { referralCreditId: row.id, paymentId: row.paymentId, bytes: amount },
+      reason: ineligible,
+    });
+    return;
+  }
   await recordAudit(tx, internalActor, {
     action: 'referral.pending',
     target: `user:${row.referrerId}`,
@@ -174,7 +234,9 @@ export interface ReferralEntry {
   orderId: string;
   orderGb: number;
   bytes: bigint;
-  status: 'pending' | 'credited' | 'cancelled';
+  status: 'pending' | 'credited' | 'cancelled' | 'not_eligible';
+  /** Why a not-eligible order earned nothing; null otherwise. */
+  reason: string | null;
   dueAt: Date;
   creditedAt: Date | null;
 }
@@ -234,7 +296,8 @@ export async function referralSummary(db: DbOrTx, input: { userId: string; publi
       orderId: r.paymentId,
       orderGb: gb,
       bytes: r.amountBytes,
-      status: r.creditedAt ? 'credited' : r.cancelledAt ? 'cancelled' : 'pending',
+      status: r.ineligibleReason ? 'not_eligible' : r.creditedAt ? 'credited' : r.cancelledAt ? 'cancelled' : 'pending',
+      reason: r.ineligibleReason,
       dueAt: r.dueAt,
       creditedAt: r.creditedAt,
     })),

@@ -52,6 +52,10 @@ export const payments = pgTable(
     /** The part of creditsBytes that is a promotion's bonus (counted only if the promotion still has room when paid). */
     bonusBytes: bytes('bonus_bytes'),
     promotionId: uuid('promotion_id'),
+    /** Why the promotion's bonus was not credited when the order was paid (the receipt says it); null otherwise. */
+    bonusNote: text('bonus_note'),
+    /** The payer as the provider identifies them, where it does (the referral rule compares it); null otherwise. */
+    payerId: text('payer_id'),
     /** Credited so far: a partial payment credits its share, a later full one the rest, never past creditsBytes. */
     creditedBytes: bytes('credited_bytes'),
     /** What the provider reports as paid, in cents, once it reports an amount (partial payments). */
@@ -61,7 +65,13 @@ export const payments = pgTable(
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('payments_user_idx').on(t.userId), index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId)],
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId),
+    index('payments_payer_idx')
+      .on(t.payerId)
+      .where(sql`${t.payerId} is not null`),
+  ],
 );
 
 /** Every webhook delivery and every status change, kept for the user's and admin's history. */
@@ -124,6 +134,8 @@ export const referralCredits = pgTable(
     dueAt: ts('due_at').notNull(),
     creditedAt: ts('credited_at'),
     cancelledAt: ts('cancelled_at'),
+    /** Why this order earned nothing (referrer and referee are not strangers); set with cancelledAt. */
+    ineligibleReason: text('ineligible_reason'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ADMIN_ROLES } from '@proxyhub/core';
 import { bytes, createdAt, ts } from './columns';
 
@@ -54,6 +54,8 @@ export const users = pgTable(
       .default(sql`upper(substr(md5(gen_random_uuid()::text), 1, 16))`),
     /** Who referred this user (set once, at registration). */
     referredBy: uuid('referred_by').references((): AnyPgColumn => users.id),
+    /** Why this referral earns its referrer nothing, decided at registration (null: it may earn). */
+    referralIneligibleReason: text('referral_ineligible_reason'),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
@@ -67,6 +69,23 @@ export const users = pgTable(
     index('users_created_at_idx').on(t.createdAt.desc(), t.id.desc()),
     check('users_credits_nonnegative', sql`${t.creditsBytes} >= 0`),
   ],
+);
+
+/**
+ * The networks (IPv4 /24, IPv6 /64) a user registered or signed in from, with when: the referral
+ * rule asks whether a new account comes from its referrer's network.
+ */
+export const userNetworks = pgTable(
+  'user_networks',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    network: text('network').notNull(),
+    firstSeenAt: ts('first_seen_at').notNull().defaultNow(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.network] }), index('user_networks_network_idx').on(t.network, t.lastSeenAt)],
 );
 
 /** Lucia sessions; `id` is SHA-256 of the cookie value, never the value itself. */
