@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUpstreamBalances, providerAccountOf, readProviderUsage } from '@proxyhub/api';
-import { adminUsers, jobClaims, telegramChats, telegramOutbox, upstreamAccounts } from '@proxyhub/db';
+import { adminUsers, auditLog, jobClaims, telegramChats, telegramOutbox, upstreamAccounts } from '@proxyhub/db';
 import { createServer } from '../src/server';
 import { adminClient } from './credits-helpers';
 import {
@@ -114,6 +114,10 @@ describe('provider accounts on upstreams', () => {
     const listedView = await listed(admin, id);
     expect(listedView.account).toMatchObject({ provider: 'custom', apiKeySet: true, lowBalanceGB: 1.5, status: 'unchecked' });
     expect(JSON.stringify(await admin.get('/admin/upstreams'))).not.toContain(f.key);
+    // The audit log records the change with the key redacted.
+    const audited = await server.database.db.select().from(auditLog);
+    expect(JSON.stringify(audited)).toContain('[redacted]');
+    expect(JSON.stringify(audited)).not.toContain(f.key);
 
     // A change without apiKey keeps the stored key; the check then reads the balance with it.
     const { apiKey: _k, ...withoutKey } = f.account({ lowBalanceGB: 2 });
