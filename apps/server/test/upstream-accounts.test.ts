@@ -7,7 +7,7 @@
  * gauges on /metrics; and two servers on one database read each account once per period.
  */
 import { once } from 'node:events';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,7 +201,7 @@ describe('provider adapters', () => {
 
 /** A custom provider whose answer the test writes raw (status, body, or none at all). */
 async function rawProvider() {
-  let answer: (res: import('node:http').ServerResponse) => void = (res) => res.end('{"bytes": 1}');
+  let answer: (res: ServerResponse) => void = (res) => res.end('{"bytes": 1}');
   const http: Server = createHttpServer((_req, res) => answer(res));
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
@@ -231,7 +231,7 @@ describe('the custom contract', () => {
       await check();
       expect((await listed(admin, id)).account).toMatchObject({ status: 'ok', balance: { bytes: '1234567890123456789' } });
 
-      const failures: Array<[(res: import('node:http').ServerResponse) => void, string]> = [
+      const failures: Array<[(res: ServerResponse) => void, string]> = [
         [(res) => res.writeHead(503).end('{"bytes": 0}'), `HTTP 503 from ${new URL(raw.url).host}`],
         [(res) => res.end(JSON.stringify({ bytes: 0, pad: 'x'.repeat(70_000) })), 'Answer larger than 64 KiB'],
         [(res) => res.end('not json'), 'Malformed answer: not JSON'],
