@@ -7,12 +7,12 @@
  * gauges on /metrics; and two servers on one database read each account once per period.
  */
 import { once } from 'node:events';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkUpstreamBalances, providerAccountOf, readProviderUsage } from '@proxyhub/api';
-import { adminUsers, jobClaims, telegramChats, telegramOutbox, upstreamAccounts } from '@proxyhub/db';
+import { adminUsers, auditLog, jobClaims, telegramChats, telegramOutbox, upstreamAccounts } from '@proxyhub/db';
 import { createServer } from '../src/server';
 import { adminClient } from './credits-helpers';
 import {
@@ -114,6 +114,10 @@ describe('provider accounts on upstreams', () => {
     const listedView = await listed(admin, id);
     expect(listedView.account).toMatchObject({ provider: 'custom', apiKeySet: true, lowBalanceGB: 1.5, status: 'unchecked' });
     expect(JSON.stringify(await admin.get('/admin/upstreams'))).not.toContain(f.key);
+    // The audit log records the change with the key redacted.
+    const audited = await server.database.db.select().from(auditLog);
+    expect(JSON.stringify(audited)).toContain('[redacted]');
+    expect(JSON.stringify(audited)).not.toContain(f.key);
 
     // A change without apiKey keeps the stored key; the check then reads the balance with it.
     const { apiKey: _k, ...withoutKey } = f.account({ lowBalanceGB: 2 });
@@ -197,7 +201,7 @@ describe('provider adapters', () => {
 
 /** A custom provider whose answer the test writes raw (status, body, or none at all). */
 async function rawProvider() {
-  let answer: (res: import('node:http').ServerResponse) => void = (res) => res.end('{"bytes": 1}');
+  let answer: (res: ServerResponse) => void = (res) => res.end('{"bytes": 1}');
   const http: Server = createHttpServer((_req, res) => answer(res));
   http.listen(0, '127.0.0.1');
   await once(http, 'listening');
@@ -227,7 +231,7 @@ describe('the custom contract', () => {
       await check();
       expect((await listed(admin, id)).account).toMatchObject({ status: 'ok', balance: { bytes: '1234567890123456789' } });
 
-      const failures: Array<[(res: import('node:http').ServerResponse) => void, string]> = [
+      const failures: Array<[(res: ServerResponse) => void, string]> = [
         [(res) => res.writeHead(503).end('{"bytes": 0}'), `HTTP 503 from ${new URL(raw.url).host}`],
         [(res) => res.end(JSON.stringify({ bytes: 0, pad: 'x'.repeat(70_000) })), 'Answer larger than 64 KiB'],
         [(res) => res.end('not json'), 'Malformed answer: not JSON'],

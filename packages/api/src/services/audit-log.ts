@@ -19,7 +19,7 @@ export interface AuditEntryInput {
   reason?: string | null;
 }
 
-const SECRET_FIELD = /pass(word)?|secret|token|code$/i;
+const SECRET_FIELD = /pass(word)?|secret|token|code$|apikey/i;
 
 /** Inputs as recorded: secrets (passwords, tokens, one-time codes) never reach the log. */
 export function redactSecrets(value: unknown): unknown {

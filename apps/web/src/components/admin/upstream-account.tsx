@@ -57,7 +57,7 @@ const accountResolver: Resolver<AccountValues, unknown, UpstreamAccountInput> = 
     },
     context,
     options as never,
-  ) as never;
+  );
 
 export function UpstreamAccountForm({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
   const a = upstream.account;
