@@ -38,6 +38,7 @@ beforeAll(async () => {
     protocol: 'http',
     host: 'pool.example.net',
     port: 8000,
+    password: 'pool-secret',
     countries: ['US'],
     costPerGbCents: 250,
     account: { provider: 'custom', apiKey: KEY, balanceUrl: `${provider.url}/balance`, usageUrl: `${provider.url}/usage` },
