@@ -1,4 +1,4 @@
-// The architecture's "never" rules (DESIGN.md), checked by eslint's no-restricted-imports in each
+// The architecture's "never" rules (docs/design.md, "Rules of the house"), checked by eslint's no-restricted-imports in each
 // package's `lint`, so `pnpm test` fails when one is broken. Each entry is a regular expression an
 // import path must not match, with the reason shown in the error. To add a rule, add an entry to
 // the package's list below; a new `packages/*` package needs no entry: it gets NEW_PACKAGE (it may

@@ -59,7 +59,7 @@ export async function batchRow(db: Db, batchCode: string) {
   return b!;
 }
 
-/** The ledger invariant (DESIGN.md) over the database and, when given, for one user's wallet. */
+/** The ledger invariant (docs/design.md) over the database and, when given, for one user's wallet. */
 export async function expectLedgerOk(db: Db, userId?: string) {
   const all = await checkLedger(db);
   expect(all, `ledger: entries ${all.entries} = credits ${all.credits} + leased ${all.leased} + usage ${all.usage}`).toMatchObject({ ok: true });

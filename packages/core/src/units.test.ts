@@ -3,7 +3,7 @@ import { BYTES_PER_GB } from './constants';
 import { bytesToGb, bytesToMb, formatGb, gbBreakdown, gbToBytes, orderPriceCents, plural, tenthsOfGbToBytes, withGbBeside } from './units';
 
 describe('units', () => {
-  it('converts tenths of a GB to bytes as DESIGN.md reads it', () => {
+  it('converts tenths of a GB to bytes as docs/design.md reads it', () => {
     expect(tenthsOfGbToBytes(1)).toBe(107374182n);
     expect(tenthsOfGbToBytes(15)).toBe(1610612736n);
     expect(gbToBytes(1.5)).toBe(1610612736n);

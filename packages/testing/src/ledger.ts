@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { checkLedger, checkUserLedger, credit } from '@proxyhub/api';
 import type { TestServer } from './server';
 
-/** The ledger invariant of DESIGN.md over the whole database, checked after every test. */
+/** The ledger invariant of docs/design.md over the whole database, checked after every test. */
 export async function expectLedgerOk(server: TestServer) {
   const r = await checkLedger(server.deps.db);
   expect(r, `ledger: entries ${r.entries} = credits ${r.credits} + leased ${r.leased} + usage ${r.usage}`).toMatchObject({ ok: true });

@@ -1,5 +1,5 @@
 /**
- * The ledger invariant (DESIGN.md), checked by tests after every flow:
+ * The ledger invariant (docs/design.md), checked by tests after every flow:
  *   sum(credit_entries) = credits_bytes + bytes leased to gateways and not yet reported + total_usage_bytes
  * per wallet (a user, or a batch not yet associated), and so in total. The entries are written by
  * `wallet.ts`.

@@ -8,7 +8,7 @@
  * so a repeat of the same source (a code, a payment, a batch) cannot credit twice even under
  * concurrent calls. Bytes a gateway leased are in no balance until reported or returned, so:
  *   sum(credit_entries) = credits_bytes + open leases (granted - used) + total_usage_bytes
- * per wallet and in total (DESIGN.md; `ledger.ts` checks it).
+ * per wallet and in total (docs/design.md, "The ledger invariant"; `ledger.ts` checks it).
  *
  * Remaining, the one number every reader shows (session, admin list, redeem answer, gateway
  * check): the wallet's credits plus the bytes held in open leases on the accounts spending it. Those
