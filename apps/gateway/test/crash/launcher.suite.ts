@@ -144,6 +144,8 @@ describe('launcher (pnpm start)', () => {
       PORT: String(port),
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(gatewayPort),
+      // Not the default 3002: another gateway on this machine may hold it, and nothing here reads it.
+      GATEWAY_METRICS_PORT: 'off',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
