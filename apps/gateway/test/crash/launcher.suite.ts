@@ -144,6 +144,8 @@ describe('launcher (pnpm start)', () => {
       PORT: String(port),
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(gatewayPort),
+      // Not the default 3002: another gateway on this machine may hold it, and nothing here reads it.
+      GATEWAY_METRICS_PORT: 'off',
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
@@ -292,42 +294,55 @@ describe('launcher (pnpm start)', () => {
     expect(existsSync(join(dataDir, 'launcher.json'))).toBe(false);
   }, 90_000);
 
-  // The launcher can die while its children are still loading, migrating or binding their ports: a
-  // child that has not yet looked at its parent must still notice it is gone (an orphaned server
-  // served for 24 minutes after its launcher was killed during its start-up).
-  // Each case's launcher is also the new one started on the ports its predecessor was killed on.
-  it.each([
-    { when: '0.5 s after start', afterMs: 500 },
-    { when: '1.5 s after start', afterMs: 1500 },
-    { when: '3 s after start', afterMs: 3000 },
-    { when: '6 s after start', afterMs: 6000 },
-    { when: 'once running', afterMs: null },
-  ])(
-    'killed with -9 $when leaves no child alive 15 s later, and the ports free',
-    async ({ when, afterMs }) => {
-      const l = launch();
-      if (afterMs === null) await ready(l);
-      else await new Promise((r) => setTimeout(r, afterMs));
-      const seen = new Map<number, string>();
-      const look = () => {
-        const now = childrenOf(dataDir);
-        for (const p of now) seen.set(p.pid, p.cmd.includes(serverEntry) ? 'server' : 'gateway');
-        return now;
-      };
-      look();
-      // Killed, not ended on its own (as on finding another launcher's children still running).
-      expect(l.proc.exitCode).toBe(null);
-      const killedAt = Date.now();
-      process.kill(l.pid, 'SIGKILL');
-      await waitFor('every child to exit', () => look().length === 0, 15_000).catch((e: Error) => {
-        const left = look().map((p) => `${seen.get(p.pid)} ${p.pid} (parent ${p.ppid})`);
-        throw new Error(`${e.message}: still running ${left.join(', ')}; launcher output:\n${l.output().slice(-4000)}`);
-      });
-      console.log(`launcher killed ${when}: ${seen.size} children gone after ${Date.now() - killedAt} ms`);
-      expect(l.output()).not.toContain('EADDRINUSE');
-      expect(await portFree(port)).toBe(true);
-      expect(await portFree(gatewayPort)).toBe(true);
-    },
-    90_000,
-  );
+  describe('killed during its children’s start-up', () => {
+    // A launcher an earlier test left running (one that failed) is stopped first: these cases
+    // judge only the launchers they start themselves.
+    beforeAll(async () => {
+      for (const l of started) if (l.proc.exitCode === null && l.proc.signalCode === null) l.proc.kill('SIGINT');
+      await waitFor(
+        'earlier launchers to stop',
+        () => started.every((l) => l.proc.exitCode !== null || l.proc.signalCode !== null) && childrenOf(dataDir).length === 0,
+        60_000,
+      );
+    }, 90_000);
+
+    // The launcher can die while its children are still loading, migrating or binding their ports: a
+    // child that has not yet looked at its parent must still notice it is gone (an orphaned server
+    // served for 24 minutes after its launcher was killed during its start-up).
+    // Each case's launcher is also the new one started on the ports its predecessor was killed on.
+    it.each([
+      { when: '0.5 s after start', afterMs: 500 },
+      { when: '1.5 s after start', afterMs: 1500 },
+      { when: '3 s after start', afterMs: 3000 },
+      { when: '6 s after start', afterMs: 6000 },
+      { when: 'once running', afterMs: null },
+    ])(
+      'killed with -9 $when leaves no child alive 15 s later, and the ports free',
+      async ({ when, afterMs }) => {
+        const l = launch();
+        if (afterMs === null) await ready(l);
+        else await new Promise((r) => setTimeout(r, afterMs));
+        const seen = new Map<number, string>();
+        const look = () => {
+          const now = childrenOf(dataDir);
+          for (const p of now) seen.set(p.pid, p.cmd.includes(serverEntry) ? 'server' : 'gateway');
+          return now;
+        };
+        look();
+        // Killed, not ended on its own (as on finding another launcher's children still running).
+        expect(l.proc.exitCode).toBe(null);
+        const killedAt = Date.now();
+        process.kill(l.pid, 'SIGKILL');
+        await waitFor('every child to exit', () => look().length === 0, 15_000).catch((e: Error) => {
+          const left = look().map((p) => `${seen.get(p.pid)} ${p.pid} (parent ${p.ppid})`);
+          throw new Error(`${e.message}: still running ${left.join(', ')}; launcher output:\n${l.output().slice(-4000)}`);
+        });
+        console.log(`launcher killed ${when}: ${seen.size} children gone after ${Date.now() - killedAt} ms`);
+        expect(l.output()).not.toContain('EADDRINUSE');
+        expect(await portFree(port)).toBe(true);
+        expect(await portFree(gatewayPort)).toBe(true);
+      },
+      90_000,
+    );
+  });
 });
