@@ -58,10 +58,16 @@ export const payments = pgTable(
     paidCents: integer('paid_cents'),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
     creditedAt: ts('credited_at'),
+    /** The client's key for this order (a double click sends it twice); cleared when a later order reuses it after the window. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('payments_user_idx').on(t.userId), index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId)],
+  (t) => [
+    index('payments_user_idx').on(t.userId),
+    index('payments_provider_invoice_idx').on(t.provider, t.providerInvoiceId),
+    uniqueIndex('payments_user_idempotency_key').on(t.userId, t.idempotencyKey),
+  ],
 );
 
 /** Every webhook delivery and every status change, kept for the user's and admin's history. */

@@ -1,0 +1,58 @@
+/**
+ * No doubles, no dead ends, as a customer meets them: a double click on Pay makes one order and
+ * lands on its invoice; Billing then offers to resume that order (its invoice link) or cancel it,
+ * at desktop (1366x800) and phone (390x844) width.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { payments } from '@proxyhub/db';
+import { screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
+
+let e2e: E2E;
+let page: Page;
+let user: SessionUser;
+
+beforeAll(async () => ({ e2e, page, user } = await startE2EWithUser('Order Flows')));
+afterAll(() => e2e?.close());
+
+const orders = async () => (await e2e.server.deps.db.select().from(payments)).filter((p) => p.userId === user.id);
+
+describe('crypto orders: one per click, resumable, cancellable', () => {
+  it('a double click on Pay makes one order; Billing resumes or cancels it at 1366x800 and 390x844', async () => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto('/topup');
+    const pay = page.getByRole('button', { name: /^Pay \$10\.80 with Crypto$/ });
+    await pay.dblclick();
+    await page.waitForURL(/\/sandbox\/pay\/[0-9a-f-]{36}$/);
+    const first = await orders();
+    expect(first).toHaveLength(1);
+    expect(page.url()).toBe(first[0]!.invoiceUrl);
+
+    // Back without paying: Billing shows the waiting order with its invoice and Cancel.
+    await page.goto('/billing');
+    const row = page.getByTestId('billing-row').first();
+    await expect.poll(() => row.innerText()).toContain('Waiting for payment');
+    expect(await row.getByRole('link', { name: 'Resume payment' }).getAttribute('href')).toBe(first[0]!.invoiceUrl);
+    await screenshots(page, 'billing-waiting-order');
+    await row.getByRole('button', { name: /^Cancel order / }).click();
+    await expect.poll(() => row.innerText()).toContain('Cancelled');
+    expect(await row.getByRole('link', { name: 'Resume payment' }).count()).toBe(0);
+    expect((await orders())[0]!.status).toBe('cancelled');
+
+    // On a phone: a new order, resumed from Billing.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/topup');
+    await page.getByRole('button', { name: /^Pay \$10\.80 with Crypto$/ }).click();
+    await page.waitForURL(/\/sandbox\/pay\//);
+    await page.goto('/billing');
+    const latest = page.getByTestId('billing-row').first();
+    const resume = latest.getByRole('link', { name: 'Resume payment' });
+    await resume.waitFor();
+    expect(await resume.isVisible()).toBe(true);
+    expect(await latest.getByRole('button', { name: /^Cancel order / }).isVisible()).toBe(true);
+    await resume.click();
+    await page.waitForURL(/\/sandbox\/pay\//);
+    expect(await orders()).toHaveLength(2);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
