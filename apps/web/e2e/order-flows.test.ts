@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { payments } from '@proxyhub/db';
-import { screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
+import { gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -53,6 +53,23 @@ describe('crypto orders: one per click, resumable, cancellable', () => {
     await resume.click();
     await page.waitForURL(/\/sandbox\/pay\//);
     expect(await orders()).toHaveLength(2);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
+
+describe('numbers that read', () => {
+  it('small traffic reads in bytes and KB, and the chart axis has distinct ticks', async () => {
+    await gatewayTraffic(e2e, user, 600, 'US');
+    await gatewayTraffic(e2e, user, 3 * 1024, 'DE');
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto('/dashboard');
+    await expect.poll(() => page.getByTestId('usage-by-country').innerText(), { timeout: 15_000 }).toContain('US\t600 bytes');
+    expect(await page.getByTestId('usage-by-country').innerText()).toContain('DE\t3.00 KB');
+    const chart = page.getByTestId('usage-chart');
+    await expect.poll(() => chart.getAttribute('data-unit')).toBe('KB');
+    const ticks = await chart.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value').allInnerTexts();
+    expect(ticks.length).toBeGreaterThan(1);
+    expect(new Set(ticks).size).toBe(ticks.length);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 });
