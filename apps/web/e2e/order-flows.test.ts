@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { payments } from '@proxyhub/db';
-import { gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
+import { addCredits } from '@proxyhub/testing';
+import { adminLogIn, gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -59,6 +60,7 @@ describe('crypto orders: one per click, resumable, cancellable', () => {
 
 describe('numbers that read', () => {
   it('small traffic reads in bytes and KB, and the chart axis has distinct ticks', async () => {
+    await addCredits(e2e.server, user.id, 1n << 30n);
     await gatewayTraffic(e2e, user, 600, 'US');
     await gatewayTraffic(e2e, user, 3 * 1024, 'DE');
     await page.setViewportSize({ width: 1366, height: 800 });
@@ -71,5 +73,27 @@ describe('numbers that read', () => {
     expect(ticks.length).toBeGreaterThan(1);
     expect(new Set(ticks).size).toBe(ticks.length);
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
+
+describe('admin panel in a new tab', () => {
+  it('opens without signing in again while the admin cookie is valid; after signing out it asks again', async () => {
+    const ctx = await e2e.newContext();
+    const first = await ctx.newPage();
+    await adminLogIn(first);
+    // A new tab has its own session storage: only the cookie carries over.
+    const second = await ctx.newPage();
+    await second.setViewportSize({ width: 1366, height: 800 });
+    await second.goto('/admin');
+    await second.getByRole('heading', { name: 'Admin Panel' }).waitFor();
+    expect(await second.evaluate(() => sessionStorage.getItem('adminLoggedIn'))).toBe('true');
+    expect(await second.getByLabel('Username').count()).toBe(0);
+
+    await second.getByRole('button', { name: 'Logout' }).click();
+    await second.getByLabel('Username').waitFor();
+    const third = await ctx.newPage();
+    await third.goto('/admin');
+    await third.getByLabel('Username').waitFor();
+    expect(await third.getByRole('heading', { name: 'Admin Panel' }).count()).toBe(0);
   });
 });
