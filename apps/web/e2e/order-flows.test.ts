@@ -69,8 +69,10 @@ describe('numbers that read', () => {
     expect(await page.getByTestId('usage-by-country').innerText()).toContain('DE\t3.00 KB');
     const chart = page.getByTestId('usage-chart');
     await expect.poll(() => chart.getAttribute('data-unit')).toBe('KB');
-    const ticks = await chart.locator('.recharts-yAxis .recharts-cartesian-axis-tick-value').allInnerTexts();
-    expect(ticks.length).toBeGreaterThan(1);
+    // The value axis's ticks are the ones with a unit (the other axis has dates).
+    const tickTexts = async () => (await chart.locator('.recharts-cartesian-axis-tick-value').allTextContents()).filter((t) => t.endsWith(' KB'));
+    await expect.poll(async () => (await tickTexts()).length, { timeout: 10_000 }).toBeGreaterThan(1);
+    const ticks = await tickTexts();
     expect(new Set(ticks).size).toBe(ticks.length);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
