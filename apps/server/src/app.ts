@@ -6,6 +6,7 @@ import { googleSignIn } from './google-routes';
 import { apiDocs } from './plugins/api-docs';
 import { jsonEdge } from './plugins/json-edge';
 import { createServerMetrics, metricsPlugin } from './plugins/metrics';
+import { quietInternalLogs } from './plugins/quiet-internal';
 import { requestLine } from './plugins/request-line';
 import { routeRegistry } from './plugins/route-registry';
 import { security } from './plugins/security';
@@ -59,6 +60,7 @@ export const REQUEST_ARRIVAL_MS = 15_000;
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { deps } = opts;
   const app = Fastify({
+    logController: quietInternalLogs(deps),
     ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: false }),
     trustProxy: fastifyTrustProxy(opts.trustProxy),
     bodyLimit: 64 * 1024,

@@ -30,7 +30,7 @@ describe('/api/ip-allowlist', () => {
     const set = await put(client, { entries: [' 203.0.113.7 ', '10.1.2.3/24', '2001:DB8:0::1', '2001:db8:aa::/48', '::ffff:198.51.100.1', '10.1.2.0/24'] });
     expect(set.status).toBe(200);
     const normalised = ['203.0.113.7', '10.1.2.0/24', '2001:db8::1', '2001:db8:aa::/48', '198.51.100.1'];
-    expect(set.body).toEqual({ entries: normalised, passwordless: false });
+    expect(set.body).toEqual({ entries: normalised, passwordless: false, notes: ['10.1.2.3/24 was saved as 10.1.2.0/24'] });
     expect((await client.get<Answer>('/api/ip-allowlist')).body).toMatchObject({ entries: normalised, passwordless: false });
 
     const bearer = server.client({ origin: null });
@@ -38,7 +38,7 @@ describe('/api/ip-allowlist', () => {
     expect((await bearer.get<Answer>('/api/ip-allowlist')).body).toMatchObject({ entries: normalised });
     const cleared = await put(bearer, { entries: [] });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toEqual({ entries: [], passwordless: false });
+    expect(cleared.body).toEqual({ entries: [], passwordless: false, notes: [] });
     const rows = await server.database.db.select().from(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, user.id));
     expect(rows).toEqual([]);
 
@@ -67,6 +67,28 @@ describe('/api/ip-allowlist', () => {
     expect((await client.get<Answer>('/api/ip-allowlist')).body.entries).toHaveLength(50);
   });
 
+  it('refuses a range wider than /8 (IPv4) or /32 (IPv6) with 400 naming it; host bits set are saved cleared and said so', async () => {
+    const { client, user } = await signedInUser(server);
+    expect((await put(client, { entries: ['192.0.2.1'] })).status).toBe(200);
+    for (const wide of ['10.0.0.0/0', '0.0.0.0/0', '10.0.0.0/7', '2001:db8::/31', '::/0', '::ffff:10.0.0.0/100']) {
+      const r = await put(client, { entries: ['198.51.100.1', wide] });
+      expect({ wide, status: r.status }).toEqual({ wide, status: 400 });
+      expect(r.body.error).toBe(`Range too wide: "${wide}". The allow-list takes ranges of at most /8 (IPv4) or /32 (IPv6)`);
+    }
+    const stored = await server.database.db.select().from(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, user.id));
+    expect(stored.map((r) => r.entry)).toEqual(['192.0.2.1']);
+
+    const saved = await put(client, { entries: ['10.0.0.0/8', '2001:db8::/32', ' 192.168.1.7/16', '2001:db8:1::5/48'] });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({
+      entries: ['10.0.0.0/8', '2001:db8::/32', '192.168.0.0/16', '2001:db8:1::/48'],
+      passwordless: false,
+      notes: ['192.168.1.7/16 was saved as 192.168.0.0/16', '2001:db8:1::5/48 was saved as 2001:db8:1::/48'],
+    });
+    const rows = await server.database.db.select().from(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, user.id));
+    expect(rows.map((r) => r.network).sort()).toEqual(['10.0.0.0/8', '192.168.0.0/16', '2001:db8:1::/48', '2001:db8::/32'].sort());
+  });
+
   it('shows the address the request came from, through a trusted proxy too', async () => {
     const { client } = await signedInUser(proxied, 'Behind Proxy', { client: proxied.client({ ip: '203.0.113.99' }) });
     expect((await client.get<Answer>('/api/ip-allowlist')).body.currentAddress).toBe('203.0.113.99');
@@ -82,6 +104,7 @@ describe('/api/ip-allowlist', () => {
     expect((await put(a.client, { entries: ['198.51.100.0/24', '2001:db8:1::/56'], passwordless: true })).body).toEqual({
       entries: ['198.51.100.0/24', '2001:db8:1::/56'],
       passwordless: true,
+      notes: [],
     });
     // Inside a's range, or a range holding a's: taken.
     for (const claim of ['198.51.100.77', '198.51.100.128/25', '2001:db8:1:ff::1']) {
@@ -93,7 +116,7 @@ describe('/api/ip-allowlist', () => {
     expect((await put(b.client, { entries: ['198.51.100.77'], passwordless: false })).status).toBe(200);
     expect((await put(b.client, { entries: ['198.51.100.77'], passwordless: true })).status).toBe(409);
     // Omitting passwordless keeps the setting: a's list changes and stays password-less.
-    expect((await put(a.client, { entries: ['198.51.100.0/24'] })).body).toEqual({ entries: ['198.51.100.0/24'], passwordless: true });
+    expect((await put(a.client, { entries: ['198.51.100.0/24'] })).body).toEqual({ entries: ['198.51.100.0/24'], passwordless: true, notes: [] });
     expect((await put(a.client, { entries: ['198.51.100.0/24'], passwordless: false })).status).toBe(200);
     expect((await put(b.client, { entries: ['198.51.100.77'], passwordless: true })).status).toBe(200);
     expect((await put(a.client, { entries: ['198.51.100.0/24'], passwordless: true })).status).toBe(409);

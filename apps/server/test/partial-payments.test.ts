@@ -60,6 +60,13 @@ describe('underpaid and overpaid crypto (NOWPayments, signed notifications)', ()
     const billing = await o.client.get<{ entries: Array<{ kind: string; bytes: string }> }>('/api/billing');
     expect(billing.body.entries[0]).toMatchObject({ kind: 'crypto', bytes: String(FULL / 2) });
     expect((billing.body.entries[0] as unknown as { description: string }).description).toMatch(/Partially paid: 6(\.00)? GB credited, \$5\.40 owed$/);
+    // The rest is paid on the order's invoice: Billing links to it; a part-paid order cannot be cancelled.
+    expect(billing.body.entries[0]).toMatchObject({
+      invoiceUrl: expect.stringMatching(/^https:\/\/nowpayments\.example\/payment\/\?iid=/),
+      cancellable: false,
+    });
+    const cancel = await o.client.post<{ error: string }>('/auth/cancel-crypto-payment', { paymentId: o.orderId });
+    expect(cancel).toMatchObject({ status: 409, body: { error: 'Only an order waiting for payment can be cancelled' } });
     // The same partial again: nothing more. A larger partial: up to its share.
     expect((await deliver(o.p, 'partially_paid', 0.5)).credited).toBe(false);
     expect((await deliver(o.p, 'partially_paid', 0.75)).credited).toBe(true);

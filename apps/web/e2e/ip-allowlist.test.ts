@@ -75,6 +75,22 @@ describe('settings: IP allow-list', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('Invalid IP address or CIDR range: "10.0.0.300"').waitFor();
     expect((await serverList()).entries).toEqual([]);
+    // A range wider than /8 is refused; host bits set are saved cleared, and the card says so.
+    await field.fill('10.0.0.0/0');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByText('Range too wide: "10.0.0.0/0". The allow-list takes ranges of at most /8 (IPv4) or /32 (IPv6)').waitFor();
+    expect((await serverList()).entries).toEqual([]);
+    await field.fill('192.168.1.7/16');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page
+      .getByText(
+        'Allow-list saved: 192.168.0.0/16 added. 192.168.1.7/16 was saved as 192.168.0.0/16. Your proxy credentials work only from the range 192.168.0.0/16.',
+        { exact: false },
+      )
+      .waitFor();
+    expect((await serverList()).entries).toEqual(['192.168.0.0/16']);
+    await page.getByRole('button', { name: 'Remove 192.168.0.0/16' }).click();
+    await page.getByText('Allow-list saved: 192.168.0.0/16 removed.').waitFor();
     await field.fill('2001:DB8::/48');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('Allow-list saved: 2001:db8::/48 added.').waitFor();
@@ -94,7 +110,9 @@ describe('settings: IP allow-list', () => {
     await page.getByRole('button', { name: 'Remove 2001:db8::/48' }).click();
     await page.getByText('Allow-list saved: 2001:db8::/48 removed.').waitFor();
     await passwordless.click();
-    await page.getByText(/Allow-list saved: password-less access on\. Your proxy credentials work only from this address, without a password too/).waitFor();
+    await page
+      .getByText(/Allow-list saved: password-less access on\. Your proxy credentials work only from the address 127\.0\.0\.1, without a password too/)
+      .waitFor();
     expect(await serverList()).toEqual({ entries: ['127.0.0.1'], passwordless: true, currentAddress: '127.0.0.1' });
     await screenshots(page, 'settings-ip-allowlist');
 

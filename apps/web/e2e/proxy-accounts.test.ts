@@ -35,7 +35,7 @@ describe('proxy accounts page', () => {
     const sub = (await accounts()).find((a) => a.kind === 'sub')!;
     const row = page.getByTestId(`account-${sub.proxyUserId}`);
     await row.waitFor();
-    expect(await row.getByTestId('account-usage').innerText()).toBe('0.00 MB used of 1.00 GB cap');
+    expect(await row.getByTestId('account-usage').innerText()).toBe('0 bytes used of 1.00 GB cap');
 
     // Traffic on the sub-account (what a gateway reports) moves its bar.
     const me = await page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: { id: string } }).user);

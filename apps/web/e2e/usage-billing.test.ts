@@ -75,7 +75,7 @@ describe('dashboard usage and billing', () => {
     await page.waitForURL('**/billing');
     const rows = page.getByTestId('billing-row');
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.nth(0).innerText()).toMatch(/Crypto payment\tCrypto payment: 12 GB for \$10\.80\tWaiting for payment\t0\.00 GB\t—/);
+    expect(await rows.nth(0).innerText()).toMatch(/Crypto payment\tCrypto payment: 12 GB for \$10\.80\tWaiting for payment\t0\.00 GB\tResume payment/);
     expect(await rows.nth(1).innerText()).toContain(`Top-up code ${code}\tCredited\t+1.00 GB`);
 
     // Pay it in the sandbox, come back: paid, credited, with a receipt.

@@ -52,7 +52,18 @@ export const PRODUCTION_GATEWAY_PORT = 8080;
 export const ACCOUNT_DISABLED_MESSAGE = 'This account has been disabled. Please contact support.';
 
 /** A crypto order's status as the payment providers report it. */
-export const PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
+export const PAYMENT_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+  'cancelled',
+] as const;
 
 // The spec's invalid-link messages: here, not beside the schemas that use them, so a page that only
 // shows one (the reset page without a token) does not load zod.

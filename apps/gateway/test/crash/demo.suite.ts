@@ -1,6 +1,7 @@
 // `pnpm demo` as a new user runs it: the built demo script as a real process (it starts the
 // launcher, the server and the gateway), its printed lines pasted as they are: the sign-in works and
-// has credit, and both proxy lines reach the local target through the gateway. Stopped and started
+// has credit, and both proxy lines reach the local target through the gateway. The banner repeats
+// until someone signs in. Stopped and started
 // again on the same data directory, it is the same user. In this project because it needs the
 // built server and gateway (build.setup.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,8 +29,8 @@ interface Demo {
 let running: ChildProcess | null = null;
 const dataDirs: string[] = [];
 
-async function startDemo(dataDir: string, port: number, gatewayPort: number): Promise<Demo> {
-  const child = spawn(process.execPath, ['apps/server/dist/demo.js', '--data-dir', dataDir], {
+async function startDemo(dataDir: string, port: number, gatewayPort: number, args: string[] = []): Promise<Demo> {
+  const child = spawn(process.execPath, ['apps/server/dist/demo.js', '--data-dir', dataDir, ...args], {
     cwd: REPO,
     // A new user's shell: no database or mail server of this test run.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), GATEWAY_PORT: String(gatewayPort), LOG_LEVEL: 'warn' },
@@ -136,7 +137,7 @@ describe('pnpm demo', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'proxyhub-demo-'));
     dataDirs.push(dataDir);
     const [port, gatewayPort] = [await freePort(), await freePort()];
-    const demo = await startDemo(dataDir, port, gatewayPort);
+    const demo = await startDemo(dataDir, port, gatewayPort, ['--banner-every', '1']);
     expect(demo.web).toBe(`http://localhost:${port}`);
     expect(demo.admin).toBe(`http://localhost:${port}/admin`);
     expect(demo.curl.http.proxy).toMatch(new RegExp(`^http://[a-z0-9]+_US_60_[A-Z0-9]{8}:[A-Za-z0-9]+@localhost:${gatewayPort}$`));
@@ -149,10 +150,20 @@ describe('pnpm demo', () => {
     expect(viaSocks).toMatch(/^HTTP\/1\.1 200 /);
     expect(viaSocks).toContain('Hello from the ProxyHub demo target: GET / reached through your proxy.');
 
+    // The banner comes again while nobody has signed in (every second here, every minute by default).
+    const banners = () => demo.output().split('ProxyHub demo is running').length - 1;
+    await expect.poll(banners, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+
     // A verified user with credit: the printed sign-in works as it is.
     const first = await signInCredits(demo.web, demo.signIn.email, demo.signIn.password);
     expect(first.status).toBe(200);
     expect(first.credits).toBeGreaterThanOrEqual(BYTES_PER_GB);
+
+    // Once someone has signed in, the banner stops repeating (one already on its way may still land).
+    await new Promise((r) => setTimeout(r, 1500));
+    const afterSignIn = banners();
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(banners()).toBe(afterSignIn);
 
     // Ctrl-C's signal stops the demo and everything it started.
     const exited = once(demo.child, 'exit');

@@ -1,4 +1,4 @@
-import { bytesToMb, cryptoPaymentInput, processBatchInput, redeemCodeInput } from '@proxyhub/core';
+import { bytesToMb, cancelCryptoPaymentInput, cryptoPaymentInput, processBatchInput, redeemCodeInput } from '@proxyhub/core';
 import { restRoute } from './rest';
 
 /** The spec's credit paths over the credits router. */
@@ -16,4 +16,8 @@ export const creditsRoutes = [
     const r = await caller.credits.createCryptoPayment(input);
     return { success: true, invoiceUrl: r.invoiceUrl, message: r.message };
   }),
+  restRoute({ method: 'POST', url: '/auth/cancel-crypto-payment', body: cancelCryptoPaymentInput }, async (caller, input) => ({
+    success: true,
+    ...(await caller.credits.cancelCryptoPayment(input)),
+  })),
 ];

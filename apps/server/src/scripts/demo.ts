@@ -4,7 +4,9 @@
  * outbox), a small HTTP page on a loopback port for the proxy to reach without internet, and a
  * verified demo user with credit made through the product's own paths: register, the mailed
  * verification link, a top-up code minted with the internal key and redeemed. It prints what to
- * paste (sign-in, admin, curl through the gateway) once a request through the gateway has worked.
+ * paste (sign-in, admin, curl through the gateway) once a request through the gateway has worked,
+ * and again every minute until someone signs in as the demo user (the server's own lines would
+ * otherwise scroll it away before anyone reads it).
  *
  * Private egress is on (GATEWAY_ALLOW_PRIVATE=1, so the gateway may reach the loopback page); for
  * that reason both the web app and the gateway listen on 127.0.0.1 only.
@@ -31,9 +33,11 @@ useRepoRoot();
 const { values: args } = parseArgs({
   // `pnpm <script> -- --flag` passes the `--` along.
   args: process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
-  options: { 'data-dir': { type: 'string', default: '.data/demo' } },
+  options: { 'data-dir': { type: 'string', default: '.data/demo' }, 'banner-every': { type: 'string', default: '60' } },
 });
 const dataDir = resolve(args['data-dir']);
+/** The banner is printed again this often (seconds, `--banner-every`) while nobody else has signed in as the demo user. */
+const bannerRepeatMs = Math.max(1, Number(args['banner-every']) || 60) * 1000;
 mkdirSync(dataDir, { recursive: true });
 
 /** The demo's sign-in and admin password: generated once per data directory, kept beside its database. */
@@ -137,6 +141,7 @@ function verificationTokens(): string[] {
 }
 
 interface DemoUser {
+  id: string;
   proxyUserId: string;
   proxyPassword: string;
   credits: number;
@@ -216,7 +221,7 @@ try {
   await until('the gateway', () => throughGateway(username, user.proxyPassword));
   const gateway = `localhost:${env.GATEWAY_PORT}`;
   const line = '='.repeat(72);
-  console.log(
+  const banner = () =>
     [
       '',
       line,
@@ -233,8 +238,20 @@ try {
       `  Data in ${dataDir} (delete it for a fresh demo).`,
       line,
       '',
-    ].join('\n'),
-  );
+    ].join('\n');
+  console.log(banner());
+  // The demo's own sign-in is counted already: one more is a person who has read the banner.
+  const signIns = async () =>
+    (await call<{ profile?: { signIns: number } }>('GET', `/admin/users/${user.id}`, undefined, env.internalApiKey)).body.profile?.signIns;
+  const seen = await signIns();
+  const repeat = setInterval(() => {
+    void signIns()
+      .then((now) => {
+        if (seen === undefined || now === undefined || now > seen) clearInterval(repeat);
+        else console.log(banner());
+      })
+      .catch(() => undefined);
+  }, bannerRepeatMs);
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   await stop(1);

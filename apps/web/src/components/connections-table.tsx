@@ -10,6 +10,19 @@ export interface ConnectionFilters {
   target?: string;
 }
 
+/** What each outcome means, in the words a customer uses; the code itself is in the tooltip and the CSV. */
+export const OUTCOME_WORDS: Record<ConnectionOutcome, string> = {
+  ok: 'Completed',
+  refused: 'Refused by the gateway',
+  target_unreachable: 'Site unreachable',
+  upstream_failed: 'Exit network failed',
+  cut_off: 'Cut off: out of data',
+  client_closed: 'Closed by your client',
+  timeout: 'Timed out',
+  blocked: 'Blocked destination',
+  upstream_unavailable: 'No exit available',
+};
+
 const COLUMNS: Column<ConnectionRow>[] = [
   { head: 'Started', cell: (c) => new Date(c.startedAt).toLocaleString() },
   { head: 'Protocol', cell: (c) => c.protocol },
@@ -19,7 +32,14 @@ const COLUMNS: Column<ConnectionRow>[] = [
   { head: 'Up', num: true, cell: (c) => formatBytes(c.bytesUp) },
   { head: 'Down', num: true, cell: (c) => formatBytes(c.bytesDown) },
   { head: 'Billed', num: true, cell: (c) => formatBytes(c.billedBytes) },
-  { head: 'Outcome', cell: (c) => <span title={c.reason}>{c.outcome}</span> },
+  {
+    head: 'Outcome',
+    cell: (c) => (
+      <span title={c.reason ? `${c.outcome}: ${c.reason}` : c.outcome} data-outcome={c.outcome}>
+        {OUTCOME_WORDS[c.outcome]}
+      </span>
+    ),
+  },
 ];
 
 type ConnectionPages = ReturnType<Props['query']>;
@@ -72,7 +92,7 @@ export function ConnectionsTable({ testId, query, csvHref }: Props) {
           <option value="">All</option>
           {CONNECTION_OUTCOMES.map((o) => (
             <option key={o} value={o}>
-              {o}
+              {OUTCOME_WORDS[o]}
             </option>
           ))}
         </SelectField>

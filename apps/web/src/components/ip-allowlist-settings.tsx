@@ -5,7 +5,14 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver, ResolverResult } from 'react-hook-form';
-import { MAX_ALLOWLIST_ENTRIES, parseAllowlistEntry, PASSWORDLESS_MIN_PREFIX, setIpAllowlistInput, type SetIpAllowlistInput } from '@proxyhub/core';
+import {
+  ALLOWLIST_MIN_PREFIX,
+  MAX_ALLOWLIST_ENTRIES,
+  parseAllowlistEntry,
+  PASSWORDLESS_MIN_PREFIX,
+  setIpAllowlistInput,
+  type SetIpAllowlistInput,
+} from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { FormField, submitWith, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
@@ -26,11 +33,13 @@ const entryResolver =
     return { values, errors: {} };
   };
 
-/** What a saved list means for the proxy credentials, in a sentence. */
-function savedSummary(r: { entries: string[]; passwordless: boolean }): string {
-  if (r.entries.length === 0) return 'Your proxy credentials work from any address.';
-  const where = r.entries.length === 1 ? 'this address' : `these ${r.entries.length} entries`;
-  return `Your proxy credentials work only from ${where}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
+/** What a saved list means for the proxy credentials, in a sentence, after what was stored otherwise than typed. */
+function savedSummary(r: { entries: string[]; passwordless: boolean; notes: string[] }): string {
+  const notes = r.notes.map((n) => `${n}. `).join('');
+  if (r.entries.length === 0) return `${notes}Your proxy credentials work from any address.`;
+  const one = r.entries[0]!;
+  const where = r.entries.length > 1 ? `these ${r.entries.length} entries` : one.includes('/') ? `the range ${one}` : `the address ${one}`;
+  return `${notes}Your proxy credentials work only from ${where}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
 }
 
 export function IpAllowlistSettings() {
@@ -54,8 +63,10 @@ export function IpAllowlistSettings() {
       return false;
     }
   }
-  const add = (entry: string) =>
-    saveList({ entries: entries.includes(entry) ? entries : [...entries, entry], passwordless }, `Allow-list saved: ${entry} added.`);
+  const add = (entry: string) => {
+    const saved = parseAllowlistEntry(entry)?.entry ?? entry;
+    return saveList({ entries: entries.includes(saved) ? entries : [...entries, entry], passwordless }, `Allow-list saved: ${saved} added.`);
+  };
 
   const adding = useSchemaForm(entryResolver(entries), { entry: '' });
   const here = current.data?.currentAddress;
@@ -66,7 +77,8 @@ export function IpAllowlistSettings() {
   const onAdd = submitWith(
     adding,
     async ({ entry }) => {
-      if (await add(parseAllowlistEntry(entry)!.entry)) adding.reset();
+      // Sent as typed: the server stores it normalised and says so when that changed it.
+      if (await add(entry.trim())) adding.reset();
     },
     'Invalid input',
   );
@@ -74,7 +86,7 @@ export function IpAllowlistSettings() {
   return (
     <Card
       title="IP Allow-List"
-      description={`Your proxy credentials work only from these addresses (IPv4, IPv6 or CIDR ranges, up to ${MAX_ALLOWLIST_ENTRIES}). An empty list allows any address. Each change is saved at once.`}
+      description={`Your proxy credentials work only from these addresses (IPv4, IPv6 or CIDR ranges no wider than /${ALLOWLIST_MIN_PREFIX.ipv4} or /${ALLOWLIST_MIN_PREFIX.ipv6}, up to ${MAX_ALLOWLIST_ENTRIES}). An empty list allows any address. Each change is saved at once.`}
     >
       <ul className="allowlist" aria-label="Allowed addresses" aria-busy={busy || undefined}>
         {current.isSuccess && entries.length === 0 && <li className="muted">No addresses: any address may use your credentials.</li>}

@@ -36,8 +36,9 @@ export function StatementsTable() {
   return (
     <>
       <p className="card-description">
-        One per proxy account and UTC day with traffic, signed with our key (<a href="/api/statements/key">public key</a>). Check one with{' '}
-        <code>pnpm verify-statement statement.json connections.csv --key-url {window.location.origin}/api/statements/key</code>.
+        One per proxy account and UTC day with traffic, signed with our key (<a href="/api/statements/key">public key</a>): the statement holds a digest of that
+        day&apos;s connection CSV and of the day before&apos;s statement, so a changed byte in either no longer matches the signature. Any Ed25519 tool can
+        check one; the <a href="/docs">API reference</a> describes the statement and key paths a verifier reads.
       </p>
       {list.error ? <Alert kind="error">{errorMessage(list.error, 'Failed to load statements')}</Alert> : null}
       <DataTable

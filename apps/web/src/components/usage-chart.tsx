@@ -1,7 +1,7 @@
-/** A bar chart of usage points (download and upload stacked), in MB, with the total as data. */
+/** A bar chart of usage points (download and upload stacked), in the unit the largest bar needs, with the total as data. */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageGranularity } from '@proxyhub/core';
-import { formatMb, MiB } from '../lib/bytes';
+import { chartUnit, formatInUnit } from '../lib/bytes';
 
 function bucketLabel(iso: string, granularity: UsageGranularity): string {
   const d = new Date(iso);
@@ -21,21 +21,29 @@ export function UsageChart({
   totalBytes: bigint;
   testId?: string;
 }) {
+  // One unit for the whole chart, chosen by the tallest bar: small traffic in KB or bytes, so the
+  // axis ticks are distinct numbers rather than "0 MB" five times.
+  const unit = chartUnit(Math.max(0, ...raw.map((p) => Number(BigInt(p.bytesDown) + BigInt(p.bytesUp)))));
   const points = raw.map((p) => ({
     label: bucketLabel(p.start, granularity),
     start: p.start,
-    // Charted in MB: numbers the axis can show; the tooltip formats them.
-    down: Number(BigInt(p.bytesDown)) / MiB,
-    up: Number(BigInt(p.bytesUp)) / MiB,
+    down: Number(BigInt(p.bytesDown)) / unit.size,
+    up: Number(BigInt(p.bytesUp)) / unit.size,
   }));
   return (
-    <div className="usage-chart" data-testid={testId} data-total-bytes={String(totalBytes)}>
+    <div className="usage-chart" data-testid={testId} data-total-bytes={String(totalBytes)} data-unit={unit.name}>
       <ResponsiveContainer width="100%" height={260}>
         <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-          <YAxis tick={{ fontSize: 12 }} width={64} tickFormatter={(v: number) => formatMb(v)} />
-          <Tooltip formatter={(v) => formatMb(Number(v))} />
+          <YAxis
+            tick={{ fontSize: 12 }}
+            width={72}
+            allowDecimals={unit.name !== 'bytes'}
+            domain={[0, (max: number) => Math.max(max, 1)]}
+            tickFormatter={(v: number) => formatInUnit(v, unit.name)}
+          />
+          <Tooltip formatter={(v) => formatInUnit(Number(v), unit.name)} />
           <Legend />
           <Bar dataKey="down" name="Download" stackId="b" fill="#4f46e5" isAnimationActive={false} />
           <Bar dataKey="up" name="Upload" stackId="b" fill="#a5b4fc" isAnimationActive={false} />

@@ -7,6 +7,7 @@ const STEP_LABEL: Record<OrderStep, string> = {
   paid: 'Paid',
   failed: 'Failed',
   expired: 'Expired',
+  cancelled: 'Cancelled',
   refunded: 'Refunded',
 };
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminGateways, AdminUpstreams } from '../components/admin-network';
 import { AdminAbuse } from '../components/admin/abuse';
@@ -80,15 +80,35 @@ export function AdminPage() {
 
   if (!loggedIn) {
     return (
-      <AdminLogin
-        onLoggedIn={() => {
+      <CookieCheck
+        onValid={() => {
           writeFlag(true);
           setLoggedIn(true);
         }}
-      />
+      >
+        <AdminLogin
+          onLoggedIn={() => {
+            writeFlag(true);
+            setLoggedIn(true);
+          }}
+        />
+      </CookieCheck>
     );
   }
   return <AdminPanel onSignedOut={signedOut} />;
+}
+
+/**
+ * A new tab starts without the session-storage flag: the admin session cookie may still be valid
+ * (the server decides), so it is asked once before the login form is shown; valid, the flag is set.
+ */
+function CookieCheck({ onValid, children }: { onValid: () => void; children: ReactNode }) {
+  const me = trpc.admin.me.useQuery(undefined, { retry: false, staleTime: 0 });
+  useEffect(() => {
+    if (me.isSuccess) onValid();
+  }, [me.isSuccess, onValid]);
+  if (me.isPending || me.isSuccess) return <FullPageLoading />;
+  return <>{children}</>;
 }
 
 function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {

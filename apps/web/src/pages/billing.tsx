@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
 import { Bytes, GbNote } from '../components/units';
@@ -20,7 +21,40 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   referral: 'Referral',
 };
 
-const COLUMNS: Column<Entry>[] = [
+/** A waiting order: its invoice to pay and Cancel; a part-paid one: its invoice to pay the rest. */
+function OrderActions({ entry, onChanged }: { entry: Entry; onChanged: () => Promise<unknown> }) {
+  const cancel = trpc.credits.cancelCryptoPayment.useMutation();
+  const [error, setError] = useState<string | null>(null);
+  const partPaid = entry.invoiceUrl && !entry.cancellable;
+  return (
+    <span className="row-actions">
+      {entry.invoiceUrl && <a href={entry.invoiceUrl}>{partPaid ? 'Pay the rest' : 'Resume payment'}</a>}
+      {entry.cancellable && (
+        <Button
+          variant="ghost"
+          loading={cancel.isPending}
+          aria-label={`Cancel order ${entry.id.slice(0, 8)}`}
+          onClick={() => {
+            setError(null);
+            cancel.mutate(
+              { paymentId: entry.id },
+              { onSuccess: () => void onChanged(), onError: (e) => setError(errorMessage(e, 'Failed to cancel the order')) },
+            );
+          }}
+        >
+          Cancel
+        </Button>
+      )}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+const columns = (onChanged: () => Promise<unknown>): Column<Entry>[] => [
   { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
   { head: 'Type', cell: (e) => KIND_LABEL[e.kind] },
   { head: 'Description', cell: (e) => e.description },
@@ -39,6 +73,8 @@ const COLUMNS: Column<Entry>[] = [
         <a href={`/billing/receipts/${e.id}`} target="_blank" rel="noreferrer">
           Receipt
         </a>
+      ) : e.kind === 'crypto' && (e.invoiceUrl || e.cancellable) ? (
+        <OrderActions entry={e} onChanged={onChanged} />
       ) : (
         '—'
       ),
@@ -63,7 +99,7 @@ export function BillingPage() {
         {list.isError && <Alert kind="error">{errorMessage(list.error, 'Failed to load billing history')}</Alert>}
         <DataTable
           testId="billing-table"
-          columns={COLUMNS}
+          columns={columns(() => list.refetch())}
           rows={list.isPending ? undefined : entries}
           rowKey={(e) => e.id}
           rowProps={() => ({ 'data-testid': 'billing-row' })}

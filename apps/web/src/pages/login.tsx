@@ -179,7 +179,8 @@ function CredentialsForm({
           </Link>
         </div>
       )}
-      <Button type="submit" block loading={busy}>
+      {/* Disabled from the click on (the schema may still be loading): a second click is not a second account mail. */}
+      <Button type="submit" block loading={busy || form.submitting}>
         {creating ? 'Create Account' : 'Sign In'}
       </Button>
     </form>

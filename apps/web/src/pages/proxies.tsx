@@ -303,7 +303,7 @@ export function ProxiesPage() {
               hint={`1 to ${MAX_PROXY_COUNT.toLocaleString('en-US')}`}
             />
             <div className="field field-action">
-              <Button type="submit" block disabled={!endpoint} loading={endpointQuery.isPending}>
+              <Button type="submit" block disabled={!endpoint} loading={endpointQuery.isPending || form.formState.isSubmitting}>
                 Generate Proxies
               </Button>
               {/* The success notice takes this reserved line under the button: it never covers the list. */}

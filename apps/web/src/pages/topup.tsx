@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CODE_MAX_LENGTH,
@@ -106,7 +106,14 @@ function PartialPaymentNotice({ onDismiss }: { onDismiss: () => void }) {
         {partial
           ? `Partially paid: ${formatGb(partial.creditedBytes)} GB credited. $${centsToUsd(Math.max(0, partial.priceCents - (partial.paidCents ?? 0)))} of $${centsToUsd(partial.priceCents)} is still owed; pay it to receive the rest.`
           : 'Partially paid: the part you paid is credited; pay the rest to receive the remainder.'}
-      </span>
+      </span>{' '}
+      {partial?.invoiceUrl ? (
+        <a href={partial.invoiceUrl} data-testid="pay-rest">
+          Pay the rest
+        </a>
+      ) : (
+        <Link to="/billing">See the order in Billing</Link>
+      )}
     </Alert>
   );
 }
@@ -148,6 +155,11 @@ function wholeGbNote(raw: string): string | null {
   return raw.trim() !== '' && Number.isFinite(n) && !Number.isInteger(n) ? `Whole GB only: ${raw.trim()} becomes ${coerceGbAmount(raw)}` : null;
 }
 
+/** A random order key (crypto.randomUUID needs a secure context; getRandomValues does not). */
+function newOrderKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 function CryptoTopUp() {
   const [promoCode, setPromoCode] = useState('');
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
@@ -155,6 +167,9 @@ function CryptoTopUp() {
   const [wholeNote, setWholeNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const create = trpc.credits.createCryptoPayment.useMutation();
+  // One key per order meant: a second click (or a retry) of the same order answers the same invoice.
+  const orderKey = useRef<string | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const prices = usePricing();
   const gbAmount = coerceGbAmount(raw);
   const totalCents = prices.total(gbAmount);
@@ -177,10 +192,14 @@ function CryptoTopUp() {
     setError(null);
     if (!check.success) return setError(orderError ?? prices.minMessage);
     if (orderError) return setError(orderError);
+    orderKey.current ??= newOrderKey();
     try {
-      const r = await create.mutateAsync({ ...check.data, promoCode: promoCode.trim() || null });
+      const r = await create.mutateAsync({ ...check.data, promoCode: promoCode.trim() || null, idempotencyKey: orderKey.current });
+      // Disabled until the invoice page has replaced this one.
+      setLeaving(true);
       window.location.assign(r.invoiceUrl);
     } catch (err) {
+      orderKey.current = null;
       setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
     }
   }
@@ -202,6 +221,7 @@ function CryptoTopUp() {
             setRaw(e.target.value);
             setWholeNote(wholeGbNote(e.target.value));
             setError(null);
+            orderKey.current = null;
           }}
           onBlur={() => setRaw(String(coerceGbAmount(raw)))}
         />
@@ -217,6 +237,7 @@ function CryptoTopUp() {
           onChange={(e) => {
             setPromoCode(e.target.value.toUpperCase().slice(0, CODE_MAX_LENGTH));
             setError(null);
+            orderKey.current = null;
           }}
         />
         <PromoBonus code={promoCode} gbAmount={gbAmount} />
@@ -257,7 +278,7 @@ function CryptoTopUp() {
           </table>
         )}
         {error && <Alert kind="error">{error}</Alert>}
-        <Button type="submit" block disabled={!total} loading={create.isPending}>
+        <Button type="submit" block disabled={!total} loading={create.isPending || leaving}>
           {total ? `Pay ${total} with Crypto` : 'Pay with Crypto'}
         </Button>
       </form>

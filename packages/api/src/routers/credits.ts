@@ -1,9 +1,9 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
+import { cancelCryptoPaymentInput, createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
 import { checkBalanceAlerts } from '../services/balance-alerts';
 import { createBatch, processBatch } from '../services/batches';
 import { redeemCode } from '../services/codes';
-import { createCryptoPayment, listUserPayments } from '../services/payments';
+import { cancelCryptoPayment, createCryptoPayment, listUserPayments } from '../services/payments';
 import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/promotions';
 import { clientKey, limited } from '../limits';
 import { adminOrInternalProcedure, publicProcedure, userProcedure } from '../trpc';
@@ -37,8 +37,18 @@ export const creditsRouter = {
     .input(cryptoPaymentInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
     .mutation(({ ctx, input }) =>
-      createCryptoPayment(ctx.deps, { userId: ctx.user.id, gbAmount: input.gbAmount, priceUsd: input.priceUsd, promoCode: input.promoCode }),
+      createCryptoPayment(ctx.deps, {
+        userId: ctx.user.id,
+        gbAmount: input.gbAmount,
+        priceUsd: input.priceUsd,
+        promoCode: input.promoCode,
+        idempotencyKey: input.idempotencyKey,
+      }),
     ),
+  /** Gives up one of the user's orders still waiting for payment. */
+  cancelCryptoPayment: userProcedure
+    .input(cancelCryptoPaymentInput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => cancelCryptoPayment(tx, { userId: ctx.user.id, paymentId: input.paymentId }))),
   /** The bonus a promo code would add to an order of this size (the Top Up page shows it before paying). */
   promoPreview: userProcedure
     .input(promoPreviewInput)

@@ -69,6 +69,8 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       status: statusOf(u),
       emailVerified: u.emailVerifiedAt !== null,
       twoFactor: u.totpEnabledAt !== null,
+      /** Sessions started so far. */
+      signIns: u.signInCount,
       targetPolicyExempt: u.targetPolicyExempt,
       /** The user's own rate in cents per GB; null: the price list's. */
       pricePerGbCents: u.pricePerGbCents,

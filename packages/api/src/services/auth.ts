@@ -29,7 +29,7 @@ export const FORGOT_MESSAGE = 'If an account exists for that email, a password r
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
 async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email'>) {
-  const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS });
+  const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS, replaceEarlier: false });
   await deps.mailer.send(mailTemplates.verifyEmail(user.email, link(deps, '/verify-email', token)));
 }
 
@@ -102,6 +102,8 @@ export async function login(deps: ApiDeps, input: LoginInput): Promise<LoginResu
   return { status: 'ok', user: await getUserView(deps.db, deps.secrets, user.id) };
 }
 
+export const VERIFICATION_REPLACED = 'A newer verification link was sent to your email. Please use the link in the latest message.';
+
 export type VerifyResult = { alreadyVerified: boolean; message: string };
 
 export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyResult> {
@@ -111,7 +113,8 @@ export async function verifyEmail(deps: ApiDeps, token: string): Promise<VerifyR
     if (r.status === 'expired') throw new DomainError('BAD_REQUEST', 'This verification link has expired. Please request a new one.');
     const [user] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, r.userId));
     if (user?.verifiedAt) return { alreadyVerified: true, message: 'Your email is already verified.' };
-    if (r.status === 'used') throw new DomainError('BAD_REQUEST', 'This verification link has already been used. Please request a new one.');
+    // Used but the address unverified: a link voided by a newer one (links issued before they all stayed good).
+    if (r.status === 'used') throw new DomainError('BAD_REQUEST', VERIFICATION_REPLACED);
     await tx
       .update(users)
       .set({ emailVerifiedAt: new Date() })
@@ -132,7 +135,7 @@ export function forgotPassword(deps: ApiDeps, email: string) {
   afterAnswer(deps, email, 'reset mail', async () => {
     const user = await findByEmail(deps, email);
     if (!user || user.disabledAt) return;
-    const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS });
+    const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS, replaceEarlier: true });
     await deps.mailer.send(mailTemplates.resetPassword(user.email, link(deps, '/reset-password', token)));
   });
   return { message: FORGOT_MESSAGE };

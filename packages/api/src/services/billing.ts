@@ -19,6 +19,10 @@ export interface BillingEntry {
   reference: string | null;
   /** Crypto orders only. */
   history?: { status: OrderStep; at: string }[];
+  /** Crypto orders only: the invoice to pay (the rest of) it on, while it is waiting or part-paid; else null. */
+  invoiceUrl?: string | null;
+  /** Crypto orders only: nothing paid yet, so the customer may cancel it. */
+  cancellable?: boolean;
 }
 
 export interface BillingPage {
@@ -58,6 +62,7 @@ const STEP_OF: Record<(typeof PAYMENT_STATUSES)[number], OrderStep> = {
   failed: 'failed',
   refunded: 'refunded',
   expired: 'expired',
+  cancelled: 'cancelled',
 };
 const stepOf = (status: string): OrderStep | null => STEP_OF[status as keyof typeof STEP_OF] ?? null;
 
@@ -67,14 +72,10 @@ export function partialNote(o: { priceCents: number; paidCents: number | null; c
   return `Partially paid: ${formatGb(o.creditedBytes)} GB credited, $${centsToUsd(owed)} owed`;
 }
 
-/** An adjustment's note ends with who made it (`goodwill (admin:alice)`): staff see it, the customer sees the support team. */
-const ADJUSTED_BY = / \((?:admin:[^()]*|internal|anonymous)\)$/;
-
-function adjustmentDescription(note: string | null, bytes: bigint, forStaff: boolean): string {
+/** An admin's reason is for staff (it may say anything about the customer); the customer reads a plain line. */
+function adjustmentDescription(note: string | null, forStaff: boolean): string {
   if (forStaff) return note ? `Adjustment: ${note}` : 'Adjustment by an administrator';
-  const reason = note?.replace(ADJUSTED_BY, '').trim();
-  const what = bytes < 0n ? 'Removed by support' : 'Added by support';
-  return reason ? `${what}: ${reason}` : what;
+  return 'Balance adjustment';
 }
 
 /** `forStaff`: the admin's view of the user's history, which names the admin behind each adjustment. */
@@ -116,6 +117,7 @@ export async function listBilling(
         creditedAt: payments.creditedAt,
         status: payments.status,
         paidCents: payments.paidCents,
+        invoiceUrl: payments.invoiceUrl,
       })
       .from(payments)
       .where(and(eq(payments.userId, userId), before(payments.createdAt, payments.id)))
@@ -179,6 +181,8 @@ export async function listBilling(
             : `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
         reference: o.id,
         history,
+        invoiceUrl: o.status === 'waiting' || o.status === 'partially_paid' ? o.invoiceUrl : null,
+        cancellable: o.status === 'waiting',
       };
     }
     const r = e.row;
@@ -206,7 +210,7 @@ export async function listBilling(
         return { ...base, kind: 'batch', bytes, description: `Batch ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
       }
       case 'admin_adjustment':
-        return { ...base, kind: 'adjustment', bytes, description: adjustmentDescription(r.note, r.bytes, !!opts.forStaff), reference: null };
+        return { ...base, kind: 'adjustment', bytes, description: adjustmentDescription(r.note, !!opts.forStaff), reference: null };
       case 'reversal':
       case 'payment':
         if (prefix === 'payment-reversal') return { ...base, kind: 'refund', bytes, description: 'Crypto payment refunded', reference: sourceId };

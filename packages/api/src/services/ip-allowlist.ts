@@ -7,8 +7,9 @@
  */
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import {
+  allowlistEntryProblem,
+  allowlistSavedAsNote,
   DomainError,
-  invalidAllowlistEntryMessage,
   MAX_ALLOWLIST_ENTRIES,
   parseAllowlistEntry,
   passwordlessEligible,
@@ -23,6 +24,11 @@ import { anyOf } from './any-of';
 export interface IpAllowlist {
   entries: string[];
   passwordless: boolean;
+}
+
+/** A save's answer: the list, and a sentence for each entry stored otherwise than typed. */
+export interface SavedIpAllowlist extends IpAllowlist {
+  notes: string[];
 }
 
 /** Any fixed number names the lock; every password-less claim takes it, nothing else does. */
@@ -69,15 +75,16 @@ function networksOf(entries: readonly string[]): AllowlistNetwork[] {
   if (entries.length > MAX_ALLOWLIST_ENTRIES) throw new DomainError('BAD_REQUEST', TOO_MANY_ALLOWLIST_ENTRIES);
   const seen = new Map<string, AllowlistNetwork>();
   for (const e of entries) {
-    const n = parseAllowlistEntry(e);
-    if (!n) throw new DomainError('BAD_REQUEST', invalidAllowlistEntryMessage(e));
+    const problem = allowlistEntryProblem(e);
+    if (problem) throw new DomainError('BAD_REQUEST', problem);
+    const n = parseAllowlistEntry(e)!;
     if (!seen.has(n.cidr)) seen.set(n.cidr, n);
   }
   return [...seen.values()];
 }
 
 /** Replaces the list (and, when given, the password-less setting) in one transaction. */
-export async function setIpAllowlist(tx: DbOrTx, userId: string, input: SetIpAllowlistInput): Promise<IpAllowlist> {
+export async function setIpAllowlist(tx: DbOrTx, userId: string, input: SetIpAllowlistInput): Promise<SavedIpAllowlist> {
   const networks = networksOf(input.entries);
   // The user's row, locked: concurrent saves of one user's list apply one after the other.
   const [user] = await tx.select({ passwordless: users.allowlistPasswordless }).from(users).where(eq(users.id, userId)).for('update');
@@ -112,7 +119,8 @@ export async function setIpAllowlist(tx: DbOrTx, userId: string, input: SetIpAll
     await tx.insert(ipAllowlistEntries).values(rows);
   }
   await tx.update(users).set({ allowlistPasswordless: passwordless }).where(eq(users.id, userId));
-  return { entries: networks.map((n) => n.entry), passwordless };
+  const notes = [...new Set(input.entries.flatMap((e) => allowlistSavedAsNote(e) ?? []))];
+  return { entries: networks.map((n) => n.entry), passwordless, notes };
 }
 
 /** Whether two networks share an address (one contains the other, for CIDR ranges). */

@@ -2,13 +2,18 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '@proxyhub/auth';
 import { oneTimeTokens, type DbOrTx, type TokenPurpose } from '@proxyhub/db';
 
-/** Issues a 256-bit token; only its SHA-256 is stored. Earlier unused tokens of the purpose die. */
-export async function issueToken(tx: DbOrTx, input: { userId: string; purpose: TokenPurpose; ttlMs: number }): Promise<string> {
+/**
+ * Issues a 256-bit token; only its SHA-256 is stored. With `replaceEarlier`, earlier unused tokens
+ * of the purpose die (a reset link must be the latest); verification links all stay good until
+ * one is used or they expire, so a second sign-up's mail does not void the first one's.
+ */
+export async function issueToken(tx: DbOrTx, input: { userId: string; purpose: TokenPurpose; ttlMs: number; replaceEarlier: boolean }): Promise<string> {
   const token = randomToken(32);
-  await tx
-    .update(oneTimeTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(oneTimeTokens.userId, input.userId), eq(oneTimeTokens.purpose, input.purpose), isNull(oneTimeTokens.usedAt)));
+  if (input.replaceEarlier)
+    await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oneTimeTokens.userId, input.userId), eq(oneTimeTokens.purpose, input.purpose), isNull(oneTimeTokens.usedAt)));
   await tx.insert(oneTimeTokens).values({
     tokenHash: sha256Hex(token),
     userId: input.userId,

@@ -5,12 +5,13 @@
  * amount (the provider's amount must equal the order's), out-of-order deliveries (a status never
  * moves backwards).
  */
-import { and, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, minOrderGb, minOrderMessage } from '@proxyhub/core';
+import { and, count, desc, eq, gt, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, minOrderGb, minOrderMessage, ORDER_IDEMPOTENCY_MINUTES } from '@proxyhub/core';
 import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, kickTelegram, type ApiDeps } from '../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../payments';
 import { checkBalanceAlerts } from './balance-alerts';
+import { isUniqueViolation } from './db-errors';
 import { containsPattern } from './like';
 import { priceOrder } from './pricing';
 import { claimOrderBonus, orderBonus } from './promotions';
@@ -30,6 +31,7 @@ const RANK: Record<PaymentStatus, number> = {
   partially_paid: 3,
   expired: 4,
   failed: 4,
+  cancelled: 4,
   finished: 5,
   refunded: 6,
 };
@@ -52,16 +54,82 @@ export interface CreatedPayment {
   message: string;
 }
 
-/** Creates an order at the server's price and an invoice with the configured provider. */
+const INVOICE_UNREACHABLE = 'The payment provider is not reachable right now. Please try again later.';
+/** How long a repeat waits for the first request's invoice (the provider call's own bound is shorter). */
+const REPEAT_WAIT_MS = 30_000;
+
+/** Orders made before this no longer answer for their key. */
+const keyWindowStart = () => sql`now() - make_interval(mins => ${ORDER_IDEMPOTENCY_MINUTES}::int)`;
+
+/**
+ * The answer a repeat of an order gets: the first request's, once its invoice exists (the first
+ * may still be asking the provider, so a repeat waits for it; polling, because that request may be
+ * in another server process).
+ */
+async function repeatAnswer(deps: ApiDeps, paymentId: string): Promise<CreatedPayment> {
+  const deadline = Date.now() + REPEAT_WAIT_MS;
+  for (;;) {
+    const [p] = await deps.db.select({ invoiceUrl: payments.invoiceUrl, status: payments.status }).from(payments).where(eq(payments.id, paymentId));
+    if (p?.invoiceUrl) return { paymentId, invoiceUrl: p.invoiceUrl, message: PAYMENT_CREATED };
+    if (!p || p.status === 'failed' || Date.now() > deadline) throw new DomainError('SERVICE_UNAVAILABLE', INVOICE_UNREACHABLE);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The user's order under this key made within the window, if any. */
+async function orderUnderKey(db: DbOrTx, userId: string, key: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.idempotencyKey, key), gt(payments.createdAt, keyWindowStart())))
+    .limit(1);
+  return row?.id;
+}
+
+/**
+ * Creates an order at the server's price and an invoice with the configured provider. With an
+ * idempotency key, a repeat within ORDER_IDEMPOTENCY_MINUTES (a double click, a retried request)
+ * answers the first order: the unique (user, key) index decides between concurrent repeats.
+ */
 export async function createCryptoPayment(
   deps: ApiDeps,
-  input: { userId: string; gbAmount: number; priceUsd: number; promoCode?: string | null | undefined },
+  input: { userId: string; gbAmount: number; priceUsd: number; promoCode?: string | null | undefined; idempotencyKey?: string | undefined },
 ): Promise<CreatedPayment> {
+  const key = input.idempotencyKey;
+  if (key) {
+    const earlier = await orderUnderKey(deps.db, input.userId, key);
+    if (earlier) return repeatAnswer(deps, earlier);
+  }
   const { pricing, totalCents: priceCents } = await priceOrder(deps.db, input.userId, input.gbAmount);
   if (input.gbAmount < minOrderGb(pricing)) throw new DomainError('BAD_REQUEST', minOrderMessage(pricing));
   if (Math.round(input.priceUsd * 100) !== priceCents) throw new DomainError('BAD_REQUEST', PRICE_MISMATCH(input.gbAmount, priceCents));
   const provider = activeProvider(deps);
-  const payment = await deps.db.transaction(async (tx) => {
+  let payment;
+  try {
+    payment = await insertOrder(deps, provider, { ...input, priceCents });
+  } catch (e) {
+    if (!key || !isUniqueViolation(e)) throw e;
+    // A concurrent repeat inserted first: answer its order.
+    const earlier = await orderUnderKey(deps.db, input.userId, key);
+    if (!earlier) throw e;
+    return repeatAnswer(deps, earlier);
+  }
+  return openInvoice(deps, provider, payment, input.gbAmount, priceCents);
+}
+
+async function insertOrder(
+  deps: ApiDeps,
+  provider: PaymentProvider,
+  input: { userId: string; gbAmount: number; priceCents: number; promoCode?: string | null | undefined; idempotencyKey?: string | undefined },
+) {
+  const { priceCents } = input;
+  return deps.db.transaction(async (tx) => {
+    // A key past its window is free again: its old order lets go of it.
+    if (input.idempotencyKey)
+      await tx
+        .update(payments)
+        .set({ idempotencyKey: null })
+        .where(and(eq(payments.userId, input.userId), eq(payments.idempotencyKey, input.idempotencyKey), lte(payments.createdAt, keyWindowStart())));
     // A bonus code changes what the order credits, not its price; an unusable one is a 400 and no order.
     const bonus = input.promoCode ? await orderBonus(tx, { userId: input.userId, code: input.promoCode, gbAmount: input.gbAmount }) : null;
     const bonusBytes = bonus?.bonusBytes ?? 0n;
@@ -76,18 +144,22 @@ export async function createCryptoPayment(
         bonusBytes,
         promotionId: bonus?.promotionId ?? null,
         status: 'waiting',
+        idempotencyKey: input.idempotencyKey ?? null,
       })
       .returning();
     await tx.insert(paymentEvents).values({ paymentId: row!.id, status: 'waiting', source: 'created' });
     return row!;
   });
+}
+
+async function openInvoice(deps: ApiDeps, provider: PaymentProvider, payment: { id: string }, gbAmount: number, priceCents: number): Promise<CreatedPayment> {
   const base = deps.config.publicUrl;
   let invoice;
   try {
     invoice = await provider.createInvoice({
       orderId: payment.id,
       priceCents,
-      description: `ProxyHub ${input.gbAmount} GB`,
+      description: `ProxyHub ${gbAmount} GB`,
       ipnCallbackUrl: new URL(`/webhooks/${provider.name}`, base).toString(),
       successUrl: new URL('/topup?payment=finished', base).toString(),
       cancelUrl: new URL('/topup?payment=failed', base).toString(),
@@ -98,13 +170,39 @@ export async function createCryptoPayment(
       await tx.update(payments).set({ status: 'failed', updatedAt: new Date() }).where(eq(payments.id, payment.id));
       await tx.insert(paymentEvents).values({ paymentId: payment.id, status: 'failed', source: 'invoice_error' });
     });
-    throw new DomainError('SERVICE_UNAVAILABLE', 'The payment provider is not reachable right now. Please try again later.');
+    throw new DomainError('SERVICE_UNAVAILABLE', INVOICE_UNREACHABLE);
   }
   await deps.db
     .update(payments)
     .set({ providerInvoiceId: invoice.invoiceId, invoiceUrl: invoice.invoiceUrl, updatedAt: new Date() })
     .where(eq(payments.id, payment.id));
   return { paymentId: payment.id, invoiceUrl: invoice.invoiceUrl, message: PAYMENT_CREATED };
+}
+
+export const ORDER_NOT_FOUND = 'Order not found';
+export const NOT_CANCELLABLE = 'Only an order waiting for payment can be cancelled';
+
+/**
+ * The customer gives up a waiting order. Only `waiting` moves (the conditional UPDATE decides
+ * against a payment arriving at the same moment); a payment the provider reports later still
+ * credits, as for an expired order.
+ */
+export async function cancelCryptoPayment(tx: DbOrTx, input: { userId: string; paymentId: string }): Promise<{ paymentId: string; status: 'cancelled' }> {
+  if (!UUID_RE.test(input.paymentId)) throw new DomainError('NOT_FOUND', ORDER_NOT_FOUND);
+  const [row] = await tx
+    .update(payments)
+    .set({ status: 'cancelled', updatedAt: new Date() })
+    .where(and(eq(payments.id, input.paymentId), eq(payments.userId, input.userId), eq(payments.status, 'waiting')))
+    .returning({ id: payments.id });
+  if (!row) {
+    const [exists] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.id, input.paymentId), eq(payments.userId, input.userId)));
+    throw exists ? new DomainError('CONFLICT', NOT_CANCELLABLE) : new DomainError('NOT_FOUND', ORDER_NOT_FOUND);
+  }
+  await tx.insert(paymentEvents).values({ paymentId: row.id, status: 'cancelled', source: 'customer' });
+  return { paymentId: row.id, status: 'cancelled' };
 }
 
 export interface NotificationResult {
@@ -299,6 +397,8 @@ export interface PaymentView {
   creditedBytes: bigint;
   paidCents: number | null;
   status: string;
+  /** The provider's invoice page (pay, or pay the rest); null until it exists. */
+  invoiceUrl: string | null;
   createdAt: Date;
   creditedAt: Date | null;
   events: Array<{ status: string; source: string; createdAt: Date }>;
@@ -335,6 +435,7 @@ const paymentColumns = {
   creditedBytes: payments.creditedBytes,
   paidCents: payments.paidCents,
   status: payments.status,
+  invoiceUrl: payments.invoiceUrl,
   createdAt: payments.createdAt,
   creditedAt: payments.creditedAt,
 };

@@ -25,5 +25,5 @@ export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund',
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
 /** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */
-export const ORDER_STEPS = ['created', 'waiting', 'confirming', 'paid', 'failed', 'expired', 'refunded'] as const;
+export const ORDER_STEPS = ['created', 'waiting', 'confirming', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;
 export type OrderStep = (typeof ORDER_STEPS)[number];

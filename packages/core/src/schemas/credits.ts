@@ -28,6 +28,24 @@ export const cryptoPaymentInput = z.object({
     .toUpperCase()
     .nullish()
     .transform((v) => v || null),
+  /**
+   * Any text the client makes up once per order it means to place (a UUID): a repeat with the same
+   * key within ORDER_IDEMPOTENCY_MINUTES answers the order the first made instead of a second one.
+   */
+  idempotencyKey: z
+    .string({ error: 'Idempotency key must be text' })
+    .trim()
+    .min(1, 'Idempotency key must not be empty')
+    .max(100, 'Idempotency key is at most 100 characters')
+    .optional(),
+});
+
+/** How long a crypto order's idempotency key answers with the same order. */
+export const ORDER_IDEMPOTENCY_MINUTES = 10;
+
+/** A waiting crypto order the customer gives up (Billing's Cancel). */
+export const cancelCryptoPaymentInput = z.object({
+  paymentId: z.string({ error: 'Order not found' }).max(100, 'Order not found'),
 });
 
 /** The web input coerces the typed amount to an integer of at least 1 (spec section 5). */

@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const MAX_ALLOWLIST_ENTRIES = 50;
 /** A password-less entry is one address or a narrow range: at most 256 IPv4 addresses or a /56 of IPv6. */
 export const PASSWORDLESS_MIN_PREFIX = { ipv4: 24, ipv6: 56 } as const;
+/** The widest range the list takes: a shorter prefix is nearly everyone, which is no allow-list at all. */
+export const ALLOWLIST_MIN_PREFIX = { ipv4: 8, ipv6: 32 } as const;
 /** The longest entry written out: an IPv4-mapped IPv6 address with a prefix. */
 const MAX_ENTRY_CHARS = 64;
 
@@ -21,6 +23,8 @@ export interface AllowlistNetwork {
   entry: string;
   /** Always `address/prefix` (the database's cidr value). */
   cidr: string;
+  /** The address given had host bits set (`192.168.1.7/16`): what is saved is another text than what was typed. */
+  hostBitsSet: boolean;
 }
 
 function networkOf(addr: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): AllowlistNetwork {
@@ -33,7 +37,14 @@ function networkOf(addr: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): AllowlistNe
   const cidr = `${addr.toString()}/${prefix}`;
   const network = kind === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
   const address = network.toString();
-  return { kind, address, prefix, entry: prefix === bits ? address : `${address}/${prefix}`, cidr: `${address}/${prefix}` };
+  return {
+    kind,
+    address,
+    prefix,
+    entry: prefix === bits ? address : `${address}/${prefix}`,
+    cidr: `${address}/${prefix}`,
+    hostBitsSet: address !== addr.toString(),
+  };
 }
 
 /**
@@ -63,9 +74,30 @@ export function passwordlessEligible(n: AllowlistNetwork): boolean {
   return n.prefix >= PASSWORDLESS_MIN_PREFIX[n.kind];
 }
 
+/** Whether an entry is narrow enough to be listed at all. */
+export function allowlistWidthOk(n: AllowlistNetwork): boolean {
+  return n.prefix >= ALLOWLIST_MIN_PREFIX[n.kind];
+}
+
+/** The first entry the list refuses, with why: not an address or range, or a range too wide. */
+export function allowlistEntryProblem(entry: string): string | null {
+  const n = parseAllowlistEntry(entry);
+  if (!n) return invalidAllowlistEntryMessage(entry);
+  if (!allowlistWidthOk(n)) return tooWideAllowlistEntryMessage(entry);
+  return null;
+}
+
+/** "192.168.1.7/16 was saved as 192.168.0.0/16", or null when the entry was saved as written. */
+export function allowlistSavedAsNote(entry: string): string | null {
+  const n = parseAllowlistEntry(entry);
+  return n?.hostBitsSet ? `${entry.trim()} was saved as ${n.entry}` : null;
+}
+
 export const invalidAllowlistEntryMessage = (entry: string) => `Invalid IP address or CIDR range: "${entry.trim().slice(0, MAX_ENTRY_CHARS)}"`;
 export const tooWideForPasswordlessMessage = (entry: string) =>
   `Password-less access needs single addresses or ranges no wider than /${PASSWORDLESS_MIN_PREFIX.ipv4} (IPv4) or /${PASSWORDLESS_MIN_PREFIX.ipv6} (IPv6): ${entry} is wider`;
+export const tooWideAllowlistEntryMessage = (entry: string) =>
+  `Range too wide: "${entry.trim().slice(0, MAX_ENTRY_CHARS)}". The allow-list takes ranges of at most /${ALLOWLIST_MIN_PREFIX.ipv4} (IPv4) or /${ALLOWLIST_MIN_PREFIX.ipv6} (IPv6)`;
 export const TOO_MANY_ALLOWLIST_ENTRIES = `At most ${MAX_ALLOWLIST_ENTRIES} entries in the IP allow-list`;
 
 export const setIpAllowlistInput = z.object({
@@ -73,8 +105,10 @@ export const setIpAllowlistInput = z.object({
     .array(z.string({ error: 'Each entry must be text' }), { error: 'The allow-list must be a list of IP addresses or CIDR ranges' })
     .max(MAX_ALLOWLIST_ENTRIES, TOO_MANY_ALLOWLIST_ENTRIES)
     .superRefine((entries, ctx) => {
-      const bad = entries.find((e) => !parseAllowlistEntry(e));
-      if (bad !== undefined) ctx.addIssue({ code: 'custom', message: invalidAllowlistEntryMessage(bad) });
+      for (const e of entries) {
+        const problem = allowlistEntryProblem(e);
+        if (problem) return ctx.addIssue({ code: 'custom', message: problem });
+      }
     }),
   /** Omitted: unchanged. */
   passwordless: z.boolean({ error: 'Password-less access must be true or false' }).optional(),

@@ -62,6 +62,8 @@ export const payments = pgTable(
     paidCents: integer('paid_cents'),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
     creditedAt: ts('credited_at'),
+    /** The client's key for this order (a double click sends it twice); cleared when a later order reuses it after the window. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -71,6 +73,7 @@ export const payments = pgTable(
     index('payments_payer_idx')
       .on(t.payerId)
       .where(sql`${t.payerId} is not null`),
+    uniqueIndex('payments_user_idempotency_key').on(t.userId, t.idempotencyKey),
   ],
 );
 

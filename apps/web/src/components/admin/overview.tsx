@@ -12,9 +12,9 @@ import { UsageChart } from '../usage-chart';
 import { when } from './format';
 
 const USAGE_LABELS: Record<string, string> = {
-  normal_proxy: 'Normal Proxies',
-  shop_proxy_regular: 'Shop Proxies (Regular)',
-  shop_proxy_admin: 'Shop Proxies (Admin)',
+  normal_proxy: 'Customer proxies',
+  shop_proxy_regular: 'Sold through the shop',
+  shop_proxy_admin: 'Shop staff proxies',
 };
 
 export function GlobalUsage({ query }: { query: UseTRPCQueryResult<RouterOutputs['admin']['globalUsage'], unknown> }) {

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { centsToUsd } from '@proxyhub/core';
-import { formatBytes, formatMb, MiB } from '../../lib/bytes';
+import { chartUnit, formatBytes, formatInUnit } from '../../lib/bytes';
 import { errorMessage } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -27,12 +27,13 @@ const COLUMNS: Column<Day>[] = [
   { head: 'Fetched', cell: (d) => (d.fetchedAt ? new Date(d.fetchedAt).toLocaleString() : '') },
 ];
 
-/** Provider and our bytes per day, in MB (numbers the axis can show); a day not fetched has no provider bar. */
+/** Provider and our bytes per day, in the unit the tallest bar needs (distinct ticks); a day not fetched has no provider bar. */
 function ReconciliationChart({ days }: { days: Day[] }) {
+  const unit = chartUnit(Math.max(0, ...days.flatMap((d) => [Number(BigInt(d.ourBytes)), d.providerBytes === null ? 0 : Number(BigInt(d.providerBytes))])));
   const points = days.map((d) => ({
     label: new Date(`${d.date}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
-    provider: d.providerBytes === null ? null : Number(BigInt(d.providerBytes)) / MiB,
-    ours: Number(BigInt(d.ourBytes)) / MiB,
+    provider: d.providerBytes === null ? null : Number(BigInt(d.providerBytes)) / unit.size,
+    ours: Number(BigInt(d.ourBytes)) / unit.size,
   }));
   return (
     <div data-testid="reconciliation-chart">
@@ -40,8 +41,8 @@ function ReconciliationChart({ days }: { days: Day[] }) {
         <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-          <YAxis tick={{ fontSize: 12 }} width={72} tickFormatter={(v: number) => formatMb(v)} />
-          <Tooltip formatter={(v) => formatMb(Number(v))} />
+          <YAxis tick={{ fontSize: 12 }} width={72} tickFormatter={(v: number) => formatInUnit(v, unit.name)} />
+          <Tooltip formatter={(v) => formatInUnit(Number(v), unit.name)} />
           <Legend />
           <Bar dataKey="provider" name="Provider" fill="#f59e0b" isAnimationActive={false} />
           <Bar dataKey="ours" name="Ours" fill="#4f46e5" isAnimationActive={false} />

@@ -13,6 +13,7 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
   failed: 'Failed',
   refunded: 'Refunded',
   expired: 'Expired',
+  cancelled: 'Cancelled by the customer',
 };
 
 /** A provider status in words; one we do not know yet reads as its own words. */
