@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { presetPlaceholderIn } from '../upstream-presets';
+import { presetPlaceholderIn } from '../upstream-placeholders';
 import { templateProblem, type TemplateKind } from '../upstream-template';
 import { upstreamAccountField } from './upstream-accounts';
 
