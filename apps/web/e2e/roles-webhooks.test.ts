@@ -37,7 +37,9 @@ describe('admin roles in the panel', () => {
 
     const finance = await adminSignIn('e2e-finance', 'Role-Password-1');
     await finance.getByTestId('admin-overview').waitFor();
-    await expect.poll(() => tabs(finance)).toEqual([expect.stringMatching(/^Users/), 'Abuse', 'Payments', 'Promotions', 'Pricing', 'Audit log', expect.stringMatching(/^Alerts/), 'Telegram']);
+    await expect
+      .poll(() => tabs(finance))
+      .toEqual([expect.stringMatching(/^Users/), 'Abuse', 'Payments', 'Promotions', 'Pricing', 'Audit log', expect.stringMatching(/^Alerts/), 'Telegram']);
 
     const support = await adminSignIn('e2e-support', 'Role-Password-1');
     await expect.poll(() => tabs(support)).toEqual(['Generate Codes', expect.stringMatching(/^Users/), 'Abuse', 'Codes', 'Audit log', 'Telegram']);
