@@ -79,11 +79,11 @@ describe('admin reconciliation', () => {
     await admin.getByTestId('upstreams-table').getByRole('button', { name: 'Metered pool' }).click();
     const view = admin.getByTestId('upstream-reconciliation');
     await view.waitFor();
-    // 30 days, newest first; today: 1,040,000 against 1,000,000 bytes, +4.00 %, $0.00 at $2.50/GB.
+    // 30 days, newest first; today: 1,040,000 against 1,000,000 bytes (under a MB, so in KB), +4.00 %, $0.00 at $2.50/GB.
     expect(await admin.getByTestId('reconciliation-table').locator('tbody tr').count()).toBe(30);
     const todayRow = await rowText(today);
-    expect(todayRow).toContain('0.99 MB');
-    expect(todayRow).toContain('0.95 MB');
+    expect(todayRow).toContain('1015.63 KB');
+    expect(todayRow).toContain('976.56 KB');
     expect(todayRow).toContain('+4.00%');
     expect(todayRow).toContain('$0.00');
     expect(await rowText(yesterday)).toContain('Not fetched');
@@ -95,7 +95,7 @@ describe('admin reconciliation', () => {
     await admin.getByText('Fetched 7 days from the provider.').waitFor();
     // Yesterday: 5,000 bytes at the provider, none of ours (no percentage against zero).
     await expect.poll(() => rowText(yesterday)).not.toContain('Not fetched');
-    expect(await rowText(yesterday)).toContain('+0.00 MB');
+    expect(await rowText(yesterday)).toContain('+4.88 KB');
 
     const href = await admin.getByTestId('reconciliation-csv').getAttribute('href');
     expect(href).toBe(`/admin/upstreams/${upstreamId}/reconciliation?format=csv`);
