@@ -85,9 +85,11 @@ export async function createCodes(
 /**
  * Locks the user's row for the rest of the transaction: purchases of one user (codes, promotions,
  * an order's bonus) then run one after another. Taken before any promotion's lock, always.
+ * NO KEY UPDATE, not UPDATE: a redeemed code's foreign key to the user already holds a KEY SHARE
+ * lock on that row, and two redemptions each holding one while asking FOR UPDATE deadlocked.
  */
 export async function lockPurchaser(tx: DbOrTx, userId: string): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
 }
 
 export const CODE_UNKNOWN = 'Invalid code. Please check the code and try again.';
