@@ -67,10 +67,3 @@ export type UpstreamAccountInput = z.infer<typeof upstreamAccountInput>;
 
 /** `account` of an upstream's create or update: null removes it. */
 export const upstreamAccountField = upstreamAccountInput.nullable();
-
-/** A UTC day, `YYYY-MM-DD`. */
-export const utcDayField = (label: string) =>
-  z
-    .string({ error: `${label} must be a date` })
-    .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date as YYYY-MM-DD`)
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), `${label} must be a real date`);
