@@ -146,6 +146,9 @@ describe('admin network', () => {
     await form.getByRole('button', { name: 'Save upstream' }).click();
     // The margin goes negative at $1.20/GB, and the row says why.
     await expect.poll(() => row.innerText()).toMatch(/\$1\.20\s+\$0\.90\s+-\$0\.30/);
+    // Saving the price left it enabled, even if the form opened from the row as it was before Enable.
+    expect(await row.innerText()).toContain('Enabled');
+    expect((await e2e.internal.gateway.upstreams.query()).upstreams).toHaveLength(1);
     expect(await row.getByTestId('upstream-cost-warning').innerText()).toBe(
       'Provider One costs $1.20 per GB, more than the $0.90 per GB it is sold for: every GB through it loses money',
     );

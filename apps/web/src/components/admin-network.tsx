@@ -100,7 +100,15 @@ function upstreamResolver(editing: Upstream | null): Resolver<FormValues, unknow
   return (values, context, options) => {
     const input = inputOf(values);
     if (editing) {
-      const body = { id: editing.id, ...input, enabled: values.enabled === 'enabled', ...(values.password ? { password: values.password } : {}) };
+      // The state goes only when the admin changed it: the row opened may predate an Enable pressed a
+      // moment before, and saving a price must not switch the upstream back off.
+      const enabled = values.enabled === 'enabled';
+      const body = {
+        id: editing.id,
+        ...input,
+        ...(enabled !== editing.enabled ? { enabled } : {}),
+        ...(values.password ? { password: values.password } : {}),
+      };
       return zodResolver(updateUpstreamInput)(body, context, options as never) as never;
     }
     // A new upstream is always saved disabled (the schema's default): enabled from its row after a Test.
