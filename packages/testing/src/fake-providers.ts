@@ -27,7 +27,7 @@ export interface FakeProvider {
   balanceBytes: bigint;
   /** The provider's count per UTC day (`YYYY-MM-DD`). */
   usage: Map<string, bigint>;
-  /** Balance reads answered (wrong keys included). */
+  /** Balance reads answered with the right key (IPRoyal: every `/me`, the usage calls' too). */
   calls: number;
   requests: FakeApiRequest[];
   /** IPRoyal: when set, the usage report's body as the test writes it (a malformed CSV). */

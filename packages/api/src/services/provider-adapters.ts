@@ -279,7 +279,7 @@ async function iproyalMe(base: string, a: ProviderAccount, policy: OutboundPolic
 const TRAFFIC_HEADER = /traffic|usage|data|bytes/i;
 
 /** The sum of an IPRoyal usage report's traffic column, bytes; headers only is 0. */
-export function sumUsageCsv(text: string): bigint {
+function sumUsageCsv(text: string): bigint {
   let rows: string[][];
   try {
     rows = parseCsv(text, { bom: true, skip_empty_lines: true, trim: true });
