@@ -11,12 +11,14 @@ import { createServer as createHttpServer, type Server, type ServerResponse } fr
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkUpstreamBalances, providerAccountOf, readProviderUsage } from '@proxyhub/api';
+import { checkUpstreamBalances, ProviderError, providerAccountOf, readProviderBalance, readProviderUsage } from '@proxyhub/api';
 import { adminUsers, auditLog, jobClaims, telegramChats, telegramOutbox, upstreamAccounts } from '@proxyhub/db';
 import { createServer } from '../src/server';
 import { adminClient } from './credits-helpers';
 import {
   FAKE_BRIGHTDATA_CENTS_PER_GB,
+  FAKE_IPROYAL_HASH,
+  FAKE_PACKAGE,
   fakeProviderTemplate,
   promSample,
   startFakeProvider,
@@ -189,6 +191,9 @@ describe('provider adapters', () => {
     // Providers that count in GB answer with their decimals: within a kilobyte of the bytes.
     expect(Number(usage - (3n * GB + 7n * 1048576n))).toBeLessThanOrEqual(1024);
     expect(Number(usage - (3n * GB + 7n * 1048576n))).toBeGreaterThanOrEqual(-1024);
+    await expect(readProviderUsage({ ...account, apiKey: 'not-the-key' }, '2026-11-20', { allowPrivate: true })).rejects.toThrow(
+      `HTTP 401 from ${new URL(f.url).host}`,
+    );
 
     const wrong = await admin.request('PATCH', `/admin/upstreams/${id}`, { account: f.account({ apiKey: 'not-the-key' }) });
     expect(wrong.status).toBe(200);
@@ -196,6 +201,100 @@ describe('provider adapters', () => {
     const { account: after } = await listed(admin, id);
     expect(after).toMatchObject({ status: 'error', error: `HTTP 401 from ${new URL(f.url).host}` });
     await admin.request('DELETE', `/admin/upstreams/${id}`);
+  });
+});
+
+/** An upstream reading `f`, and its provider account as the adapters get it. */
+async function accountFor(f: FakeProvider) {
+  const made = await createWith(admin, { ...base(`${f.provider} ${fakes.length}`), usernameTemplate: fakeProviderTemplate(f.provider), account: f.account() });
+  expect(made.status).toBe(201);
+  return (await providerAccountOf(server.database.db, server.deps.secrets, made.body.upstream.id))!;
+}
+const local = { allowPrivate: true };
+
+describe('IPRoyal usage report', () => {
+  it("asks the account's hash for one UTC day in whole bytes and sums the CSV's traffic column; headers only is 0", async () => {
+    const f = await fake('iproyal');
+    f.usage.set('2026-11-20', 3n * GB + 7n);
+    f.usage.set('2026-11-21', 5n * GB);
+    const account = await accountFor(f);
+    expect(await readProviderUsage(account, '2026-11-20', local)).toBe(3n * GB + 7n);
+    const asked = f.requests.filter((r) => r.url.startsWith('/residential/data-usage-report'));
+    expect(asked).toHaveLength(1);
+    expect(Object.fromEntries(new URL(asked[0]!.url, f.url).searchParams)).toEqual({
+      hash: FAKE_IPROYAL_HASH,
+      date_from: '2026-11-20',
+      date_to: '2026-11-20',
+      measurement_unit: 'B',
+      rounding_decimal: '0',
+      time_zone: 'UTC',
+    });
+    expect(asked[0]!.headers).toMatchObject({ authorization: `Bearer ${f.key}`, accept: 'text/csv' });
+    // A day without traffic: the report is its header line alone.
+    expect(await readProviderUsage(account, '2026-11-22', local)).toBe(0n);
+
+    // Several rows, quoted fields and a BOM, as a CSV parser reads them: the one traffic column summed.
+    f.usageCsv = '\uFEFF"Date","Proxy, type","Data usage (B)"\r\n2026-11-20,"resi, rotating",1000\r\n2026-11-20,"resi, sticky",234\r\n\r\n';
+    expect(await readProviderUsage(account, '2026-11-20', local)).toBe(1234n);
+    f.usageCsv = 'Date,Traffic (B)\n';
+    expect(await readProviderUsage(account, '2026-11-20', local)).toBe(0n);
+  });
+
+  it("a wrong key, a hash that is not the account's and a malformed report are errors with their reason, never a zero", async () => {
+    const f = await fake('iproyal');
+    f.usage.set('2026-11-20', 10n);
+    const account = await accountFor(f);
+    const host = new URL(f.url).host;
+    await expect(readProviderUsage({ ...account, apiKey: 'not-the-key' }, '2026-11-20', local)).rejects.toThrow(`HTTP 401 from ${host}`);
+    const report = (hash: string, key = f.key) =>
+      fetch(`${f.url}/residential/data-usage-report?hash=${hash}&date_from=2026-11-20&date_to=2026-11-20&measurement_unit=B&rounding_decimal=0&time_zone=UTC`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+    expect((await report('01H7SOMEONEELSE')).status).toBe(403);
+    expect((await report(FAKE_IPROYAL_HASH, 'not-the-key')).status).toBe(401);
+    const ok = await report(FAKE_IPROYAL_HASH);
+    expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([200, 'text/csv', 'Date,Traffic (B)\r\n2026-11-20,10\r\n']);
+
+    const malformed: Array<[string, string | RegExp]> = [
+      ['Date,Country\n2026-11-20,US\n', 'Malformed answer: no traffic column in CSV headers ["Date","Country"]'],
+      ['Date,Traffic (B),Usage (B)\n2026-11-20,1,1\n', 'Malformed answer: more than one traffic column in CSV headers ["Date","Traffic (B)","Usage (B)"]'],
+      [
+        'Date,Traffic (B)\n2026-11-20,1.5 GB\n',
+        'Malformed answer: Traffic (B) in row 1 is "1.5 GB", not a whole number of bytes (CSV headers ["Date","Traffic (B)"])',
+      ],
+      ['Date,Traffic (B)\n2026-11-20,-5\n', 'Malformed answer: Traffic (B) in row 1 is "-5", not a whole number of bytes (CSV headers ["Date","Traffic (B)"])'],
+      ['Date,Traffic (B)\n2026-11-20\n', /^Malformed answer: not CSV \(/],
+      ['Date,Traffic (B)\n"2026-11-20,5\n', /^Malformed answer: not CSV \(/],
+      ['', 'Malformed answer: the report has no CSV header'],
+    ];
+    for (const [csv, reason] of malformed) {
+      f.usageCsv = csv;
+      const err = await readProviderUsage(account, '2026-11-20', local).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, csv).toBeInstanceOf(ProviderError);
+      if (typeof reason === 'string') expect((err as Error).message, csv).toBe(reason);
+      else expect((err as Error).message, csv).toMatch(reason);
+    }
+  });
+});
+
+describe('SOAX', () => {
+  it('sends the key in the api-key header only, never in the URL; a key in the query string is refused', async () => {
+    const f = await fake('soax', 4n * GB);
+    f.usage.set('2026-11-20', 99n);
+    const account = await accountFor(f);
+    expect(await readProviderBalance(account, local)).toBe(4n * GB);
+    expect(await readProviderUsage(account, '2026-11-20', local)).toBe(99n);
+    expect(f.requests).toHaveLength(2);
+    for (const r of f.requests) {
+      expect(r.headers['api-key']).toBe(f.key);
+      expect(r.url).not.toContain(f.key);
+    }
+    const inQuery = await fetch(`${f.url}/v1/packages/${FAKE_PACKAGE}?api_key=${f.key}`, { headers: { 'api-key': f.key } });
+    expect(inQuery.status).toBe(400);
+    await expect(readProviderBalance({ ...account, apiKey: 'not-the-key' }, local)).rejects.toThrow(`HTTP 401 from ${new URL(f.url).host}`);
   });
 });
 

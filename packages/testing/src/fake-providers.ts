@@ -1,7 +1,8 @@
 /**
  * Fakes of the upstream providers' account APIs on loopback, one per provider, each answering as
  * the page docs/reselling.md cites for it (and refusing a wrong key with 401): a balance the test
- * sets (and drains, and refills) and a count per UTC day. `calls` counts the balance reads, so a
+ * sets (and drains, and refills) and a count per UTC day. Where a page leaves something out (IPRoyal's
+ * CSV column names, SOAX's traffic paths) the fake's choice is said where it is made. `calls` counts the balance reads, so a
  * test can tell how often the fleet asked.
  */
 import { startFakeJsonApi, type FakeApiRequest } from './fakes';
@@ -26,9 +27,11 @@ export interface FakeProvider {
   balanceBytes: bigint;
   /** The provider's count per UTC day (`YYYY-MM-DD`). */
   usage: Map<string, bigint>;
-  /** Balance reads answered (wrong keys included). */
+  /** Balance reads answered with the right key (IPRoyal: every `/me`, the usage calls' too). */
   calls: number;
   requests: FakeApiRequest[];
+  /** IPRoyal: when set, the usage report's body as the test writes it (a malformed CSV). */
+  usageCsv: string | null;
   /** The `account` of an upstream that reads this fake. */
   account(extra?: Record<string, unknown>): Record<string, unknown>;
   close(): Promise<void>;
@@ -37,6 +40,8 @@ export interface FakeProvider {
 /** Bright Data's zone and SOAX's package, as the upstream's username template names them. */
 export const FAKE_ZONE = 'resi_zone1';
 export const FAKE_PACKAGE = '123456';
+/** The IPRoyal account's `residential_user_hash`, the one its usage report answers for. */
+export const FAKE_IPROYAL_HASH = '01H7ZK3QX5RESELLER0000000';
 /** The username template an upstream of this provider needs for the fake (zone, package). */
 export function fakeProviderTemplate(provider: FakeProviderName): string {
   if (provider === 'brightdata') return `brd-customer-c_1-zone-${FAKE_ZONE}-country-{country|lower}`;
@@ -56,9 +61,36 @@ export async function startFakeProvider(provider: FakeProviderName, opts: { key?
     usage: new Map<string, bigint>(),
     calls: 0,
     requests: [] as FakeApiRequest[],
+    usageCsv: null as string | null,
   };
   const dayOf = (d: string | null) => state.usage.get(d ?? '') ?? 0n;
-  const api = await startFakeJsonApi((req, send) => {
+  /**
+   * IPRoyal's data usage report: a CSV of the days asked that have traffic (headers only when none
+   * do), in the unit and decimals asked. The page does not publish the CSV's column names: `Date`
+   * and `Traffic (<unit>)` are the fake's own. The fake keeps UTC days, so it answers `time_zone=UTC`
+   * only (the page leaves it optional without saying its default).
+   */
+  const iproyalReport = (p: URLSearchParams, sendText: (status: number, text: string, contentType: string) => void) => {
+    const invalid = (field: string) => sendText(422, JSON.stringify({ error: `The ${field} field is invalid.` }), 'application/json');
+    const [hash, from, to, unit, decimals] = ['hash', 'date_from', 'date_to', 'measurement_unit', 'rounding_decimal'].map((k) => p.get(k));
+    const isDay = (d: string | null | undefined) => !!d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`));
+    if (!hash) return invalid('hash');
+    if (!isDay(from) || !isDay(to)) return invalid('date_from');
+    const unitDivisor = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[unit ?? ''];
+    if (!unitDivisor) return invalid('measurement_unit');
+    if (!decimals || !/^\d+$/.test(decimals)) return invalid('rounding_decimal');
+    if (p.get('time_zone') !== 'UTC') return invalid('time_zone');
+    // A hash that is not this account's: the page says it must belong to the caller.
+    if (hash !== FAKE_IPROYAL_HASH) return sendText(403, JSON.stringify({ error: 'This action is unauthorized.' }), 'application/json');
+    if (state.usageCsv !== null) return sendText(200, state.usageCsv, 'text/csv');
+    const amount = (bytes: bigint) => (unit === 'B' && decimals === '0' ? bytes.toString() : (Number(bytes) / unitDivisor).toFixed(Number(decimals)));
+    const rows = [...state.usage.entries()]
+      .filter(([day]) => day >= from! && day <= to!)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([day, bytes]) => `${day},${amount(bytes)}`);
+    return sendText(200, [`Date,Traffic (${unit})`, ...rows].map((line) => `${line}\r\n`).join(''), 'text/csv');
+  };
+  const api = await startFakeJsonApi((req, send, sendText) => {
     state.requests.push(req);
     const url = new URL(req.url, 'http://fake');
     const q = (k: string) => url.searchParams.get(k);
@@ -131,12 +163,15 @@ export async function startFakeProvider(provider: FakeProviderName, opts: { key?
         if (auth !== `Bearer ${key}`) return refuse();
         if (path === '/me') {
           state.calls++;
-          return send(200, { username: 'reseller', available_traffic: Number(gbText(state.balanceBytes)) });
+          return send(200, { available_traffic: Number(gbText(state.balanceBytes)), subusers_count: 13, residential_user_hash: FAKE_IPROYAL_HASH });
         }
-        if (path === '/statistics/traffic') return send(200, { data: [{ date: q('date_from'), traffic: Number(gbText(dayOf(q('date_from')))) }] });
+        if (path === '/residential/data-usage-report') return iproyalReport(url.searchParams, sendText);
         return send(404, { error: 'not found' });
       case 'soax':
-        if (q('api_key') !== key) return refuse();
+        // SOAX takes the key in the `api-key` header; one in the query string is refused outright.
+        // The two paths are the adapter's: SOAX's public API description does not list them.
+        if (url.searchParams.has('api_key') || url.searchParams.has('api-key')) return send(400, { error: 'Send the API key in the api-key header' });
+        if (req.headers['api-key'] !== key) return refuse();
         if (path === `/v1/packages/${FAKE_PACKAGE}`) {
           state.calls++;
           return send(200, { package_id: Number(FAKE_PACKAGE), traffic_left: Number(state.balanceBytes) });

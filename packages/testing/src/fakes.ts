@@ -20,19 +20,25 @@ export interface FakeApiRequest {
 
 /**
  * A loopback HTTP server that reads each request whole and hands it to `handle` with `send`, which
- * answers it as JSON: the base of the fakes of third-party APIs (Telegram, the payment provider).
+ * answers it as JSON, and `sendText`, which answers text of a given type (a CSV report): the base
+ * of the fakes of third-party APIs (Telegram, the payment provider, the upstream providers).
  */
 export async function startFakeJsonApi(
-  handle: (req: FakeApiRequest, send: (status: number, body: unknown) => void) => void,
+  handle: (req: FakeApiRequest, send: (status: number, body: unknown) => void, sendText: (status: number, text: string, contentType: string) => void) => void,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = createHttpServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      handle({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw }, (status, body) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(body));
-      });
+      const sendText = (status: number, text: string, contentType: string) => {
+        res.writeHead(status, { 'content-type': contentType });
+        res.end(text);
+      };
+      handle(
+        { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw },
+        (status, body) => sendText(status, JSON.stringify(body), 'application/json'),
+        sendText,
+      );
     });
   });
   const port = await listen(server);

@@ -57,4 +57,13 @@ export { gatewayHeartbeat, internalClient, sessionClient, trpcClient, trpcFor } 
 export { ADMIN_PASSWORD, ADMIN_USERNAME, STRONG_PASSWORD, adminClient, signedInUser, uniqueEmail } from './users';
 export { promSample } from './prometheus';
 export * from './telegram';
-export { FAKE_BRIGHTDATA_CENTS_PER_GB, fakeProviderTemplate, gbText, startFakeProvider, type FakeProvider, type FakeProviderName } from './fake-providers';
+export {
+  FAKE_BRIGHTDATA_CENTS_PER_GB,
+  FAKE_IPROYAL_HASH,
+  FAKE_PACKAGE,
+  fakeProviderTemplate,
+  gbText,
+  startFakeProvider,
+  type FakeProvider,
+  type FakeProviderName,
+} from './fake-providers';

@@ -9,6 +9,7 @@
  * 64 KiB and 10 s. A failed call is a ProviderError with its reason, never a zero: a zero would
  * take a pool out of routing (dry) or hide a day's drift.
  */
+import { parse as parseCsv } from 'csv-parse/sync';
 import { BYTES_PER_GB, type UpstreamProvider } from '@proxyhub/core';
 import { requestChecked, type OutboundPolicy } from './outbound-http';
 
@@ -41,12 +42,15 @@ export class ProviderError extends Error {}
 
 const malformed = (what: string) => new ProviderError(`Malformed answer: ${what}`);
 
-/** One JSON request to a provider; any failure becomes a ProviderError with its reason. */
-async function requestJson(
-  raw: string,
-  policy: OutboundPolicy,
-  opts: { method?: 'GET' | 'POST'; headers?: Record<string, string>; json?: unknown; label: string },
-): Promise<unknown> {
+interface ProviderRequest {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  json?: unknown;
+  label: string;
+}
+
+/** One request to a provider, its 2xx body as text; any failure becomes a ProviderError with its reason. */
+async function requestText(raw: string, policy: OutboundPolicy, opts: ProviderRequest & { accept: string }): Promise<string> {
   let answer;
   try {
     answer = await requestChecked(
@@ -55,7 +59,7 @@ async function requestJson(
       {
         method: opts.method ?? 'GET',
         headers: {
-          accept: 'application/json',
+          accept: opts.accept,
           'user-agent': 'ProxyHub-Upstreams/1',
           ...(opts.json === undefined ? {} : { 'content-type': 'application/json' }),
           ...opts.headers,
@@ -70,8 +74,14 @@ async function requestJson(
     throw new ProviderError(err instanceof Error ? err.message : String(err));
   }
   if (answer.status < 200 || answer.status > 299) throw new ProviderError(`HTTP ${answer.status} from ${new URL(raw).host}`);
+  return answer.body;
+}
+
+/** One JSON request to a provider (`requestText`, parsed). */
+async function requestJson(raw: string, policy: OutboundPolicy, opts: ProviderRequest): Promise<unknown> {
+  const text = await requestText(raw, policy, { ...opts, accept: 'application/json' });
   try {
-    return JSON.parse(answer.body) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     throw malformed('not JSON');
   }
@@ -214,9 +224,10 @@ const brightdata: ProviderAdapter = {
 };
 
 /**
- * Decodo public API (the API key as `Authorization`): `GET /v2/subscriptions` answers each
- * subscription's `traffic_limit` and `traffic` (used) in GB; `POST /api/v2/statistics/traffic`
- * with a day's range answers its `data` rows with `rx_tx_bytes`.
+ * Decodo public API (the API key as the `Authorization` header, no scheme, as its API reference
+ * shows): `GET /v2/subscriptions` answers each subscription's `traffic_limit` and `traffic` (used)
+ * in GB; `POST /api/v2/statistics/traffic` with a day's range answers its `data` rows with
+ * `rx_tx_bytes`. These two paths are not confirmed against a published page (docs/reselling.md).
  */
 const DECODO_API = 'https://api.decodo.com';
 const decodo: ProviderAdapter = {
@@ -252,34 +263,74 @@ const decodo: ProviderAdapter = {
 };
 
 /**
- * IPRoyal residential API (Bearer token): `GET /me` answers `available_traffic` in GB; `GET
- * /statistics/traffic?date_from&date_to` answers the days' `traffic` in GB.
+ * IPRoyal residential API (Bearer token): `GET /me` answers `available_traffic` in GB and the
+ * account's `residential_user_hash`; `GET /residential/data-usage-report` answers a CSV report for
+ * that hash and a date range, asked here in whole bytes (`measurement_unit=B`,
+ * `rounding_decimal=0`) of one UTC day. An empty range is a CSV with headers only.
  */
 const IPROYAL_API = 'https://resi-api.iproyal.com/v1';
+async function iproyalMe(base: string, a: ProviderAccount, policy: OutboundPolicy, label: string) {
+  const body = await requestJson(`${base}/me`, policy, { headers: bearer(a), label });
+  if (!isObject(body)) throw malformed('expected the account');
+  return body;
+}
+
+/** A header that names the traffic: the page does not publish the report's column names. */
+const TRAFFIC_HEADER = /traffic|usage|data|bytes/i;
+
+/** The sum of an IPRoyal usage report's traffic column, bytes; headers only is 0. */
+function sumUsageCsv(text: string): bigint {
+  let rows: string[][];
+  try {
+    rows = parseCsv(text, { bom: true, skip_empty_lines: true, trim: true });
+  } catch (err) {
+    throw malformed(`not CSV (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const [headers, ...data] = rows;
+  if (!headers) throw malformed('the report has no CSV header');
+  const seen = JSON.stringify(headers);
+  const columns = headers.flatMap((h, i) => (TRAFFIC_HEADER.test(h) ? [i] : []));
+  // Two candidates would be a guess between them: the reason names the headers instead.
+  if (columns.length !== 1) throw malformed(`${columns.length === 0 ? 'no' : 'more than one'} traffic column in CSV headers ${seen}`);
+  const col = columns[0]!;
+  let total = 0n;
+  for (const [i, row] of data.entries()) {
+    const v = row[col] ?? '';
+    if (!/^\d{1,19}$/.test(v)) throw malformed(`${headers[col]} in row ${i + 1} is ${JSON.stringify(v)}, not a whole number of bytes (CSV headers ${seen})`);
+    total += BigInt(v);
+  }
+  if (total > MAX_BYTES) throw malformed(`${headers[col]} sums past ${MAX_BYTES} bytes`);
+  return total;
+}
+
 const iproyal: ProviderAdapter = {
   async balance(a, policy) {
-    const body = await requestJson(`${baseOf(a.balanceUrl, IPROYAL_API)}/me`, policy, { headers: bearer(a), label: 'Balance URL' });
-    if (!isObject(body)) throw malformed('expected the account');
-    return gbValue(body.available_traffic, 'available_traffic');
+    const me = await iproyalMe(baseOf(a.balanceUrl, IPROYAL_API), a, policy, 'Balance URL');
+    return gbValue(me.available_traffic, 'available_traffic');
   },
   async usage(a, date, policy) {
-    const url = withQuery(`${baseOf(a.usageUrl ?? a.balanceUrl, IPROYAL_API)}/statistics/traffic`, { date_from: date, date_to: date });
-    const body = await requestJson(url, policy, { headers: bearer(a), label: 'Usage URL' });
-    if (!isObject(body) || !Array.isArray(body.data)) throw malformed('expected { "data": [...] }');
-    let total = 0n;
-    for (const [i, row] of body.data.entries()) {
-      if (!isObject(row)) throw malformed(`data[${i}] is not an object`);
-      if (row.date !== undefined && row.date !== date) continue;
-      total += gbValue(row.traffic, `data[${i}].traffic`);
-    }
-    return total;
+    const base = baseOf(a.usageUrl ?? a.balanceUrl, IPROYAL_API);
+    const me = await iproyalMe(base, a, policy, 'Usage URL');
+    const hash = me.residential_user_hash;
+    if (typeof hash !== 'string' || hash === '') throw malformed('the account has no residential_user_hash');
+    const url = withQuery(`${base}/residential/data-usage-report`, {
+      hash,
+      date_from: date,
+      date_to: date,
+      measurement_unit: 'B',
+      rounding_decimal: '0',
+      time_zone: 'UTC',
+    });
+    return sumUsageCsv(await requestText(url, policy, { headers: bearer(a), accept: 'text/csv', label: 'Usage URL' }));
   },
 };
 
 /**
- * SOAX partner API (`api_key`): `GET /v1/packages/{package}` answers the package's
- * `traffic_left` in bytes; `GET /v1/packages/{package}/traffic?date_from&date_to` its `traffic`
- * in bytes for those days. The package is the one the username template names (`package-ID`).
+ * SOAX partner API (the key in the `api-key` header, never in the URL, where it would be logged):
+ * `GET /v1/packages/{package}` answers the package's `traffic_left` in bytes;
+ * `GET /v1/packages/{package}/traffic?date_from&date_to` its `traffic` in bytes for those days.
+ * The package is the one the username template names (`package-ID`). SOAX's public API
+ * description does not list these two paths (docs/reselling.md).
  */
 const SOAX_API = 'https://partner.api.soax.com';
 function soaxPackage(a: ProviderAccount): string {
@@ -287,20 +338,16 @@ function soaxPackage(a: ProviderAccount): string {
   if (!id) throw new ProviderError('The username template names no SOAX package (package-ID)');
   return id;
 }
+const soaxKey = (a: ProviderAccount): Record<string, string> => (a.apiKey ? { 'api-key': a.apiKey } : {});
 const soax: ProviderAdapter = {
   async balance(a, policy) {
-    const url = withQuery(`${baseOf(a.balanceUrl, SOAX_API)}/v1/packages/${soaxPackage(a)}`, { api_key: a.apiKey });
-    const body = await requestJson(url, policy, { label: 'Balance URL' });
+    const body = await requestJson(`${baseOf(a.balanceUrl, SOAX_API)}/v1/packages/${soaxPackage(a)}`, policy, { headers: soaxKey(a), label: 'Balance URL' });
     if (!isObject(body)) throw malformed('expected the package');
     return bytesValue(body.traffic_left, 'traffic_left');
   },
   async usage(a, date, policy) {
-    const url = withQuery(`${baseOf(a.usageUrl ?? a.balanceUrl, SOAX_API)}/v1/packages/${soaxPackage(a)}/traffic`, {
-      api_key: a.apiKey,
-      date_from: date,
-      date_to: date,
-    });
-    const body = await requestJson(url, policy, { label: 'Usage URL' });
+    const url = withQuery(`${baseOf(a.usageUrl ?? a.balanceUrl, SOAX_API)}/v1/packages/${soaxPackage(a)}/traffic`, { date_from: date, date_to: date });
+    const body = await requestJson(url, policy, { headers: soaxKey(a), label: 'Usage URL' });
     if (!isObject(body)) throw malformed('expected the package traffic');
     return bytesValue(body.traffic, 'traffic');
   },
