@@ -7,33 +7,43 @@ import SlowFirstSequencer from './vitest.sequencer';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-/** Every package and app with a vitest config, and the gateway's crash tests (real processes). */
+/**
+ * Every package and app with a vitest config, and the gateway's crash tests (real processes).
+ * `database`: where its tests keep data. `both`: the data layer, whose tests also run on PGlite
+ * when PostgreSQL is given (see below).
+ */
 const PROJECTS = [
-  { name: 'core', config: 'packages/core/vitest.config.ts', database: false },
-  { name: 'config', config: 'packages/config/vitest.config.ts', database: false },
-  { name: 'auth', config: 'packages/auth/vitest.config.ts', database: false },
-  { name: 'db', config: 'packages/db/vitest.config.ts', database: true },
-  { name: 'api', config: 'packages/api/vitest.config.ts', database: true },
-  { name: 'server', config: 'apps/server/vitest.config.ts', database: true },
-  { name: 'gateway', config: 'apps/gateway/vitest.config.ts', database: true },
-  { name: 'gateway-isolated', config: 'apps/gateway/vitest.isolated.config.ts', database: true },
-  { name: 'gateway-crash', config: 'apps/gateway/vitest.crash.config.ts', database: true },
-  { name: 'web', config: 'apps/web/vitest.config.ts', database: true },
+  { name: 'core', config: 'packages/core/vitest.config.ts', database: false, both: false },
+  { name: 'config', config: 'packages/config/vitest.config.ts', database: false, both: false },
+  { name: 'auth', config: 'packages/auth/vitest.config.ts', database: false, both: false },
+  { name: 'db', config: 'packages/db/vitest.config.ts', database: true, both: true },
+  { name: 'api', config: 'packages/api/vitest.config.ts', database: true, both: true },
+  { name: 'server', config: 'apps/server/vitest.config.ts', database: true, both: false },
+  { name: 'gateway', config: 'apps/gateway/vitest.config.ts', database: true, both: false },
+  { name: 'gateway-isolated', config: 'apps/gateway/vitest.isolated.config.ts', database: true, both: false },
+  { name: 'gateway-crash', config: 'apps/gateway/vitest.crash.config.ts', database: true, both: false },
+  { name: 'web', config: 'apps/web/vitest.config.ts', database: true, both: false },
 ] as const;
 
-// `pnpm test` with DATABASE_URL set runs everything on the embedded PGlite and, in the same run,
-// every project that touches the database once more against that PostgreSQL (its name ends in
-// `:pg`). The PGlite projects must not see the URL: it is taken out of the environment the
-// workers inherit and given back only to the `:pg` projects.
+// Without DATABASE_URL every test runs on the embedded PGlite. With it (`pnpm test` in CI), every
+// test that touches the database runs on that PostgreSQL (its project's name ends in `:pg`), and
+// the data layer (db, api: migrations, queries, locks, money rules) runs on PGlite as well, in the
+// same vitest run: PGlite is what `pnpm start` uses, so its dialect and its one-connection locking
+// stay tested, while the server, gateway, crash and browser tests, which reach the database only
+// through that layer, run once (run twice, they took CI to 25 minutes on 2 cores). The PGlite
+// projects must not see the URL: it is taken out of the environment the workers inherit and given
+// back only to the `:pg` projects.
 const postgresUrl = process.env.DATABASE_URL ?? '';
 delete process.env.DATABASE_URL;
 
-const projects: TestProjectInlineConfiguration[] = PROJECTS.map((p) => ({ extends: at(p.config), root: dirname(at(p.config)) }));
-if (postgresUrl) {
-  for (const p of PROJECTS.filter((x) => x.database)) {
-    projects.push({ extends: at(p.config), root: dirname(at(p.config)), test: { name: `${p.name}:pg`, env: { DATABASE_URL: postgresUrl } } });
-  }
-}
+const project = (p: (typeof PROJECTS)[number], pg: boolean): TestProjectInlineConfiguration => ({
+  extends: at(p.config),
+  root: dirname(at(p.config)),
+  ...(pg ? { test: { name: `${p.name}:pg`, env: { DATABASE_URL: postgresUrl } } } : {}),
+});
+const projects: TestProjectInlineConfiguration[] = postgresUrl
+  ? PROJECTS.flatMap((p) => [...(!p.database || p.both ? [project(p, false)] : []), ...(p.database ? [project(p, true)] : [])])
+  : PROJECTS.map((p) => project(p, false));
 
 export default defineConfig({
   test: {
