@@ -78,7 +78,7 @@ function tableLayout(p: Page, testId: string) {
     const wrap = table.closest('.table-wrap');
     if (!(wrap instanceof HTMLElement)) throw new Error('table outside .table-wrap');
     const left = () => wrap.getBoundingClientRect().left + wrap.clientLeft;
-    const firstCells = [...table.querySelectorAll('tr')].map((tr) => tr.cells[0]).filter((c) => c !== undefined && c.colSpan === 1);
+    const firstCells = [...table.querySelectorAll('tr')].flatMap((tr) => (tr.cells[0]?.colSpan === 1 ? [tr.cells[0]] : []));
     const offsets = () => firstCells.map((c) => Math.round(c.getBoundingClientRect().left - left()));
     const heads = table.querySelectorAll('thead th');
     const last = heads[heads.length - 1];
@@ -168,9 +168,8 @@ describe('statements guide', () => {
     await page.goto('/connections');
     const row = page.getByTestId('statement-row').first();
     await row.waitFor({ timeout: 15_000 });
-    const [json, csv] = await Promise.all(
-      ['Statement', 'Connections CSV'].map(async (name) => (await row.getByRole('link', { name }).getAttribute('href')) ?? ''),
-    );
+    const href = async (name: string) => (await row.getByRole('link', { name }).getAttribute('href')) ?? '';
+    const [json, csv] = [await href('Statement'), await href('Connections CSV')];
     const statement = decodeURIComponent(json.slice(json.indexOf(',') + 1));
     const csvText = await page.evaluate(async (href) => (await fetch(href)).text(), csv);
 
