@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkUserLedger, credit } from '@proxyhub/api';
+import type { CreateBatchInput } from '@proxyhub/core';
 import { batches, proxyAccounts } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient, sessionClient } from './credits-helpers';
 import { signedInUser, startTestServer, type TestServer } from './helpers';
@@ -49,17 +50,18 @@ describe('creating batches (internal tools)', () => {
   it('refuses bad input and writes nothing', async () => {
     const before = (await server.deps.db.select().from(batches)).length;
     const internal = internalClient(server);
-    const cases: Array<[unknown, string]> = [
+    // Inputs the schema refuses, typed as what the procedure takes: the server, not the compiler, must refuse them.
+    const cases: Array<[CreateBatchInput, string]> = [
       [{ accounts: 0, creditsGB: 1, usageType: 'shop_proxy_regular' }, 'Accounts must be at least 1'],
       [{ accounts: 1001, creditsGB: 1, usageType: 'shop_proxy_regular' }, 'Accounts must be at most 1000'],
       [{ accounts: 1.5, creditsGB: 1, usageType: 'shop_proxy_regular' }, 'Accounts must be a whole number'],
       [{ accounts: 1, creditsGB: 0.05, usageType: 'shop_proxy_regular' }, 'Credits must be at least 0.1 GB'],
-      [{ accounts: 1, creditsGB: 'lots', usageType: 'shop_proxy_regular' }, 'Credits (GB) must be a number'],
-      [{ accounts: 1, creditsGB: 1, usageType: 'normal_proxy' }, 'Usage type must be shop_proxy_regular or shop_proxy_admin'],
-      [{ accounts: 1, creditsGB: 1 }, 'Usage type must be shop_proxy_regular or shop_proxy_admin'],
+      [{ accounts: 1, creditsGB: 'lots' as unknown as number, usageType: 'shop_proxy_regular' }, 'Credits (GB) must be a number'],
+      [{ accounts: 1, creditsGB: 1, usageType: 'normal_proxy' as CreateBatchInput['usageType'] }, 'Usage type must be shop_proxy_regular or shop_proxy_admin'],
+      [{ accounts: 1, creditsGB: 1 } as CreateBatchInput, 'Usage type must be shop_proxy_regular or shop_proxy_admin'],
     ];
     for (const [input, message] of cases) {
-      await expect(internal.credits.createBatch.mutate(input as never)).rejects.toMatchObject({ message, data: { httpStatus: 400 } });
+      await expect(internal.credits.createBatch.mutate(input)).rejects.toMatchObject({ message, data: { httpStatus: 400 } });
     }
     expect((await server.deps.db.select().from(batches)).length).toBe(before);
   });

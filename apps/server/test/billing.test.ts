@@ -4,7 +4,7 @@
  * order has a printable receipt.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from '@proxyhub/api';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type SandboxNotification } from '@proxyhub/api';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -43,11 +43,17 @@ async function order(client: HttpClient, gbAmount: number, priceUsd: number): Pr
   return r.body.invoiceUrl.split('/').at(-1)!;
 }
 
-async function webhook(paymentId: string, status: string, priceAmount: number) {
-  const body = { order_id: paymentId, payment_id: `sbx-${paymentId.slice(0, 8)}`, payment_status: status, price_amount: priceAmount, price_currency: 'usd' };
+async function webhook(paymentId: string, status: SandboxNotification['payment_status'], priceAmount: number) {
+  const body: SandboxNotification = {
+    order_id: paymentId,
+    payment_id: `sbx-${paymentId.slice(0, 8)}`,
+    payment_status: status,
+    price_amount: priceAmount,
+    price_currency: 'usd',
+  };
   const r = await server
     .client({ origin: null })
-    .post('/webhooks/sandbox', body, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(server.config.appSecret, body as never) });
+    .post('/webhooks/sandbox', body, { [SANDBOX_SIGNATURE_HEADER]: signSandboxNotification(server.config.appSecret, body) });
   expect(r.status).toBe(200);
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startE2EWithUser, type E2E, type SessionUser } from './harness';
+import { recordBase, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -11,22 +11,7 @@ beforeAll(async () => ({ e2e, page, user } = await startE2EWithUser('Connection 
 afterAll(() => e2e?.close());
 
 /** What the records of the user's main account share, as a gateway reports them (nothing billed). */
-async function baseRecord() {
-  const { account } = await e2e.internal.gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
-  if (!account.ok) throw new Error(account.message);
-  return {
-    proxyUserId: user.proxyUserId,
-    proxyAccountId: account.proxyAccountId,
-    country: 'US',
-    state: '',
-    city: '',
-    session: 'rotating',
-    bytesUp: 0,
-    bytesDown: 0,
-    billedBytes: 0,
-    reason: '',
-  };
-}
+const baseRecord = () => recordBase(e2e, user);
 
 describe('connection log in the app', () => {
   it('the Connections page lists and filters what the gateway reported; the usage panel counts outcomes with a hint', async () => {

@@ -243,6 +243,41 @@ export async function gatewayTraffic(e2e: E2E, credentials: { proxyUserId: strin
   });
 }
 
+/**
+ * Holds this page's tRPC calls to `procedure` (e.g. 'credits.createCryptoPayment') until the
+ * returned function is called, so a test can see what the page shows while a request runs.
+ */
+export async function holdCalls(page: Page, procedure: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(
+    (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes(procedure),
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
+/** What the connection records of a user's main account share, as a gateway reports them (nothing billed). */
+export async function recordBase(e2e: E2E, user: Pick<SessionUser, 'proxyUserId' | 'proxyPassword'>) {
+  const { account } = await e2e.internal.gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
+  if (!account.ok) throw new Error(account.message);
+  return {
+    proxyUserId: user.proxyUserId,
+    proxyAccountId: account.proxyAccountId,
+    country: 'US',
+    state: '',
+    city: '',
+    session: 'rotating',
+    bytesUp: 0,
+    bytesDown: 0,
+    billedBytes: 0,
+    reason: '',
+  };
+}
+
 /** The text of every visible field error, in order. The signed-out forms show theirs once the shared schemas have loaded (on first focus or submit): poll those. */
 export async function fieldErrors(page: Page): Promise<string[]> {
   return page.locator('.field-error').allInnerTexts();

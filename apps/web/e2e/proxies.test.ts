@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PROXY_FORMATS, PROXY_NOTICE_MS, parseProxyUsername, type ProxyFormat } from '@proxyhub/core';
-import { VIEWPORTS, fieldErrors, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { VIEWPORTS, fieldErrors, holdCalls, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -323,15 +323,7 @@ describe('proxy generator', () => {
     const fresh = await e2e.newPage();
     // The same account in a second page: its session cookie.
     await fresh.context().addCookies(await page.context().cookies());
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await fresh.route(
-      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('gateway.endpoint'),
-      async (route) => {
-        await held;
-        await route.continue();
-      },
-    );
+    const release = await holdCalls(fresh, 'gateway.endpoint');
     await fresh.goto('/proxies');
     await fresh.getByRole('heading', { name: 'Generate Proxies' }).waitFor();
     const generate = fresh.getByRole('button', { name: 'Generate Proxies' });

@@ -26,6 +26,7 @@ const BillingPage = lazy(() => import('./pages/billing').then((m) => ({ default:
 const PricingPage = lazy(() => import('./pages/pricing').then((m) => ({ default: m.PricingPage })));
 const LocationsPage = lazy(() => import('./pages/locations').then((m) => ({ default: m.LocationsPage })));
 const StatusPage = lazy(() => import('./pages/status').then((m) => ({ default: m.StatusPage })));
+const StatementsGuidePage = lazy(() => import('./pages/statements-guide').then((m) => ({ default: m.StatementsGuidePage })));
 const SitePage = lazy(() => import('./pages/site-page').then((m) => ({ default: m.SitePage })));
 
 /** The operator's Markdown pages (content/legal/<slug>.md on the server) and their titles until loaded. */
@@ -64,6 +65,7 @@ export function App() {
           <Route path="/pricing" element={<PricingPage />} />
           <Route path="/locations" element={<LocationsPage />} />
           <Route path="/status" element={<StatusPage />} />
+          <Route path="/statements" element={<StatementsGuidePage />} />
           {SITE_PAGES.map((p) => (
             <Route key={p.slug} path={`/${p.slug}`} element={<SitePage key={p.slug} slug={p.slug} fallbackTitle={p.title} />} />
           ))}

@@ -18,7 +18,7 @@ type FormValues = { creditsGB: string };
 /** The typed amount as the schema's number; empty stays missing, so the message asks for a number. */
 const giftResolver: Resolver<FormValues, unknown, GiftCodeInput> = (values, context, options) => {
   const input = { creditsGB: values.creditsGB.trim() === '' ? undefined : Number(values.creditsGB) } as unknown as GiftCodeInput;
-  return zodResolver(giftCodeInput)(input, context, options as never);
+  return zodResolver(giftCodeInput)(input, context, { ...options, names: undefined });
 };
 
 const STATUS_LABEL = { open: 'Not redeemed', redeemed: 'Redeemed', cancelled: 'Cancelled' } as const;

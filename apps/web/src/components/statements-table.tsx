@@ -38,7 +38,7 @@ export function StatementsTable() {
       <p className="card-description">
         One per proxy account and UTC day with traffic, signed with our key (<a href="/api/statements/key">public key</a>): the statement holds a digest of that
         day&apos;s connection CSV and of the day before&apos;s statement, so a changed byte in either no longer matches the signature. Any Ed25519 tool can
-        check one; the <a href="/docs">API reference</a> describes the statement and key paths a verifier reads.
+        check one: <a href="/statements">how to check a statement</a> explains what is signed and gives a verifier to run.
       </p>
       {list.error ? <Alert kind="error">{errorMessage(list.error, 'Failed to load statements')}</Alert> : null}
       <DataTable

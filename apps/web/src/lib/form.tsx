@@ -5,12 +5,38 @@
  * word for word.
  */
 import type { ComponentProps, FormEvent } from 'react';
-import { useForm, type DefaultValues, type FieldValues, type Path, type RegisterOptions, type Resolver, type UseFormReturn } from 'react-hook-form';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldError,
+  type FieldValues,
+  type Path,
+  type RegisterOptions,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
 import { Field, useOutcome } from '../components/ui';
 import { PASSWORD_HINT } from './lazy-form';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
   return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
+}
+
+/**
+ * The schema's first message for each of `names` (an issue under no field is the form's), for a form
+ * whose fields hold text shaped otherwise than the schema's input (a list typed as "US, DE") and so
+ * parses the input itself: the messages land under the fields of the same names.
+ */
+export function issueMessages<N extends string>(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  names: readonly N[],
+): Partial<Record<N | 'root', FieldError>> {
+  const out: Partial<Record<N | 'root', FieldError>> = {};
+  for (const issue of issues) {
+    const name = names.find((n) => n === issue.path[0]) ?? 'root';
+    out[name] ??= { type: 'validate', message: issue.message };
+  }
+  return out;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form: the field reads and registers by name only

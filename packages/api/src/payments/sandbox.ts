@@ -4,6 +4,7 @@
  * webhook code path as a real provider. Signed with a key derived from APP_SECRET.
  */
 import { createHmac } from 'node:crypto';
+import type { PAYMENT_STATUSES } from '@proxyhub/core';
 import type { PaymentProvider, ProviderPayment } from './provider';
 import { signBody, verifySignature } from './signature';
 
@@ -16,7 +17,8 @@ export function sandboxSecret(appSecret: string): string {
 export interface SandboxNotification {
   order_id: string;
   payment_id: string;
-  payment_status: 'finished' | 'failed' | 'partially_paid';
+  /** The page sends finished, failed or partially_paid; tests send any status a provider reports. */
+  payment_status: (typeof PAYMENT_STATUSES)[number];
   price_amount: number;
   /** USD paid, for a partial payment. */
   actually_paid?: number;

@@ -26,7 +26,7 @@ const resolver: Resolver<FormValues, unknown, SetPricingInput> = (values, contex
       tiers: values.tiers.map((t) => ({ minGb: num(t.minGb), pricePerGbCents: usdToCents(t.pricePerGbCents) })),
     },
     context,
-    options as never,
+    { ...options, names: undefined },
   );
 
 const valuesOf = (p: Pricing): FormValues => ({

@@ -51,7 +51,7 @@ const inputOf = (v: FormValues): CreatePromotionInput => ({
 });
 
 const resolver: Resolver<FormValues, unknown, Parsed> = (values, context, options) =>
-  zodResolver(createPromotionInput)(inputOf(values), context, options as never);
+  zodResolver(createPromotionInput)(inputOf(values), context, { ...options, names: undefined });
 
 function PromotionForm() {
   const form = useForm<FormValues, unknown, Parsed>({ resolver, defaultValues: EMPTY, mode: 'onSubmit', reValidateMode: 'onSubmit' });

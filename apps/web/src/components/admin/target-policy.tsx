@@ -1,45 +1,47 @@
 /**
  * The target policy (owners): domain patterns the gateways refuse, one per line, and whether targets
- * given as an IP address are refused. The server checks every pattern and names a bad one.
+ * given as an IP address are refused. The core schema (the server's) checks every pattern and names a bad one.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { MAX_TARGET_POLICY_RULES } from '@proxyhub/core';
+import { useEffect } from 'react';
+import type { Resolver } from 'react-hook-form';
+import { MAX_TARGET_POLICY_RULES, targetPolicyInput, type TargetPolicy } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { firstError, issueMessages, useActionForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card } from '../ui';
+
+/** The rules as typed, one per line. */
+type PolicyValues = { rules: string; blockRawIp: boolean };
+
+const valuesOf = (p: TargetPolicy): PolicyValues => ({ rules: p.rules.join('\n'), blockRawIp: p.blockRawIp });
+
+/** The lines as the schema's list (blank lines left out); its messages under the text box. */
+const resolver: Resolver<PolicyValues, unknown, TargetPolicy> = (values) => {
+  const rules = values.rules
+    .split('\n')
+    .map((r) => r.trim())
+    .filter(Boolean);
+  const parsed = targetPolicyInput.safeParse({ rules, blockRawIp: values.blockRawIp });
+  return parsed.success ? { values: parsed.data, errors: {} } : { values: {}, errors: issueMessages(parsed.error.issues, ['rules', 'blockRawIp']) };
+};
 
 export function AdminTargetPolicy() {
   const policy = trpc.admin.targetPolicy.useQuery(undefined, { staleTime: 0 });
   const save = trpc.admin.setTargetPolicy.useMutation();
-  const [rules, setRules] = useState('');
-  const [blockRawIp, setBlockRawIp] = useState(false);
-  const [outcome, setOutcome] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const { form, onSubmit, outcome } = useActionForm(
+    resolver,
+    { rules: '', blockRawIp: false },
+    async (input, f) => {
+      const p = await save.mutateAsync(input);
+      f.reset(valuesOf(p));
+      return `Saved ${p.rules.length} rule${p.rules.length === 1 ? '' : 's'}. Every gateway applies them within 10 seconds.`;
+    },
+    (err) => errorMessage(err, 'The policy could not be saved'),
+  );
   useEffect(() => {
-    if (!policy.data) return;
-    setRules(policy.data.rules.join('\n'));
-    setBlockRawIp(policy.data.blockRawIp);
-  }, [policy.data]);
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setOutcome(null);
-    const list = rules
-      .split('\n')
-      .map((r) => r.trim())
-      .filter(Boolean);
-    save.mutate(
-      { rules: list, blockRawIp },
-      {
-        onSuccess: (p) => {
-          setRules(p.rules.join('\n'));
-          setOutcome({
-            kind: 'success',
-            text: `Saved ${p.rules.length} rule${p.rules.length === 1 ? '' : 's'}. Every gateway applies them within 10 seconds.`,
-          });
-        },
-        onError: (err) => setOutcome({ kind: 'error', text: errorMessage(err, 'The policy could not be saved') }),
-      },
-    );
-  };
+    if (policy.data) form.reset(valuesOf(policy.data));
+  }, [policy.data, form]);
+  const invalid = firstError(form);
   return (
     <Card
       title="Target policy"
@@ -47,13 +49,13 @@ export function AdminTargetPolicy() {
     >
       {policy.error && <Alert kind="error">{errorMessage(policy.error, 'The policy could not be loaded')}</Alert>}
       <form className="stack" onSubmit={onSubmit} noValidate>
-        {outcome && <Alert kind={outcome.kind}>{outcome.text}</Alert>}
+        {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
         <div className="field">
           <label htmlFor="target-policy-rules">Blocked domains</label>
-          <textarea id="target-policy-rules" rows={10} className="mono" value={rules} onChange={(e) => setRules(e.target.value)} spellCheck={false} />
+          <textarea id="target-policy-rules" rows={10} className="mono" spellCheck={false} {...form.register('rules')} />
         </div>
         <label className="check">
-          <input type="checkbox" checked={blockRawIp} onChange={(e) => setBlockRawIp(e.target.checked)} />
+          <input type="checkbox" {...form.register('blockRawIp')} />
           <span>Refuse targets given as an IP address</span>
         </label>
         <div>

@@ -56,7 +56,7 @@ const accountResolver: Resolver<AccountValues, unknown, UpstreamAccountInput> = 
       lowBalanceGB: values.lowBalanceGB.trim() === '' ? 0 : Number(values.lowBalanceGB),
     },
     context,
-    options as never,
+    { ...options, names: undefined },
   );
 
 export function UpstreamAccountForm({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {

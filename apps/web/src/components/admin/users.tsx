@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { gbBreakdown } from '@proxyhub/core';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
-import { AdminUserDetail } from '../admin-user-detail';
+import { AdminUserDetail } from './user-detail';
 import { DataTable, FilterBar, Loading, Pager, pageCount } from '../data-table';
 import { Alert, Card } from '../ui';
 import type { AdminShared } from './tab';

@@ -16,16 +16,16 @@ import {
   type SetUserPriceInput,
 } from '@proxyhub/core';
 import type { Resolver } from 'react-hook-form';
-import { billingStatus } from '../lib/billing-status';
-import { errorMessage } from '../lib/errors';
-import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../lib/form';
-import type { RouterOutputs } from '../session';
-import { trpc } from '../trpc';
-import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from './connections-table';
-import { DataTable, type Column } from './data-table';
-import { Alert, Button, Card, Spinner } from './ui';
-import { formatBytes } from '../lib/bytes';
-import { UsageChart } from './usage-chart';
+import { billingStatus } from '../../lib/billing-status';
+import { errorMessage } from '../../lib/errors';
+import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../../lib/form';
+import type { RouterOutputs } from '../../session';
+import { trpc } from '../../trpc';
+import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from '../connections-table';
+import { DataTable, type Column } from '../data-table';
+import { Alert, Button, Card, Spinner } from '../ui';
+import { formatBytes } from '../../lib/bytes';
+import { UsageChart } from '../usage-chart';
 
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
 
@@ -147,7 +147,7 @@ const ownPriceResolver: Resolver<OwnPriceValues, unknown, SetUserPriceInput> = (
   zodResolver(setUserPriceInput)(
     { id: values.id, pricePerGbCents: values.pricePerGbCents.trim() === '' ? null : usdToCents(values.pricePerGbCents) },
     context,
-    options as never,
+    { ...options, names: undefined },
   );
 const adjustResolver = zodResolver(adjustBalanceInput);
 /** A blank change is a missing number (the schema's "must be a number"), not 0. */
