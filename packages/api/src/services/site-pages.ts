@@ -27,7 +27,13 @@ type Field = 'company' | 'address' | 'support_email' | 'last_updated' | 'effecti
 
 /** The seller's field as text (a title) or as HTML (the page). */
 function fieldValue(seller: Seller, field: Field, html: boolean): string {
-  const text = { company: seller.companyName, address: seller.address, support_email: seller.supportEmail, last_updated: seller.legalUpdatedOn, effective: seller.legalEffectiveOn }[field];
+  const text = {
+    company: seller.companyName,
+    address: seller.address,
+    support_email: seller.supportEmail,
+    last_updated: seller.legalUpdatedOn,
+    effective: seller.legalEffectiveOn,
+  }[field];
   if (!html) return text.replace(/\n/g, ', ');
   if (field === 'support_email') return `<a href="mailto:${escapeHtml(text)}">${escapeHtml(text)}</a>`;
   return escapeHtml(text).replace(/\n/g, '<br>\n');
