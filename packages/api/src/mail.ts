@@ -113,9 +113,9 @@ function renderMail(to: string, c: MailContent, seller: MailSeller): MailMessage
       `<span data-seller="footer">${escapeHtml(sellerLine)} · Support: ${mailto}</span></td></tr>`,
     '</table></body></html>',
   ].join('');
-  const outro = c.outro?.replace(CONTACT_SUPPORT, `contact support at ${seller.supportEmail}`);
+  const named = (t: string) => t.replace(CONTACT_SUPPORT, `contact support at ${seller.supportEmail}`);
   const signature = `-- \n${PRODUCT_NAME}\n${sellerLine}\nSupport: ${seller.supportEmail}`;
-  const text = [c.intro, `${c.action.label}: ${c.action.url}`, outro, signature].filter(Boolean).join('\n\n');
+  const text = [named(c.intro), `${c.action.label}: ${c.action.url}`, c.outro && named(c.outro), signature].filter(Boolean).join('\n\n');
   return { to, subject: c.subject, text: `${text}\n`, html };
 }
 
