@@ -40,6 +40,7 @@ const REST_MATRIX: Record<string, AdminRole[]> = {
   'POST /admin/telegram/link': ['support', 'finance'],
   'DELETE /admin/telegram/link': ['support', 'finance'],
   'GET /admin/alerts': ['finance'],
+  'GET /admin/seller': ['finance'],
 };
 
 /** The same for the tRPC procedures (admin.* and the other admin ones). */
@@ -66,6 +67,7 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.setUserPrice': ['finance'],
   'admin.patchUser': ['finance'],
   'adminAlerts.list': ['finance'],
+  'admin.seller': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me', 'admin.telegramStatus', 'admin.telegramLink', 'admin.telegramUnlink']);

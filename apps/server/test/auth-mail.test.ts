@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailTemplates, type MailMessage } from '@proxyhub/api';
+import { mailTemplates, type MailDraft } from '@proxyhub/api';
 import { STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { startSmtpSink } from './auth-support';
 
@@ -99,8 +99,12 @@ describe('mail to the file outbox', () => {
 describe('every mail has both parts', () => {
   const link = 'https://proxyhub.example/reset-password?token=abc_DEF-123';
   it.each(Object.keys(mailTemplates))('%s: HTML with the product name, a button and the link written out; plain text with the link', (name) => {
-    const template = mailTemplates[name as keyof typeof mailTemplates] as (...args: string[]) => MailMessage;
-    const mail = template('someone@example.com', link, '1.50', '2.00');
+    const template = mailTemplates[name as keyof typeof mailTemplates] as (...args: string[]) => MailDraft;
+    const seller = { companyName: 'Seller & Co', address: '1 Main St\nTown', supportEmail: 'help@seller.example' };
+    const mail = template('someone@example.com', link, '1.50', '2.00').render(seller);
+    // The footer names the seller in both parts.
+    expect(mail.html).toContain('Seller &#38; Co · 1 Main St, Town · Support: <a href="mailto:help@seller.example"');
+    expect(mail.text).toContain('Seller & Co · 1 Main St, Town\nSupport: help@seller.example');
     expect(mail.subject.length).toBeGreaterThan(0);
     expect(mail.html).toMatch(/^<!doctype html>/i);
     expect(mail.html).toContain('ProxyHub');

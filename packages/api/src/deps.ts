@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { createSessions, SecretBox, type Sessions } from '@proxyhub/auth';
 import type { Db } from '@proxyhub/db';
 import { servedOverHttps, type ApiConfig } from './config';
-import type { Mailer } from './mail';
+import { sellerSignedMailer, type DraftMailer, type Mailer } from './mail';
 import type { RateLimiter } from './rate-limit';
 import { ReadCache } from './read-cache';
+import { getSeller } from './services/seller';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -19,7 +20,8 @@ export interface ApiDeps {
   /** User and admin sign-in; `sessions.user.cookieName` names the cookie. */
   sessions: Sessions;
   secrets: SecretBox;
-  mailer: Mailer;
+  /** Every mail goes out signed by the seller's settings as they are when it is sent. */
+  mailer: DraftMailer;
   rateLimiter: RateLimiter;
   logger: Logger;
   /** Work started but not awaited by a request (mail); awaited on shutdown and by tests. */
@@ -46,9 +48,10 @@ export function kickTelegram(deps: ApiDeps): void {
 /** How long another server process may still serve a revoked session or key (see read-cache.ts). */
 export const READ_CACHE_TTL_MS = 1000;
 
-export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background' | 'cache' | 'telegram'>): ApiDeps {
+export function createApiDeps(input: Omit<ApiDeps, 'sessions' | 'secrets' | 'background' | 'cache' | 'telegram' | 'mailer'> & { mailer: Mailer }): ApiDeps {
   return {
     ...input,
+    mailer: sellerSignedMailer(input.mailer, () => getSeller(input.db)),
     telegram: null,
     sessions: createSessions(input.db, { secure: servedOverHttps(input.config) }),
     secrets: new SecretBox(input.config.appSecret),

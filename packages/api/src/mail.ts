@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { escapeHtml } from '@proxyhub/core';
+import { escapeHtml, type Seller } from '@proxyhub/core';
 
 export interface MailMessage {
   to: string;
@@ -11,8 +11,29 @@ export interface MailMessage {
   html: string;
 }
 
+/** A transport: SMTP or the local outbox. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/** What a mail says of the seller: its footer and the address "contact support" names. */
+export type MailSeller = Pick<Seller, 'companyName' | 'address' | 'supportEmail'>;
+
+/** A mail written before the seller is known: sending fills in the seller's current settings. */
+export interface MailDraft {
+  to: string;
+  subject: string;
+  render(seller: MailSeller): MailMessage;
+}
+
+/** What services send mail through. */
+export interface DraftMailer {
+  send(draft: MailDraft): Promise<void>;
+}
+
+/** Reads the seller as each mail goes out, so a change in the Site tab shows in the next mail. */
+export function sellerSignedMailer(transport: Mailer, seller: () => Promise<MailSeller>): DraftMailer {
+  return { send: async (draft) => transport.send(draft.render(await seller())) };
 }
 
 export interface MailLogger {
@@ -58,14 +79,25 @@ interface MailContent {
   outro?: string;
 }
 
+const CONTACT_SUPPORT = /contact support/g;
+
 /**
  * A mail with both parts: a plain-text part (intro, link, outro, signature) and an HTML part with
  * the product name, a button and the same link written out (a bare link looks like phishing and
- * some clients do not show buttons). Inline styles and one table: what mail clients render.
+ * some clients do not show buttons). Inline styles and one table: what mail clients render. The
+ * footer names the seller; "contact support" names its support address (a mailto link in HTML).
  */
-export function composeMail(to: string, c: MailContent): MailMessage {
+export function composeMail(to: string, c: MailContent): MailDraft {
+  return { to, subject: c.subject, render: (seller) => renderMail(to, c, seller) };
+}
+
+function renderMail(to: string, c: MailContent, seller: MailSeller): MailMessage {
   const url = escapeHtml(c.action.url);
-  const p = (t: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${escapeHtml(t)}</p>`;
+  const email = escapeHtml(seller.supportEmail);
+  const mailto = `<a href="mailto:${email}" style="color:#4f46e5">${email}</a>`;
+  const p = (t: string) =>
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${escapeHtml(t).replace(CONTACT_SUPPORT, `contact support at ${mailto}`)}</p>`;
+  const sellerLine = `${seller.companyName} · ${seller.address.replace(/\n/g, ', ')}`;
   const html = [
     '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
     '<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">',
@@ -77,10 +109,13 @@ export function composeMail(to: string, c: MailContent): MailMessage {
     `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Or copy this link into your browser:<br><a href="${url}" style="color:#4f46e5;word-break:break-all">${url}</a></p>`,
     c.outro ? p(c.outro) : '',
     '</td></tr>',
-    `<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${PRODUCT_NAME} · residential proxies</td></tr>`,
+    `<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${PRODUCT_NAME} · residential proxies<br>` +
+      `<span data-seller="footer">${escapeHtml(sellerLine)} · Support: ${mailto}</span></td></tr>`,
     '</table></body></html>',
   ].join('');
-  const text = [c.intro, `${c.action.label}: ${c.action.url}`, c.outro, `-- \n${PRODUCT_NAME}`].filter(Boolean).join('\n\n');
+  const named = (t: string) => t.replace(CONTACT_SUPPORT, `contact support at ${seller.supportEmail}`);
+  const signature = `-- \n${PRODUCT_NAME}\n${sellerLine}\nSupport: ${seller.supportEmail}`;
+  const text = [named(c.intro), `${c.action.label}: ${c.action.url}`, c.outro && named(c.outro), signature].filter(Boolean).join('\n\n');
   return { to, subject: c.subject, text: `${text}\n`, html };
 }
 

@@ -31,6 +31,8 @@ export const ADMIN_AREA_ROLES = {
   catalogue: ['owner'],
   policy: ['owner'],
   admins: ['owner'],
+  /** The seller's name, address, support email and the legal pages' dates. */
+  site: ['owner'],
   /** Linking one's own chat (any admin); the broadcast in it is the owner's (the server refuses others). */
   telegram: ['owner', 'finance', 'support'],
 } as const satisfies Record<string, readonly AdminRole[]>;

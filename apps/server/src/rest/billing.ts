@@ -22,23 +22,35 @@ body { font-family: system-ui, sans-serif; color: #111827; max-width: 640px; mar
 h1 { font-size: 24px; margin: 0 0 4px; } .muted { color: #6b7280; }
 table { width: 100%; border-collapse: collapse; margin: 24px 0; } th, td { text-align: left; padding: 10px 0; border-bottom: 1px solid #e5e7eb; }
 td { text-align: right; font-variant-numeric: tabular-nums; } .total td, .total th { font-weight: 700; font-size: 18px; }
+h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #6b7280; margin: 0 0 4px; }
+.parties { display: flex; flex-wrap: wrap; gap: 16px 48px; margin-top: 24px; } .parties p { margin: 0; line-height: 1.5; overflow-wrap: anywhere; }
 @media print { a { display: none; } body { margin: 0 auto; } }
 </style></head><body>${body}</body></html>
 `;
 
+/** Lines of a multi-line setting, escaped, one per line. */
+const lines = (v: string) => v.split('\n').map(escapeHtml).join('<br>');
+
 function receiptHtml(r: Receipt): string {
   const date = `${r.paidAt.slice(0, 10)} ${r.paidAt.slice(11, 16)} UTC`;
+  const support = escapeHtml(r.seller.supportEmail);
   return page(
-    `Receipt ${r.paymentId}`,
-    `<h1>Receipt</h1>
+    `Receipt ${r.receiptNumber}`,
+    `<h1>Receipt <span data-testid="receipt-number">${escapeHtml(r.receiptNumber)}</span></h1>
 <p class="muted">ProxyHub · residential proxy traffic</p>
+<div class="parties">
+<section data-testid="receipt-seller"><h2>Seller</h2><p><strong>${escapeHtml(r.seller.companyName)}</strong><br>${lines(r.seller.address)}<br><a href="mailto:${support}">${support}</a></p></section>
+<section data-testid="receipt-buyer"><h2>Bill to</h2><p><strong>${escapeHtml(r.buyer.name)}</strong><br>${escapeHtml(r.buyer.email)}</p></section>
+</div>
 <table>
+<tr><th>Receipt number</th><td>${escapeHtml(r.receiptNumber)}</td></tr>
 <tr><th>Order ID</th><td data-testid="receipt-order">${escapeHtml(r.paymentId)}</td></tr>
 <tr><th>Date paid</th><td data-testid="receipt-date">${escapeHtml(date)}</td></tr>
 <tr><th>Paid with</th><td>Crypto (${escapeHtml(r.provider)}${r.providerPaymentId ? `, payment ${escapeHtml(r.providerPaymentId)}` : ''})</td></tr>
 <tr><th>Traffic credited</th><td data-testid="receipt-gb">${escapeHtml(r.gbCredited)} GB</td></tr>
 ${r.bonusNote ? `<tr><th>Bonus</th><td data-testid="receipt-bonus">${escapeHtml(r.bonusNote)}</td></tr>\n` : ''}<tr class="total"><th>Amount</th><td data-testid="receipt-amount">$${escapeHtml(r.amountUsd)} USD</td></tr>
 </table>
+<p class="muted">Questions about this receipt: contact support at <a href="mailto:${support}">${support}</a>.</p>
 <p class="muted">Print this page or save it as PDF from your browser. <a href="/billing">Back to Billing</a></p>`,
   );
 }

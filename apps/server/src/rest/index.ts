@@ -3,6 +3,7 @@ import type { ApiDeps } from '@proxyhub/api';
 import { accountRoutes } from './account';
 import { adminRoutes } from './admin';
 import { adminAlertsRoutes } from './admin-alerts';
+import { adminSiteRoutes } from './admin-site';
 import { alertsRoutes } from './alerts';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
@@ -31,6 +32,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...adminRoutes,
   ...upstreamReconciliationRoutes,
   ...adminAlertsRoutes,
+  ...adminSiteRoutes,
   ...locationsRoutes,
   ...alertsRoutes,
   ...billingRoutes,

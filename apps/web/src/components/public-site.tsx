@@ -7,7 +7,7 @@ import { useEffect, useState, type ComponentProps, type ReactNode } from 'react'
 import { Link, NavLink } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
-import { usePublicPricing } from '../lib/public-calls';
+import { usePublicPricing, useSeller } from '../lib/public-calls';
 import { Alert, BigIcon, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
@@ -61,6 +61,7 @@ export function SiteHeader({ account = true }: { account?: boolean }) {
 }
 
 export function SiteFooter() {
+  const seller = useSeller();
   return (
     <footer className="site-footer">
       <SiteNav label="Footer" className="site-footer-nav" />
@@ -71,7 +72,12 @@ export function SiteFooter() {
           </Link>
         ))}
       </nav>
-      <p className="site-footer-note">© ProxyHub · residential proxies by the gigabyte</p>
+      {seller && (
+        <p className="site-footer-note" data-testid="footer-seller">
+          © {seller.companyName} · Support: <a href={`mailto:${seller.supportEmail}`}>{seller.supportEmail}</a>
+        </p>
+      )}
+      <p className="site-footer-note">ProxyHub · residential proxies by the gigabyte</p>
     </footer>
   );
 }

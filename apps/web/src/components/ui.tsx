@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type Com
 import { Link } from 'react-router-dom';
 import { COPIED_MS } from '@proxyhub/core';
 import { copyText } from '../lib/clipboard';
+import { SupportText } from './support-text';
 
 export function Spinner({ label }: { label?: string }) {
   return <span className="spinner" role={label ? 'status' : undefined} aria-label={label} aria-hidden={label ? undefined : true} />;
@@ -98,13 +99,24 @@ export function SelectField({ label, error, hint, fieldClassName, children, ...s
   );
 }
 
+type TextAreaFieldProps = ComponentPropsWithRef<'textarea'> & { label: string; error?: string | undefined; hint?: ReactNode; fieldClassName?: string };
+
+export function TextAreaField({ label, error, hint, fieldClassName, ...textarea }: TextAreaFieldProps) {
+  return (
+    <FieldShell label={label} error={error} hint={hint} className={fieldClassName}>
+      {({ id, describedBy }) => <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />}
+    </FieldShell>
+  );
+}
+
+/** A message in words: a server's "contact support" names the seller's support address. */
 export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info'; children: ReactNode; onDismiss?: () => void }) {
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <span className="alert-icon" aria-hidden="true">
         {kind === 'error' ? '!' : kind === 'success' ? '✓' : 'i'}
       </span>
-      <div className="alert-body">{children}</div>
+      <div className="alert-body">{typeof children === 'string' ? <SupportText text={children} /> : children}</div>
       {onDismiss && (
         <button type="button" className="alert-close" onClick={onDismiss} aria-label="Dismiss">
           ×

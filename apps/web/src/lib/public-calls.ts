@@ -3,7 +3,7 @@
  * would otherwise be part of every signed-out page's first download.
  */
 import { useEffect, useState } from 'react';
-import { DEFAULT_PRICING, type Pricing } from '@proxyhub/core';
+import { DEFAULT_PRICING, type Pricing, type Seller } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
 export class ServerAnswer extends Error {}
@@ -66,28 +66,42 @@ export async function resetLinkValid(token: string): Promise<boolean> {
   return (await getJson<{ valid: boolean }>(`/auth/reset-password/check?${new URLSearchParams({ token })}`)).valid;
 }
 
-let pricingOnce: Promise<Pricing> | null = null;
-
 /**
- * The price list for the signed-out pages, read once per page load; the spec's defaults until it
- * has answered (as the Top Up page does). A failed read is retried on the next mount.
+ * A public read shared by the whole page: made once per page load, `initial` until it has answered;
+ * a failed read is retried on the next mount, and `reset` makes the next mount read again.
  */
-export function usePublicPricing(): Pricing {
-  const [pricing, setPricing] = useState<Pricing>(DEFAULT_PRICING);
-  useEffect(() => {
-    let live = true;
-    pricingOnce ??= publicPricing();
-    pricingOnce.then(
-      (p) => {
-        if (live) setPricing(p);
-      },
-      () => {
-        pricingOnce = null;
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return pricing;
+function sharedRead<T>(load: () => Promise<T>, initial: T) {
+  let once: Promise<T> | null = null;
+  function useShared(): T {
+    const [value, setValue] = useState<T>(initial);
+    useEffect(() => {
+      let live = true;
+      once ??= load();
+      once.then(
+        (v) => {
+          if (live) setValue(v);
+        },
+        () => {
+          once = null;
+        },
+      );
+      return () => {
+        live = false;
+      };
+    }, []);
+    return value;
+  }
+  return { useShared, reset: () => (once = null) };
+}
+
+const pricingRead = sharedRead<Pricing>(publicPricing, DEFAULT_PRICING);
+/** The price list for the signed-out pages; the spec's defaults until it has answered (as the Top Up page does). */
+export const usePublicPricing = pricingRead.useShared;
+
+const sellerRead = sharedRead<Seller | null>(() => getJson<Seller>('/api/seller'), null);
+/** The seller (company, address, support email, the legal pages' dates) for the footer and every "contact support"; null until loaded. */
+export const useSeller = sellerRead.useShared;
+/** After the Site tab saves: the next mount reads the new settings. */
+export function refreshSeller() {
+  sellerRead.reset();
 }

@@ -15,6 +15,8 @@ import { CostWarnings } from '../components/admin/cost-warnings';
 import { AdminPayments } from '../components/admin/payments';
 import { AdminPricing } from '../components/admin/pricing-tab';
 import { AdminPromotions } from '../components/admin/promotions-tab';
+import { SellerWarning } from '../components/admin/seller-warning';
+import { AdminSite } from '../components/admin/site-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
 import { AdminTargetPolicy } from '../components/admin/target-policy';
 import { AdminUpstreams } from '../components/admin/upstreams';
@@ -47,6 +49,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
   { id: 'telegram', area: 'telegram', label: 'Telegram', Panel: AdminTelegram },
   { id: 'target-policy', area: 'policy', label: 'Target policy', Panel: AdminTargetPolicy },
+  { id: 'site', area: 'site', label: 'Site', Panel: AdminSite },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */
@@ -173,6 +176,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
         <h1 className="admin-title">Admin Panel</h1>
         {may('overview') && (
           <>
+            <SellerWarning />
             <CostWarnings />
             <GlobalUsage query={usage} />
             <AdminOverview />

@@ -37,6 +37,7 @@ import type { ApiConfig } from '../config';
 import { inBackground, kickTelegram } from '../deps';
 import { adminTelegramProcedures } from './telegram';
 import { upstreamReconciliationProcedures } from './upstream-reconciliation';
+import { adminSiteProcedures } from './admin-site';
 import { adminLogin } from '../services/admin';
 import { allConnections, listConnections } from '../services/connection-log/reads';
 import { abuseLookup } from '../services/abuse-lookup';
@@ -247,4 +248,5 @@ export const adminRouter = {
   setTargetPolicy: adminOrInternalProcedure.input(targetPolicyInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetPolicy(tx, input))),
   ...adminTelegramProcedures,
   ...upstreamReconciliationProcedures,
+  ...adminSiteProcedures,
 } satisfies TRPCRouterRecord;

@@ -3,6 +3,7 @@ import { sitePageInput } from '@proxyhub/core';
 import type { ApiDeps } from '../deps';
 import { fleetStatus, type FleetStatus } from '../services/fleet-status';
 import { GATEWAY_DOWN_AFTER_MS } from '../services/gateway-fleet';
+import { getSeller } from '../services/seller';
 import { readSitePage } from '../services/site-pages';
 import { publicProcedure } from '../trpc';
 
@@ -21,8 +22,10 @@ function cachedStatus(deps: ApiDeps): Promise<FleetStatus> {
   return answer;
 }
 
-/** The public site's data: the status page and the operator's Markdown pages. */
+/** The public site's data: the status page, the operator's Markdown pages and the seller they name. */
 export const siteRouter = {
   status: publicProcedure.query(({ ctx }) => cachedStatus(ctx.deps)),
-  page: publicProcedure.input(sitePageInput).query(({ ctx, input }) => readSitePage(ctx.deps.config.contentDir, input.slug)),
+  page: publicProcedure.input(sitePageInput).query(async ({ ctx, input }) => readSitePage(ctx.deps.config.contentDir, input.slug, await getSeller(ctx.db))),
+  /** The footer's company and support email, and the legal pages' fields. */
+  seller: publicProcedure.query(({ ctx }) => getSeller(ctx.db)),
 } satisfies TRPCRouterRecord;

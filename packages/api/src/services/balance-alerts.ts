@@ -8,7 +8,7 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { mailTemplates, type Mailer } from '../mail';
+import { mailTemplates, type DraftMailer } from '../mail';
 import { notifyTelegram } from './telegram';
 import { userRemaining } from './wallet';
 import { emitWebhookEvent } from './webhooks';
@@ -33,7 +33,7 @@ export interface AlertSent {
  */
 export async function checkBalanceAlerts(
   db: DbOrTx,
-  mail: { mailer: Mailer; config: { publicUrl: string } },
+  mail: { mailer: DraftMailer; config: { publicUrl: string } },
   userIds?: readonly string[],
   logger?: { error(obj: object, msg: string): void },
 ): Promise<AlertSent[]> {

@@ -6,8 +6,9 @@
  */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type OrderStep } from '@proxyhub/core';
-import { batches, creditEntries, paymentEvents, payments, topupCodes, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type OrderStep, type Seller } from '@proxyhub/core';
+import { batches, creditEntries, paymentEvents, payments, topupCodes, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+import { getSeller } from './seller';
 
 export interface BillingEntry {
   id: string;
@@ -222,6 +223,11 @@ export async function listBilling(
 
 export interface Receipt {
   paymentId: string;
+  /** `<year>-<number>`, gapless per UTC year. */
+  receiptNumber: string;
+  seller: Pick<Seller, 'companyName' | 'address' | 'supportEmail'>;
+  /** The user's name, or their email when they gave none. */
+  buyer: { name: string; email: string };
   paidAt: string;
   amountUsd: string;
   gb: number;
@@ -238,14 +244,20 @@ export const NO_RECEIPT = 'No receipt: this order does not exist or was not paid
 /** The receipt of one of the user's paid orders; anything else (another user's, unpaid) is not found. */
 export async function paymentReceipt(db: DbOrTx, userId: string, paymentId: string): Promise<Receipt> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(paymentId)) throw new DomainError('NOT_FOUND', NO_RECEIPT);
-  const [o] = await db
-    .select()
+  const [row] = await db
+    .select({ o: payments, name: users.name, email: users.email })
     .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
     .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
     .limit(1);
-  if (!o?.creditedAt) throw new DomainError('NOT_FOUND', NO_RECEIPT);
+  const o = row?.o;
+  if (!row || !o?.creditedAt || !o.receiptNumber) throw new DomainError('NOT_FOUND', NO_RECEIPT);
+  const { companyName, address, supportEmail } = await getSeller(db);
   return {
     paymentId: o.id,
+    receiptNumber: o.receiptNumber,
+    seller: { companyName, address, supportEmail },
+    buyer: { name: row.name.trim() || row.email, email: row.email },
     paidAt: o.creditedAt.toISOString(),
     amountUsd: centsToUsd(o.paidCents !== null && o.paidCents < o.priceCents && o.status !== 'finished' ? o.paidCents : o.priceCents),
     gb: o.gbAmount,

@@ -14,6 +14,7 @@ import { checkBalanceAlerts } from './balance-alerts';
 import { isUniqueViolation } from './db-errors';
 import { containsPattern } from './like';
 import { priceOrder } from './pricing';
+import { nextReceiptNumber } from './receipt-numbers';
 import { claimOrderBonus, orderBonus } from './promotions';
 import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettings } from './referrals';
 import { notifyTelegram } from './telegram';
@@ -332,7 +333,7 @@ async function applyStatus(
     return { paymentId: order.id, status: current, credited: false };
   }
   const next = input.status;
-  let { creditedAt, creditedBytes, creditsBytes, bonusBytes, bonusNote } = order;
+  let { creditedAt, creditedBytes, creditsBytes, bonusBytes, bonusNote, receiptNumber } = order;
   const payerId = order.payerId ?? input.payerId;
   let credited = false;
   const target = next === 'finished' ? 'full' : next === 'partially_paid' && input.paidCents !== null ? { paidCents: input.paidCents } : null;
@@ -368,12 +369,16 @@ async function applyStatus(
       note: amount < creditedBytes ? `refund: ${creditedBytes - amount} bytes already used` : 'refund',
     });
   }
+  // A credited order is a receipt: its number is taken in this transaction (gapless per year), last,
+  // so the year's counter row is locked only for the final write (no wallet lock is taken after it).
+  if (creditedAt && !receiptNumber) receiptNumber = await nextReceiptNumber(tx, creditedAt);
   const paidCents = next === 'partially_paid' && input.paidCents !== null ? Math.max(input.paidCents, order.paidCents ?? 0) : order.paidCents;
   await tx
     .update(payments)
     .set({
       status: next,
       creditedAt,
+      receiptNumber,
       creditedBytes,
       creditsBytes,
       bonusBytes,

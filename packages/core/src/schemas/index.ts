@@ -22,3 +22,4 @@ export * from './telegram';
 export * from './statements';
 export * from './site';
 export * from './reconciliation';
+export * from './seller';

@@ -62,6 +62,8 @@ export const payments = pgTable(
     paidCents: integer('paid_cents'),
     status: text('status', { enum: PAYMENT_STATUSES }).notNull().default('waiting'),
     creditedAt: ts('credited_at'),
+    /** `<year>-<000001>`, gapless per UTC year of creditedAt: given once, when the order is first credited. */
+    receiptNumber: text('receipt_number'),
     /** The client's key for this order (a double click sends it twice); cleared when a later order reuses it after the window. */
     idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
@@ -74,6 +76,7 @@ export const payments = pgTable(
       .on(t.payerId)
       .where(sql`${t.payerId} is not null`),
     uniqueIndex('payments_user_idempotency_key').on(t.userId, t.idempotencyKey),
+    uniqueIndex('payments_receipt_number').on(t.receiptNumber),
   ],
 );
 

@@ -8,3 +8,4 @@ export * from './promotions';
 export * from './telegram';
 export * from './upstream-accounts';
 export * from './reconciliation';
+export * from './seller';
