@@ -6,29 +6,29 @@ export * from './mail';
 export * from './rate-limit';
 export * from './root';
 export { firstZodMessage, trpcErrorFrom } from './trpc';
-export type { UserView } from './services/accounts';
+export type { UserView } from './services/accounts/accounts';
 export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
-export { checkLedger, checkUserLedger } from './services/ledger';
-export { credit, type CreditInput, type Wallet } from './services/wallet';
-export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
-export { canonicalJson, makeDueStatements, statementHash, STATEMENT_GRACE_MS } from './services/statements';
+export { checkLedger, checkUserLedger } from './services/money/ledger';
+export { credit, type CreditInput, type Wallet } from './services/money/wallet';
+export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/gateway/leases';
+export { canonicalJson, makeDueStatements, statementHash, STATEMENT_GRACE_MS } from './services/money/statements';
 export { CONNECTION_LOG_DAYS } from './services/connection-log/days';
 export { connectionsCsvText } from './services/connection-log/reads';
 export { maintainConnectionLog } from './services/connection-log/store';
-export { reconcileTick, reconciliationCsvText } from './services/upstream-reconciliation';
-export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fleet';
-export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
-export { isKnownLocation, loadLocations } from './services/locations';
-export { checkBalanceAlerts } from './services/balance-alerts';
-export { attachReferrer, creditDueReferrals, DEFAULT_REFERRAL_SETTINGS, type ReferralSettings } from './services/referrals';
-export type { BillingEntry, BillingPage, Receipt } from './services/billing';
-export type { UsageHistory, UsagePoint } from './services/usage-history';
-export { upsertAdmin, adminExists } from './services/admin';
-export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
-export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromotion, type PromotionView } from './services/promotions';
-export { newTopupCode } from './services/codes';
+export { reconcileTick, reconciliationCsvText } from './services/network/upstream-reconciliation';
+export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway/gateway-fleet';
+export { usageByType, userUsageTotals, type UsageByType } from './services/usage/usage';
+export { isKnownLocation, loadLocations } from './services/network/locations';
+export { checkBalanceAlerts } from './services/notify/balance-alerts';
+export { attachReferrer, creditDueReferrals, DEFAULT_REFERRAL_SETTINGS, type ReferralSettings } from './services/money/referrals';
+export type { BillingEntry, BillingPage, Receipt } from './services/money/billing';
+export type { UsageHistory, UsagePoint } from './services/usage/usage-history';
+export { upsertAdmin, adminExists } from './services/admin/admin';
+export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/money/payments';
+export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromotion, type PromotionView } from './services/money/promotions';
+export { newTopupCode } from './services/money/codes';
 export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
-export { deliverDueWebhooks, signWebhookBody, startWebhookSender, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
+export { deliverDueWebhooks, signWebhookBody, startWebhookSender, WEBHOOK_RETRY_DELAYS_MS } from './services/notify/webhooks';
 export { webhookPolicy } from './routers/webhooks';
 export {
   chatOwner,
@@ -39,8 +39,8 @@ export {
   TELEGRAM_LINK_TTL_MS,
   type ChatOwner,
   type OutboxMessage,
-} from './services/telegram';
-export { claimJobPeriod, periodNumber, runOncePerPeriod } from './services/job-claims';
+} from './services/notify/telegram';
+export { claimJobPeriod, periodNumber, runOncePerPeriod } from './services/lib/job-claims';
 export {
   PROVIDER_ADAPTERS,
   ProviderError,
@@ -48,7 +48,7 @@ export {
   readProviderUsage,
   type ProviderAccount,
   type ProviderAdapter,
-} from './services/provider-adapters';
-export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/admin-alerts';
-export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/outbound-http';
-export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/upstream-accounts';
+} from './services/network/provider-adapters';
+export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/notify/admin-alerts';
+export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/lib/outbound-http';
+export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/upstream-accounts';

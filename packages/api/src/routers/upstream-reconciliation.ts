@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { reconcileUpstreamInput, upstreamReconciliationInput } from '@proxyhub/core';
-import { reconcileUpstream, upstreamReconciliation } from '../services/upstream-reconciliation';
+import { reconcileUpstream, upstreamReconciliation } from '../services/network/upstream-reconciliation';
 import { adminOrInternalProcedure } from '../trpc';
 
 /** The provider's meter against ours, per upstream and UTC day (admin.*; owners, as every upstream procedure). */

@@ -18,7 +18,7 @@ import {
   type GatewayReportInput,
 } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { isUniqueViolation } from '../db-errors';
+import { isUniqueViolation } from '../lib/db-errors';
 import { CONNECTION_LOG_DAYS, DAY_MS, dayOf, rowsOf } from './days';
 
 /** Partitions known to exist, per database handle (creating one takes a lock on the whole table). */
