@@ -16,9 +16,9 @@ import {
   resetTokenCheckInput,
   verifyEmailInput,
 } from '@proxyhub/core';
-import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts/accounts';
-import { changePassword, deleteAccount, renameUser } from '../services/accounts/account-settings';
-import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/accounts/auth';
+import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts/users';
+import { changePassword, deleteAccount, renameUser } from '../services/accounts/user-settings';
+import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/accounts/sign-in';
 import { endSession, startSession } from '../context';
 import { tokenUsable } from '../services/accounts/one-time-tokens';
 import { clientKey, limited, signInLimited } from '../limits';

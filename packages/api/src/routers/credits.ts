@@ -2,7 +2,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { cancelCryptoPaymentInput, createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
 import { checkBalanceAlerts } from '../services/notify/balance-alerts';
 import { createBatch, processBatch } from '../services/accounts/batches';
-import { redeemCode } from '../services/money/codes';
+import { redeemCode } from '../services/money/topup-codes';
 import { cancelCryptoPayment, createCryptoPayment, listUserPayments } from '../services/money/payments';
 import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/money/promotions';
 import { clientKey, limited } from '../limits';

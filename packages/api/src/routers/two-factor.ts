@@ -8,7 +8,7 @@ import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLogi
 import { servedOverHttps } from '../config';
 import { startSession, type Context } from '../context';
 import { clientKey, limited } from '../limits';
-import { getUserView } from '../services/accounts/accounts';
+import { getUserView } from '../services/accounts/users';
 import {
   claimPendingAttempt,
   disableTwoFactor,

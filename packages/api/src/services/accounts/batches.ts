@@ -12,7 +12,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { newProxyPassword, newProxyUserId, randomString, type SecretBox } from '@proxyhub/auth';
 import { bytesToMb, DomainError, gbToBytes, type BATCH_USAGE_TYPES } from '@proxyhub/core';
 import { batches, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { CODE_ALPHABET } from '../money/codes';
+import { CODE_ALPHABET } from '../money/topup-codes';
 import { batchLeasedBytes, credit, moveLeasedClaim } from '../money/wallet';
 
 /** `BT` + 18 symbols (~89 bits): handed to the buyer, so it must not be guessable. */

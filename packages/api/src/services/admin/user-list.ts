@@ -1,7 +1,7 @@
 import { and, asc, count, desc, ilike, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { ADMIN_USER_STATUSES, AdminUsersInput, UsageType } from '@proxyhub/core';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { usageByType } from '../usage/usage';
+import { usageByType } from '../usage/usage-counts';
 import { containsPattern } from '../lib/like';
 import { userRemaining } from '../money/wallet';
 

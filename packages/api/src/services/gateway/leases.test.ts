@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { gatewayLeases, proxyAccounts, users } from '@proxyhub/db';
 import { expectLedgerOk, fileDatabase, MiB, userWallet, userWithAccount } from '../../../test/fixtures';
 import { readFunds, spendable } from '../money/caps';
-import { userUsageTotals } from '../usage/usage';
+import { userUsageTotals } from '../usage/usage-counts';
 import { findAccountWallet } from '../money/wallet';
 import { applyGatewayReport, LEASE_TTL_MS, MAX_LEASE_BYTES, reconcileExpiredLeases, releaseLeases, reserveLease, reserveLeases } from './leases';
 

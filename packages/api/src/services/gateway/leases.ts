@@ -15,7 +15,7 @@ import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } fr
 import { arrayOf } from '../lib/any-of';
 import { countCapUsage, readFunds, spendable, standing, type SpendRefusal } from '../money/caps';
 import { emitProxyAccountLimitReached } from '../notify/webhooks';
-import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from '../usage/usage';
+import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from '../usage/usage-counts';
 import {
   adjustWallet,
   adjustWallets,

@@ -1,7 +1,7 @@
 /**
  * Gift codes: a user turns part of their balance into a single-use top-up code for someone else.
  * A gift is a row of `topup_codes` with `gifted_by` set, so it is redeemed by the one redeem path
- * (`codes.ts`). The bytes leave the giver's wallet when the code is made (ledger `gift:<id>`) and
+ * (`topup-codes.ts`). The bytes leave the giver's wallet when the code is made (ledger `gift:<id>`) and
  * come back when the giver cancels it unredeemed (`gift-cancel:<id>`); between the two they are in
  * no wallet and in the ledger sum of none, so the ledger invariant holds throughout.
  * Threats: spending more than one has (the wallet row is locked, the debit is conditional), double
@@ -12,7 +12,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import { DomainError, formatGb, gbToBytes } from '@proxyhub/core';
 import { topupCodes, type DbOrTx } from '@proxyhub/db';
 import { recordAudit, type Actor } from '../admin/audit-log';
-import { newTopupCode } from './codes';
+import { newTopupCode } from './topup-codes';
 import { credit, walletCredits } from './wallet';
 
 export const GIFT_TOO_LARGE = 'Not enough data for this gift';

@@ -6,13 +6,13 @@
  * UPDATE): uses of one promotion run one after another, each reading the counts the previous one
  * committed, so no more than `maxRedemptions` in all and `maxPerUser` per user ever succeed.
  * "First purchase only" is about the user, not the promotion: every use (and every code redeemed,
- * `codes.ts`) locks the user's row before the promotion's, so two first-purchase promotions at once
+ * `topup-codes.ts`) locks the user's row before the promotion's, so two first-purchase promotions at once
  * are checked one after the other and the second sees the first.
  */
 import { and, count, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { BYTES_PER_GB, bytesToGb, bytesToMb, DomainError, gbToBytes, type PromotionKind } from '@proxyhub/core';
 import { payments, promotionRedemptions, promotions, topupCodes, type DbOrTx } from '@proxyhub/db';
-import { CODE_EXPIRED, CODE_UNKNOWN, lockPurchaser, type RedeemResult } from './codes';
+import { CODE_EXPIRED, CODE_UNKNOWN, lockPurchaser, type RedeemResult } from './topup-codes';
 import { isUniqueViolation } from '../lib/db-errors';
 import { credit, walletRemaining } from './wallet';
 

@@ -24,7 +24,7 @@ import { kickTelegram, type ApiDeps } from '../../deps';
 import { raiseAdminAlert } from '../notify/admin-alerts';
 import { runOncePerPeriod } from '../lib/job-claims';
 import { ProviderError, readProviderUsage } from './provider-adapters';
-import { providerAccountOf } from './upstream-accounts';
+import { providerAccountOf } from './provider-accounts';
 import { centsForBytes, findRow } from './upstreams';
 
 const DAY_MS = 86_400_000;

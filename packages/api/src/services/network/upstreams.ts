@@ -18,7 +18,7 @@ import {
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
 import { getPricing } from '../money/pricing';
-import { accountsOf, accountView, checkAccountInput, dryUpstreamIds, saveUpstreamAccount } from './upstream-accounts';
+import { accountsOf, accountView, checkAccountInput, dryUpstreamIds, saveUpstreamAccount } from './provider-accounts';
 
 export const UPSTREAM_NOT_FOUND = 'Upstream not found';
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

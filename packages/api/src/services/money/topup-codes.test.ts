@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { gbToBytes } from '@proxyhub/core';
 import { creditEntries, topupCodes } from '@proxyhub/db';
 import { fileDatabase, userWallet, userWithAccount } from '../../../test/fixtures';
-import { CODE_ALPHABET, CODE_EXPIRED, CODE_LENGTH, CODE_UNKNOWN, CODE_USED, createCodes, redeemCode } from './codes';
+import { CODE_ALPHABET, CODE_EXPIRED, CODE_LENGTH, CODE_UNKNOWN, CODE_USED, createCodes, redeemCode } from './topup-codes';
 
 const database = fileDatabase();
 

@@ -13,7 +13,7 @@ import { ACCOUNT_DISABLED_MESSAGE, DomainError, EMAIL_VERIFICATION_TTL_MS, PASSW
 import { users } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../../deps';
 import { mailTemplates } from '../../mail';
-import { createAccount, getUserView } from './accounts';
+import { createAccount, getUserView } from './users';
 import { consumeToken, issueToken } from './one-time-tokens';
 import { isUniqueViolation } from '../lib/db-errors';
 import { attachReferrer, findReferrer, recordNetwork } from '../money/referrals';

@@ -21,7 +21,7 @@ import {
 } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../../deps';
 import { mailTemplates } from '../../mail';
-import { apiKeyColumns, getUserView } from './accounts';
+import { apiKeyColumns, getUserView } from './users';
 
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 export const SAME_PASSWORD = 'The new password must be different from the current one';
