@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { reconcileUpstreamInput, upstreamReconciliationInput } from '@proxyhub/core';
-import { reconcileUpstream, upstreamReconciliation } from '../services/network/upstream-reconciliation';
-import { adminOrInternalProcedure } from '../trpc';
+import { reconcileUpstream, upstreamReconciliation } from '../../services/network/upstream-reconciliation';
+import { adminOrInternalProcedure } from '../../trpc';
 
 /** The provider's meter against ours, per upstream and UTC day (admin.*; owners, as every upstream procedure). */
 export const upstreamReconciliationProcedures = {
