@@ -52,7 +52,7 @@ export const NEVER = {
 export const NEVER_IN = {
   '@proxyhub/api': {
     // Business logic knows no transport: a service is (tx, input), called by procedures and shims.
-    'src/services/**': [never('^\\.\\./(routers|context|trpc|root)(/|\\.|$)', 'Services never import routers or the tRPC context')],
+    'src/services/**': [never('^(\\.\\./)+(routers|context|trpc|root)(/|\\.|$)', 'Services never import routers or the tRPC context')],
   },
 };
 

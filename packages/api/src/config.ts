@@ -36,7 +36,7 @@ export interface ApiConfig {
   upstreams?: { allowPrivate?: boolean; checkUrl?: string; balanceMinutes?: number; driftAlertPercent?: number };
   /**
    * GATEWAY_UPSTREAM_URL is set (the server reads only whether it is): the gateways' default
-   * upstream reaches every country, so the whole catalogue is offered (services/catalogue.ts).
+   * upstream reaches every country, so the whole catalogue is offered (services/network/catalogue.ts).
    */
   defaultUpstream?: boolean;
   /**
@@ -55,7 +55,7 @@ export interface ApiConfig {
   proxyCheck?: { url: string; gateway: { host: string; port: number } };
   /**
    * CONTENT_DIR: the folder of the public pages' Markdown files (`terms.md`, `privacy.md`, ...), read
-   * at each request (services/site-pages.ts); absent, the server's default folder applies.
+   * at each request (services/site/site-pages.ts); absent, the server's default folder applies.
    */
   contentDir?: string;
   /** How long GET /api/status is served from memory (default 5000 ms; tests set 0). */

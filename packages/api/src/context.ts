@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
-import { recordNetwork } from './services/referrals';
+import { recordNetwork } from './services/money/referrals';
 
 /** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
 export interface RequestLike {

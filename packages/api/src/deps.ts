@@ -5,7 +5,7 @@ import { servedOverHttps, type ApiConfig } from './config';
 import { sellerSignedMailer, type DraftMailer, type Mailer } from './mail';
 import type { RateLimiter } from './rate-limit';
 import { ReadCache } from './read-cache';
-import { getSeller } from './services/seller';
+import { getSeller } from './services/site/seller';
 
 export interface Logger {
   info(obj: object, msg?: string): void;

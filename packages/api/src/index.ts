@@ -1,54 +1,40 @@
-export * from './config';
-export * from './context';
-export * from './deps';
-export { ReadCache } from './read-cache';
-export * from './mail';
-export * from './rate-limit';
-export * from './root';
+// What other packages use of the api, and nothing else (apps/server, apps/gateway's types and tests,
+// packages/testing, the web app's tests): a name no other package imports stays inside.
+export { DEFAULT_RATE_LIMITS, servedOverHttps, type ApiConfig, type RateLimitConfig } from './config';
+export { createContext, isInternalCaller, usesBearer, type Context, type RequestLike, type ResponseLike } from './context';
+export { createApiDeps, kickTelegram, type ApiDeps, type Logger } from './deps';
+export { createMailer, mailTemplates, type MailDraft, type MailMessage } from './mail';
+export { createRateLimiter } from './rate-limit';
+export { appRouter, createCaller, type AppRouter } from './root';
 export { firstZodMessage, trpcErrorFrom } from './trpc';
-export type { UserView } from './services/accounts';
 export { GOOGLE_NOT_CONFIGURED } from './routers/auth';
-export { checkLedger, checkUserLedger } from './services/ledger';
-export { credit, type CreditInput, type Wallet } from './services/wallet';
-export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/leases';
-export { canonicalJson, makeDueStatements, statementHash, STATEMENT_GRACE_MS } from './services/statements';
+export { webhookPolicy } from './routers/webhooks';
+export { SANDBOX_SIGNATURE_HEADER, signBody, signSandboxNotification, type ProviderName, type SandboxNotification } from './payments';
+
+// Accounts and the admin's bootstrap.
+export { upsertAdmin, adminExists } from './services/admin/admin-sign-in';
+// Money: the ledger check, credits, codes, payments, referrals, promotions, statements.
+export { checkLedger, checkUserLedger } from './services/money/ledger';
+export { credit } from './services/money/wallet';
+export { newTopupCode } from './services/money/topup-codes';
+export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/money/payments';
+export { attachReferrer, creditDueReferrals } from './services/money/referrals';
+export { createPromotion } from './services/money/promotions';
+export { makeDueStatements } from './services/money/statements';
+export type { BillingEntry, Receipt } from './services/money/billing';
+// The gateway fleet and its usage.
+export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/gateway/leases';
+export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway/gateway-fleet';
+export { userUsageTotals } from './services/usage/usage-counts';
 export { CONNECTION_LOG_DAYS } from './services/connection-log/days';
 export { connectionsCsvText } from './services/connection-log/reads';
 export { maintainConnectionLog } from './services/connection-log/store';
-export { reconcileTick, reconciliationCsvText } from './services/upstream-reconciliation';
-export { GATEWAY_DOWN_AFTER_MS, settleDownGateways } from './services/gateway-fleet';
-export { usageByType, userUsageTotals, type UsageByType } from './services/usage';
-export { isKnownLocation, loadLocations } from './services/locations';
-export { checkBalanceAlerts } from './services/balance-alerts';
-export { attachReferrer, creditDueReferrals, DEFAULT_REFERRAL_SETTINGS, type ReferralSettings } from './services/referrals';
-export type { BillingEntry, BillingPage, Receipt } from './services/billing';
-export type { UsageHistory, UsagePoint } from './services/usage-history';
-export { upsertAdmin, adminExists } from './services/admin';
-export { receivePaymentNotification, sandboxOrder, type NotificationResult } from './services/payments';
-export { createPromotion, listPromotions, setPromotionEnabled, type CreatePromotion, type PromotionView } from './services/promotions';
-export { newTopupCode } from './services/codes';
-export { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, signBody, sortKeysDeep, type ProviderName, type SandboxNotification } from './payments';
-export { deliverDueWebhooks, signWebhookBody, startWebhookSender, WEBHOOK_RETRY_DELAYS_MS } from './services/webhooks';
-export { webhookPolicy } from './routers/webhooks';
-export {
-  chatOwner,
-  claimOutbox,
-  linkTelegramChat,
-  markOutboxSent,
-  releaseOutbox,
-  TELEGRAM_LINK_TTL_MS,
-  type ChatOwner,
-  type OutboxMessage,
-} from './services/telegram';
-export { claimJobPeriod, periodNumber, runOncePerPeriod } from './services/job-claims';
-export {
-  PROVIDER_ADAPTERS,
-  ProviderError,
-  readProviderBalance,
-  readProviderUsage,
-  type ProviderAccount,
-  type ProviderAdapter,
-} from './services/provider-adapters';
-export { listAdminAlerts, raiseAdminAlert, resolveAdminAlerts, type AdminAlertView } from './services/admin-alerts';
-export { checkOutboundUrl, requestChecked, type OutboundPolicy } from './services/outbound-http';
-export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/upstream-accounts';
+// Upstreams and locations.
+export { isKnownLocation, loadLocations } from './services/network/locations';
+export { reconcileTick, reconciliationCsvText } from './services/network/upstream-reconciliation';
+export { ProviderError, readProviderBalance, readProviderUsage } from './services/network/provider-adapters';
+export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/provider-accounts';
+// Notifications.
+export { checkBalanceAlerts } from './services/notify/balance-alerts';
+export { deliverDueWebhooks, startWebhookSender } from './services/notify/webhooks';
+export { chatOwner, claimOutbox, linkTelegramChat, markOutboxSent, releaseOutbox, type ChatOwner } from './services/notify/telegram';

@@ -3,7 +3,7 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import { ACCOUNT_DISABLED_MESSAGE, DomainError, NOT_ALLOWED_FOR_ROLE, humanizeIdentifier, type AdminRole, type DomainErrorCode } from '@proxyhub/core';
 import type { Context } from './context';
-import { recordAudit, type Actor } from './services/audit-log';
+import { recordAudit, type Actor } from './services/admin/audit-log';
 
 /** The one place domain error codes become tRPC codes (and, through tRPC, HTTP statuses). */
 const TRPC_CODE: Record<DomainErrorCode, TRPCError['code']> = {

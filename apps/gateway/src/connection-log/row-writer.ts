@@ -7,7 +7,7 @@
  * the gateway about a tenth of its HTTP-forward throughput in making, journaling and reporting them
  * (`pnpm bench:connections`, docs/benchmarks.md).
  */
-import { isRotating, LOG_ROW_COLUMNS, type ConnectionOutcome, type LogRowColumn } from '@proxyhub/core';
+import { isRotating, LOG_ROW_COLUMNS, logSessionEntry, type ConnectionOutcome, type LogRowColumn } from '@proxyhub/core';
 import type { LoggedSession, LogSession, RecordStart } from './record';
 import type { RowBatch } from './row-batch';
 
@@ -110,20 +110,19 @@ export class RowWriter {
   private sessionOf(s: LoggedSession): LogSession {
     const { parts, account } = s;
     const loc = parts.location;
-    const fields = [
-      parts.proxyUserId,
-      account.id,
-      loc?.country ?? '',
-      loc?.state ?? '',
-      loc?.city ?? '',
-      isRotating(parts) ? 'rotating' : parts.token,
-    ] as const;
-    const id = `${s.lineTest ? 1 : 0}\0${fields.join('\0')}`;
+    const proxyUserId = parts.proxyUserId;
+    const country = loc?.country ?? '';
+    const state = loc?.state ?? '';
+    const city = loc?.city ?? '';
+    const session = isRotating(parts) ? 'rotating' : parts.token;
+    const lineTest = s.lineTest ? 1 : 0;
+    const id = `${lineTest}\0${proxyUserId}\0${account.id}\0${country}\0${state}\0${city}\0${session}`;
     let entry = this.sessions.get(id);
     if (!entry) {
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
       const key = this.nextKey++;
-      entry = { key, json: Buffer.from(JSON.stringify([key, ...fields, s.lineTest ? 1 : 0])), batch: 0 };
+      const fields = logSessionEntry({ sessionKey: key, proxyUserId, proxyAccountId: account.id, country, state, city, session, lineTest });
+      entry = { key, json: Buffer.from(JSON.stringify(fields)), batch: 0 };
       this.sessions.set(id, entry);
     }
     s.logSession = entry;

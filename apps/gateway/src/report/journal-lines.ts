@@ -21,7 +21,15 @@
  * Files of earlier versions are read by the same decoder: their kinds are the EarlierLine types.
  */
 import { randomUUID } from 'node:crypto';
-import { connectionOfLogRow, LOG_ROW, type GatewayConnectionRecord, type GatewayLogRow, type GatewayLogSession, type GatewayUsagePart } from '@proxyhub/core';
+import {
+  connectionOfLogRow,
+  LOG_ROW,
+  LOG_SESSION,
+  type GatewayConnectionRecord,
+  type GatewayLogRow,
+  type GatewayLogSession,
+  type GatewayUsagePart,
+} from '@proxyhub/core';
 import { encodeRecord, joinedRows, rowRuns, sessionsOf, type RecordJson, type RowBatch } from '../connection-log/row-batch';
 
 export interface JournalItem {
@@ -147,7 +155,7 @@ export class LoadedRows {
    * The line names every session its rows do; a row it does not name could only be a torn write.
    */
   addCompact(rows: readonly GatewayLogRow[], sessions: readonly GatewayLogSession[]): void {
-    const byKey = new Map(sessions.map((s) => [s[0], s]));
+    const byKey = new Map(sessions.map((s) => [s[LOG_SESSION.sessionKey], s]));
     for (const r of rows) {
       const s = byKey.get(r[LOG_ROW.sessionKey]);
       if (s) this.untaken.push(encodeRecord(connectionOfLogRow(randomUUID(), s, r)));

@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { listAdminAlerts } from '../services/admin-alerts';
+import { listAdminAlerts } from '../services/notify/admin-alerts';
 import { financeProcedure } from '../trpc';
 
 /** The admin's alerts (providers low or dry, drift): owners and finance, who also hear of them on Telegram. */

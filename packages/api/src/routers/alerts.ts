@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { bytesToGb, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
-import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/balance-alerts';
+import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/notify/balance-alerts';
 import { userProcedure } from '../trpc';
 
 export const alertsRouter = {

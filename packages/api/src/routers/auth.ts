@@ -16,11 +16,11 @@ import {
   resetTokenCheckInput,
   verifyEmailInput,
 } from '@proxyhub/core';
-import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts';
-import { changePassword, deleteAccount, renameUser } from '../services/account-settings';
-import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/auth';
+import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts/users';
+import { changePassword, deleteAccount, renameUser } from '../services/accounts/user-settings';
+import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/accounts/sign-in';
 import { endSession, startSession } from '../context';
-import { tokenUsable } from '../services/one-time-tokens';
+import { tokenUsable } from '../services/accounts/one-time-tokens';
 import { clientKey, limited, signInLimited } from '../limits';
 import { publicProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
@@ -32,7 +32,7 @@ function google(deps: ApiDeps) {
   if (!cfg) return null;
   return createGoogleSignIn({ ...cfg, redirectUri: new URL('/auth/google/callback', deps.config.publicUrl).toString() });
 }
-import { twoFactorEnabled } from '../services/two-factor';
+import { twoFactorEnabled } from '../services/accounts/two-factor';
 import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {

@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { billingListInput, receiptInput } from '@proxyhub/core';
-import { listBilling, paymentReceipt } from '../services/billing';
+import { listBilling, paymentReceipt } from '../services/money/billing';
 import { userProcedure } from '../trpc';
 
 export const billingRouter = {

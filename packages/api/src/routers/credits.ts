@@ -1,13 +1,13 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { cancelCryptoPaymentInput, createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
-import { checkBalanceAlerts } from '../services/balance-alerts';
-import { createBatch, processBatch } from '../services/batches';
-import { redeemCode } from '../services/codes';
-import { cancelCryptoPayment, createCryptoPayment, listUserPayments } from '../services/payments';
-import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/promotions';
+import { checkBalanceAlerts } from '../services/notify/balance-alerts';
+import { createBatch, processBatch } from '../services/accounts/batches';
+import { redeemCode } from '../services/money/topup-codes';
+import { cancelCryptoPayment, createCryptoPayment, listUserPayments } from '../services/money/payments';
+import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/money/promotions';
 import { clientKey, limited } from '../limits';
 import { adminOrInternalProcedure, publicProcedure, userProcedure } from '../trpc';
-import { publicPricing } from '../services/pricing';
+import { publicPricing } from '../services/money/pricing';
 
 export const creditsRouter = {
   /** Rate limited per IP and per user: codes must not be guessable by brute force. */

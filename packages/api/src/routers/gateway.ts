@@ -10,12 +10,12 @@ import {
   gatewayReserveLeasesInput,
   LOCAL_GATEWAY_HOST,
 } from '@proxyhub/core';
-import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway-auth';
-import { recordHeartbeat } from '../services/gateway-fleet';
-import { gatewayUpstreams } from '../services/upstreams';
-import { getTargetPolicy } from '../services/target-policy';
-import { receiveGatewayReport } from '../services/gateway-report';
-import { releaseLeases, reserveLease, reserveLeases } from '../services/leases';
+import { authorizeProxyAccount, authorizeProxyAccounts, authorizeSourceAddress } from '../services/gateway/gateway-auth';
+import { recordHeartbeat } from '../services/gateway/gateway-fleet';
+import { gatewayUpstreams } from '../services/network/upstreams';
+import { getTargetPolicy } from '../services/network/target-policy';
+import { receiveGatewayReport } from '../services/gateway/gateway-report';
+import { releaseLeases, reserveLease, reserveLeases } from '../services/gateway/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
 export const gatewayRouter = {

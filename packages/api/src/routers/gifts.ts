@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { giftCodeInput, giftCodeParam } from '@proxyhub/core';
-import { checkBalanceAlerts } from '../services/balance-alerts';
-import { cancelGiftCode, createGiftCode, listGiftCodes, userActor } from '../services/gift-codes';
+import { checkBalanceAlerts } from '../services/notify/balance-alerts';
+import { cancelGiftCode, createGiftCode, listGiftCodes, userActor } from '../services/money/gift-codes';
 import { limited } from '../limits';
 import { userProcedure } from '../trpc';
 

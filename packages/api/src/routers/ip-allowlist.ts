@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { parseAllowlistEntry, setIpAllowlistInput } from '@proxyhub/core';
-import { getIpAllowlist, setIpAllowlist } from '../services/ip-allowlist';
+import { getIpAllowlist, setIpAllowlist } from '../services/accounts/ip-allowlist';
 import { userProcedure } from '../trpc';
 
 export const ipAllowlistRouter = {

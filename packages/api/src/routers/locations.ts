@@ -1,8 +1,8 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { citiesInput, DomainError, statesInput } from '@proxyhub/core';
-import { offeredCountries } from '../services/catalogue';
-import { listCities, listCountries, listStates } from '../services/locations';
-import { sessionLimitFor } from '../services/upstreams';
+import { offeredCountries } from '../services/network/catalogue';
+import { listCities, listCountries, listStates } from '../services/network/locations';
+import { sessionLimitFor } from '../services/network/upstreams';
 import { publicProcedure } from '../trpc';
 
 /** Only the countries offered now (the catalogue, as the upstreams serve it); the rest are unknown here. */

@@ -9,8 +9,8 @@ import {
 } from '@proxyhub/core';
 import type { ApiConfig } from '../config';
 import { limited } from '../limits';
-import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/proxy-accounts';
-import { testProxyLine } from '../services/proxy-test';
+import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/accounts/proxy-accounts';
+import { testProxyLine } from '../services/network/proxy-test';
 import { userProcedure } from '../trpc';
 
 /** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint. */

@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { referralSummary } from '../services/referrals';
+import { referralSummary } from '../services/money/referrals';
 import { userProcedure } from '../trpc';
 
 export const referralsRouter = {

@@ -1,10 +1,10 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { sitePageInput } from '@proxyhub/core';
 import type { ApiDeps } from '../deps';
-import { fleetStatus, type FleetStatus } from '../services/fleet-status';
-import { GATEWAY_DOWN_AFTER_MS } from '../services/gateway-fleet';
-import { getSeller } from '../services/seller';
-import { readSitePage } from '../services/site-pages';
+import { fleetStatus, type FleetStatus } from '../services/gateway/fleet-status';
+import { GATEWAY_DOWN_AFTER_MS } from '../services/gateway/gateway-fleet';
+import { getSeller } from '../services/site/seller';
+import { readSitePage } from '../services/site/site-pages';
 import { publicProcedure } from '../trpc';
 
 const STATUS_CACHE_MS = 5000;

@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { statementConnectionsInput, statementInput, statementsInput } from '@proxyhub/core';
-import { dayStatements, listStatements, statementConnectionsCsv, statementKey } from '../services/statements';
+import { dayStatements, listStatements, statementConnectionsCsv, statementKey } from '../services/money/statements';
 import { publicProcedure, userProcedure } from '../trpc';
 
 export const statementsRouter = {

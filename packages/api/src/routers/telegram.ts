@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { telegramBroadcastInput } from '@proxyhub/core';
 import { kickTelegram, type ApiDeps } from '../deps';
-import { issueTelegramLinkCode, queueBroadcast, telegramLinkOf, unlinkTelegram, type ChatOwner } from '../services/telegram';
+import { issueTelegramLinkCode, queueBroadcast, telegramLinkOf, unlinkTelegram, type ChatOwner } from '../services/notify/telegram';
 import { adminOrInternalProcedure, adminProcedure, userProcedure } from '../trpc';
 
 const botUsername = (deps: ApiDeps) => deps.telegram?.botUsername ?? null;

@@ -8,7 +8,7 @@ import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLogi
 import { servedOverHttps } from '../config';
 import { startSession, type Context } from '../context';
 import { clientKey, limited } from '../limits';
-import { getUserView } from '../services/accounts';
+import { getUserView } from '../services/accounts/users';
 import {
   claimPendingAttempt,
   disableTwoFactor,
@@ -23,7 +23,7 @@ import {
   type AccountKind,
   type TwoFactorAccount,
   warnOfCodeGuessing,
-} from '../services/two-factor';
+} from '../services/accounts/two-factor';
 import { adminProcedure, middleware, publicProcedure, userProcedure } from '../trpc';
 
 export const PENDING_COOKIE: Record<AccountKind, string> = { user: 'pending_2fa', admin: 'admin_pending_2fa' };

@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { connectionsInput, usageHistoryInput } from '@proxyhub/core';
 import { allConnections, listConnections } from '../services/connection-log/reads';
-import { userUsageHistory } from '../services/usage-history';
+import { userUsageHistory } from '../services/usage/usage-history';
 import { userProcedure } from '../trpc';
 
 export const usageRouter = {

@@ -1,7 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { createWebhookInput, resendWebhookInput, webhookIdInput } from '@proxyhub/core';
 import type { ApiConfig } from '../config';
-import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery } from '../services/webhooks';
+import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, resendDelivery } from '../services/notify/webhooks';
 import { userProcedure } from '../trpc';
 
 /** Private webhook targets: allowed only where the server allows private egress (absent: tests and development). */

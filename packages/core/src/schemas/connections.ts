@@ -39,27 +39,12 @@ export const CONNECTIONS_MAX_PAGE = 500;
 /** The longest range one CSV export covers. */
 export const CONNECTIONS_MAX_CSV_DAYS = 31;
 
-/** One record of the connection log as the API answers it (the user's and the admin's alike). */
-export interface ConnectionRow {
-  id: string;
-  startedAt: string;
-  endedAt: string;
-  protocol: string;
-  target: string;
-  proxyUserId: string;
-  proxyAccountId: string;
-  country: string;
-  state: string;
-  city: string;
-  session: string;
-  bytesUp: string;
-  bytesDown: string;
-  billedBytes: string;
-  outcome: ConnectionOutcome;
-  reason: string;
-}
-
-/** The log's CSV columns, in order (the header names are these keys). */
+/**
+ * A record of the connection log as the API answers it (the user's and the admin's alike) and as
+ * its CSV columns go, in order (the header names are these keys): the one list of the answered
+ * row. The server's reads select each from `connection_log` by its name, so a column added here
+ * (and to the table by a migration) is answered, exported and signed in statements.
+ */
 export const CONNECTION_CSV_COLUMNS = [
   'id',
   'startedAt',
@@ -78,6 +63,10 @@ export const CONNECTION_CSV_COLUMNS = [
   'outcome',
   'reason',
 ] as const;
+export type ConnectionRowColumn = (typeof CONNECTION_CSV_COLUMNS)[number];
+
+/** One record as answered: times ISO 8601, byte counts decimal strings. */
+export type ConnectionRow = { [K in ConnectionRowColumn]: K extends 'outcome' ? ConnectionOutcome : string };
 
 /** A record's CSV fields, in CONNECTION_CSV_COLUMNS order. */
 export function connectionCsvRecord(row: ConnectionRow): string[] {
@@ -129,7 +118,7 @@ export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 export const CONNECTION_ROW_FIELDS = Object.keys(gatewayConnectionRecord.shape) as ReadonlyArray<keyof GatewayConnectionRecord>;
 
 const f = gatewayConnectionRecord.shape;
-/** What every connection of a session shares, in their order in a row (gatewayConnectionTuple, gatewayLogSession). */
+/** What every connection of a session shares, in their order in a row with every field (gatewayConnectionTuple). */
 const SESSION_FIELDS = [f.proxyUserId, f.proxyAccountId, f.country, f.state, f.city, f.session] as const;
 /** A row as checked on arrival: the server stores the values as they are (no object per row: thousands a second). */
 export const gatewayConnectionTuple = z.tuple([
@@ -166,9 +155,43 @@ export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRo
  * is stored once per (gateway, seq), so a row needs none to be stored once) and its billed bytes.
  */
 const sessionKey = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-/** [key, proxyUserId, proxyAccountId, country, state, city, session, lineTest (1: the server's line test, billed 0)]. */
-export const gatewayLogSession = z.tuple([sessionKey, ...SESSION_FIELDS, z.union([z.literal(0), z.literal(1)])]);
+/** A list of named entries (a compact row's columns, a session entry's fields): name, check, and more. */
+type Spec = readonly (readonly [string, z.ZodType, ...unknown[]])[];
+/** Each entry's position, by its name. */
+type PositionsOf<T extends Spec> = { readonly [K in keyof T & `${number}` as T[K][0]]: K extends `${infer N extends number}` ? N : never };
+const positionsOf = <T extends Spec>(spec: T) => Object.fromEntries(spec.map(([name], i) => [name, i])) as PositionsOf<T>;
+/** The schemas of a spec's entries, as a tuple (a mapped type keeps a tuple only over a type parameter). */
+type SchemasOf<T extends Spec> = { -readonly [K in keyof T]: T[K] extends readonly [string, infer S, ...unknown[]] ? S : never };
+
+/**
+ * A session's entry's fields, in their order in the entry: the one place they are named. The
+ * gateway's writer builds an entry with logSessionEntry, and the journal, the server's insert and
+ * the records made of rows read each field at its position (LOG_SESSION). `lineTest`: 1 for the
+ * server's line test, billed 0.
+ */
+const LOG_SESSION_SPEC = [
+  ['sessionKey', sessionKey],
+  ['proxyUserId', f.proxyUserId],
+  ['proxyAccountId', f.proxyAccountId],
+  ['country', f.country],
+  ['state', f.state],
+  ['city', f.city],
+  ['session', f.session],
+  ['lineTest', z.union([z.literal(0), z.literal(1)])],
+] as const;
+type LogSessionSpec = typeof LOG_SESSION_SPEC;
+export type LogSessionField = LogSessionSpec[number][0];
+/** A session entry's fields' names in their order. */
+export const LOG_SESSION_FIELDS: readonly LogSessionField[] = LOG_SESSION_SPEC.map(([name]) => name);
+/** Each field's position in a session's entry. */
+export const LOG_SESSION = positionsOf(LOG_SESSION_SPEC);
+/** A session's entry as checked on arrival (LOG_SESSION_SPEC's fields in order). */
+export const gatewayLogSession = z.tuple(LOG_SESSION_SPEC.map(([, schema]) => schema) as unknown as SchemasOf<LogSessionSpec>);
 export type GatewayLogSession = z.output<typeof gatewayLogSession>;
+/** A session's entry of named fields, in LOG_SESSION_FIELDS order. */
+export function logSessionEntry(fields: { readonly [K in LogSessionField]: GatewayLogSession[(typeof LOG_SESSION)[K]] }): GatewayLogSession {
+  return LOG_SESSION_FIELDS.map((name) => fields[name]) as GatewayLogSession;
+}
 /** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
 const durationMs = z
   .number()
@@ -202,22 +225,16 @@ export type LogRowColumn = LogRowSpec[number][0];
 /** The columns' names in row order. */
 export const LOG_ROW_COLUMNS: readonly LogRowColumn[] = LOG_ROW_SPEC.map(([name]) => name);
 /** Each column's position in a row. */
-export const LOG_ROW = Object.fromEntries(LOG_ROW_SPEC.map(([name], i) => [name, i])) as {
-  readonly [K in keyof LogRowSpec & `${number}` as LogRowSpec[K][0]]: K extends `${infer N extends number}` ? N : never;
-};
+export const LOG_ROW = positionsOf(LOG_ROW_SPEC);
 /** How the server stores each column that is not read apart: its SQL type. */
 export const LOG_ROW_STORED = Object.fromEntries(LOG_ROW_SPEC.map(([name, , stored]) => [name, stored])) as Record<LogRowColumn, 'special' | 'text' | 'bigint'>;
 
-/** The schemas of a spec's entries, as a tuple (a mapped type keeps a tuple only over a type parameter). */
-type SchemasOf<T extends readonly unknown[]> = { -readonly [K in keyof T]: T[K] extends readonly [string, infer S, string] ? S : never };
-type LogRowSchemas = SchemasOf<LogRowSpec>;
 /** A compact row as checked on arrival (LOG_ROW_SPEC's columns in order): billed bytes are up + down, 0 for a line test. */
-export const gatewayLogRow = z.tuple(LOG_ROW_SPEC.map(([, schema]) => schema) as unknown as LogRowSchemas);
+export const gatewayLogRow = z.tuple(LOG_ROW_SPEC.map(([, schema]) => schema) as unknown as SchemasOf<LogRowSpec>);
 export type GatewayLogRow = z.output<typeof gatewayLogRow>;
 
 /** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
 export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayLogRow): GatewayConnectionRecord {
-  const [, proxyUserId, proxyAccountId, country, state, city, session, lineTest] = s;
   const bytesUp = r[LOG_ROW.bytesUp];
   const bytesDown = r[LOG_ROW.bytesDown];
   const startedAt = r[LOG_ROW.startedAt];
@@ -227,15 +244,15 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     endedAt: startedAt + r[LOG_ROW.durationMs],
     protocol: r[LOG_ROW.protocol],
     target: r[LOG_ROW.target],
-    proxyUserId,
-    proxyAccountId,
-    country,
-    state,
-    city,
-    session,
+    proxyUserId: s[LOG_SESSION.proxyUserId],
+    proxyAccountId: s[LOG_SESSION.proxyAccountId],
+    country: s[LOG_SESSION.country],
+    state: s[LOG_SESSION.state],
+    city: s[LOG_SESSION.city],
+    session: s[LOG_SESSION.session],
     bytesUp,
     bytesDown,
-    billedBytes: lineTest ? 0 : bytesUp + bytesDown,
+    billedBytes: s[LOG_SESSION.lineTest] ? 0 : bytesUp + bytesDown,
     outcome: r[LOG_ROW.outcome],
     reason: r[LOG_ROW.reason],
     exitIp: r[LOG_ROW.exitIp],

@@ -6,9 +6,21 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { gatewayLogRow, LOG_ROW, LOG_ROW_COLUMNS, LOG_ROW_STORED, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
+import {
+  CONNECTION_CSV_COLUMNS,
+  gatewayLogRow,
+  gatewayLogSession,
+  LOG_ROW,
+  LOG_ROW_COLUMNS,
+  LOG_ROW_STORED,
+  LOG_SESSION,
+  LOG_SESSION_FIELDS,
+  logSessionEntry,
+  type GatewayLogRow,
+  type GatewayLogSession,
+} from '@proxyhub/core';
 import { fileDatabase, userWithAccount } from '../../../test/fixtures';
-import { listConnections } from './reads';
+import { allConnections, connectionsCsvText, listConnections } from './reads';
 import { ensureConnectionPartitions, LOG_ROW_LAYOUT, reportConnections, reportDays, storeConnections, type LogRowLayout } from './store';
 
 const database = fileDatabase();
@@ -48,5 +60,45 @@ describe("a compact row's columns", () => {
     } finally {
       await database.db.execute(sql.raw('ALTER TABLE connection_log DROP COLUMN connect_ms'));
     }
+  });
+
+  it("a session's entry is one list in core: the writer's builder, the check and the insert read its fields by name", async () => {
+    expect(LOG_SESSION_FIELDS.map((c) => LOG_SESSION[c])).toEqual(LOG_SESSION_FIELDS.map((_, i) => i));
+    const u = await userWithAccount(database.db);
+    const entry = logSessionEntry({
+      sessionKey: 7,
+      proxyUserId: 'xyz789',
+      proxyAccountId: u.proxyAccountId,
+      country: 'DE',
+      state: 'BE',
+      city: 'BERLIN',
+      session: 'TOKEN123',
+      lineTest: 1,
+    });
+    expect(gatewayLogSession.parse(entry)).toEqual(entry);
+    expect(entry[LOG_SESSION.proxyAccountId]).toBe(u.proxyAccountId);
+    const now = Date.now();
+    const row: GatewayLogRow = [now - 500, 10, 'socks5', 'example.org:443', 7, 30, 40, 'ok', '', ''];
+    const records = reportConnections({ logSessions: [entry], logRows: [row] });
+    const { days, oldest } = reportDays(records, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw-sessions', records, oldest))).toBe(1);
+    const [stored] = (await listConnections(database.db, u.userId, {})).connections;
+    expect(stored).toMatchObject({ proxyUserId: 'xyz789', country: 'DE', state: 'BE', city: 'BERLIN', session: 'TOKEN123', billedBytes: '0' });
+  });
+
+  it("the reads answer core's row columns, in order, and the CSV (a statement's digest) has them as its header", async () => {
+    const now = Date.now();
+    const u = await userWithAccount(database.db);
+    const sessions: GatewayLogSession[] = [[1, 'abc123', u.proxyAccountId, 'US', '', '', 'rotating', 0]];
+    const records = reportConnections({ logSessions: sessions, logRows: [[now - 1000, 5, 'http', 'example.net:80', 1, 1, 2, 'ok', '', '']] });
+    const { days, oldest } = reportDays(records, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    await database.db.transaction((tx) => storeConnections(tx, 'gw-reads', records, oldest));
+    const [listed] = (await listConnections(database.db, u.userId, {})).connections;
+    expect(Object.keys(listed!)).toEqual([...CONNECTION_CSV_COLUMNS]);
+    const all = await allConnections(database.db, u.userId, {});
+    expect(Object.keys(all[0]!)).toEqual([...CONNECTION_CSV_COLUMNS]);
+    expect(connectionsCsvText(all).split('\n')[0]).toBe(CONNECTION_CSV_COLUMNS.join(','));
   });
 });

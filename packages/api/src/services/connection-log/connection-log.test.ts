@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CONNECTION_ROW_FIELDS, connectionRowOf, gatewayReportInput, type ConnectionTuple, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
 import { proxyAccounts } from '@proxyhub/db';
 import { fileDatabase, MiB, userWithAccount } from '../../../test/fixtures';
-import { createBatch } from '../batches';
+import { createBatch } from '../accounts/batches';
 import { connectionBreakdown, listConnections } from './reads';
 import { ensureConnectionPartitions, maintainConnectionLog, reportConnections, reportDays, storeConnections, type ReportConnections } from './store';
 

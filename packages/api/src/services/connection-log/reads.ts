@@ -13,6 +13,7 @@ import {
   parseIsoTime,
   type ConnectionOutcome,
   type ConnectionRow,
+  type ConnectionRowColumn,
   type ConnectionsInput,
 } from '@proxyhub/core';
 import { connectionLog, type DbOrTx } from '@proxyhub/db';
@@ -52,37 +53,20 @@ function decodeCursor(cursor: string): { startedAt: Date; id: string } {
   return { startedAt, id };
 }
 
-const columns = {
-  id: connectionLog.id,
-  startedAt: connectionLog.startedAt,
-  endedAt: connectionLog.endedAt,
-  protocol: connectionLog.protocol,
-  target: connectionLog.target,
-  proxyUserId: connectionLog.proxyUserId,
-  proxyAccountId: connectionLog.proxyAccountId,
-  country: connectionLog.country,
-  state: connectionLog.state,
-  city: connectionLog.city,
-  session: connectionLog.session,
-  bytesUp: connectionLog.bytesUp,
-  bytesDown: connectionLog.bytesDown,
-  billedBytes: connectionLog.billedBytes,
-  outcome: connectionLog.outcome,
-  reason: connectionLog.reason,
+/** The answered row's columns (core's CONNECTION_CSV_COLUMNS), each read from the table's column of its name. */
+const columns = Object.fromEntries(CONNECTION_CSV_COLUMNS.map((c) => [c, connectionLog[c]])) as {
+  [K in ConnectionRowColumn]: (typeof connectionLog)[K];
 };
 
-type Selected = { [K in keyof typeof columns]: (typeof columns)[K]['_']['data'] };
+type Selected = { [K in ConnectionRowColumn]: (typeof columns)[K]['_']['data'] };
+
+/** A value as answered: a time in ISO 8601, a byte count as a decimal string, text as it is. */
+const answered = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? String(v) : v);
 
 function toRow(r: Selected): ConnectionRow {
-  return {
-    ...r,
-    startedAt: r.startedAt.toISOString(),
-    endedAt: r.endedAt.toISOString(),
-    bytesUp: String(r.bytesUp),
-    bytesDown: String(r.bytesDown),
-    billedBytes: String(r.billedBytes),
-    outcome: r.outcome as ConnectionOutcome,
-  };
+  const row: Record<string, unknown> = {};
+  for (const c of CONNECTION_CSV_COLUMNS) row[c] = answered(r[c]);
+  return row as ConnectionRow;
 }
 
 /** The target filter: a host or host:port, matched from its start. */

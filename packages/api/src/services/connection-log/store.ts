@@ -12,13 +12,14 @@ import {
   LOG_ROW,
   LOG_ROW_COLUMNS,
   LOG_ROW_STORED,
+  LOG_SESSION,
   type ConnectionTuple,
   type GatewayLogRow,
   type GatewayLogSession,
   type GatewayReportInput,
 } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, type DbOrTx } from '@proxyhub/db';
-import { isUniqueViolation } from '../db-errors';
+import { isUniqueViolation } from '../lib/db-errors';
 import { CONNECTION_LOG_DAYS, DAY_MS, dayOf, rowsOf } from './days';
 
 /** Partitions known to exist, per database handle (creating one takes a lock on the whole table). */
@@ -131,6 +132,17 @@ export const LOG_ROW_LAYOUT: LogRowLayout = { columns: LOG_ROW_COLUMNS, stored: 
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
+/** A session entry's fields as the insert reads them, each at its position in core's entry (LOG_SESSION). */
+const SESSION_SELECT = [
+  `(v->>${LOG_SESSION.sessionKey})::bigint as key`,
+  `v->>${LOG_SESSION.proxyUserId} as proxy_user_id`,
+  `v->>${LOG_SESSION.country} as country`,
+  `v->>${LOG_SESSION.state} as state`,
+  `v->>${LOG_SESSION.city} as city`,
+  `v->>${LOG_SESSION.session} as session`,
+  `(v->>${LOG_SESSION.lineTest})::int = 1 as line_test`,
+].join(', ');
+
 /**
  * Compact rows joined to their sessions (one per key: a session is named again in each batch that
  * uses it) and the sessions' owners, in one statement; ids are made here. The billed bytes are
@@ -140,7 +152,7 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowe
  */
 function insertLogRows(gatewayId: string, c: ReportConnections, since: number, layout: LogRowLayout): SQL {
   const sessions = new Map<number, GatewayLogSession>();
-  for (const s of c.logSessions) if (!sessions.has(s[0])) sessions.set(s[0], s);
+  for (const s of c.logSessions) if (!sessions.has(s[LOG_SESSION.sessionKey])) sessions.set(s[LOG_SESSION.sessionKey], s);
   const at = (column: string) => {
     const i = layout.columns.indexOf(column);
     if (i < 0) throw new Error(`connection log: no column ${column}`);
@@ -153,9 +165,9 @@ function insertLogRows(gatewayId: string, c: ReportConnections, since: number, l
   const values = sql.raw(plain.map((column) => `${at(column)}::${layout.stored[column]}`).join(', '));
   return sql`
     with s as (
-      select (v->>0)::bigint as key, v->>1 as proxy_user_id, a.id as account_id, a.user_id, v->>3 as country, v->>4 as state, v->>5 as city, v->>6 as session, (v->>7)::int = 1 as line_test
+      select ${sql.raw(SESSION_SELECT)}, a.id as account_id, a.user_id
       from jsonb_array_elements(${JSON.stringify([...sessions.values()])}::jsonb) as v
-      join ${proxyAccounts} a on a.id = (v->>2)::uuid and a.user_id is not null
+      join ${proxyAccounts} a on a.id = ${sql.raw(`(v->>${LOG_SESSION.proxyAccountId})::uuid`)} and a.user_id is not null
     )
     insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, country, state, city, session, billed_bytes, gateway_id, ${names})
     select gen_random_uuid(), ${sql.raw(ms(start))}, ${sql.raw(ms(`${start} + ${at('durationMs')}::bigint`))},
