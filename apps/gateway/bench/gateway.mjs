@@ -859,7 +859,9 @@ async function main() {
           `${(rate / c('rotRate', 'chain')).toFixed(2)}x conn/s (target >= 1.0x, aim 1.2x) ${ok(rate >= c('rotRate', 'chain'))}, ` +
           `${(p99 / c('rotP99', 'chain')).toFixed(2)}x p99 (target <= 1.0x) ${ok(p99 <= c('rotP99', 'chain'))}; by round ${byRound}`,
       );
-      console.log(`  ${''.padEnd(44)} CPU per connection: ${c('rotCpu', id).toFixed(0)} µs | proxy-chain ${c('rotCpu', 'chain').toFixed(0)} µs (median of rounds; diagnostic)`);
+      console.log(
+        `  ${''.padEnd(44)} CPU per connection: ${c('rotCpu', id).toFixed(0)} µs | proxy-chain ${c('rotCpu', 'chain').toFixed(0)} µs (median of rounds; diagnostic)`,
+      );
       table.push([
         `${label}: connections/s, p50 / p99 ms`,
         `${rate.toFixed(0)}, ${c('rotP50', id).toFixed(1)} / ${p99.toFixed(1)}`,
@@ -874,7 +876,13 @@ async function main() {
       `  ${'rotating user: billed, logged'.padEnd(44)} usage ${rotChecked.usage} B for ${rotBilled.bytes} B moved ${ok(billed)}; ` +
         `${rotChecked.records} log records for ${rotBilled.connections} connections ${ok(logged)}`,
     );
-    table.push(['rotating user: usage = bytes moved, one log record per connection', `${rotChecked.usage} B, ${rotChecked.records} records`, '-', '-', `${rotBilled.bytes} B, ${rotBilled.connections} connections ${ok(billed && logged)}`]);
+    table.push([
+      'rotating user: usage = bytes moved, one log record per connection',
+      `${rotChecked.usage} B, ${rotChecked.records} records`,
+      '-',
+      '-',
+      `${rotBilled.bytes} B, ${rotBilled.connections} connections ${ok(billed && logged)}`,
+    ]);
   }
   for (const id of rows.burstLast ? Object.keys(bursting).filter((x) => x !== 'chain') : []) {
     const refused = Math.max(...rows.burstRefused[id]);

@@ -166,9 +166,10 @@ describe('connection log', () => {
       const request = `GET /download?bytes=${1000 + i} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`;
       const done = drain(s);
       s.write(request);
-      moved += request.length + (await done);
+      const received = await done;
+      moved += request.length + received;
     };
-    for (let next = 0; next < n; ) await Promise.all(Array.from({ length: Math.min(16, n - next) }, () => short(next++)));
+    for (let next = 0; next < n;) await Promise.all(Array.from({ length: Math.min(16, n - next) }, () => short(next++)));
 
     const { connections } = await settled(u, n);
     expect(connections).toHaveLength(n);
