@@ -860,7 +860,7 @@ async function main() {
           `${(p99 / c('rotP99', 'chain')).toFixed(2)}x p99 (target <= 1.0x) ${ok(p99 <= c('rotP99', 'chain'))}; by round ${byRound}`,
       );
       console.log(
-        `  ${''.padEnd(44)} CPU per connection: ${c('rotCpu', id).toFixed(0)} µs | proxy-chain ${c('rotCpu', 'chain').toFixed(0)} µs (median of rounds; diagnostic)`,
+        `  ${''.padEnd(44)} CPU per connection: ${c('rotCpu', id).toFixed(0)} µs | proxy-chain ${c('rotCpu', 'chain').toFixed(0)} µs (the process's whole CPU in its window over its connections, background work included; median of rounds; diagnostic)`,
       );
       table.push([
         `${label}: connections/s, p50 / p99 ms`,
