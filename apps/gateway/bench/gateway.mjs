@@ -9,7 +9,9 @@
 // BENCH_HTTP_SECONDS (3), BENCH_HTTP_CONNECTIONS (50), BENCH_CONCURRENT (100 tunnels),
 // BENCH_CONCURRENT_BYTES (4 MiB each), BENCH_TUNNELS (10,000 idle tunnels; fewer when the open-file
 // limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling),
-// BENCH_VERBOSE (each step, and each round's set-up times p50/p90/p99/max), BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory;
+// BENCH_VERBOSE (each step, and each round's set-up times p50/p90/p99/max), BENCH_ROTATING_SECONDS (5 per subject and round),
+// BENCH_ROTATING_CONCURRENCY (32), BENCH_BURST (2,000 connections at once), BENCH_BURST_LINES (50),
+// BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory,rotating,burst;
 // all by default). Every row selected still runs for both proxies and direct in every round.
 // BENCH_BASELINE=<another checkout, built> adds that checkout's gateway as a third proxy in the same
 // rounds (rows 'baseline ...'): before/after figures of a change from one run, under the same load.
@@ -38,8 +40,12 @@ const HTTP_CONNECTIONS = num('BENCH_HTTP_CONNECTIONS', 50);
 const CONCURRENT = num('BENCH_CONCURRENT', 100);
 const CONCURRENT_BYTES = num('BENCH_CONCURRENT_BYTES', 4 * MiB);
 const COLD_USERS = num('BENCH_COLD_USERS', 1000);
+const ROTATING_SECONDS = num('BENCH_ROTATING_SECONDS', 5);
+const ROTATING_CONCURRENCY = num('BENCH_ROTATING_CONCURRENCY', 32);
+const BURST = num('BENCH_BURST', 2000);
+const BURST_LINES = num('BENCH_BURST_LINES', 50);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
-const ALL_ROWS = ['download', 'upload', 'setup', 'http', 'concurrent', 'cold', 'memory'];
+const ALL_ROWS = ['download', 'upload', 'setup', 'http', 'concurrent', 'cold', 'memory', 'rotating', 'burst'];
 const ROWS = new Set(process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map((r) => r.trim()) : ALL_ROWS);
 for (const r of ROWS) if (!ALL_ROWS.includes(r)) throw new Error(`BENCH_ROWS: unknown row ${r} (rows: ${ALL_ROWS.join(',')})`);
 
@@ -322,6 +328,88 @@ async function idleTunnelMemory(open, t, pid) {
   return (after - before) / TUNNELS;
 }
 
+/**
+ * One short connection as a rotating customer's scraper makes it: a tunnel to the HTTP target, one
+ * request answered with 1 KiB, close. Answers its time (ms, tunnel included) and the bytes it moved
+ * through the tunnel each way (what the gateway must bill).
+ */
+async function shortConnection(open, httpTarget, request) {
+  const t0 = process.hrtime.bigint();
+  const s = await open(httpTarget);
+  s.write(request);
+  const down = await readResponse(s);
+  s.destroy();
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, up: request.length, down };
+}
+
+/** One whole HTTP response (head and Content-Length body) in one 'data' listener; answers its length in bytes. */
+function readResponse(socket) {
+  return new Promise((res, rej) => {
+    let buf = Buffer.alloc(0);
+    let total = 0;
+    socket.on('data', (d) => {
+      buf = buf.length ? Buffer.concat([buf, d]) : d;
+      if (!total) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buf.toString('latin1', 0, end);
+        const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1]);
+        if (!/^HTTP\/1\.1 200 /.test(head) || !length) return rej(new Error(`answered ${head.split('\r\n')[0]}`));
+        total = end + 4 + length;
+      }
+      if (buf.length >= total) res(total);
+    });
+    socket.once('error', rej);
+    socket.once('close', () => rej(new Error(`closed after ${buf.length} bytes of the answer`)));
+  });
+}
+
+/** ROTATING_CONCURRENCY clients making short connections for ROTATING_SECONDS: connections/s, p50, p99 and the bytes moved. */
+async function rotatingRate(open, httpTarget) {
+  const request = Buffer.from(`GET /1k HTTP/1.1\r\nHost: 127.0.0.1:${httpTarget}\r\n\r\n`, 'latin1');
+  const times = [];
+  let up = 0;
+  let down = 0;
+  const t0 = process.hrtime.bigint();
+  const end = Date.now() + ROTATING_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: ROTATING_CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const c = await shortConnection(open, httpTarget, request);
+        times.push(c.ms);
+        up += c.up;
+        down += c.down;
+      }
+    }),
+  );
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { rate: times.length / secs, p50: pct(times, 50), p99: pct(times, 99), count: times.length, bytes: up + down };
+}
+
+/**
+ * BURST connections opened at once, line i of `opens` for connection i: the time until the last is
+ * established (ms), how many were refused (with the first refusal), and the proxy's RSS (MiB) while
+ * they are all open.
+ */
+async function burstOfLines(opens, t, pid) {
+  const t0 = process.hrtime.bigint();
+  const results = await Promise.all(
+    Array.from({ length: BURST }, (_, i) =>
+      opens[i % opens.length](t).then(
+        (s) => ({ s, ms: Number(process.hrtime.bigint() - t0) / 1e6 }),
+        (err) => ({ err }),
+      ),
+    ),
+  );
+  const open = results.filter((r) => r.s);
+  const refused = results.filter((r) => r.err);
+  await sleep(200);
+  const rssMiB = rssKiB(pid) / 1024;
+  for (const r of open) r.s.destroy();
+  await sleep(500);
+  return { lastMs: Math.max(...open.map((r) => r.ms)), refused: refused.length, why: refused[0]?.err.message, rssMiB };
+}
+
 // ---- set-up: target, server, a user with credit, gateway, proxy-chain ---------------------------
 async function main() {
   const [port, gwPort, pcPort, basePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -359,37 +447,44 @@ async function main() {
   // Its migrations take 40 s and more on a loaded 2-core machine: wait longer than for the others.
   await waitFor('server', async () => (await fetch(`${base}/health`)).ok, 300_000);
 
-  // A user, through the product's own API: register, verify from the outbox, sign in, redeem a code.
-  const email = `bench-${Date.now()}@example.com`;
   const json = { 'content-type': 'application/json', origin: base };
   const internal = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-  await fetch(`${base}/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'Bench12345', name: 'Bench' }) });
-  let token;
-  await waitFor('verification mail', () => {
-    for (const f of readdirSync(join(dataDir, 'mail'))) {
-      const m = JSON.parse(readFileSync(join(dataDir, 'mail', f), 'utf8'));
-      if (m.to === email) token = /token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
-    }
-    return Boolean(token);
-  });
-  await fetch(`${base}/auth/verify-email?token=${token}`);
-  const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'Bench12345' }) });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const { user } = await login.json();
-  const codes = await fetch(`${base}/admin/codes/create`, {
-    method: 'POST',
-    headers: internal,
-    body: JSON.stringify({ creditsGB: 100000, quantity: 1, expiresAt: null }),
-  }).then((r) => r.json());
-  const redeemed = await fetch(`${base}/auth/redeem-code`, {
-    method: 'POST',
-    headers: { ...json, cookie },
-    body: JSON.stringify({ code: codes.codes[0].code }),
-  });
-  if (!redeemed.ok) throw new Error(`redeem failed: ${await redeemed.text()}`);
+  // A user, through the product's own API: register, verify from the outbox, sign in, redeem a code.
+  const fundedUser = async (tag) => {
+    const email = `bench-${tag}-${Date.now()}@example.com`;
+    await fetch(`${base}/auth/register`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'Bench12345', name: 'Bench' }) });
+    let token;
+    await waitFor('verification mail', () => {
+      for (const f of readdirSync(join(dataDir, 'mail'))) {
+        const m = JSON.parse(readFileSync(join(dataDir, 'mail', f), 'utf8'));
+        if (m.to === email) token = /token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1];
+      }
+      return Boolean(token);
+    });
+    await fetch(`${base}/auth/verify-email?token=${token}`);
+    const login = await fetch(`${base}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'Bench12345' }) });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const { user } = await login.json();
+    const codes = await fetch(`${base}/admin/codes/create`, {
+      method: 'POST',
+      headers: internal,
+      body: JSON.stringify({ creditsGB: 100000, quantity: 1, expiresAt: null }),
+    }).then((r) => r.json());
+    const redeemed = await fetch(`${base}/auth/redeem-code`, {
+      method: 'POST',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ code: codes.codes[0].code }),
+    });
+    if (!redeemed.ok) throw new Error(`redeem failed: ${await redeemed.text()}`);
+    return { user, cookie };
+  };
+  const { user, cookie } = await fundedUser('main');
+  // The rotating row's customer: a user of its own, so its usage and its log are that row's alone.
+  const rotUser = ROWS.has('rotating') ? await fundedUser('rotating') : null;
+  const benchStart = new Date(Date.now() - 60_000).toISOString();
   const username = `${user.proxyUserId}_US_60_BENCH001`;
   const password = user.proxyPassword;
 
@@ -449,6 +544,31 @@ async function main() {
     configs.baseSocks = { name: 'baseline SOCKS5', open: openers.socks(basePort, username, password), port: basePort };
   }
   const ours = BASELINE ? ['gwConnect', 'gwSocks', 'baseConnect', 'baseSocks'] : ['gwConnect', 'gwSocks'];
+  // The rotating row: our gateways with the rotating user's rotating line (a new exit per
+  // connection), proxy-chain with its one pair, direct.
+  const rotating = {};
+  if (rotUser) {
+    const [u, p] = [`${rotUser.user.proxyUserId}_US_0_ROTATE01`, rotUser.user.proxyPassword];
+    for (const id of Object.keys(configs)) {
+      const c = configs[id];
+      rotating[id] = ours.includes(id) ? (id.endsWith('Socks') ? openers.socks : openers.connect)(c.port, u, p) : c.open;
+    }
+  }
+  /** What the rotating user's connections moved through our gateways (the bytes its usage must show) and how many there were. */
+  const rotBilled = { connections: 0, bytes: 0 };
+  const rotatingRun = async (id) => {
+    const r = await rotatingRate(rotating[id], httpTarget);
+    if (ours.includes(id)) {
+      rotBilled.connections += r.count;
+      rotBilled.bytes += r.bytes;
+    }
+    return r;
+  };
+  // The burst row: BURST_LINES lines of the bench user (distinct tokens) through our gateways,
+  // proxy-chain's one pair (it checks no more), each CONNECT.
+  const burstLines = (port) =>
+    Array.from({ length: BURST_LINES }, (_, i) => openers.connect(port, `${user.proxyUserId}_US_0_BRST${String(i).padStart(4, '0')}`, password));
+  const bursting = { gwConnect: burstLines(gwPort), chain: [configs.chain.open], ...(BASELINE ? { baseConnect: burstLines(basePort) } : {}) };
   const rotation = (round) => (round % 2 === 0 ? [...ours, 'chain', 'direct'] : ['chain', 'direct', ...[...ours].reverse()]);
   const socks = (id) => id.endsWith('Socks');
   console.log(
@@ -485,6 +605,8 @@ async function main() {
     if (pid) add(`${row}Cpu`, id, (cpuSeconds(pid) - cpu0) / (TRANSFER_BYTES / 2 ** 30));
   };
   for (const id of Object.keys(configs)) for (let i = 0; i < 50; i++) (await configs[id].open(t)).destroy(); // warm-up: auth cached, JIT warm
+  const rotatingNamed = (id) => rotatingRun(id).catch((err) => Promise.reject(new Error(`${configs[id].name} rotating: ${err.message}`)));
+  if (rotUser) for (const id of Object.keys(configs)) await rotatingNamed(id); // warm-up of the short-connection path
   step('warm-up');
   if (ROWS.has('http')) for (const http of [gwPort, pcPort, ...(BASELINE ? [basePort] : [])]) await httpRate(http, httpTarget, auth); // warm-up
   // Cold auth cache: accounts the gateway has never seen, all connecting at once, each from an
@@ -561,6 +683,28 @@ async function main() {
       step('concurrent');
       for (const id of order) if (!socks(id)) add('concurrent', id, await concurrent(configs[id].open, t));
     }
+    if (rotUser) {
+      step('rotating');
+      for (const id of order) {
+        const cpu0 = pids[id] ? cpuSeconds(pids[id]) : 0;
+        const r = await rotatingNamed(id);
+        if (pids[id]) add('rotCpu', id, ((cpuSeconds(pids[id]) - cpu0) / r.count) * 1e6);
+        add('rotRate', id, r.rate);
+        add('rotP50', id, r.p50);
+        add('rotP99', id, r.p99);
+      }
+    }
+    if (ROWS.has('burst')) {
+      step('burst');
+      for (const id of order) {
+        if (!bursting[id]) continue;
+        const b = await burstOfLines(bursting[id], t, pids[id]);
+        add('burstLast', id, b.lastMs);
+        add('burstRss', id, b.rssMiB);
+        add('burstRefused', id, b.refused);
+        if (b.refused) console.log(`  ${configs[id].name}: ${b.refused} of ${BURST} refused in the burst (${b.why})`);
+      }
+    }
     if (ROWS.has('cold')) {
       await coldRound(round, 'gwConnect', gwPort, 0);
       if (BASELINE) await coldRound(round, 'baseConnect', basePort, 1);
@@ -575,7 +719,10 @@ async function main() {
         `setup p99 ${r('setup', 'gwConnect', 2)}/${r('setup', 'gwSocks', 2)}/${r('setup', 'chain', 2)} ms; ` +
         `HTTP ${r('http', 'gwConnect')}/${r('http', 'chain')}/${r('http', 'direct')} req/s; ` +
         `x${CONCURRENT} ${r('concurrent', 'gwConnect')}/${r('concurrent', 'chain')}/${r('concurrent', 'direct')} MB/s; ` +
-        `cold p99 ${r('cold', 'gwConnect', 1)} ms` +
+        `cold p99 ${r('cold', 'gwConnect', 1)} ms; ` +
+        `rotating ${r('rotRate', 'gwConnect')}/${r('rotRate', 'gwSocks')}/${r('rotRate', 'chain')}/${r('rotRate', 'direct')} conn/s, ` +
+        `p99 ${r('rotP99', 'gwConnect', 1)}/${r('rotP99', 'gwSocks', 1)}/${r('rotP99', 'chain', 1)} ms; ` +
+        `burst of ${BURST} last ${r('burstLast', 'gwConnect')}/${r('burstLast', 'chain')} ms` +
         (BASELINE
           ? `; baseline CONNECT down ${r('download', 'baseConnect')} up ${r('upload', 'baseConnect')}, SOCKS5 down ${r('download', 'baseSocks')} ` +
             `up ${r('upload', 'baseSocks')}, setup p99 ${r('setup', 'baseConnect', 2)}/${r('setup', 'baseSocks', 2)} ms`
@@ -588,6 +735,14 @@ async function main() {
   await stop(chain.proc);
   if (baseline) await stop(baseline.proc);
   const me = await fetch(`${base}/auth/user`, { headers: { cookie } }).then((r) => r.json());
+  // The rotating user's bill and log, as the server holds them once the gateways have reported.
+  let rotChecked = null;
+  if (rotUser) {
+    const rotMe = await fetch(`${base}/auth/user`, { headers: { cookie: rotUser.cookie } }).then((r) => r.json());
+    const csv = await fetch(`${base}/api/connections?format=csv&from=${benchStart}`, { headers: { cookie: rotUser.cookie } }).then((r) => r.text());
+    const records = csv.split('\n').filter((l) => l.trim()).length - 1;
+    rotChecked = { usage: Number(rotMe.user.total_usage_bytes), records };
+  }
 
   const med = (row, id) => median(rows[row][id]);
   const ok = (pass) => (pass ? 'ok' : 'MISS');
@@ -687,6 +842,62 @@ async function main() {
       Math.max(...rows.coldWarm.chain).toFixed(1),
       Math.max(...rows.coldWarm.direct).toFixed(1),
       'anchor for the row above',
+    ]);
+  }
+
+  if (rows.rotRate) {
+    const c = (row, id) => med(row, id);
+    for (const id of ours) {
+      const rate = c('rotRate', id);
+      const p99 = c('rotP99', id);
+      const byRound = rows.rotRate[id].map((v, i) => (v / rows.rotRate.chain[i]).toFixed(2)).join(' ');
+      const label = `${configs[id].name} rotating, ${ROTATING_CONCURRENCY} at once`;
+      console.log(
+        `  ${label.padEnd(44)} ${rate.toFixed(0).padStart(8)} conn/s p50 ${c('rotP50', id).toFixed(1)} p99 ${p99.toFixed(1)} ms | ` +
+          `proxy-chain ${c('rotRate', 'chain').toFixed(0)} p50 ${c('rotP50', 'chain').toFixed(1)} p99 ${c('rotP99', 'chain').toFixed(1)} | ` +
+          `direct ${c('rotRate', 'direct').toFixed(0)} p50 ${c('rotP50', 'direct').toFixed(1)} p99 ${c('rotP99', 'direct').toFixed(1)} | ` +
+          `${(rate / c('rotRate', 'chain')).toFixed(2)}x conn/s (target >= 1.0x, aim 1.2x) ${ok(rate >= c('rotRate', 'chain'))}, ` +
+          `${(p99 / c('rotP99', 'chain')).toFixed(2)}x p99 (target <= 1.0x) ${ok(p99 <= c('rotP99', 'chain'))}; by round ${byRound}`,
+      );
+      console.log(
+        `  ${''.padEnd(44)} CPU per connection: ${c('rotCpu', id).toFixed(0)} µs | proxy-chain ${c('rotCpu', 'chain').toFixed(0)} µs (the process's whole CPU in its window over its connections, background work included; median of rounds; diagnostic)`,
+      );
+      table.push([
+        `${label}: connections/s, p50 / p99 ms`,
+        `${rate.toFixed(0)}, ${c('rotP50', id).toFixed(1)} / ${p99.toFixed(1)}`,
+        `${c('rotRate', 'chain').toFixed(0)}, ${c('rotP50', 'chain').toFixed(1)} / ${c('rotP99', 'chain').toFixed(1)}`,
+        `${c('rotRate', 'direct').toFixed(0)}, ${c('rotP50', 'direct').toFixed(1)} / ${c('rotP99', 'direct').toFixed(1)}`,
+        `${(rate / c('rotRate', 'chain')).toFixed(2)}x conn/s ${ok(rate >= c('rotRate', 'chain'))}; ${(p99 / c('rotP99', 'chain')).toFixed(2)}x p99 ${ok(p99 <= c('rotP99', 'chain'))}`,
+      ]);
+    }
+    const billed = rotChecked.usage === rotBilled.bytes;
+    const logged = rotChecked.records === rotBilled.connections;
+    console.log(
+      `  ${'rotating user: billed, logged'.padEnd(44)} usage ${rotChecked.usage} B for ${rotBilled.bytes} B moved ${ok(billed)}; ` +
+        `${rotChecked.records} log records for ${rotBilled.connections} connections ${ok(logged)}`,
+    );
+    table.push([
+      'rotating user: usage = bytes moved, one log record per connection',
+      `${rotChecked.usage} B, ${rotChecked.records} records`,
+      '-',
+      '-',
+      `${rotBilled.bytes} B, ${rotBilled.connections} connections ${ok(billed && logged)}`,
+    ]);
+  }
+  for (const id of rows.burstLast ? Object.keys(bursting).filter((x) => x !== 'chain') : []) {
+    const refused = Math.max(...rows.burstRefused[id]);
+    const label = `${configs[id].name} burst: ${BURST} at once, ${BURST_LINES} lines`;
+    const last = med('burstLast', id);
+    console.log(
+      `  ${label.padEnd(44)} ${last.toFixed(0).padStart(8)} ms to the last, RSS ${med('burstRss', id).toFixed(0)} MiB after | ` +
+        `proxy-chain ${med('burstLast', 'chain').toFixed(0)} ms, ${med('burstRss', 'chain').toFixed(0)} MiB | refused (worst round) ${refused} ${ok(refused === 0)}`,
+    );
+    table.push([
+      `${label}: ms to the last established, RSS MiB after`,
+      `${last.toFixed(0)}, ${med('burstRss', id).toFixed(0)}`,
+      `${med('burstLast', 'chain').toFixed(0)}, ${med('burstRss', 'chain').toFixed(0)}`,
+      '-',
+      `${refused} refused ${ok(refused === 0)}`,
     ]);
   }
 

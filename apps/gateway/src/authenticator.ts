@@ -8,13 +8,14 @@
 import ipaddr from 'ipaddr.js';
 import { AllowlistMatcher, locationString, parseProxyUsername, randomSessionToken, type ProxyUsernameParts } from '@proxyhub/core';
 import { lineTestSigned } from '@proxyhub/core/node';
-import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthCacheOptions } from './auth-cache';
+import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthAnswer, type AuthCacheOptions } from './auth-cache';
 import type { AccountAnswer, Backend } from './backend';
 import type { Logger } from './log';
-import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginLimitOptions } from './login-limit';
+import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginAttempt, type LoginLimitOptions } from './login-limit';
 import type { Account, Meter } from './meter';
 import { refusal, type Credentials, type Refusal } from './protocols/handshake';
 import type { LogSession } from './connection-log/record';
+import { memoByString } from './string-memo';
 
 /** Who a connection is relayed for. */
 export interface Session {
@@ -34,10 +35,15 @@ export interface Session {
 const BAD_CREDENTIALS_MESSAGE = 'Invalid proxy username or password';
 const MISSING_MESSAGE = 'Proxy authentication required: send your proxy username and password';
 
+const normalAddress = memoByString((remote) => (ipaddr.isValid(remote) ? ipaddr.process(remote).toString() : null));
+
 /** A source address as the allow-list sees it (an IPv4-mapped IPv6 address is IPv4); null if unknown. */
 export function sourceAddress(remote: string | undefined): string | null {
-  return remote && ipaddr.isValid(remote) ? ipaddr.process(remote).toString() : null;
+  return remote ? normalAddress(remote) : null;
 }
+
+/** The username's parts, parsed once per username (the parts are shared: nothing may change them). */
+const usernameParts = memoByString(parseProxyUsername);
 
 /** One matcher per answer (answers are shared by the cache until the next refresh). */
 const matchers = new WeakMap<readonly string[], AllowlistMatcher>();
@@ -99,22 +105,25 @@ export class Authenticator {
    * attempt against the address's limit (a burst of one client's connections is not a burst of
    * guesses, and the cache makes one server call for them anyway).
    */
-  login(credentials: Credentials | null, remote: string | undefined): Promise<Session | Refusal> {
+  login(credentials: Credentials | null, remote: string | undefined): Session | Refusal | Promise<Session | Refusal> {
     if (!credentials) return this.passwordless(remote);
-    const key = `${remote}\0${credentials.username}\0${credentials.password}\0${credentials.lineTest ?? ''}`;
-    let p = this.inFlight.get(key);
-    if (!p) {
-      p = this.loginOnce(credentials, remote);
-      this.inFlight.set(key, p);
-      void p.finally(() => this.inFlight.delete(key));
-    }
-    return p;
+    const key = () => `${remote}\0${credentials.username}\0${credentials.password}\0${credentials.lineTest ?? ''}`;
+    const waiting = this.inFlight.size ? this.inFlight.get(key()) : undefined;
+    if (waiting) return waiting;
+    // Answered from the cache in this turn (most logins): nothing waits, nothing to share.
+    const r = this.loginOnce(credentials, remote);
+    if (!(r instanceof Promise)) return r;
+    const k = key();
+    this.inFlight.set(k, r);
+    void r.finally(() => this.inFlight.delete(k));
+    return r;
   }
 
-  private async loginOnce(credentials: Credentials, remote: string | undefined): Promise<Session | Refusal> {
+  /** The login; a promise only when the server must be asked (a cache miss). */
+  private loginOnce(credentials: Credentials, remote: string | undefined): Session | Refusal | Promise<Session | Refusal> {
     const { username, password } = credentials;
     if (!username) return refusal('missing', 'Proxy authentication required');
-    const parsed = parseProxyUsername(username);
+    const parsed = usernameParts(username);
     if (!parsed.ok) return refusal('bad_username', `Malformed proxy username: ${parsed.reason}`);
     const parts = parsed.value;
     const lineTest = credentials.lineTest !== undefined;
@@ -129,14 +138,26 @@ export class Authenticator {
       return refusal('bad_credentials', BAD_CREDENTIALS_MESSAGE);
     };
     if (!password || password.length > MAX_PASSWORD_LENGTH) return failed();
-    let answer;
-    try {
-      answer = await this.cache.check(parts.proxyUserId, password, parts.location);
-    } catch (err) {
+    const answer = this.cache.check(parts.proxyUserId, password, parts.location);
+    const admit = (a: AuthAnswer) => this.admit(a, attempt, failed, parts, password, remote, lineTest);
+    if (!(answer instanceof Promise)) return admit(answer);
+    return answer.then(admit, (err: unknown) => {
       attempt.abandoned();
       this.logger.warn({ err }, 'authorization call failed');
       return refusal('unavailable', 'Proxy authentication is temporarily unavailable, try again');
-    }
+    });
+  }
+
+  /** The server's (or the cache's) answer to a login, applied. */
+  private admit(
+    answer: AuthAnswer,
+    attempt: LoginAttempt,
+    failed: () => Refusal,
+    parts: ProxyUsernameParts,
+    password: string,
+    remote: string | undefined,
+    lineTest: boolean,
+  ): Session | Refusal {
     if (!answer.account.ok && answer.account.reason === 'bad_credentials') return failed();
     attempt.succeeded();
     if (!answer.account.ok) return refusal(answer.account.reason === 'expired' ? 'expired' : 'disabled', answer.account.message);

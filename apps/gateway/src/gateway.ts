@@ -45,6 +45,9 @@ export class Gateway {
   private readonly openTarget: OpenTarget;
   private readonly logger: Logger;
   private readonly sockets = new Set<Socket>();
+  /** Sockets still in their handshake, by when they connected (oldest first): one sweep, not a timer each. */
+  private readonly handshaking = new Map<Socket, number>();
+  private readonly handshakeSweeper: NodeJS.Timeout;
   private readonly tunnels: Tunnels;
   private closing: Promise<void> | null = null;
   private readonly handshakeTimeoutMs: number;
@@ -59,6 +62,9 @@ export class Gateway {
     const p = gatewayParts(opts, this.logger, this);
     [this.metrics, this.backend, this.meter, this.logins] = [p.metrics, p.backend, p.meter, p.logins];
     [this.upstreams, this.openTarget, this.heartbeat, this.targetPolicy] = [p.upstreams, p.openTarget, p.heartbeat, p.targetPolicy];
+    // An absolute deadline, checked often enough that it is overrun by a quarter of itself at most.
+    this.handshakeSweeper = setInterval(() => this.sweepHandshakes(), Math.min(1000, Math.max(10, this.handshakeTimeoutMs / 4)));
+    this.handshakeSweeper.unref();
     this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
     this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     this.forwardHooks = forwardHooks(
@@ -97,6 +103,7 @@ export class Gateway {
     this.closing ??= (async () => {
       this.logins.stop();
       this.tunnels.stop();
+      clearInterval(this.handshakeSweeper);
       this.upstreams.stop();
       this.targetPolicy.stop();
       this.heartbeat.stop();
@@ -113,12 +120,9 @@ export class Gateway {
     }
     this.sockets.add(socket);
     // An absolute deadline, not an idle timer: a client dripping a byte at a time is cut off too.
-    let deadline: NodeJS.Timeout | null = setTimeout(() => {
-      this.logger.debug({ remote: socket.remoteAddress }, 'handshake timeout');
-      socket.destroy();
-    }, this.handshakeTimeoutMs);
+    this.handshaking.set(socket, Date.now());
     socket.on('close', () => {
-      if (deadline) clearTimeout(deadline);
+      this.handshaking.delete(socket);
       this.sockets.delete(socket);
     });
     socket.on('error', ignore);
@@ -131,12 +135,22 @@ export class Gateway {
     socket.once('data', (first: Buffer) => {
       socket.pause();
       this.serve(socket, first, () => {
-        // Relaying: an idle tunnel keeps neither the timer nor the handshake's listener.
-        if (deadline) clearTimeout(deadline);
-        deadline = null;
+        // Relaying: an idle tunnel keeps neither the deadline nor the handshake's listener.
+        this.handshaking.delete(socket);
         socket.off('end', endedEarly);
       });
     });
+  }
+
+  /** Closes the sockets whose handshake is past its deadline. */
+  private sweepHandshakes(): void {
+    const cutoff = Date.now() - this.handshakeTimeoutMs;
+    for (const [socket, since] of this.handshaking) {
+      if (since > cutoff) break; // in connection order: the rest are younger
+      this.handshaking.delete(socket);
+      this.logger.debug({ remote: socket.remoteAddress }, 'handshake timeout');
+      socket.destroy();
+    }
   }
 
   /** A handshake from `bytes` on, then the tunnel or the forwarded requests; `started` once relaying. */
@@ -168,14 +182,14 @@ export class Gateway {
     const protocol: ProtocolName = first[0] === 5 ? 'socks5' : 'http';
     this.metrics.connection(protocol);
     // Who asked, for the log of a refusal: the proxy user id the username names (never the password).
-    let proxyUserId: string | null = null;
+    let username: string | null = null;
     const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => {
-      proxyUserId = credentials ? proxyUserIdOf(credentials.username) : null;
+      username = credentials ? credentials.username : null;
       return this.logins.login(credentials, socket.remoteAddress);
     });
     this.metrics.handshake(protocol, accepted);
     if (!accepted) return null;
-    if (!accepted.ok) return this.refuse(socket, protocol, accepted, proxyUserId);
+    if (!accepted.ok) return this.refuse(socket, protocol, accepted, username === null ? null : proxyUserIdOf(username));
     const opened = await this.openTarget(accepted.session, accepted.target, socket, accepted.forward?.hostHeader);
     if (!opened) return null;
     if (!opened.ok) {

@@ -13,7 +13,12 @@
  * answered; logins with the same credential share that place (a scraper opening 200 sessions at
  * once, every client reconnecting after a restart: one password, one server call, one place).
  */
-import { addressKey } from '@proxyhub/core';
+import { addressKey as parsedAddressKey } from '@proxyhub/core';
+import { memoByString } from './string-memo';
+
+/** Per-address keys, parsed once per address. */
+const keyOf = memoByString(parsedAddressKey);
+const addressKey = (address: string | undefined): string => (address ? keyOf(address) : parsedAddressKey(address));
 
 export interface LoginLimitOptions {
   windowMs: number;

@@ -25,25 +25,40 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   /** When a call to the server last succeeded (ms since the epoch; 0: never). */
   lastServerContactAt = 0;
-  private readonly connections: Counter<'protocol'>;
+  /**
+   * What every connection and chunk counts, as plain numbers that the counters read when scraped:
+   * prom-client hashes the labels on each inc(), which was a cost per connection and per chunk.
+   */
+  private readonly counts = { http: 0, socks5: 0, authOk: 0, up: 0, down: 0 };
   private readonly auth: Counter<'result'>;
   private readonly refusals: Counter<'protocol' | 'kind'>;
   private readonly upstreamErrors: Counter<'kind'>;
-  private readonly bytes: [Counter.Internal, Counter.Internal];
   private readonly serverCalls: Record<keyof Backend, Histogram<'outcome'>>;
 
   constructor(gauges: () => GatewayGauges) {
     const registers = [this.registry];
     const counter = <L extends string>(c: CounterConfiguration<L>) => new Counter<L>({ ...c, registers });
-    this.connections = counter({
+    const counts = this.counts;
+    counter({
       name: 'gateway_connections_total',
       help: 'Client connections accepted, by protocol (http, socks5)',
       labelNames: ['protocol'],
+      collect() {
+        this.reset();
+        if (counts.http) this.inc({ protocol: 'http' }, counts.http);
+        if (counts.socks5) this.inc({ protocol: 'socks5' }, counts.socks5);
+      },
     });
+    let authOkScraped = 0;
     this.auth = counter({
       name: 'gateway_auth_results_total',
       help: 'Proxy logins by result: ok, or the refusal (bad_credentials, limited, disabled, ...)',
       labelNames: ['result'],
+      // Refusals are counted as they come (rare); good logins (every connection) at each scrape.
+      collect() {
+        if (counts.authOk > authOkScraped) this.inc({ result: 'ok' }, counts.authOk - authOkScraped);
+        authOkScraped = counts.authOk;
+      },
     });
     this.refusals = counter({ name: 'gateway_refusals_total', help: 'Requests refused, by protocol and reason', labelNames: ['protocol', 'kind'] });
     this.upstreamErrors = counter({
@@ -51,8 +66,16 @@ export class GatewayMetrics {
       help: 'Targets or upstream proxies that could not be reached, by kind (dns, refused, unreachable, timeout, upstream)',
       labelNames: ['kind'],
     });
-    const bytes = counter({ name: 'gateway_bytes_total', help: 'Bytes relayed and metered, by direction (up: client to target)', labelNames: ['direction'] });
-    this.bytes = [bytes.labels('up'), bytes.labels('down')];
+    counter({
+      name: 'gateway_bytes_total',
+      help: 'Bytes relayed and metered, by direction (up: client to target)',
+      labelNames: ['direction'],
+      collect() {
+        this.reset();
+        if (counts.up) this.inc({ direction: 'up' }, counts.up);
+        if (counts.down) this.inc({ direction: 'down' }, counts.down);
+      },
+    });
     const histogram = (name: string, help: string) => new Histogram<'outcome'>({ name, help, labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers });
     this.serverCalls = {
       authorize: histogram('gateway_authorize_duration_seconds', 'Credential checks at the server (cache misses), by outcome'),
@@ -80,14 +103,14 @@ export class GatewayMetrics {
   }
 
   connection(protocol: ProtocolName): void {
-    this.connections.inc({ protocol });
+    this.counts[protocol] += 1;
   }
 
   /** A handshake's outcome, the login included (null: the client went away). */
   handshake(protocol: ProtocolName, r: { ok: true } | { ok: false; kind: RefusalKind } | null): void {
     if (r === null) return;
     if (r.ok) {
-      this.auth.inc({ result: 'ok' });
+      this.counts.authOk += 1;
       return;
     }
     this.refusals.inc({ protocol, kind: r.kind });
@@ -102,7 +125,8 @@ export class GatewayMetrics {
 
   /** Bytes spent from a lease; `dir` is meter.ts's UP (0) or DOWN (1). */
   spent(n: number, dir: number): void {
-    this.bytes[dir === 0 ? 0 : 1].inc(n);
+    if (dir === 0) this.counts.up += n;
+    else this.counts.down += n;
   }
 
   /** The same backend, each call timed and its success noted (readiness). */

@@ -144,6 +144,42 @@ describe('connection log', () => {
     expect(JSON.stringify(bad.body)).toContain('Page size');
   });
 
+  it("a rotating customer's short connections, 16 at a time: one record each and every byte billed", async () => {
+    const u = await userWithCredits(stack.server, 64n * BigInt(MiB));
+    const rotating = u.username({ country: 'US' }, 0);
+    const n = 80; // one page of the log
+    let moved = 0;
+    /** One short connection as a scraper makes it: a tunnel, one small request, its answer, close. */
+    const short = async (i: number) => {
+      let s: Socket;
+      if (i % 2) {
+        s = (
+          await SocksClient.createConnection({
+            proxy: { host: '127.0.0.1', port: stack.port, type: 5, userId: rotating, password: u.proxyPassword },
+            command: 'connect',
+            destination: { host: '127.0.0.1', port: target.port },
+          })
+        ).socket;
+      } else {
+        s = await connectTunnel({ ...u, username: () => rotating });
+      }
+      const request = `GET /download?bytes=${1000 + i} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`;
+      const done = drain(s);
+      s.write(request);
+      const received = await done;
+      moved += request.length + received;
+    };
+    for (let next = 0; next < n;) await Promise.all(Array.from({ length: Math.min(16, n - next) }, () => short(next++)));
+
+    const { connections } = await settled(u, n);
+    expect(connections).toHaveLength(n);
+    expect(connections.filter((c) => c.outcome === 'ok' && c.session === 'rotating')).toHaveLength(n);
+    expect(connections.filter((c) => c.protocol === 'socks5')).toHaveLength(n / 2);
+    const bill = await balances(u);
+    expect(bill.usage).toBe(BigInt(moved));
+    expect(sumBilled(connections)).toBe(bill.usage);
+  });
+
   it('a cut-off connection is recorded as cut_off with the bytes it was billed', async () => {
     const credits = 2n * BigInt(MiB);
     const u = await userWithCredits(stack.server, credits);

@@ -57,6 +57,12 @@ export class RowWriter {
   private rows = 0;
   /** Sessions by their fields: the connections of one customer line share one entry. */
   private readonly sessions = new Map<string, LogSession>();
+  /**
+   * The last entry found for a username's parts (parsed once per username, authenticator.ts): a
+   * rotating customer's every connection is a new login of the same line, found here without
+   * building its fields' key again.
+   */
+  private readonly byParts = new WeakMap<object, { accountId: string; lineTest: boolean; entry: LogSession }>();
   private nextKey = 1;
   private batch = 1;
   /** The entries this batch names. */
@@ -109,6 +115,13 @@ export class RowWriter {
   /** The session's entry, found by its fields (a login's session is new, its line usually is not) and kept on the session. */
   private sessionOf(s: LoggedSession): LogSession {
     const { parts, account } = s;
+    const lineTest = s.lineTest === true;
+    const last = this.byParts.get(parts);
+    // (An entry stays right after `sessions` starts over: its key is never reused, and a batch naming it carries its JSON.)
+    if (last && last.accountId === account.id && last.lineTest === lineTest) {
+      s.logSession = last.entry;
+      return last.entry;
+    }
     const loc = parts.location;
     const proxyUserId = parts.proxyUserId;
     const country = loc?.country ?? '';
@@ -125,6 +138,7 @@ export class RowWriter {
       entry = { key, json: Buffer.from(JSON.stringify(fields)), batch: 0 };
       this.sessions.set(id, entry);
     }
+    this.byParts.set(parts, { accountId: account.id, lineTest, entry });
     s.logSession = entry;
     return entry;
   }

@@ -62,7 +62,7 @@ export function refusal(kind: RefusalKind, message: string, phase?: Refusal['pha
  * Checks credentials (and whatever else the login needs); what it returns travels with the tunnel.
  * Null: the client brought none, which only a password-less source address may do.
  */
-export type Login<S extends { ok: true }> = (credentials: Credentials | null) => Promise<S | Refusal>;
+export type Login<S extends { ok: true }> = (credentials: Credentials | null) => S | Refusal | Promise<S | Refusal>;
 
 export interface Accepted<S> {
   ok: true;
