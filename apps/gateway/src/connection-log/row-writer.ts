@@ -128,13 +128,12 @@ export class RowWriter {
     const state = loc?.state ?? '';
     const city = loc?.city ?? '';
     const session = isRotating(parts) ? 'rotating' : parts.token;
-    const lineTest = s.lineTest ? 1 : 0;
-    const id = `${lineTest}\0${proxyUserId}\0${account.id}\0${country}\0${state}\0${city}\0${session}`;
+    const id = `${lineTest ? 1 : 0}\0${proxyUserId}\0${account.id}\0${country}\0${state}\0${city}\0${session}`;
     let entry = this.sessions.get(id);
     if (!entry) {
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
       const key = this.nextKey++;
-      const fields = logSessionEntry({ sessionKey: key, proxyUserId, proxyAccountId: account.id, country, state, city, session, lineTest });
+      const fields = logSessionEntry({ sessionKey: key, proxyUserId, proxyAccountId: account.id, country, state, city, session, lineTest: lineTest ? 1 : 0 });
       entry = { key, json: Buffer.from(JSON.stringify(fields)), batch: 0 };
       this.sessions.set(id, entry);
     }
