@@ -207,7 +207,11 @@ export async function updateUpstream(tx: DbOrTx, secrets: SecretBox, input: Upda
 
 /** One upstream as the gateways dial it, password in clear (the server's own upstream test). */
 export async function upstreamForDial(db: DbOrTx, secrets: SecretBox, id: string) {
-  const r = await findRow(db, id);
+  return dialOf(await findRow(db, id), secrets);
+}
+
+/** What a dial needs of a stored upstream: its endpoint, templates and the password in clear. */
+function dialOf(r: Row, secrets: SecretBox) {
   return {
     protocol: r.protocol,
     host: r.host,
@@ -238,12 +242,7 @@ export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
   return {
     upstreams: rows.map((r) => ({
       id: r.id,
-      protocol: r.protocol,
-      host: r.host,
-      port: r.port,
-      usernameTemplate: r.usernameTemplate,
-      passwordTemplate: r.passwordTemplate,
-      password: r.passwordEnc ? secrets.decrypt(r.passwordEnc) : '',
+      ...dialOf(r, secrets),
       countries: r.countries,
       weight: r.weight,
       available: !dry.has(r.id),
