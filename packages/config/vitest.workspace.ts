@@ -21,7 +21,7 @@ const PROJECTS = [
   { name: 'server', config: 'apps/server/vitest.config.ts', database: true, both: false },
   { name: 'gateway', config: 'apps/gateway/vitest.config.ts', database: true, both: false },
   { name: 'gateway-isolated', config: 'apps/gateway/vitest.isolated.config.ts', database: true, both: false },
-  { name: 'gateway-crash', config: 'apps/gateway/vitest.crash.config.ts', database: true, both: false },
+  { name: 'gateway-crash', config: 'apps/gateway/vitest.crash.config.ts', database: true, both: true },
   { name: 'web', config: 'apps/web/vitest.config.ts', database: true, both: false },
 ] as const;
 
@@ -29,8 +29,9 @@ const PROJECTS = [
 // test that touches the database runs on that PostgreSQL (its project's name ends in `:pg`), and
 // the data layer (db, api: migrations, queries, locks, money rules) runs on PGlite as well, in the
 // same vitest run: PGlite is what `pnpm start` uses, so its dialect and its one-connection locking
-// stay tested, while the server, gateway, crash and browser tests, which reach the database only
-// through that layer, run once (run twice, they took CI to 25 minutes on 2 cores). The PGlite
+// stay tested, while the server, gateway and browser tests, which reach the database only through
+// that layer, run once (run twice, they took CI to 25 minutes on 2 cores). The crash project runs
+// on both: its launcher and demo suites run only on the embedded database (crash.test.ts). The PGlite
 // projects must not see the URL: it is taken out of the environment the workers inherit and given
 // back only to the `:pg` projects.
 const postgresUrl = process.env.DATABASE_URL ?? '';
