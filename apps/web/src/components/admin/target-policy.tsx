@@ -38,8 +38,10 @@ export function AdminTargetPolicy() {
     },
     (err) => errorMessage(err, 'The policy could not be saved'),
   );
+  // The stored policy fills the form once it arrives, never over what the admin is typing (a
+  // refetch used to wipe it); until then the box is read-only, so nothing typed is lost to it.
   useEffect(() => {
-    if (policy.data) form.reset(valuesOf(policy.data));
+    if (policy.data && !form.formState.isDirty) form.reset(valuesOf(policy.data));
   }, [policy.data, form]);
   const invalid = firstError(form);
   return (
@@ -52,7 +54,7 @@ export function AdminTargetPolicy() {
         {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
         <div className="field">
           <label htmlFor="target-policy-rules">Blocked domains</label>
-          <textarea id="target-policy-rules" rows={10} className="mono" spellCheck={false} {...form.register('rules')} />
+          <textarea id="target-policy-rules" rows={10} className="mono" spellCheck={false} readOnly={!policy.data} {...form.register('rules')} />
         </div>
         <label className="check">
           <input type="checkbox" {...form.register('blockRawIp')} />
