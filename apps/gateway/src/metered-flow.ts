@@ -120,9 +120,16 @@ export class MeteredFlow {
 
   /** A connection or forwarded request starts: its record is built at endRecord, from the bytes counted since. */
   beginRecord(start: RecordStart): void {
-    const exitIp = this.target?.exitIp;
-    if (exitIp) start.exitIp = exitIp;
     this.record = start;
+    this.egressOf(start);
+  }
+
+  /** Where the connection left (its exit address, its pool upstream), once its target is connected. */
+  private egressOf(start: RecordStart): void {
+    const t = this.target;
+    if (!t) return;
+    if (t.exitIp && !start.exitIp) start.exitIp = t.exitIp;
+    if (t.upstreamId && !start.upstreamId) start.upstreamId = t.upstreamId;
   }
 
   /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
@@ -135,6 +142,8 @@ export class MeteredFlow {
     const s = this.record;
     if (!s) return;
     this.record = null;
+    // A forwarded request's record begins before its first origin connects.
+    this.egressOf(s);
     s.session.account.meter.records?.add(s, this.stats.up - s.baseUp, this.stats.down - s.baseDown, outcome, reason);
   }
 

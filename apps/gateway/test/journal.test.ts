@@ -271,6 +271,7 @@ const rec = (n: number) => ({
   outcome: 'ok' as const,
   reason: '',
   exitIp: '',
+  upstreamId: '',
 });
 
 /** The meter's journal interval passes: what ended since is written (the meter seals its records then). */
@@ -306,7 +307,7 @@ const session = {
 /** Connection n (to host-n.example:443, n bytes each way) ends: the meter writes its row as the gateway does. */
 const ended = (meter: Meter, n: number) =>
   meter.recordRow(
-    { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+    { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '', upstreamId: '' },
     n,
     n,
     'ok',
@@ -380,7 +381,16 @@ describe('connection records in the journal', () => {
     const compact = (ns: number[]): RowBatch => {
       for (const n of ns)
         writer.row(
-          { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+          {
+            startedAt: 1_700_000_000_000 + n,
+            protocol: 'connect',
+            target: `host-${n}.example:443`,
+            session,
+            baseUp: 0,
+            baseDown: 0,
+            exitIp: '',
+            upstreamId: '',
+          },
           n,
           n,
           'ok',
@@ -411,7 +421,7 @@ describe('connection records in the journal', () => {
     const writer = new RowWriter();
     for (let n = 0; n < 25_000; n++) {
       writer.row(
-        { startedAt: 1_700_000_000_000 + n, protocol: 'http', target: `host-${n}.example:80`, session, baseUp: 0, baseDown: 0, exitIp: '' },
+        { startedAt: 1_700_000_000_000 + n, protocol: 'http', target: `host-${n}.example:80`, session, baseUp: 0, baseDown: 0, exitIp: '', upstreamId: '' },
         1,
         1,
         'ok',

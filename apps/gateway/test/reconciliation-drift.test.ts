@@ -30,6 +30,7 @@ const POOLS = {
   small: { country: 'DE', protocol: 'http' },
   bulkHttp: { country: 'US', protocol: 'http' },
   bulkSocks: { country: 'GB', protocol: 'socks5' },
+  forward: { country: 'FR', protocol: 'http' },
 } as const;
 type PoolName = keyof typeof POOLS;
 
@@ -100,7 +101,7 @@ describe('drift between a provider that meters every byte and our meter', () => 
     await gateway.flush();
     for (const p of Object.values(providers)) await p.settled();
 
-    const rows: Record<PoolName, ReconciliationDay> = {
+    const rows: Record<Exclude<PoolName, 'forward'>, ReconciliationDay> = {
       small: await reconciledToday('small'),
       bulkHttp: await reconciledToday('bulkHttp'),
       bulkSocks: await reconciledToday('bulkSocks'),
@@ -121,4 +122,35 @@ describe('drift between a provider that meters every byte and our meter', () => 
       expect(Math.abs(rows[pool].driftPercent!)).toBeLessThanOrEqual(1);
     }
   }, 120_000);
+
+  it("counts the connection log's bytes through the pool: plain HTTP requests, and a line test that bills nothing", async () => {
+    const line = `${user.username({ country: POOLS.forward.country }, 10)}:${user.proxyPassword}`;
+    for (const bytes of [1000, 50_000]) {
+      const r = await curl(['-x', `http://${line}@127.0.0.1:${gatewayPort}`, '-o', '/dev/null', `${target.url}/download?bytes=${bytes}`]);
+      expect({ code: r.code, status: r.status }).toEqual({ code: 0, status: 200 });
+    }
+    server.config.proxyCheck = { url: `${target.url}/ip`, gateway: { host: '127.0.0.1', port: gatewayPort } };
+    const tested = await user.client.post<{ ok: boolean }>('/api/proxy-test', { username: user.username({ country: POOLS.forward.country }) });
+    expect(tested.body).toMatchObject({ ok: true });
+    await gateway.flush();
+
+    const log = await admin.get<{ connections: Array<{ country: string; protocol: string; bytesUp: string; bytesDown: string; billedBytes: string }> }>(
+      `/admin/users/${user.userId}/connections?pageSize=500`,
+    );
+    const viaPool = log.body.connections.filter((c) => c.country === POOLS.forward.country);
+    // Two forwarded requests and the line test (a tunnel), every one through the FR pool.
+    expect(viaPool.map((c) => [c.protocol, c.billedBytes === '0'])).toEqual(
+      expect.arrayContaining([
+        ['http', false],
+        ['http', false],
+        ['connect', true],
+      ]),
+    );
+    const moved = viaPool.reduce((sum, c) => sum + BigInt(c.bytesUp) + BigInt(c.bytesDown), 0n);
+    const billed = viaPool.reduce((sum, c) => sum + BigInt(c.billedBytes), 0n);
+    expect(billed).toBeLessThan(moved);
+    const d = await reconciledToday('forward');
+    console.log(`reconciliation forward (plain HTTP and a line test): provider ${d.providerBytes} bytes, ours ${d.ourBytes} (billed ${billed})`);
+    expect(d.ourBytes).toBe(String(moved));
+  }, 60_000);
 });

@@ -1,15 +1,16 @@
 /**
  * The provider's meter against ours over HTTP: `GET /admin/upstreams/:id/reconciliation` answers
- * one row per UTC day with our bytes (usage reported through the gateway's internal API for that
- * upstream), the provider's figure once fetched, the drift and the cost; `format=csv` the same rows;
+ * one row per UTC day with our bytes (the connection log's records through that upstream, as the
+ * gateway reports them through its internal API), the provider's figure once fetched, the drift and the cost; `format=csv` the same rows;
  * bad ranges are 400s naming the field. `POST .../reconcile` asks a fake of the `custom` usage
  * contract on loopback: a day is stored once, refetched until it is 3 days old, a failure stores
  * nothing, a drift over 3 % raises one alert per upstream and day; the nightly run claims its day on
  * one server only.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ReconciliationDay } from '@proxyhub/core';
-import { reconcileTick } from '@proxyhub/api';
+import type { GatewayLogRow, GatewayLogSession, ReconciliationDay } from '@proxyhub/core';
+import { maintainConnectionLog, reconcileTick, upstreamReconciliation } from '@proxyhub/api';
 import { BYTES_PER_GB } from '@proxyhub/core';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startFakeJsonApi, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -44,8 +45,12 @@ async function createUpstream(name: string, costPerGbCents: number, account: Rec
 }
 
 let reportSeq = 0;
-/** Traffic through an upstream as a gateway reports it (the internal API): one lease, one report. */
-async function reportTraffic(upstreamId: string, bytesUp: number, bytesDown: number) {
+/**
+ * Traffic through an upstream as a gateway reports it (the internal API): one lease, one report,
+ * its usage and the connection log's record of the connection. `lineTest`: bytes of the server's
+ * line test through the same upstream in the same report (logged, never billed).
+ */
+async function reportTraffic(upstreamId: string, bytesUp: number, bytesDown: number, lineTest?: { bytesUp: number; bytesDown: number }) {
   const { user } = await signedInUser(server);
   await admin.post(`/admin/users/${user.id}/adjust`, { deltaGB: 1, reason: 'test traffic' });
   const gateway = internalClient(server).gateway;
@@ -53,10 +58,26 @@ async function reportTraffic(upstreamId: string, bytesUp: number, bytesDown: num
   if (!account.ok) throw new Error(account.message);
   const lease = await gateway.reserveLease.mutate({ gatewayId: 'gw-recon', proxyAccountId: account.proxyAccountId, bytes: bytesUp + bytesDown });
   const part = { protocol: 'connect' as const, country: 'US', state: '', city: '', upstreamId, bytesUp, bytesDown, sessions: 1 };
+  const session = (key: number, test: 0 | 1): GatewayLogSession => [key, user.proxyUserId, account.proxyAccountId, 'US', '', '', 'rotating', test];
+  const row = (key: number, up: number, down: number): GatewayLogRow => [
+    Date.now() - 1000,
+    200,
+    'connect',
+    'example.com:443',
+    key,
+    up,
+    down,
+    'ok',
+    '',
+    '',
+    upstreamId,
+  ];
   const r = await gateway.report.mutate({
     gatewayId: 'gw-recon',
     seq: ++reportSeq,
     items: [{ leaseId: lease.leaseId!, bytesUp, bytesDown, sessions: 1, release: true, parts: [part] }],
+    logSessions: [session(1, 0), ...(lineTest ? [session(2, 1)] : [])],
+    logRows: [row(1, bytesUp, bytesDown), ...(lineTest ? [row(2, lineTest.bytesUp, lineTest.bytesDown)] : [])],
   });
   expect(r.applied).toBe(true);
 }
@@ -262,5 +283,25 @@ describe('POST /admin/upstreams/:id/reconcile', () => {
     // Later that day nothing runs again.
     expect(await reconcileTick(server.deps, 'server-a', now + 60_000)).toBeNull();
     expect(provider.calls).toHaveLength(7);
+  });
+
+  it("our bytes are the connection log's through that upstream (a line test's unbilled bytes too), kept with the provider's once the log's day is gone", async () => {
+    const provider = await fakeProvider();
+    const id = await createUpstream('Recon log', 100, provider.account());
+    // 300 + 60,000 billed, and a line test's 40 + 4,000 through the same pool, never billed.
+    await reportTraffic(id, 300, 60_000, { bytesUp: 40, bytesDown: 4_000 });
+    const billed = await server.deps.db.execute(sql`select coalesce(sum(bytes_up + bytes_down), 0)::text as b from usage_daily where upstream_id = ${id}`);
+    expect((Array.isArray(billed) ? billed : (billed as { rows: unknown[] }).rows)[0]).toEqual({ b: '60300' });
+    expect((await dayRow(id, today())).ourBytes).toBe('64340');
+
+    provider.usage.set(today(), '64340');
+    expect((await reconcile(id, { date: today() })).body.days).toEqual([{ date: today(), status: 'fetched', error: null }]);
+    expect(await dayRow(id, today())).toMatchObject({ providerBytes: '64340', ourBytes: '64340', driftBytes: '0', driftPercent: 0 });
+
+    // Two days on, with a log kept one day, today's partition is dropped: the figure stored at the fetch answers.
+    const later = Date.now() + 2 * DAY_MS;
+    expect((await maintainConnectionLog(server.deps.db, later, 1)).dropped).toContain(`connection_log_${today().replaceAll('-', '')}`);
+    const kept = await upstreamReconciliation(server.deps.db, { id, from: today(), to: today() }, 1, later);
+    expect(kept.days).toEqual([expect.objectContaining({ date: today(), providerBytes: '64340', ourBytes: '64340', driftBytes: '0' })]);
   });
 });

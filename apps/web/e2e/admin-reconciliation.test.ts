@@ -44,7 +44,7 @@ beforeAll(async () => {
     account: { provider: 'custom', apiKey: KEY, balanceUrl: `${provider.url}/balance`, usageUrl: `${provider.url}/usage` },
   });
   upstreamId = created.id;
-  // 1,000,000 bytes through the pool today, as a gateway reports them.
+  // 1,000,000 bytes through the pool today, as a gateway reports them: the usage and the connection's record.
   const customer = await e2e.newPage();
   await signUpAndLogIn(e2e, customer, 'Recon Customer');
   const me = await customer.evaluate(
@@ -60,6 +60,8 @@ beforeAll(async () => {
     gatewayId: 'e2e-recon-gw',
     seq: 1,
     items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 1_000_000, sessions: 1, release: true, parts: [part] }],
+    logSessions: [[1, me.proxyUserId, account.proxyAccountId, 'US', '', '', 'rotating', 0]],
+    logRows: [[Date.now() - 1000, 500, 'connect', 'example.com:443', 1, 0, 1_000_000, 'ok', '', '', upstreamId]],
   });
   // Today's count, as an admin's reconcile of one day fetches it.
   await e2e.internal.admin.reconcileUpstream.mutate({ id: upstreamId, date: today });

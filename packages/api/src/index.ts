@@ -31,7 +31,7 @@ export { connectionsCsvText } from './services/connection-log/reads';
 export { maintainConnectionLog } from './services/connection-log/store';
 // Upstreams and locations.
 export { isKnownLocation, loadLocations } from './services/network/locations';
-export { reconcileTick, reconciliationCsvText } from './services/network/upstream-reconciliation';
+export { reconcileTick, reconciliationCsvText, upstreamReconciliation } from './services/network/upstream-reconciliation';
 export { ProviderError, readProviderBalance, readProviderUsage } from './services/network/provider-adapters';
 export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/provider-accounts';
 // Notifications.

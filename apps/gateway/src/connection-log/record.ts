@@ -76,6 +76,8 @@ export interface RecordStart {
   readonly baseDown: number;
   /** The outbound connection's local address once known (egress.ts); '' when unknown. */
   exitIp: string;
+  /** The pool upstream that carried it once known (egress.ts); '' for direct egress or the default upstream. */
+  upstreamId: string;
 }
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
@@ -85,7 +87,7 @@ export function targetOf(t: HostPort): string {
 }
 
 export function connectionStart(protocol: ConnectionProtocol, target: HostPort, session: LoggedSession, baseUp = 0, baseDown = 0): RecordStart {
-  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '' };
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '' };
 }
 
 /** The connection log's record of a connection that never relayed a byte (billed 0). */

@@ -4,7 +4,9 @@ import type { Session } from '../authenticator';
 import type { RecordStart } from './record';
 import { RowWriter } from './row-writer';
 
-function start(over: { target?: string; token?: string; city?: string; durationMinutes?: number; lineTest?: boolean; exitIp?: string } = {}): RecordStart {
+function start(
+  over: { target?: string; token?: string; city?: string; durationMinutes?: number; lineTest?: boolean; exitIp?: string; upstreamId?: string } = {},
+): RecordStart {
   const session = {
     ok: true,
     account: { id: '2b1f0c3e-5d4a-4f6b-8c7d-9e0f1a2b3c4d' },
@@ -25,6 +27,7 @@ function start(over: { target?: string; token?: string; city?: string; durationM
     baseUp: 0,
     baseDown: 0,
     exitIp: over.exitIp ?? '',
+    upstreamId: over.upstreamId ?? '',
   };
 }
 
@@ -32,7 +35,7 @@ function start(over: { target?: string; token?: string; city?: string; durationM
 function rowValues(key: number, duration: number, s: RecordStart, up: number, down: number, outcome: string, reason: string): unknown[] {
   const lineTest = s.session.lineTest === true;
   const why = (lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300);
-  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp];
+  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp, s.upstreamId];
 }
 
 /** What a session's entry holds (gatewayLogSession) for start()'s line. */
@@ -59,6 +62,7 @@ describe('RowWriter', () => {
     ['a reason with quotes, backslashes, control characters and non-ASCII', start(), 'target_unreachable', 'said "no" \\ at\ttab\nline é ü 漢 \u2028 \u007f'],
     ['a target and city that need escaping', start({ target: '[::1]:80', city: 'SÃO"PAULO\\' }), 'refused', 'x'],
     ['a rotating line test with an exit address', start({ durationMinutes: 0, lineTest: true, exitIp: '203.0.113.9' }), 'timeout', 'Timed out'],
+    ['a connection through a pool upstream', start({ upstreamId: '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e' }), 'ok', ''],
     ['a lone surrogate', start({ token: 'AB\ud800CD' }), 'ok', '\udfff'],
     ['a reason over 300 characters', start(), 'cut_off', `${'é'.repeat(299)}"and more`],
   ] as const)('%s: the bytes of JSON.stringify of its values, and a valid row', (_name, s, outcome, reason) => {

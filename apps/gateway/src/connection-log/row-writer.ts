@@ -47,6 +47,7 @@ const COLUMNS: { readonly [K in LogRowColumn]: (w: RowWriter, s: RecordStart, r:
   outcome: (w, _s, r) => w.str(r.outcome),
   reason: (w, _s, r) => w.str(r.reason),
   exitIp: (w, s) => w.str(s.exitIp),
+  upstreamId: (w, s) => w.str(s.upstreamId),
 };
 /** The writers in the row's order. */
 const WRITERS = LOG_ROW_COLUMNS.map((c) => COLUMNS[c]);
@@ -83,7 +84,7 @@ export class RowWriter {
     }
     const why = s.session.lineTest || reason.length > REASON_CHARS ? reasonOf(s, reason) : reason;
     // At most 6 bytes a character (an escape), the integers' digits, quotes and commas.
-    this.room(6 * (s.target.length + why.length + s.exitIp.length + 32) + 24 * WRITERS.length);
+    this.room(6 * (s.target.length + why.length + s.exitIp.length + s.upstreamId.length + 32) + 24 * WRITERS.length);
     const r = this.finished;
     r.sessionKey = session.key;
     r.endedAt = Date.now();

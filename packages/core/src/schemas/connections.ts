@@ -78,6 +78,12 @@ const code = z.string().max(64);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 /** The address the gateway's outbound connection left from (direct egress); '' when unknown (via an upstream, or never connected). */
 const exitIp = z.string().max(64);
+/**
+ * The pool upstream the connection went through ('' for direct egress, the default upstream, or
+ * none reached): what reconciliation sums per upstream and day. The last column, and optional, so
+ * that a gateway of the version before it (rows without it) is still stored during an upgrade.
+ */
+const upstreamId = z.string().max(64).optional();
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
@@ -107,6 +113,7 @@ export const gatewayConnectionRecord = z.object({
   outcome: z.enum(CONNECTION_OUTCOMES),
   reason: z.string().max(300),
   exitIp: exitIp.default(''),
+  upstreamId,
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -134,6 +141,7 @@ export const gatewayConnectionTuple = z.tuple([
   f.outcome,
   f.reason,
   exitIp,
+  upstreamId,
 ]);
 export type ConnectionTuple = z.output<typeof gatewayConnectionTuple>;
 
@@ -145,7 +153,8 @@ export type GatewayConnectionRowInput = z.input<typeof gatewayConnectionRow>;
 
 /** The row of a record (the inverse of gatewayConnectionRow's transform). */
 export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRowInput {
-  return CONNECTION_ROW_FIELDS.map((k) => r[k]) as GatewayConnectionRowInput;
+  // A missing optional field is '' (JSON would carry undefined as null).
+  return CONNECTION_ROW_FIELDS.map((k) => r[k] ?? '') as GatewayConnectionRowInput;
 }
 
 /**
@@ -219,6 +228,7 @@ const LOG_ROW_SPEC = [
   ['outcome', f.outcome, 'text'],
   ['reason', f.reason, 'text'],
   ['exitIp', exitIp, 'text'],
+  ['upstreamId', upstreamId, 'text'],
 ] as const;
 type LogRowSpec = typeof LOG_ROW_SPEC;
 export type LogRowColumn = LogRowSpec[number][0];
@@ -256,6 +266,7 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     outcome: r[LOG_ROW.outcome],
     reason: r[LOG_ROW.reason],
     exitIp: r[LOG_ROW.exitIp],
+    upstreamId: r[LOG_ROW.upstreamId] ?? '',
   };
 }
 

@@ -220,6 +220,8 @@ export const connectionLog = pgTable(
     gatewayId: text('gateway_id').notNull(),
     /** The gateway's local address for a direct connection (what an abuse report names); '' when unknown. */
     exitIp: text('exit_ip').notNull().default(''),
+    /** The pool upstream the connection went through ('' for direct egress or the default upstream): reconciliation's figure. */
+    upstreamId: text('upstream_id').notNull().default(''),
   },
   (t) => [
     primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }),
@@ -231,6 +233,10 @@ export const connectionLog = pgTable(
     index('connection_log_exit_ip_idx')
       .on(t.exitIp, t.startedAt)
       .where(sql`${t.exitIp} <> ''`),
+    // Reconciliation: an upstream's bytes per day. Only rows through a pool upstream, as above.
+    index('connection_log_upstream_idx')
+      .on(t.upstreamId, t.startedAt)
+      .where(sql`${t.upstreamId} <> ''`),
   ],
 );
 

@@ -30,11 +30,13 @@ describe("a compact row's columns", () => {
     expect(LOG_ROW_COLUMNS.map((c) => LOG_ROW[c])).toEqual(LOG_ROW_COLUMNS.map((_, i) => i));
     expect(LOG_ROW_LAYOUT.columns).toBe(LOG_ROW_COLUMNS);
     expect(Object.keys(LOG_ROW_STORED)).toEqual([...LOG_ROW_COLUMNS]);
-    const row: GatewayLogRow = [1_700_000_000_000, 5, 'http', 'example.com:80', 1, 10, 20, 'ok', '', '203.0.113.9'];
+    const row: GatewayLogRow = [1_700_000_000_000, 5, 'http', 'example.com:80', 1, 10, 20, 'ok', '', '203.0.113.9', '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e'];
     expect(gatewayLogRow.parse(row)).toEqual(row);
-    // One value too many or too few is refused: the check has exactly the list's columns.
+    // One value too many is refused; the last column (upstreamId) may be missing, as a gateway of
+    // the version before it sends its rows; one more missing is refused.
     expect(gatewayLogRow.safeParse([...row, 1]).success).toBe(false);
-    expect(gatewayLogRow.safeParse(row.slice(0, -1)).success).toBe(false);
+    expect(gatewayLogRow.safeParse(row.slice(0, -1)).success).toBe(true);
+    expect(gatewayLogRow.safeParse(row.slice(0, -2)).success).toBe(false);
   });
 
   it('a column added to the list (and to the table by a migration) is stored by the same insert', async () => {
@@ -44,7 +46,7 @@ describe("a compact row's columns", () => {
     await database.db.execute(sql.raw('ALTER TABLE connection_log ADD COLUMN connect_ms bigint'));
     try {
       const sessions: GatewayLogSession[] = [[1, 'abc123', u.proxyAccountId, 'US', '', '', 'rotating', 0]];
-      const row = [now - 1000, 250, 'connect', 'example.com:443', 1, 120, 1200, 'ok', '', '203.0.113.7', 37];
+      const row = [now - 1000, 250, 'connect', 'example.com:443', 1, 120, 1200, 'ok', '', '203.0.113.7', '', 37];
       // The report as the server reads it (the scratch column rides at the end of each row).
       const records = { ...reportConnections({ logSessions: sessions, logRows: [] }), logRows: [row as unknown as GatewayLogRow] };
       const { days, oldest } = reportDays(records, now, 30);
@@ -100,5 +102,25 @@ describe("a compact row's columns", () => {
     const all = await allConnections(database.db, u.userId, {});
     expect(Object.keys(all[0]!)).toEqual([...CONNECTION_CSV_COLUMNS]);
     expect(connectionsCsvText(all).split('\n')[0]).toBe(CONNECTION_CSV_COLUMNS.join(','));
+  });
+
+  it("stores the upstream a row names, and '' for a row without the column (a gateway of the version before it)", async () => {
+    const now = Date.now();
+    const u = await userWithAccount(database.db);
+    const upstream = '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e';
+    const sessions: GatewayLogSession[] = [[1, 'abc123', u.proxyAccountId, 'US', '', '', 'rotating', 0]];
+    const rows = [
+      gatewayLogRow.parse([now - 1000, 5, 'connect', 'via-pool.example:443', 1, 1, 2, 'ok', '', '', upstream]),
+      gatewayLogRow.parse([now - 1000, 5, 'connect', 'older-gateway.example:443', 1, 3, 4, 'ok', '', '']),
+    ];
+    const records = reportConnections({ logSessions: sessions, logRows: rows });
+    const { days, oldest } = reportDays(records, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw-upstream', records, oldest))).toBe(2);
+    const stored = await database.db.execute(sql.raw(`select target, upstream_id from connection_log where gateway_id = 'gw-upstream' order by target`));
+    expect(Array.isArray(stored) ? stored : (stored as { rows: unknown[] }).rows).toEqual([
+      { target: 'older-gateway.example:443', upstream_id: '' },
+      { target: 'via-pool.example:443', upstream_id: upstream },
+    ]);
   });
 });

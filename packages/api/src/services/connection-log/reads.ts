@@ -209,3 +209,22 @@ export async function connectionBreakdown(
     byOutcome: rows.filter((r) => r.kind === 'outcome').map((r) => ({ outcome: r.key as ConnectionOutcome, connections: Number(r.connections) })),
   };
 }
+
+/**
+ * Bytes (up + down, billed or not: a line test's and a refused tunnel's too) that went through one
+ * pool upstream per UTC day, from the start of `from` to the end of `to` (epoch ms of day starts),
+ * keyed by day (YYYY-MM-DD): what reconciliation holds against the provider's count.
+ */
+export async function upstreamBytesByDay(db: DbOrTx, upstreamId: string, fromDay: number, toDay: number): Promise<Map<string, bigint>> {
+  const rows = await db
+    .select({
+      day: sql<string>`to_char(${connectionLog.startedAt} at time zone 'UTC', 'YYYY-MM-DD')`,
+      bytes: sql<string>`sum(${connectionLog.bytesUp} + ${connectionLog.bytesDown})::text`,
+    })
+    .from(connectionLog)
+    .where(
+      and(eq(connectionLog.upstreamId, upstreamId), gte(connectionLog.startedAt, new Date(fromDay)), lt(connectionLog.startedAt, new Date(toDay + DAY_MS))),
+    )
+    .groupBy(sql`1`);
+  return new Map(rows.map((r) => [r.day, BigInt(r.bytes)]));
+}

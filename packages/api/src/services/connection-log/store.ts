@@ -121,7 +121,7 @@ export async function storeConnections(
   }
 }
 
-const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip)`;
+const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip, upstream_id)`;
 
 /** A compact row's columns in order with how each is stored: core's (LOG_ROW_COLUMNS, LOG_ROW_STORED); a test gives one with a column added. */
 export interface LogRowLayout {
@@ -162,7 +162,9 @@ function insertLogRows(gatewayId: string, c: ReportConnections, since: number, l
   const start = `${at('startedAt')}::bigint`;
   const ms = (expr: string) => `timestamptz 'epoch' + (${expr}) * interval '1 millisecond'`;
   const names = sql.raw(plain.map(snakeCase).join(', '));
-  const values = sql.raw(plain.map((column) => `${at(column)}::${layout.stored[column]}`).join(', '));
+  // A text column missing from a row (a gateway older than the column, during an upgrade) is ''.
+  const value = (column: string) => (layout.stored[column] === 'text' ? `coalesce(${at(column)}, '')` : `${at(column)}::${layout.stored[column]}`);
+  const values = sql.raw(plain.map(value).join(', '));
   return sql`
     with s as (
       select ${sql.raw(SESSION_SELECT)}, a.id as account_id, a.user_id
@@ -192,7 +194,8 @@ function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], since: 
     insert into ${connectionLog} ${INSERT_COLUMNS}
     select ${col('id', 'uuid')}, ${ms('startedAt')}, ${ms('endedAt')}, a.user_id, a.id, ${col('proxyUserId', 'text')}, ${col('protocol', 'text')}, ${col('target', 'text')},
       ${col('country', 'text')}, ${col('state', 'text')}, ${col('city', 'text')}, ${col('session', 'text')}, ${col('bytesUp', 'bigint')}, ${col('bytesDown', 'bigint')},
-      ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, '')
+      ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, ''),
+      coalesce(${col('upstreamId', 'text')}, '')
     from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as e
     join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')} and a.user_id is not null
     where ${col('startedAt', 'bigint')} >= ${since}

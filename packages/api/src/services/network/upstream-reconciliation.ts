@@ -3,12 +3,13 @@
  * usage API, fetched shortly after each midnight and on demand) beside the bytes our gateways moved
  * through that upstream that day, the drift between them and what the provider's count costs.
  *
- * Our figure is `usage_daily` summed per upstream and day (bytes up + down): the connection log does
- * not name the upstream of a connection, and usage rows do, exactly, for every byte billed (they are
- * written in the same transaction as the ledger). docs/reselling.md says what each side counts.
+ * Our figure is the connection log's bytes (up + down) of the connections that went through the
+ * upstream, per UTC day: every byte relayed through it, billed or not (a line test, a tunnel the
+ * target refused after its CONNECT exchange). It is stored beside the provider's at each fetch, so
+ * days the log no longer keeps still answer. docs/reselling.md says what each side counts.
  */
 import { stringify } from 'csv-stringify/sync';
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import {
   dayRangeProblem,
   DomainError,
@@ -19,8 +20,10 @@ import {
   type ReconcileUpstreamInput,
   type UpstreamReconciliationInput,
 } from '@proxyhub/core';
-import { upstreamAccounts, upstreamProviderDays, usageDaily, type Db, type DbOrTx } from '@proxyhub/db';
+import { upstreamAccounts, upstreamProviderDays, type Db, type DbOrTx } from '@proxyhub/db';
 import { kickTelegram, type ApiDeps } from '../../deps';
+import { CONNECTION_LOG_DAYS } from '../connection-log/days';
+import { upstreamBytesByDay } from '../connection-log/reads';
 import { raiseAdminAlert } from '../notify/admin-alerts';
 import { runOncePerPeriod } from '../lib/job-claims';
 import { ProviderError, readProviderUsage } from './provider-adapters';
@@ -42,17 +45,26 @@ function daysBetween(from: string, to: string): string[] {
   return out;
 }
 
-/** Bytes our gateways moved through one upstream per UTC day of [from, to] (up + down, as billed). */
-export async function ourBytesByDay(db: DbOrTx, upstreamId: string, from: string, to: string): Promise<Map<string, bigint>> {
+/**
+ * Bytes our gateways moved through one upstream per UTC day of [from, to]: the connection log's
+ * up + down for the days it still keeps, and for older days the figure stored with the provider's
+ * at its last fetch (the log's partitions are dropped after CONNECTION_LOG_DAYS).
+ */
+export async function ourBytesByDay(db: DbOrTx, upstreamId: string, from: string, to: string, logDays: number, now = Date.now()): Promise<Map<string, bigint>> {
+  const oldestKept = dayOf(now - (logDays - 1) * DAY_MS);
+  const lastGone = dayOf(startOf(oldestKept) - DAY_MS);
+  const ours = from < oldestKept ? await storedOurBytes(db, upstreamId, from, to < oldestKept ? to : lastGone) : new Map<string, bigint>();
+  if (to < oldestKept) return ours;
+  const logged = await upstreamBytesByDay(db, upstreamId, startOf(from < oldestKept ? oldestKept : from), startOf(to));
+  return new Map([...ours, ...logged]);
+}
+
+async function storedOurBytes(db: DbOrTx, upstreamId: string, from: string, to: string): Promise<Map<string, bigint>> {
   const rows = await db
-    .select({
-      day: sql<string>`(extract(epoch from ${usageDaily.day}) * 1000)::bigint::text`,
-      bytes: sql<string>`sum(${usageDaily.bytesUp} + ${usageDaily.bytesDown})::text`,
-    })
-    .from(usageDaily)
-    .where(and(eq(usageDaily.upstreamId, upstreamId), gte(usageDaily.day, new Date(startOf(from))), lt(usageDaily.day, new Date(startOf(to) + DAY_MS))))
-    .groupBy(usageDaily.day);
-  return new Map(rows.map((r) => [dayOf(Number(r.day)), BigInt(r.bytes)]));
+    .select({ day: upstreamProviderDays.day, ourBytes: upstreamProviderDays.ourBytes })
+    .from(upstreamProviderDays)
+    .where(and(eq(upstreamProviderDays.upstreamId, upstreamId), gte(upstreamProviderDays.day, from), sql`${upstreamProviderDays.day} <= ${to}`));
+  return new Map(rows.flatMap((r) => (r.ourBytes === null ? [] : [[r.day, r.ourBytes] as const])));
 }
 
 /** (provider - ours) / ours in percent, rounded half away from zero to 2 decimals, in integers. */
@@ -87,11 +99,11 @@ function rangeOf(input: { from?: string | undefined; to?: string | undefined }, 
 }
 
 /** One upstream's days over [from, to], oldest first: provider, ours, drift and the provider's cost. */
-export async function upstreamReconciliation(db: DbOrTx, input: UpstreamReconciliationInput, now = Date.now()) {
+export async function upstreamReconciliation(db: DbOrTx, input: UpstreamReconciliationInput, logDays = CONNECTION_LOG_DAYS, now = Date.now()) {
   const upstream = await findRow(db, input.id);
   const { from, to } = rangeOf(input, now);
   const [ours, stored] = await Promise.all([
-    ourBytesByDay(db, upstream.id, from, to),
+    ourBytesByDay(db, upstream.id, from, to, logDays, now),
     db
       .select()
       .from(upstreamProviderDays)
@@ -147,6 +159,7 @@ export async function reconcileUpstream(db: Db, deps: ApiDeps, input: ReconcileU
   );
   const policy = { allowPrivate: deps.config.upstreams?.allowPrivate ?? true };
   const threshold = deps.config.upstreams?.driftAlertPercent ?? DEFAULT_DRIFT_ALERT_PERCENT;
+  const logDays = deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS;
   const outcomes: ReconcileOutcome[] = [];
   let alerted = false;
   for (const date of dates) {
@@ -163,14 +176,15 @@ export async function reconcileUpstream(db: Db, deps: ApiDeps, input: ReconcileU
       outcomes.push({ date, status: 'error', error: err.message });
       continue;
     }
+    const ourBytes = (await ourBytesByDay(db, upstream.id, date, date, logDays, now)).get(date) ?? 0n;
     await db
       .insert(upstreamProviderDays)
-      .values({ upstreamId: upstream.id, day: date, providerBytes, fetchedAt: new Date(now) })
+      .values({ upstreamId: upstream.id, day: date, providerBytes, ourBytes, fetchedAt: new Date(now) })
       .onConflictDoUpdate({
         target: [upstreamProviderDays.upstreamId, upstreamProviderDays.day],
-        set: { providerBytes, fetchedAt: new Date(now) },
+        set: { providerBytes, ourBytes, fetchedAt: new Date(now) },
       });
-    if (await alertOnDrift(db, threshold, upstream, date, providerBytes)) alerted = true;
+    if (await alertOnDrift(db, threshold, upstream, date, providerBytes, ourBytes)) alerted = true;
     outcomes.push({ date, status: 'fetched', error: null });
   }
   if (alerted) kickTelegram(deps);
@@ -182,8 +196,7 @@ export async function reconcileUpstream(db: Db, deps: ApiDeps, input: ReconcileU
  * where we moved none). Raised at each fetch that sees it; the alert list keeps one per upstream and
  * day (its dedupe key), so refetches and concurrent reconciles add nothing. True when it was new.
  */
-async function alertOnDrift(db: Db, thresholdPercent: number, upstream: UpstreamRow, date: string, providerBytes: bigint): Promise<boolean> {
-  const ours = (await ourBytesByDay(db, upstream.id, date, date)).get(date) ?? 0n;
+async function alertOnDrift(db: Db, thresholdPercent: number, upstream: UpstreamRow, date: string, providerBytes: bigint, ours: bigint): Promise<boolean> {
   const drift = providerBytes - ours;
   const percent = driftPercentOf(drift, ours);
   if (drift <= 0n || (percent !== null && percent <= thresholdPercent)) return false;
