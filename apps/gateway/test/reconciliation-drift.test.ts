@@ -98,6 +98,8 @@ describe('drift between a provider that meters every byte and our meter', () => 
       await download('bulkHttp', client, BULK_BYTES);
       await download('bulkSocks', client, BULK_BYTES);
     }
+    // Every tunnel has ended (a connection's record is made when it ends) before the last report.
+    await expect.poll(() => gateway.stats().tunnels).toBe(0);
     await gateway.flush();
     for (const p of Object.values(providers)) await p.settled();
 
@@ -132,6 +134,8 @@ describe('drift between a provider that meters every byte and our meter', () => 
     server.config.proxyCheck = { url: `${target.url}/ip`, gateway: { host: '127.0.0.1', port: gatewayPort } };
     const tested = await user.client.post<{ ok: boolean }>('/api/proxy-test', { username: user.username({ country: POOLS.forward.country }) });
     expect(tested.body).toMatchObject({ ok: true });
+    // The line test's tunnel ends (its record made) before the gateway's last report.
+    await expect.poll(() => gateway.stats().tunnels).toBe(0);
     await gateway.flush();
 
     const log = await admin.get<{ connections: Array<{ country: string; protocol: string; bytesUp: string; bytesDown: string; billedBytes: string }> }>(
