@@ -98,6 +98,16 @@ async function viaUpstream(up: Upstream, req: EgressRequest, opts: EgressOptions
 }
 
 /**
+ * Every upstream tried failed itself (no connection, no answer in time): the exit is unavailable,
+ * not the target (the log's outcome is upstream_failed), and the customer is not told our
+ * provider's address, which the dial's own message names.
+ */
+function noUpstreamAnswered(country: string, last: EgressError | null): EgressError {
+  const why = last?.kind === 'timeout' ? 'no answer in time' : 'the connection failed';
+  return new EgressError('upstream', `No exit could be reached for ${country || 'this line'} (${why}), try again`, true);
+}
+
+/**
  * Where each tunnel leaves: the enabled pools serving its country (in upstream-pool.ts's order: a
  * sticky line's by its sid, a rotating line's by weight), then the default upstream; the next one is tried when one cannot be reached or does
  * not answer in time, before the client sees an error. With no pool at all: the default upstream,
@@ -124,7 +134,7 @@ export function createEgress(opts: EgressOptions): Egress {
     if (fallback) candidates.push(fallback);
     if (!candidates.length && pool?.onlyDryServe(req.location.country)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
     if (!candidates.length) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
-    let last: unknown;
+    let last: EgressError | null = null;
     for (const up of candidates) {
       try {
         const socket = await viaUpstream(up, req, opts);
@@ -137,6 +147,6 @@ export function createEgress(opts: EgressOptions): Egress {
         last = err;
       }
     }
-    throw last;
+    throw noUpstreamAnswered(req.location.country, last);
   };
 }

@@ -5,6 +5,7 @@
  * our own trouble).
  */
 import type { Socket } from 'node:net';
+import { serializeString } from 'structured-headers';
 import type { Refusal, RefusalKind } from './handshake';
 import { httpResponse } from './http';
 import { SOCKS, socksReply } from './socks5';
@@ -40,6 +41,50 @@ const HTTP_STATUS: Record<RefusalKind, number> = {
   timeout: 504,
   no_exit: 503,
 };
+
+/**
+ * The error type of RFC 9209 (the Proxy-Status field) that a program reads to tell "the proxy
+ * refused me" from "no exit was available" from "the target is down": what the account may not do
+ * is a denied request, our own trouble an internal error, a malformed request a request error.
+ */
+const PROXY_STATUS_ERROR: Record<RefusalKind, string> = {
+  bad_request: 'http_request_error',
+  too_large: 'http_request_error',
+  no_method: 'http_request_error',
+  unsupported_command: 'http_request_error',
+  unsupported_address: 'http_request_error',
+  bad_target: 'http_request_error',
+  missing: 'http_request_denied',
+  bad_username: 'http_request_denied',
+  bad_credentials: 'http_request_denied',
+  limited: 'http_request_denied',
+  disabled: 'http_request_denied',
+  expired: 'http_request_denied',
+  bad_location: 'http_request_denied',
+  address_not_allowed: 'http_request_denied',
+  unavailable: 'proxy_internal_error',
+  empty: 'http_request_denied',
+  cap_reached: 'http_request_denied',
+  too_many_connections: 'http_request_denied',
+  blocked: 'http_request_denied',
+  forbidden: 'http_request_denied',
+  dns: 'dns_error',
+  refused: 'connection_refused',
+  unreachable: 'destination_ip_unroutable',
+  net_unreachable: 'destination_ip_unroutable',
+  upstream: 'destination_unavailable',
+  timeout: 'connection_timeout',
+  no_exit: 'destination_unavailable',
+};
+
+/**
+ * `Proxy-Status: ProxyHub; error=<type>; details="<reason>"` (RFC 9209). The details are a
+ * structured-field string, which holds printable ASCII only: anything else (a host name's or an
+ * upstream's own characters) becomes `?`.
+ */
+export function proxyStatus(r: Refusal, text: string): string {
+  return `ProxyHub; error=${PROXY_STATUS_ERROR[r.kind]}; details=${serializeString(text.replace(/[^\x20-\x7e]/g, '?'))}`;
+}
 
 /** The reply to a CONNECT request (RFC 1928 section 6); null: no reply fits, the connection is closed. */
 const SOCKS_REP: Record<RefusalKind, number | null> = {
@@ -114,7 +159,9 @@ const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
 /** What the client is sent before the connection closes; null: it is closed without an answer. */
 export function answerTo(protocol: ProtocolName, r: Refusal, ctx: AnswerContext): Buffer | null {
-  return protocol === 'http' ? httpResponse(HTTP_STATUS[r.kind], oneLine(httpText(r, ctx))) : socksAnswer(r);
+  if (protocol !== 'http') return socksAnswer(r);
+  const text = oneLine(httpText(r, ctx));
+  return httpResponse(HTTP_STATUS[r.kind], text, proxyStatus(r, text));
 }
 
 /** Refusals that are our side's trouble (the server, an upstream) are warnings; the rest is the client's business. */

@@ -114,9 +114,11 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-export function httpResponse(status: number, message: string): Buffer {
+export function httpResponse(status: number, message: string, proxyStatus?: string): Buffer {
   const body = `${message}\n`;
-  const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="ProxyHub"\r\n' : status === 429 ? 'Retry-After: 60\r\n' : '';
+  const extra =
+    (status === 407 ? 'Proxy-Authenticate: Basic realm="ProxyHub"\r\n' : status === 429 ? 'Retry-After: 60\r\n' : '') +
+    (proxyStatus ? `Proxy-Status: ${proxyStatus}\r\n` : '');
   return Buffer.from(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n${extra}Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
