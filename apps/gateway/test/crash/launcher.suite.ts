@@ -242,10 +242,11 @@ describe('launcher (pnpm start)', () => {
       },
       30_000,
     );
-    expect(back.gateway).toBe(pids.gateway);
-    expect(back.relay).toBe(pids.relay);
-    expect(await gatewayAnswers(gatewayPort)).toBe(true);
+    const killed = pids;
     pids = back as typeof pids;
+    expect(back.gateway).toBe(killed.gateway);
+    expect(back.relay).toBe(killed.relay);
+    expect(await gatewayAnswers(gatewayPort)).toBe(true);
   }, 60_000);
 
   it('does not leave the relay behind when the gateway process is killed with -9', async () => {
@@ -258,9 +259,10 @@ describe('launcher (pnpm start)', () => {
       },
       30_000,
     );
-    expect(alive(pids.relay)).toBe(false);
-    expect(back.server).toBe(pids.server);
+    const killed = pids;
     pids = back as typeof pids;
+    expect(alive(killed.relay)).toBe(false);
+    expect(back.server).toBe(killed.server);
   }, 60_000);
 
   it('takes every child along when killed with -9; a new launcher started at once comes up on the same ports', async () => {
