@@ -207,23 +207,23 @@ describe('entry ports for password-less addresses', () => {
     const put = (ports: unknown[]) => u.client.request<{ error: string }>('PUT', '/api/ip-allowlist', { entries: [{ entry: '127.0.0.1', ports }] });
     const outside = await put([{ port: ports.to + 1, location: 'FR', durationMinutes: 0 }]);
     expect(outside.status).toBe(400);
-    expect(outside.body.error).toBe(`ports: ${ports.to + 1} is not an entry port (the entry ports are ${ports.from}-${ports.to})`);
+    expect(outside.body.error).toBe(`Port ${ports.to + 1} is not an entry port: the entry ports are ${ports.from}-${ports.to}`);
     const other = await userWithCredits(server, 0n);
     const theirs = await put([{ port: portB, proxyAccountId: other.proxyUserId, location: 'FR', durationMinutes: 0 }]);
     expect(theirs.status).toBe(404);
-    expect(theirs.body.error).toBe(`ports: proxyAccountId ${other.proxyUserId} is not one of your proxy accounts`);
+    expect(theirs.body.error).toBe(`Proxy account ${other.proxyUserId} is not one of your proxy accounts`);
     const place = await put([{ port: portB, location: 'ZZ', durationMinutes: 0 }]);
     expect(place.status).toBe(400);
-    expect(place.body.error).toBe('ports: unknown location "ZZ"');
+    expect(place.body.error).toBe('Location "ZZ" is not known: use codes such as FR or US-CA-LOSANGELES');
     const twice = await put([
       { port: portB, location: 'FR', durationMinutes: 0 },
       { port: portB, location: 'DE', durationMinutes: 0 },
     ]);
     expect(twice.status).toBe(400);
-    expect(twice.body.error).toBe(`ports: port ${portB} is listed twice`);
+    expect(twice.body.error).toBe(`Port ${portB} is listed twice for one entry`);
     const duration = await put([{ port: portB, location: 'FR', durationMinutes: -1 }]);
     expect(duration.status).toBe(400);
-    expect(duration.body.error).toContain('ports: durationMinutes');
+    expect(duration.body.error).toBe('Session duration must be 0 (rotating) or 1 to 10080 minutes');
     const get = await u.client.get<{ entries: unknown[] }>('/api/ip-allowlist');
     expect(get.body.entries).toEqual([{ entry: '127.0.0.1', ports: [profiles()[0], { ...profiles()[1], location: 'DE' }] }]);
   });

@@ -125,8 +125,7 @@ export function parseEntryPortRange(text: string): EntryPortRange | null {
 }
 
 export const entryPortRangeText = (r: EntryPortRange) => (r.from === r.to ? String(r.from) : `${r.from}-${r.to}`);
-export const entryPortOutsideMessage = (port: number, r: EntryPortRange) =>
-  `ports: ${port} is not an entry port (the entry ports are ${entryPortRangeText(r)})`;
+export const entryPortOutsideMessage = (port: number, r: EntryPortRange) => `Port ${port} is not an entry port: the entry ports are ${entryPortRangeText(r)}`;
 
 /** `FR`, `US-CA`, `US-CA-LOSANGELES` as a location; null when it is not of that form. */
 export function parseLocationText(text: string): ProxyLocation | null {
@@ -139,26 +138,26 @@ export function parseLocationText(text: string): ProxyLocation | null {
 /** What a connection to one entry port from a password-less address gets. */
 export const portProfileInput = z.object({
   port: z
-    .number({ error: 'ports: port must be a number' })
-    .int('ports: port must be a whole number')
-    .min(1, 'ports: port must be 1-65535')
-    .max(65535, 'ports: port must be 1-65535'),
+    .number({ error: 'Port must be a whole number from 1 to 65535' })
+    .int('Port must be a whole number from 1 to 65535')
+    .min(1, 'Port must be a whole number from 1 to 65535')
+    .max(65535, 'Port must be a whole number from 1 to 65535'),
   /** One of the user's proxy accounts, by the id the proxy-accounts API names it with (its proxy user id); omitted: their main account. */
   proxyAccountId: z
-    .string({ error: 'ports: proxyAccountId must be a proxy account id' })
-    .regex(PROXY_USER_ID_RE, 'ports: proxyAccountId must be a proxy account id (as GET /api/proxy-accounts lists them)')
+    .string({ error: 'Proxy account must be the id of one of your proxy accounts' })
+    .regex(PROXY_USER_ID_RE, 'Proxy account must be the id of one of your proxy accounts, as the proxy accounts page lists them')
     .optional(),
   location: z
-    .string({ error: 'ports: location must be text such as FR or US-CA-LOSANGELES' })
+    .string({ error: 'Location must be text such as FR or US-CA-LOSANGELES' })
     .trim()
     .toUpperCase()
-    .refine((l) => parseLocationText(l) !== null, 'ports: location must be COUNTRY[-STATE[-CITY]], such as FR or US-CA-LOSANGELES'),
+    .refine((l) => parseLocationText(l) !== null, 'Location must be COUNTRY[-STATE[-CITY]] codes, such as FR or US-CA-LOSANGELES'),
   durationMinutes: z
-    .number({ error: 'ports: durationMinutes must be a number' })
-    .int('ports: durationMinutes must be a whole number')
+    .number({ error: 'Session duration must be a whole number of minutes' })
+    .int('Session duration must be a whole number of minutes')
     .refine(
       (d) => d === ROTATING_DURATION_MINUTES || (d >= MIN_DURATION_MINUTES && d <= MAX_DURATION_MINUTES),
-      `ports: durationMinutes must be 0 (rotating) or ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES}`,
+      `Session duration must be 0 (rotating) or ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} minutes`,
     ),
 });
 export type PortProfileInput = z.infer<typeof portProfileInput>;
@@ -172,18 +171,18 @@ export const allowlistEntryInput = z.union(
     z.object({
       entry: z.string({ error: 'Each entry must be text' }),
       ports: z
-        .array(portProfileInput, { error: 'ports must be a list of { port, proxyAccountId?, location, durationMinutes }' })
-        .max(MAX_ENTRY_PORTS, `ports: at most ${MAX_ENTRY_PORTS} per entry`)
+        .array(portProfileInput, { error: 'Ports must be a list of port profiles: port, proxy account, location and session duration' })
+        .max(MAX_ENTRY_PORTS, `At most ${MAX_ENTRY_PORTS} ports per entry`)
         .superRefine((ports, ctx) => {
           const seen = new Set<number>();
           for (const p of ports) {
-            if (seen.has(p.port)) return ctx.addIssue({ code: 'custom', message: `ports: port ${p.port} is listed twice` });
+            if (seen.has(p.port)) return ctx.addIssue({ code: 'custom', message: `Port ${p.port} is listed twice for one entry` });
             seen.add(p.port);
           }
         }),
     }),
   ],
-  { error: 'Each entry must be an IP address or CIDR range, or { entry, ports }' },
+  { error: 'Each entry must be an IP address or CIDR range, alone or with its ports' },
 );
 export type AllowlistEntryInput = z.infer<typeof allowlistEntryInput>;
 

@@ -106,10 +106,10 @@ function networksOf(entries: readonly AllowlistEntryInput[]): Array<AllowlistNet
 async function checkPortProfiles(tx: DbOrTx, userId: string, ports: readonly PortProfile[], range: EntryPortRange | null): Promise<void> {
   if (!ports.length) return;
   for (const p of ports) {
-    if (!range) throw new DomainError('BAD_REQUEST', 'ports: this installation has no entry ports (GATEWAY_ENTRY_PORTS is off)');
+    if (!range) throw new DomainError('BAD_REQUEST', 'Entry ports are off on this installation (GATEWAY_ENTRY_PORTS): ports cannot be set');
     if (p.port < range.from || p.port > range.to) throw new DomainError('BAD_REQUEST', entryPortOutsideMessage(p.port, range));
     const loc = parseLocationText(p.location);
-    if (!loc || !isKnownLocation(loc)) throw new DomainError('BAD_REQUEST', `ports: unknown location "${p.location}"`);
+    if (!loc || !isKnownLocation(loc)) throw new DomainError('BAD_REQUEST', `Location "${p.location}" is not known: use codes such as FR or US-CA-LOSANGELES`);
   }
   const ids = [...new Set(ports.flatMap((p) => p.proxyAccountId ?? []))];
   if (!ids.length) return;
@@ -119,7 +119,7 @@ async function checkPortProfiles(tx: DbOrTx, userId: string, ports: readonly Por
     .where(and(eq(proxyAccounts.userId, userId), anyOf(proxyAccounts.proxyUserId, ids)));
   const mine = new Set(own.map((r) => r.id));
   const other = ids.find((id) => !mine.has(id));
-  if (other) throw new DomainError('NOT_FOUND', `ports: proxyAccountId ${other} is not one of your proxy accounts`);
+  if (other) throw new DomainError('NOT_FOUND', `Proxy account ${other} is not one of your proxy accounts`);
 }
 
 /**
