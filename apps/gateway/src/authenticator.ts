@@ -187,8 +187,9 @@ export class Authenticator {
   /**
    * No credentials: the main account of the user who made this source address password-less, if
    * any; to an entry port, the account, location and session of that port's profile (none: refused
-   * as without credentials). Not counted as a failed login: HTTP clients send a first request without credentials and
-   * repeat it with them after the 407. The cache keeps one server call per address per few seconds.
+   * as without credentials). Not counted as a failed login: HTTP clients send a first request
+   * without credentials and repeat it with them after the 407. The cache keeps one server call per
+   * address (and entry port) per few seconds.
    */
   private async passwordless(remote: string | undefined, entryPort: number | undefined): Promise<Session | Refusal> {
     const address = sourceAddress(remote);

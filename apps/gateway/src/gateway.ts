@@ -1,5 +1,6 @@
 /**
- * The proxy gateway: one TCP port, the first byte decides the protocol (0x05 SOCKS5, anything else
+ * The proxy gateway: one TCP port (and the entry ports, served alike; a password-less connection
+ * there takes the port's profile), the first byte decides the protocol (0x05 SOCKS5, anything else
  * HTTP). Protects the traffic we sell: nothing is relayed without valid credentials and a byte
  * lease, and nothing a client sends (garbage, half a handshake, a slow drip) can crash the process
  * or keep a socket open past the handshake deadline. This module accepts, dispatches and starts;

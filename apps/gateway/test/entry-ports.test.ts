@@ -4,7 +4,8 @@
  * owner gave that port (over HTTP forward, CONNECT and SOCKS5), through the pool serving that
  * location (a fake FR pool and a fake DE pool); sticky per address and port or rotating; billed and
  * capped as that account; the main port keeps password-less access as it was; an entry port without
- * a profile is refused (407, SOCKS5 "no acceptable methods"). Bad profiles are 4xx naming the field.
+ * a profile is refused (407, SOCKS5 "no acceptable methods"); the same port from another user's
+ * password-less address is that user's. Bad profiles are 4xx naming the field, nothing saved.
  */
 import type { AddressInfo } from 'node:net';
 import { loadLocations } from '@proxyhub/api';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Gateway } from '../src/gateway';
 import {
   adminClient,
+  balances,
   curl,
   expectLedgerHolds,
   freePortRange,
@@ -183,6 +185,29 @@ describe('entry ports for password-less addresses', () => {
     const elsewhere = await viaHttp(portB, '/hello', '127.0.0.2');
     expect(elsewhere.status, elsewhere.stderr).toBe(407);
     expect((await viaSocks(portB, '/hello', '127.0.0.2')).code).not.toBe(0);
+  });
+
+  it('ports need not be unique across users: the same port from another user’s password-less address is that user’s profile', async () => {
+    const other = await userWithCredits(server, 1n << 30n);
+    const put = await other.client.request('PUT', '/api/ip-allowlist', {
+      entries: [{ entry: '127.0.0.2', ports: [{ port: portB, location: 'DE', durationMinutes: 0 }] }],
+      passwordless: true,
+    });
+    expect(put.status).toBe(200);
+    const before = de.requests.length;
+    const otherBefore = await balances(other);
+    const bBefore = (await accountNow(b.proxyUserId)).usedBytes;
+    // The gateway's refusal for 127.0.0.2 may be cached for a moment.
+    let r = await viaSocks(portB, '/hello', '127.0.0.2');
+    for (let i = 0; i < 40 && r.status !== 200; i += 1) {
+      await new Promise((res) => setTimeout(res, 100));
+      r = await viaSocks(portB, '/hello', '127.0.0.2');
+    }
+    expect(r.status).toBe(200);
+    expect(de.requests.slice(before).map((q) => q.credentials)).toContain('de-DE:de-secret');
+    await gateway.flush();
+    expect((await balances(other)).usage).toBeGreaterThan(otherBefore.usage);
+    expect((await accountNow(b.proxyUserId)).usedBytes).toBe(bBefore);
   });
 
   it('B’s cap stops B only: its port is refused, C’s goes on', async () => {
