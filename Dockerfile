@@ -45,5 +45,5 @@ COPY --from=build /app/content ./content
 # DATA_DIR: mail outbox without SMTP, and the gateway's usage journal (mount a volume there).
 RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 3000 3001 3002
+EXPOSE 3000 3001 3002 20000-20099
 CMD ["node", "apps/server/dist/main.js"]

@@ -53,9 +53,13 @@ export function credKeyOf(proxyUserId: string, password: string): string {
 /** The key of a connection that brought no credentials (password-less access): its source address. */
 const ADDRESS_KEY_PREFIX = '@';
 
-export function addressKeyOf(address: string): string {
+/** Between an address and an entry port in its key (no address holds it). */
+const PORT_SEPARATOR = '#';
+
+/** `port`: the entry port it came to (its own answer: another account, location, session); absent for the main port. */
+export function addressKeyOf(address: string, port?: number): string {
   // Proxy user ids are [a-z0-9]: no credential key starts with this.
-  return `${ADDRESS_KEY_PREFIX}${address}`;
+  return port === undefined ? `${ADDRESS_KEY_PREFIX}${address}` : `${ADDRESS_KEY_PREFIX}${address}${PORT_SEPARATOR}${port}`;
 }
 
 /** Whether a good answer differs from the last one in what open connections depend on. */
@@ -96,8 +100,8 @@ export class AuthCache {
   }
 
   /** Whose password-less address this is, if anyone's: cached like credentials, one call for concurrent checks. */
-  checkAddress(address: string): AccountAnswer | Promise<AccountAnswer> {
-    const key = addressKeyOf(address);
+  checkAddress(address: string, port?: number): AccountAnswer | Promise<AccountAnswer> {
+    const key = addressKeyOf(address, port);
     const e = this.creds.get(key);
     if (e) {
       if (e.answer.ok && this.halfExpired(key)) this.refresh(key);
@@ -117,7 +121,10 @@ export class AuthCache {
 
   /** The server's answer for a key, whichever kind it is. */
   private async ask(key: string): Promise<AccountAnswer> {
-    if (key.startsWith(ADDRESS_KEY_PREFIX)) return (await this.backend.authorizeAddress({ address: key.slice(ADDRESS_KEY_PREFIX.length) })).account;
+    if (key.startsWith(ADDRESS_KEY_PREFIX)) {
+      const [address, port] = key.slice(ADDRESS_KEY_PREFIX.length).split(PORT_SEPARATOR) as [string, string | undefined];
+      return (await this.backend.authorizeAddress({ address, ...(port !== undefined && { port: Number(port) }) })).account;
+    }
     const i = key.indexOf('\0');
     return (await this.backend.authorize({ proxyUserId: key.slice(0, i), password: key.slice(i + 1) })).account;
   }

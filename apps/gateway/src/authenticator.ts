@@ -5,11 +5,12 @@
  * one, or without credentials from an address its owner made password-less; credentials that stop
  * being valid, or an allow-list that no longer holds a connection's address, close connections.
  */
+import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { AllowlistMatcher, locationString, parseProxyUsername, randomSessionToken, type ProxyUsernameParts } from '@proxyhub/core';
 import { lineTestSigned } from '@proxyhub/core/node';
 import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthAnswer, type AuthCacheOptions } from './auth-cache';
-import type { AccountAnswer, Backend } from './backend';
+import type { AccountAnswer, Backend, PortLine } from './backend';
 import type { Logger } from './log';
 import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginAttempt, type LoginLimitOptions } from './login-limit';
 import type { Account, Meter } from './meter';
@@ -53,9 +54,15 @@ function allowlistOf(answer: AccountAnswer & { ok: true }): AllowlistMatcher {
   return m;
 }
 
-/** Password-less connections name no location and no session: any location, a new exit each time. */
-function passwordlessParts(): ProxyUsernameParts {
-  return { proxyUserId: '', location: { country: '' }, durationMinutes: 1, token: randomSessionToken() };
+/**
+ * Password-less connections to the main port name no location and no session: any location, a new
+ * exit each time. To an entry port, its profile's line, with a token of the address and port (the
+ * same on every gateway), so the session is sticky per address and port.
+ */
+function passwordlessParts(line: PortLine | undefined, address: string, port: number | undefined): ProxyUsernameParts {
+  if (!line) return { proxyUserId: '', location: { country: '' }, durationMinutes: 1, token: randomSessionToken() };
+  const token = createHash('sha256').update(`${address}\n${port}`).digest('hex').slice(0, 8).toUpperCase();
+  return { proxyUserId: line.proxyUserId, location: line.location, durationMinutes: line.durationMinutes, token };
 }
 /** The server accepts 1 to 256 characters: anything else is refused without asking it. */
 const MAX_PASSWORD_LENGTH = 256;
@@ -105,8 +112,8 @@ export class Authenticator {
    * attempt against the address's limit (a burst of one client's connections is not a burst of
    * guesses, and the cache makes one server call for them anyway).
    */
-  login(credentials: Credentials | null, remote: string | undefined): Session | Refusal | Promise<Session | Refusal> {
-    if (!credentials) return this.passwordless(remote);
+  login(credentials: Credentials | null, remote: string | undefined, entryPort?: number): Session | Refusal | Promise<Session | Refusal> {
+    if (!credentials) return this.passwordless(remote, entryPort);
     const key = () => `${remote}\0${credentials.username}\0${credentials.password}\0${credentials.lineTest ?? ''}`;
     const waiting = this.inFlight.size ? this.inFlight.get(key()) : undefined;
     if (waiting) return waiting;
@@ -179,15 +186,17 @@ export class Authenticator {
 
   /**
    * No credentials: the main account of the user who made this source address password-less, if
-   * any. Not counted as a failed login: HTTP clients send a first request without credentials and
-   * repeat it with them after the 407. The cache keeps one server call per address per few seconds.
+   * any; to an entry port, the account, location and session of that port's profile (none: refused
+   * as without credentials). Not counted as a failed login: HTTP clients send a first request
+   * without credentials and repeat it with them after the 407. The cache keeps one server call per
+   * address (and entry port) per few seconds.
    */
-  private async passwordless(remote: string | undefined): Promise<Session | Refusal> {
+  private async passwordless(remote: string | undefined, entryPort: number | undefined): Promise<Session | Refusal> {
     const address = sourceAddress(remote);
     if (!address) return refusal('missing', MISSING_MESSAGE);
     let answer: AccountAnswer;
     try {
-      answer = await this.cache.checkAddress(address);
+      answer = await this.cache.checkAddress(address, entryPort);
     } catch (err) {
       this.logger.warn({ err }, 'password-less lookup failed');
       return refusal('unavailable', 'Proxy authentication is temporarily unavailable, try again');
@@ -195,13 +204,15 @@ export class Authenticator {
     if (!answer.ok) {
       if (answer.reason === 'disabled') return refusal('disabled', answer.message);
       if (answer.reason === 'expired') return refusal('expired', answer.message);
-      return refusal('missing', `${MISSING_MESSAGE} (${address} is not a password-less address)`);
+      return refusal('missing', `${MISSING_MESSAGE} (${answer.message.replace(/^No credentials, and /, '')})`);
     }
+    const line = answer.portProfile;
+    if (line && !line.locationKnown) return refusal('bad_location', `Location not offered: ${locationString(line.location)}`);
     const account = this.meter.account(answer.proxyAccountId, answer.usageType);
     account.maxConnections = answer.maxConnections;
     account.targetPolicyExempt = answer.targetPolicyExempt;
     account.disabled = false;
-    return { ok: true, account, credKey: addressKeyOf(address), parts: passwordlessParts(), logSession: undefined };
+    return { ok: true, account, credKey: addressKeyOf(address, entryPort), parts: passwordlessParts(line, address, entryPort), logSession: undefined };
   }
 
   stop(): void {
@@ -235,7 +246,7 @@ export class Authenticator {
     }
     if (closed)
       this.logger.info(
-        { closed, remote: passwordless ? credKey.slice(1) : undefined },
+        { closed, remote: passwordless ? credKey.slice(1).split('#')[0] : undefined },
         'IP allow-list changed: connections from addresses it no longer holds closed',
       );
   }

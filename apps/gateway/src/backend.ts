@@ -18,6 +18,8 @@ import { reportCall, type ReportAnswer, type ReportInput } from './report/report
 type GatewayAnswers = inferRouterOutputs<AppRouter>['gateway'];
 export type AuthorizeAnswer = GatewayAnswers['authorize'];
 export type AccountAnswer = AuthorizeAnswer['account'];
+/** What an entry port's profile makes of a password-less connection (the server's PortLine). */
+export type PortLine = NonNullable<Extract<AccountAnswer, { ok: true }>['portProfile']>;
 export type LeaseAnswer = GatewayAnswers['reserveLease'];
 export type { ReportAnswer, ReportInput };
 

@@ -2,7 +2,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { devSecret, envBool as bool, envLogFormat, envOptionalString as optionalString, isLoopbackAddress, logFormatFor, parseEnv } from '@proxyhub/core/node';
+import {
+  devSecret,
+  envBool as bool,
+  envEntryPorts,
+  envLogFormat,
+  envOptionalString as optionalString,
+  isLoopbackAddress,
+  logFormatFor,
+  parseEnv,
+} from '@proxyhub/core/node';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -18,6 +27,8 @@ const schema = z.object({
   INTERNAL_API_KEY: optionalString,
   GATEWAY_UPSTREAM_URL: optionalString.pipe(z.url().optional()),
   GATEWAY_ALLOW_PRIVATE: bool,
+  /** Ports listened on beside GATEWAY_PORT for password-less entry port profiles (`from-to`, at most 100; `off`: none). */
+  GATEWAY_ENTRY_PORTS: envEntryPorts,
   /** Where people top up and find their credentials: named in the gateway's refusals. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
   GATEWAY_ID: optionalString,
@@ -53,6 +64,14 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
   if (env.GATEWAY_UPSTREAM_URL && !/^(http|socks5h?):$/.test(new URL(env.GATEWAY_UPSTREAM_URL).protocol)) {
     throw new Error('GATEWAY_UPSTREAM_URL must be an http:// or socks5:// URL');
   }
+  const entry = env.GATEWAY_ENTRY_PORTS;
+  for (const [name, port] of [
+    ['GATEWAY_PORT', env.GATEWAY_PORT],
+    ['GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT],
+  ] as const) {
+    if (entry && port !== null && port >= entry.from && port <= entry.to)
+      throw new Error(`${name} ${port} is inside GATEWAY_ENTRY_PORTS (${entry.from}-${entry.to}): choose another port or range`);
+  }
   const stateDir = env.GATEWAY_STATE_DIR ? resolve(env.GATEWAY_STATE_DIR) : resolve(dataDir, 'gateway');
   return {
     production,
@@ -63,6 +82,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env) {
     internalApiKey,
     upstreamUrl: env.GATEWAY_UPSTREAM_URL,
     allowPrivate: env.GATEWAY_ALLOW_PRIVATE,
+    entryPorts: env.GATEWAY_ENTRY_PORTS,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     gatewayId: env.GATEWAY_ID ?? defaultGatewayId(stateDir, env.GATEWAY_PORT),
     dataDir,

@@ -1,4 +1,5 @@
 /** What a gateway is made with (gateway.ts), and what it says of itself. */
+import type { EntryPortRange } from '@proxyhub/core';
 import type { AuthCacheOptions } from './auth-cache';
 import type { Backend } from './backend';
 import type { Logger } from './log';
@@ -34,6 +35,11 @@ export interface GatewayOptions {
   meter?: Partial<Omit<MeterOptions, 'gatewayId' | 'backend' | 'logger' | 'metrics'>>;
   /** Settle leases left open by an earlier process with this gateway id (a crash) on listen. */
   releaseStaleLeases?: boolean;
+  /**
+   * Entry ports (GATEWAY_ENTRY_PORTS), listened on beside the main port: a password-less address's
+   * connection to one takes the profile its owner gave that port. Absent or null: none.
+   */
+  entryPorts?: EntryPortRange | null;
 }
 
 export interface GatewayStats {

@@ -75,7 +75,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
 export interface ForwardHooks {
   logger: Logger;
   /** A request's Proxy-Authorization logged in; a refusal names the proxy user id it asked for, if any. */
-  login(authorization: string | undefined, remote: string | undefined): Promise<Session | (Refusal & { proxyUserId: string | null })>;
+  login(authorization: string | undefined, client: Socket): Promise<Session | (Refusal & { proxyUserId: string | null })>;
   openTarget: OpenTarget;
   /** The target policy's refusal of a request naming these hosts (its URI host and Host header), or null. */
   blocked(session: Session, hosts: readonly string[]): Refusal | null;
@@ -88,13 +88,19 @@ export interface ForwardHooks {
 }
 
 /** A keep-alive HTTP client's later requests: logged in, refused and counted like first ones. */
-export function forwardHooks(p: GatewayParts, logger: Logger, refuse: ForwardHooks['refuse'], handOver: ForwardHooks['handOver']): ForwardHooks {
+export function forwardHooks(
+  p: GatewayParts,
+  logger: Logger,
+  refuse: ForwardHooks['refuse'],
+  handOver: ForwardHooks['handOver'],
+  entryPortOf: (client: Socket) => number | undefined,
+): ForwardHooks {
   return {
     logger,
-    login: async (authorization, remote) => {
+    login: async (authorization, client) => {
       const credentials = credentialsOf(authorization);
       if (credentials && 'ok' in credentials) return { ...credentials, proxyUserId: null };
-      const r = await p.logins.login(credentials, remote);
+      const r = await p.logins.login(credentials, client.remoteAddress, entryPortOf(client));
       p.metrics.handshake('http', r);
       return r.ok ? r : { ...r, proxyUserId: credentials ? proxyUserIdOf(credentials.username) : null };
     },

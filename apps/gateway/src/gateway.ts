@@ -1,5 +1,6 @@
 /**
- * The proxy gateway: one TCP port, the first byte decides the protocol (0x05 SOCKS5, anything else
+ * The proxy gateway: one TCP port (and the entry ports, served alike; a password-less connection
+ * there takes the port's profile), the first byte decides the protocol (0x05 SOCKS5, anything else
  * HTTP). Protects the traffic we sell: nothing is relayed without valid credentials and a byte
  * lease, and nothing a client sends (garbage, half a handshake, a slow drip) can crash the process
  * or keep a socket open past the handshake deadline. This module accepts, dispatches and starts;
@@ -35,6 +36,8 @@ const ignore = () => undefined;
 
 export class Gateway {
   readonly server: Server;
+  /** One per entry port (options.entryPorts), by port; the same handling as the main port's. */
+  readonly entryServers = new Map<number, Server>();
   readonly meter: Meter;
   readonly logins: Authenticator;
   readonly upstreams: UpstreamPool;
@@ -65,20 +68,35 @@ export class Gateway {
     // An absolute deadline, checked often enough that it is overrun by a quarter of itself at most.
     this.handshakeSweeper = setInterval(() => this.sweepHandshakes(), Math.min(1000, Math.max(10, this.handshakeTimeoutMs / 4)));
     this.handshakeSweeper.unref();
-    this.server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
-    this.server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
+    this.server = this.createListener();
+    const ports = opts.entryPorts;
+    if (ports) for (let port = ports.from; port <= ports.to; port += 1) this.entryServers.set(port, this.createListener());
     this.forwardHooks = forwardHooks(
       p,
       this.logger,
       (client, r, proxyUserId) => void this.refuse(client, 'http', r, proxyUserId),
       (client, bytes) => this.serve(client, bytes),
+      (client) => this.entryPortOf(client),
     );
+  }
+
+  private createListener(): Server {
+    const server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
+    server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
+    return server;
+  }
+
+  /** The entry port a client connected to; undefined for the main port. */
+  private entryPortOf(socket: Socket): number | undefined {
+    const port = socket.localPort;
+    return port !== undefined && this.entryServers.has(port) ? port : undefined;
   }
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {
     if (this.opts.releaseStaleLeases) await releaseEarlierLeases(this.backend, this.opts.gatewayId, this.logger);
     await readServerLists(this, this.backend, this.logger);
     await listenOn(this.server, port, host);
+    for (const [entryPort, server] of this.entryServers) await listenOn(server, entryPort, host);
     this.meter.start();
     this.upstreams.start(this.backend, this.logger);
     this.targetPolicy.start(this.backend, this.logger, this.opts.targetPolicyPollMs);
@@ -107,6 +125,7 @@ export class Gateway {
       this.upstreams.stop();
       this.targetPolicy.stop();
       this.heartbeat.stop();
+      for (const server of this.entryServers.values()) server.close();
       await closeServer(this.server, this.sockets, drainMs);
       await this.meter.close();
     })();
@@ -185,7 +204,7 @@ export class Gateway {
     let username: string | null = null;
     const accepted = await HANDSHAKES[protocol](new HandshakeReader(socket, first), (credentials) => {
       username = credentials ? credentials.username : null;
-      return this.logins.login(credentials, socket.remoteAddress);
+      return this.logins.login(credentials, socket.remoteAddress, this.entryPortOf(socket));
     });
     this.metrics.handshake(protocol, accepted);
     if (!accepted) return null;

@@ -121,7 +121,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   /** The login (unless the credentials are the last request's), the lease, then the origin connection. */
   private async begin(target: HostPort, request: ForwardRequest): Promise<void> {
     if (request.authorization !== this.authorization) {
-      const login = await this.hooks.login(request.authorization, this.remote);
+      const login = await this.hooks.login(request.authorization, this.client);
       if (this.phase !== 'busy') return;
       if (!login.ok) return this.refuse(login, login.proxyUserId);
       this.useSession(login, request.authorization);

@@ -32,6 +32,19 @@ describe('gateway environment', () => {
     expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_LEASE_SECONDS: '0' })).toThrow(/GATEWAY_LEASE_SECONDS/);
   });
 
+  it('listens on the entry ports 20000-20099 unless GATEWAY_ENTRY_PORTS says otherwise (at most 100, or off), never over its own ports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
+    expect(loadEnv({ DATA_DIR: dir }).entryPorts).toEqual({ from: 20000, to: 20099 });
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_ENTRY_PORTS: '' }).entryPorts).toEqual({ from: 20000, to: 20099 });
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_ENTRY_PORTS: '30000-30009' }).entryPorts).toEqual({ from: 30000, to: 30009 });
+    expect(loadEnv({ DATA_DIR: dir, GATEWAY_ENTRY_PORTS: 'off' }).entryPorts).toBeNull();
+    expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_ENTRY_PORTS: '20000-20100' })).toThrow(
+      /GATEWAY_ENTRY_PORTS: a port range such as 20000-20099 \(at most 100 ports\), or off/,
+    );
+    expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_ENTRY_PORTS: 'x' })).toThrow(/GATEWAY_ENTRY_PORTS/);
+    expect(() => loadEnv({ DATA_DIR: dir, GATEWAY_PORT: '20005' })).toThrow('GATEWAY_PORT 20005 is inside GATEWAY_ENTRY_PORTS (20000-20099)');
+  });
+
   it('keeps the connection log unless GATEWAY_CONNECTION_LOG=0', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-env-'));
     expect(loadEnv({ DATA_DIR: dir }).connectionLog).toBe(true);

@@ -28,6 +28,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
     gateway: {
       publicHost: env.GATEWAY_PUBLIC_HOST ?? null,
       publicPort,
+      entryPorts: env.GATEWAY_ENTRY_PORTS,
     },
     proxyCheck: { url: env.PROXY_CHECK_URL, gateway: proxyCheckGateway(env, publicPort) },
     google:

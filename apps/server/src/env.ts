@@ -4,6 +4,7 @@ import { trustProxyEnv } from './trust-proxy';
 import {
   devSecret,
   envBool as bool,
+  envEntryPorts as entryPortsEnv,
   envLogFormat,
   envOptionalString as optionalString,
   logFormatFor,
@@ -66,6 +67,8 @@ const schema = z.object({
   TRUST_PROXY: trustProxyEnv,
   /** The gateway's switch, read here too: upstream hosts on private addresses are accepted only with it. */
   GATEWAY_ALLOW_PRIVATE: bool,
+  /** The gateway's entry ports, read here too: the ports an allow-list entry's port profiles may name. */
+  GATEWAY_ENTRY_PORTS: entryPortsEnv,
   /** The page an admin's upstream test fetches unless it names another. */
   UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
   /** How often one server of the fleet reads every provider account's balance (fractions: tests). */

@@ -25,7 +25,12 @@ const put = (client: Awaited<ReturnType<typeof signedInUser>>['client'], body: u
 describe('/api/ip-allowlist', () => {
   it('reads and replaces the list with a cookie or a Bearer key, normalised; anonymous is 401', async () => {
     const { client, user } = await signedInUser(server);
-    expect((await client.get<Answer>('/api/ip-allowlist')).body).toEqual({ entries: [], passwordless: false, currentAddress: '127.0.0.1' });
+    expect((await client.get<Answer>('/api/ip-allowlist')).body).toEqual({
+      entries: [],
+      passwordless: false,
+      currentAddress: '127.0.0.1',
+      entryPorts: { from: 20000, to: 20099 },
+    });
 
     const set = await put(client, { entries: [' 203.0.113.7 ', '10.1.2.3/24', '2001:DB8:0::1', '2001:db8:aa::/48', '::ffff:198.51.100.1', '10.1.2.0/24'] });
     expect(set.status).toBe(200);

@@ -49,6 +49,26 @@ async function freePort(): Promise<number> {
  */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p)) ?? '/usr/bin/chromium';
 
+/** A Chromium whose every request goes through SOCKS5 on `port` of 127.0.0.1, with no credentials (it cannot send any). */
+export function launchSocksChromium(port: number): Promise<Browser> {
+  // Chromium skips proxies for loopback unless told not to (`<-loopback>`): the targets are local.
+  return launchChromium([`--proxy-server=socks5://127.0.0.1:${port}`, '--proxy-bypass-list=<-loopback>']);
+}
+
+/** `url` loaded in a new context of `browser`: the page's text, or why it did not load. */
+export async function loadText(browser: Browser, url: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  const ctx = await browser.newContext();
+  try {
+    const p = await ctx.newPage();
+    await p.goto(url, { timeout: 15_000 });
+    return { ok: true, text: (await p.locator('body').innerText()).trim() };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message };
+  } finally {
+    await ctx.close();
+  }
+}
+
 /** `extraArgs`: more command-line switches (a proxy, for the password-less SOCKS5 test). */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({

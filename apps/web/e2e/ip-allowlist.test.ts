@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createGateway, type Gateway } from '@proxyhub/gateway';
 import { addCredits, hourlyUsage, startTarget } from '@proxyhub/testing';
-import { INTERNAL_KEY, launchChromium, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { INTERNAL_KEY, launchSocksChromium, loadText, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -39,18 +39,8 @@ const serverList = () => page.evaluate(async () => (await (await fetch('/api/ip-
 
 /** A page loaded by a Chromium whose every request goes through the gateway's SOCKS5 endpoint. */
 async function throughSocks(url: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  // Chromium skips proxies for loopback unless told not to (`<-loopback>`): the target is local.
-  proxied ??= await launchChromium([`--proxy-server=socks5://127.0.0.1:${gatewayPort}`, '--proxy-bypass-list=<-loopback>']);
-  const ctx = await proxied.newContext();
-  try {
-    const p = await ctx.newPage();
-    await p.goto(url, { timeout: 15_000 });
-    return { ok: true, text: (await p.locator('body').innerText()).trim() };
-  } catch (err) {
-    return { ok: false, error: (err as Error).message };
-  } finally {
-    await ctx.close();
-  }
+  proxied ??= await launchSocksChromium(gatewayPort);
+  return loadText(proxied, url);
 }
 
 describe('settings: IP allow-list', () => {
@@ -113,7 +103,7 @@ describe('settings: IP allow-list', () => {
     await page
       .getByText(/Allow-list saved: password-less access on\. Your proxy credentials work only from the address 127\.0\.0\.1, without a password too/)
       .waitFor();
-    expect(await serverList()).toEqual({ entries: ['127.0.0.1'], passwordless: true, currentAddress: '127.0.0.1' });
+    expect(await serverList()).toEqual({ entries: ['127.0.0.1'], passwordless: true, currentAddress: '127.0.0.1', entryPorts: { from: 20000, to: 20099 } });
     await screenshots(page, 'settings-ip-allowlist');
 
     await page.reload();

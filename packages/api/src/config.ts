@@ -1,4 +1,4 @@
-import type { UsageType } from '@proxyhub/core';
+import type { EntryPortRange, UsageType } from '@proxyhub/core';
 
 /** Everything the API needs from the environment, already validated by the app that hosts it. */
 export interface ApiConfig {
@@ -10,7 +10,11 @@ export interface ApiConfig {
   internalApiKey: string;
   /** STATEMENT_SIGNING_KEY (Ed25519, PEM or base64 PKCS#8); absent (tests): a key made for this process. */
   statementSigningKey?: string;
-  gateway: { publicHost: string | null; publicPort: number };
+  /**
+   * `entryPorts` (GATEWAY_ENTRY_PORTS, the gateway's setting, read here too): the ports an
+   * allow-list entry's port profiles may name; absent, the default range; null: none (off).
+   */
+  gateway: { publicHost: string | null; publicPort: number; entryPorts?: EntryPortRange | null };
   google: null | { clientId: string; clientSecret: string; authorizationEndpoint?: string; tokenEndpoint?: string };
   payments: {
     provider: 'sandbox' | 'nowpayments';

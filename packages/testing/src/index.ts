@@ -11,7 +11,7 @@
  * databases from `createTestDb` of @proxyhub/db/testing, which the kit uses too and re-exports.
  */
 export { createTestDb } from '@proxyhub/db/testing';
-export { closeServer, listen, rawRequest, type RawResponse } from './net';
+export { closeServer, freePortRange, listen, rawRequest, type RawResponse } from './net';
 export {
   startFakeConnectProvider,
   startFakeGoogle,

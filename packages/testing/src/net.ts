@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type Server as HttpServer } from 'node:http';
-import type { Server as NetServer } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { TestServer } from './server';
 
 export interface RawResponse {
@@ -58,4 +58,27 @@ export function closeServer(server: HttpServer | NetServer): Promise<void> {
     if ('closeAllConnections' in server) server.closeAllConnections();
     server.close(() => resolve());
   });
+}
+
+/**
+ * `count` consecutive ports free on 127.0.0.1 just now (a gateway's entry ports in a test): a random
+ * base below the kernel's ephemeral range, tried until every port of it binds.
+ */
+export async function freePortRange(count: number): Promise<{ from: number; to: number }> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const from = 20_000 + Math.floor(Math.random() * 10_000);
+    const held: NetServer[] = [];
+    let ok = true;
+    for (let port = from; ok && port < from + count; port += 1) {
+      const s = createNetServer();
+      ok = await new Promise<boolean>((resolve) => {
+        s.once('error', () => resolve(false));
+        s.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (ok) held.push(s);
+    }
+    await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
+    if (ok) return { from, to: from + count - 1 };
+  }
+  throw new Error(`no ${count} consecutive free ports`);
 }

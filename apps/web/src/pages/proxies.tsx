@@ -27,14 +27,13 @@ import { ProxyLines } from '../components/proxy-lines';
 import { ProxySnippets } from '../components/proxy-snippets';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
+import { durationLabel } from '../lib/durations';
 import { FormField, NumberField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 import { SessionLimitNote } from '../components/session-limit-note';
 import { usePageTitle } from '../lib/page-title';
 
-const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
-const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
 /** The hint names the shortest and longest of the options offered, so the two cannot disagree. */
 const DURATION_HINT = `Sticky session length: ${durationLabel(DURATION_OPTIONS_MINUTES[0])} to ${durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!)}.`;
 const CITY_NOT_LISTED = 'Choose a city from the list, or leave it empty for any city';

@@ -50,7 +50,7 @@ export const gatewayRouter = {
   authorizeAddress: internalProcedure
     .meta({ keepsReadCache: true })
     .input(gatewayAuthorizeAddressInput)
-    .mutation(({ ctx, input }) => authorizeSourceAddress(ctx.db, input)),
+    .mutation(({ ctx, input }) => authorizeSourceAddress(ctx.db, input, ctx.deps.config)),
 
   /** Moves up to `bytes` from the account's wallet into a lease held by the gateway. */
   reserveLease: internalProcedure.input(gatewayReserveLeaseInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => reserveLease(tx, input))),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_GATEWAY_ENTRY_PORTS, MAX_ENTRY_PORTS, parseEntryPortRange } from '../schemas/ip-allowlist';
 
 /** Shared pieces of the apps' env.ts files: each app declares its own schema with these. */
 export const envOptionalString = z
@@ -10,6 +11,20 @@ export const envBool = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true');
+
+/**
+ * GATEWAY_ENTRY_PORTS (gateway and server): `from-to` (at most MAX_ENTRY_PORTS ports) or `off`;
+ * unset, the default range.
+ */
+export const envEntryPorts = z
+  .string()
+  .default(DEFAULT_GATEWAY_ENTRY_PORTS)
+  .transform((v, ctx) => {
+    if (v.trim() === 'off') return null;
+    const range = parseEntryPortRange(v);
+    if (!range) ctx.addIssue({ code: 'custom', message: `a port range such as ${DEFAULT_GATEWAY_ENTRY_PORTS} (at most ${MAX_ENTRY_PORTS} ports), or off` });
+    return range;
+  });
 
 /**
  * Validates the environment against an app's schema. An empty value (`KEY=` copied from

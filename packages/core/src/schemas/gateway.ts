@@ -31,7 +31,8 @@ export const gatewayAuthorizeInput = z.object({
 });
 
 /** A connection without credentials: its source address (IPv4-mapped IPv6 already made IPv4). */
-export const gatewayAuthorizeAddressInput = z.object({ address: z.union([z.ipv4(), z.ipv6()]) });
+/** `port`: the entry port the connection came to (its profile decides account, location and session); absent: the main port. */
+export const gatewayAuthorizeAddressInput = z.object({ address: z.union([z.ipv4(), z.ipv6()]), port: z.number().int().min(1).max(65535).optional() });
 
 /** At most this many items in one batched gateway call (a cold start's logins and first leases). */
 export const MAX_GATEWAY_BATCH = 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AllowlistMatcher, parseAllowlistEntry, passwordlessEligible } from './ip-allowlist';
+import { AllowlistMatcher, parseAllowlistEntry, parseEntryPortRange, parseLocationText, passwordlessEligible, setIpAllowlistInput } from './ip-allowlist';
 
 describe('IP allow-list entries', () => {
   it('normalises addresses and ranges, and refuses what is neither', () => {
@@ -29,5 +29,29 @@ describe('IP allow-list entries', () => {
     expect(list.admits('2001:db8:6::1')).toBe(false);
     expect(list.admits(undefined)).toBe(false);
     expect(new AllowlistMatcher([]).admits('198.51.100.1')).toBe(true);
+  });
+});
+
+describe('entry ports', () => {
+  it('reads a range of at most 100 ports, or one port', () => {
+    expect(parseEntryPortRange('20000-20099')).toEqual({ from: 20000, to: 20099 });
+    expect(parseEntryPortRange(' 30000 ')).toEqual({ from: 30000, to: 30000 });
+    for (const bad of ['20000-20100', '0-10', '65535-65536', '20099-20000', 'x', '']) expect(parseEntryPortRange(bad)).toBeNull();
+  });
+
+  it('takes entries as text or with port profiles, a location as a username writes it, each port once', () => {
+    expect(parseLocationText('US-CA-LOSANGELES')).toEqual({ country: 'US', state: 'CA', city: 'LOSANGELES' });
+    expect(parseLocationText('FR')).toEqual({ country: 'FR' });
+    expect(parseLocationText('US-CA-LA-X')).toBeNull();
+    const ok = setIpAllowlistInput.parse({ entries: ['10.0.0.1', { entry: '10.0.0.2', ports: [{ port: 20000, location: ' fr ', durationMinutes: 0 }] }] });
+    expect(ok.entries[1]).toEqual({ entry: '10.0.0.2', ports: [{ port: 20000, location: 'FR', durationMinutes: 0 }] });
+    const message = (input: unknown) => setIpAllowlistInput.safeParse(input).error?.issues[0]?.message;
+    const profile = { port: 20000, location: 'FR', durationMinutes: 0 };
+    expect(message({ entries: [{ entry: '10.0.0.2', ports: [profile, profile] }] })).toBe('Port 20000 is listed twice for one entry');
+    expect(message({ entries: [{ entry: '10.0.0.2', ports: [{ ...profile, durationMinutes: 10081 }] }] })).toBe(
+      'Session duration must be 0 (rotating) or 1 to 10080 minutes',
+    );
+    expect(message({ entries: [{ entry: '10.0.0.2', ports: [{ ...profile, location: 'fr_x' }] }] })).toContain('Location must be');
+    expect(message({ entries: [{ entry: '10.0.0.2', ports: [{ ...profile, proxyAccountId: 'NOT AN ID' }] }] })).toContain('Proxy account must be');
   });
 });

@@ -1,5 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { MAX_DURATION_MINUTES, MIN_DURATION_MINUTES, ROTATING_DURATION_MINUTES } from '../constants';
+import { LOCATION_CODE_RE, PROXY_USER_ID_RE, type ProxyLocation } from '../proxy-username';
 
 /**
  * A user's IP allow-list: the source addresses their proxy credentials may be used from, and
@@ -100,13 +102,102 @@ export const tooWideAllowlistEntryMessage = (entry: string) =>
   `Range too wide: "${entry.trim().slice(0, MAX_ENTRY_CHARS)}". The allow-list takes ranges of at most /${ALLOWLIST_MIN_PREFIX.ipv4} (IPv4) or /${ALLOWLIST_MIN_PREFIX.ipv6} (IPv6)`;
 export const TOO_MANY_ALLOWLIST_ENTRIES = `At most ${MAX_ALLOWLIST_ENTRIES} entries in the IP allow-list`;
 
+/**
+ * Entry ports (GATEWAY_ENTRY_PORTS): a range the gateway also listens on, where a password-less
+ * address's connection takes the location, session and proxy account its owner gave that port.
+ */
+export interface EntryPortRange {
+  from: number;
+  to: number;
+}
+export const DEFAULT_GATEWAY_ENTRY_PORTS = '20000-20099';
+/** One listener per port: a wider range would spend the gateway's open files on idle sockets. */
+export const MAX_ENTRY_PORTS = 100;
+
+/** `20000-20099` (or one port); null unless a range of at most MAX_ENTRY_PORTS ports within 1-65535. */
+export function parseEntryPortRange(text: string): EntryPortRange | null {
+  const m = /^\s*(\d{1,5})\s*(?:-\s*(\d{1,5})\s*)?$/.exec(text);
+  if (!m) return null;
+  const from = Number(m[1]);
+  const to = m[2] === undefined ? from : Number(m[2]);
+  if (from < 1 || to > 65535 || to < from || to - from + 1 > MAX_ENTRY_PORTS) return null;
+  return { from, to };
+}
+
+export const entryPortRangeText = (r: EntryPortRange) => (r.from === r.to ? String(r.from) : `${r.from}-${r.to}`);
+export const entryPortOutsideMessage = (port: number, r: EntryPortRange) => `Port ${port} is not an entry port: the entry ports are ${entryPortRangeText(r)}`;
+
+/** `FR`, `US-CA`, `US-CA-LOSANGELES` as a location; null when it is not of that form. */
+export function parseLocationText(text: string): ProxyLocation | null {
+  const codes = text.split('-');
+  if (codes.length > 3 || !codes.every((c) => LOCATION_CODE_RE.test(c))) return null;
+  const [country, state, city] = codes as [string, string | undefined, string | undefined];
+  return { country, ...(state && { state }), ...(city && { city }) };
+}
+
+/** What a connection to one entry port from a password-less address gets. */
+export const portProfileInput = z.object({
+  port: z
+    .number({ error: 'Port must be a whole number from 1 to 65535' })
+    .int('Port must be a whole number from 1 to 65535')
+    .min(1, 'Port must be a whole number from 1 to 65535')
+    .max(65535, 'Port must be a whole number from 1 to 65535'),
+  /** One of the user's proxy accounts, by the id the proxy-accounts API names it with (its proxy user id); omitted: their main account. */
+  proxyAccountId: z
+    .string({ error: 'Proxy account must be the id of one of your proxy accounts' })
+    .regex(PROXY_USER_ID_RE, 'Proxy account must be the id of one of your proxy accounts, as the proxy accounts page lists them')
+    .optional(),
+  location: z
+    .string({ error: 'Location must be text such as FR or US-CA-LOSANGELES' })
+    .trim()
+    .toUpperCase()
+    .refine((l) => parseLocationText(l) !== null, 'Location must be COUNTRY[-STATE[-CITY]] codes, such as FR or US-CA-LOSANGELES'),
+  durationMinutes: z
+    .number({ error: 'Session duration must be a whole number of minutes' })
+    .int('Session duration must be a whole number of minutes')
+    .refine(
+      (d) => d === ROTATING_DURATION_MINUTES || (d >= MIN_DURATION_MINUTES && d <= MAX_DURATION_MINUTES),
+      `Session duration must be 0 (rotating) or ${MIN_DURATION_MINUTES} to ${MAX_DURATION_MINUTES} minutes`,
+    ),
+});
+export type PortProfileInput = z.infer<typeof portProfileInput>;
+/** A port profile as stored and answered: the location as written in a username. */
+export type PortProfile = PortProfileInput;
+
+/** An entry with port profiles; a plain string is an entry without. */
+export const allowlistEntryInput = z.union(
+  [
+    z.string({ error: 'Each entry must be text' }),
+    z.object({
+      entry: z.string({ error: 'Each entry must be text' }),
+      ports: z
+        .array(portProfileInput, { error: 'Ports must be a list of port profiles: port, proxy account, location and session duration' })
+        .max(MAX_ENTRY_PORTS, `At most ${MAX_ENTRY_PORTS} ports per entry`)
+        .superRefine((ports, ctx) => {
+          const seen = new Set<number>();
+          for (const p of ports) {
+            if (seen.has(p.port)) return ctx.addIssue({ code: 'custom', message: `Port ${p.port} is listed twice for one entry` });
+            seen.add(p.port);
+          }
+        }),
+    }),
+  ],
+  { error: 'Each entry must be an IP address or CIDR range, alone or with its ports' },
+);
+export type AllowlistEntryInput = z.infer<typeof allowlistEntryInput>;
+
+/** The address or range an entry names. */
+export const entryText = (e: AllowlistEntryInput): string => (typeof e === 'string' ? e : e.entry);
+/** The port profiles an entry carries (none for a plain string). */
+export const entryPorts = (e: AllowlistEntryInput): PortProfile[] => (typeof e === 'string' ? [] : e.ports);
+
 export const setIpAllowlistInput = z.object({
   entries: z
-    .array(z.string({ error: 'Each entry must be text' }), { error: 'The allow-list must be a list of IP addresses or CIDR ranges' })
+    .array(allowlistEntryInput, { error: 'The allow-list must be a list of IP addresses or CIDR ranges' })
     .max(MAX_ALLOWLIST_ENTRIES, TOO_MANY_ALLOWLIST_ENTRIES)
     .superRefine((entries, ctx) => {
       for (const e of entries) {
-        const problem = allowlistEntryProblem(e);
+        const problem = allowlistEntryProblem(entryText(e));
         if (problem) return ctx.addIssue({ code: 'custom', message: problem });
       }
     }),

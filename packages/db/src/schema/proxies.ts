@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { USAGE_PROTOCOLS, USAGE_TYPES } from '@proxyhub/core';
-import { bigint, boolean, check, cidr, date, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { USAGE_PROTOCOLS, USAGE_TYPES, type PortProfile } from '@proxyhub/core';
+import { bigint, boolean, check, cidr, date, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
 import { users } from './users';
 
@@ -185,6 +185,8 @@ export const ipAllowlistEntries = pgTable(
     entry: text('entry').notNull(),
     network: cidr('network').notNull(),
     passwordless: boolean('passwordless').notNull().default(false),
+    /** Entry port profiles: what a password-less connection from this entry to each port gets (services/accounts/ip-allowlist.ts). */
+    ports: jsonb('ports').$type<PortProfile[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [index('ip_allowlist_entries_user_idx').on(t.userId), index('ip_allowlist_entries_network_idx').using('gist', t.network.op('inet_ops'))],

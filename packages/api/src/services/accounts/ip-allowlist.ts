@@ -9,22 +9,36 @@ import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import {
   allowlistEntryProblem,
   allowlistSavedAsNote,
+  DEFAULT_GATEWAY_ENTRY_PORTS,
   DomainError,
+  entryPortOutsideMessage,
+  entryPorts,
+  entryText,
   MAX_ALLOWLIST_ENTRIES,
   parseAllowlistEntry,
+  parseEntryPortRange,
+  parseLocationText,
   passwordlessEligible,
   TOO_MANY_ALLOWLIST_ENTRIES,
   tooWideForPasswordlessMessage,
+  type AllowlistEntryInput,
   type AllowlistNetwork,
+  type EntryPortRange,
+  type PortProfile,
   type SetIpAllowlistInput,
 } from '@proxyhub/core';
-import { ipAllowlistEntries, users, type DbOrTx } from '@proxyhub/db';
+import { ipAllowlistEntries, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from '../lib/any-of';
+import { isKnownLocation } from '../network/locations';
 
 export interface IpAllowlist {
-  entries: string[];
+  /** An entry with port profiles is `{ entry, ports }`, one without is its text (as before ports existed). */
+  entries: AllowlistEntryInput[];
   passwordless: boolean;
 }
+
+/** The entry ports when the configuration names none (GATEWAY_ENTRY_PORTS unset). */
+export const DEFAULT_ENTRY_PORTS: EntryPortRange = parseEntryPortRange(DEFAULT_GATEWAY_ENTRY_PORTS)!;
 
 /** A save's answer: the list, and a sentence for each entry stored otherwise than typed. */
 export interface SavedIpAllowlist extends IpAllowlist {
@@ -42,14 +56,16 @@ export async function getIpAllowlist(db: DbOrTx, userId: string): Promise<IpAllo
   return { entries: await allowlistEntries(db, userId), passwordless: user?.passwordless ?? false };
 }
 
-async function allowlistEntries(db: DbOrTx, userId: string): Promise<string[]> {
+async function allowlistEntries(db: DbOrTx, userId: string): Promise<AllowlistEntryInput[]> {
   const rows = await db
-    .select({ entry: ipAllowlistEntries.entry })
+    .select({ entry: ipAllowlistEntries.entry, ports: ipAllowlistEntries.ports })
     .from(ipAllowlistEntries)
     .where(eq(ipAllowlistEntries.userId, userId))
     .orderBy(asc(ipAllowlistEntries.createdAt), asc(ipAllowlistEntries.id));
-  return rows.map((r) => r.entry);
+  return rows.map((r) => withPorts(r.entry, r.ports));
 }
+
+const withPorts = (entry: string, ports: PortProfile[]): AllowlistEntryInput => (ports.length ? { entry, ports } : entry);
 
 /**
  * The networks the gateway matches source addresses against (`address/prefix`; none: anywhere),
@@ -70,22 +86,59 @@ export async function allowlistsOf(db: DbOrTx, userIds: readonly string[]): Prom
   return out;
 }
 
-/** Parsed, deduplicated, in the order given; refuses the first entry that is not an address or range. */
-function networksOf(entries: readonly string[]): AllowlistNetwork[] {
+/** Parsed, deduplicated (the first of a network keeps its ports), in the order given; refuses the first entry that is not an address or range. */
+function networksOf(entries: readonly AllowlistEntryInput[]): Array<AllowlistNetwork & { ports: PortProfile[] }> {
   if (entries.length > MAX_ALLOWLIST_ENTRIES) throw new DomainError('BAD_REQUEST', TOO_MANY_ALLOWLIST_ENTRIES);
-  const seen = new Map<string, AllowlistNetwork>();
+  const seen = new Map<string, AllowlistNetwork & { ports: PortProfile[] }>();
   for (const e of entries) {
-    const problem = allowlistEntryProblem(e);
+    const problem = allowlistEntryProblem(entryText(e));
     if (problem) throw new DomainError('BAD_REQUEST', problem);
-    const n = parseAllowlistEntry(e)!;
-    if (!seen.has(n.cidr)) seen.set(n.cidr, n);
+    const n = parseAllowlistEntry(entryText(e))!;
+    if (!seen.has(n.cidr)) seen.set(n.cidr, { ...n, ports: entryPorts(e) });
   }
   return [...seen.values()];
 }
 
-/** Replaces the list (and, when given, the password-less setting) in one transaction. */
-export async function setIpAllowlist(tx: DbOrTx, userId: string, input: SetIpAllowlistInput): Promise<SavedIpAllowlist> {
+/**
+ * Port profiles name an entry port, a known location and one of the user's own proxy accounts (a
+ * profile for another user's account would spend their credit from this user's address).
+ */
+async function checkPortProfiles(tx: DbOrTx, userId: string, ports: readonly PortProfile[], range: EntryPortRange | null): Promise<void> {
+  if (!ports.length) return;
+  for (const p of ports) {
+    if (!range) throw new DomainError('BAD_REQUEST', 'Entry ports are off on this installation (GATEWAY_ENTRY_PORTS): ports cannot be set');
+    if (p.port < range.from || p.port > range.to) throw new DomainError('BAD_REQUEST', entryPortOutsideMessage(p.port, range));
+    const loc = parseLocationText(p.location);
+    if (!loc || !isKnownLocation(loc)) throw new DomainError('BAD_REQUEST', `Location "${p.location}" is not known: use codes such as FR or US-CA-LOSANGELES`);
+  }
+  const ids = [...new Set(ports.flatMap((p) => p.proxyAccountId ?? []))];
+  if (!ids.length) return;
+  const own = await tx
+    .select({ id: proxyAccounts.proxyUserId })
+    .from(proxyAccounts)
+    .where(and(eq(proxyAccounts.userId, userId), anyOf(proxyAccounts.proxyUserId, ids)));
+  const mine = new Set(own.map((r) => r.id));
+  const other = ids.find((id) => !mine.has(id));
+  if (other) throw new DomainError('NOT_FOUND', `Proxy account ${other} is not one of your proxy accounts`);
+}
+
+/**
+ * Replaces the list (and, when given, the password-less setting) in one transaction. Port profiles
+ * are kept while password-less access is off and apply again when it is back on.
+ */
+export async function setIpAllowlist(
+  tx: DbOrTx,
+  userId: string,
+  input: SetIpAllowlistInput,
+  entryPortRange: EntryPortRange | null = DEFAULT_ENTRY_PORTS,
+): Promise<SavedIpAllowlist> {
   const networks = networksOf(input.entries);
+  await checkPortProfiles(
+    tx,
+    userId,
+    networks.flatMap((n) => n.ports),
+    entryPortRange,
+  );
   // The user's row, locked: concurrent saves of one user's list apply one after the other.
   const [user] = await tx.select({ passwordless: users.allowlistPasswordless }).from(users).where(eq(users.id, userId)).for('update');
   if (!user) throw new DomainError('NOT_FOUND', 'User not found');
@@ -114,13 +167,14 @@ export async function setIpAllowlist(tx: DbOrTx, userId: string, input: SetIpAll
       entry: n.entry,
       network: n.cidr,
       passwordless,
+      ports: n.ports,
       createdAt: sql`now() + ${i}::int * interval '1 microsecond'`,
     }));
     await tx.insert(ipAllowlistEntries).values(rows);
   }
   await tx.update(users).set({ allowlistPasswordless: passwordless }).where(eq(users.id, userId));
-  const notes = [...new Set(input.entries.flatMap((e) => allowlistSavedAsNote(e) ?? []))];
-  return { entries: networks.map((n) => n.entry), passwordless, notes };
+  const notes = [...new Set(input.entries.flatMap((e) => allowlistSavedAsNote(entryText(e)) ?? []))];
+  return { entries: networks.map((n) => withPorts(n.entry, n.ports)), passwordless, notes };
 }
 
 /** Whether two networks share an address (one contains the other, for CIDR ranges). */
@@ -131,12 +185,19 @@ function overlap(a: AllowlistNetwork, cidr: string): boolean {
   return parseAllowlistEntry(`${a.address}/${prefix}`)?.cidr === parseAllowlistEntry(`${b.address}/${prefix}`)?.cidr;
 }
 
-/** The user for whom `address` is password-less, if any (claims never overlap, so at most one). */
-export async function passwordlessUserAt(db: DbOrTx, address: string): Promise<string | null> {
-  const [row] = await db
-    .select({ userId: ipAllowlistEntries.userId })
+/**
+ * The user for whom `address` is password-less, if any (claims never overlap, so at most one), with
+ * the profile of `port` when asked: of the user's entries holding the address, the narrowest that
+ * has one (null when none has).
+ */
+export async function passwordlessUserAt(db: DbOrTx, address: string, port?: number): Promise<{ userId: string; profile: PortProfile | null } | null> {
+  const rows = await db
+    .select({ userId: ipAllowlistEntries.userId, ports: ipAllowlistEntries.ports })
     .from(ipAllowlistEntries)
     .where(and(eq(ipAllowlistEntries.passwordless, true), sql`${ipAllowlistEntries.network} >>= ${address}::inet`))
-    .limit(1);
-  return row?.userId ?? null;
+    .orderBy(sql`masklen(${ipAllowlistEntries.network}) desc`);
+  const [first] = rows;
+  if (!first) return null;
+  const profile = port === undefined ? null : (rows.flatMap((r) => r.ports).find((p) => p.port === port) ?? null);
+  return { userId: first.userId, profile };
 }

@@ -6,7 +6,14 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
-import { positionsBy, type GatewayAuthorizeAddressInput, type GatewayAuthorizeInput, type UsageType } from '@proxyhub/core';
+import {
+  parseLocationText,
+  positionsBy,
+  type GatewayAuthorizeAddressInput,
+  type GatewayAuthorizeInput,
+  type ProxyLocation,
+  type UsageType,
+} from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from '../lib/any-of';
 import { standing } from '../money/caps';
@@ -22,8 +29,27 @@ export type GatewayAccountResult =
    * address. What the account may spend is a lease's answer (an empty wallet or a reached cap is
    * refused there, in each protocol's words), not the login's.
    */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[]; maxConnections: number | null; targetPolicyExempt: boolean }
+  | {
+      ok: true;
+      proxyAccountId: string;
+      usageType: UsageType;
+      allowlist: string[];
+      maxConnections: number | null;
+      targetPolicyExempt: boolean;
+      /** A password-less connection to an entry port: the line its profile makes (authorizeSourceAddress). */
+      portProfile?: PortLine;
+    }
   | { ok: false; reason: 'bad_credentials' | 'disabled' | 'expired' | 'not_passwordless'; message: string };
+
+/** What an entry port's profile makes of a password-less connection: a line as a username would name it. */
+export interface PortLine {
+  /** The proxy account's, so the line's sticky session is its own. */
+  proxyUserId: string;
+  location: ProxyLocation;
+  durationMinutes: number;
+  /** Whether the location exists and its country is offered now. */
+  locationKnown: boolean;
+}
 
 export interface GatewayAuthorization {
   account: GatewayAccountResult;
@@ -150,15 +176,27 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
 
 /**
  * A connection that brought no credentials: the main account of the user for whom its source
- * address is password-less, if there is one.
+ * address is password-less, if there is one. To an entry port (`port`), the account, location and
+ * session that port's profile names instead; an entry port without a profile is refused.
  */
-export async function authorizeSourceAddress(db: DbOrTx, input: GatewayAuthorizeAddressInput): Promise<{ account: GatewayAccountResult }> {
-  const userId = await passwordlessUserAt(db, input.address);
-  const [row] = userId
-    ? await selectAccountWallets(db, {})
-        .where(and(eq(proxyAccounts.userId, userId), eq(proxyAccounts.kind, 'main')))
-        .limit(1)
-    : [];
-  if (!row) return { account: { ok: false, reason: 'not_passwordless', message: `No credentials, and ${input.address} is not a password-less address` } };
-  return { account: (await accountAnswers(db, [row])).get(row.proxyAccountId)! };
+export async function authorizeSourceAddress(
+  db: DbOrTx,
+  input: GatewayAuthorizeAddressInput,
+  egress: EgressConfig = {},
+): Promise<{ account: GatewayAccountResult }> {
+  const refused = (why: string) => ({ account: { ok: false, reason: 'not_passwordless', message: `No credentials, and ${input.address} ${why}` } as const });
+  const owner = await passwordlessUserAt(db, input.address, input.port);
+  if (!owner) return refused('is not a password-less address');
+  const { userId, profile } = owner;
+  if (input.port !== undefined && !profile) return refused(`has no profile for port ${input.port}`);
+  const which = profile?.proxyAccountId ? eq(proxyAccounts.proxyUserId, profile.proxyAccountId) : eq(proxyAccounts.kind, 'main');
+  const [row] = await selectAccountWallets(db, { proxyUserId: proxyAccounts.proxyUserId })
+    .where(and(eq(proxyAccounts.userId, userId), which))
+    .limit(1);
+  if (!row) return profile ? { account: DISABLED } : refused('is not a password-less address');
+  const account = (await accountAnswers(db, [row])).get(row.proxyAccountId)!;
+  if (!profile || !account.ok) return { account };
+  const location = parseLocationText(profile.location) ?? { country: '' };
+  const locationKnown = (await offeredCountries(db, egress)).has(location.country) && isKnownLocation(location);
+  return { account: { ...account, portProfile: { proxyUserId: row.proxyUserId, location, durationMinutes: profile.durationMinutes, locationKnown } } };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "ip_allowlist_entries" ADD COLUMN "ports" jsonb DEFAULT '[]'::jsonb NOT NULL;
