@@ -13,7 +13,7 @@ import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import { OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-log/record';
+import { connectionHeaderId, nextConnectionSeq, OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-log/record';
 import { closeServer, forwardHooks, gatewayParts, listenOn, readServerLists, type ForwardHooks } from './gateway-parts';
 import { silentLogger, type Logger } from './log';
 import type { Meter } from './meter';
@@ -21,7 +21,7 @@ import type { GatewayMetrics } from './metrics';
 import type { OpenTarget } from './open-target';
 import { answerTo, endWith, refusalLogLevel, type ProtocolName } from './protocols/answers';
 import { HandshakeReader, proxyUserIdOf, type Handshake, type Refusal } from './protocols/handshake';
-import { httpHandshake } from './protocols/http';
+import { connectEstablished, httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
 import { startAfterSni, type Opened } from './tunnel-sni';
@@ -186,7 +186,7 @@ export class Gateway {
           const timeouts = { idleMs: this.tunnels.idleTimeoutMs, headMs: this.handshakeTimeoutMs };
           void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger, timeouts });
         } else {
-          this.tunnels.start(socket, target, accepted, protocol);
+          this.tunnels.start(socket, target, accepted, protocol, opened.seq);
         }
       },
       (err: unknown) => {
@@ -216,8 +216,10 @@ export class Gateway {
       recordUnrelayed(accepted, protocol, OUTCOME_OF_REFUSAL[opened.kind], opened.message);
       return this.refuse(socket, protocol, opened, accepted.session.parts.proxyUserId);
     }
-    if (accepted.established) socket.write(accepted.established);
-    return { accepted, target: opened.socket, protocol };
+    // The record's id, made now so that the CONNECT answer can name it (a forward's requests get theirs as they start).
+    const seq = nextConnectionSeq();
+    if (accepted.established) socket.write(protocol === 'http' ? connectEstablished(connectionHeaderId(seq)) : accepted.established);
+    return { accepted, target: opened.socket, protocol, seq };
   }
 
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {

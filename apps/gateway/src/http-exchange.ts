@@ -76,7 +76,17 @@ export type ResponseRead = { kind: 'more' } | { kind: 'done'; spoiled: boolean }
  * Reads `chunk` of the origin's answer to `ex`, handing what the client is to get to `send` in
  * order (`owned` false: the chunk lives in a shared read buffer, so what is kept is copied).
  */
-export function readResponse(ex: Exchange, chunk: Buffer, owned: boolean, send: (bytes: Buffer, owned: boolean) => void): ResponseRead {
+export function readResponse(
+  ex: Exchange,
+  chunk: Buffer,
+  owned: boolean,
+  send: (bytes: Buffer, owned: boolean) => void,
+  /**
+   * A header line (with its CRLF) of ours for the final response's head, put after the status line
+   * by `insert` (written in order, not billed: the origin's bytes are); `line` is asked only then.
+   */
+  headerLine: { line: () => Buffer; insert: (bytes: Buffer) => void } | null = null,
+): ResponseRead {
   let off = 0;
   while (off < chunk.length && !ex.respBody?.done) {
     if (ex.respBody) {
@@ -116,7 +126,13 @@ export function readResponse(ex: Exchange, chunk: Buffer, owned: boolean, send: 
     }
     // An interim response (100 Continue) is passed on; the final one follows on the same connection.
     ex.respStarted = true;
-    send(buf.subarray(0, head.length), true);
+    const extra = headerLine && head.status >= 200 ? headerLine.line() : null;
+    if (extra?.length) {
+      const statusEnd = buf.indexOf(0x0a) + 1;
+      send(buf.subarray(0, statusEnd), true);
+      headerLine!.insert(extra);
+      send(buf.subarray(statusEnd, head.length), true);
+    } else send(buf.subarray(0, head.length), true);
     chunk = buf;
     off = head.length;
     owned = true;

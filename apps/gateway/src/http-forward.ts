@@ -196,7 +196,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     const ex = this.ex;
     // Bytes nobody asked for: that connection is not used again.
     if (!ex || ex.respDone) return this.origin.drop();
-    const read = readResponse(ex, chunk, owned, (bytes, own) => this.m.send(DOWN, bytes, own));
+    const read = readResponse(ex, chunk, owned, (bytes, own) => this.m.send(DOWN, bytes, own), this.m.recordHeader);
     if (read.kind === 'more') return;
     if (read.kind === 'broken') return this.destroy();
     if (read.kind === 'done') {

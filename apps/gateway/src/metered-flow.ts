@@ -11,10 +11,11 @@
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
 import type { Session } from './authenticator';
-import { connectionStart, type RecordStart } from './connection-log/record';
+import { connectionHeaderId, connectionStart, type RecordStart } from './connection-log/record';
 import type { TargetSocket } from './egress';
-import { UP, type Account, type MeteredConnection } from './meter';
+import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 import { refusal, type Refusal } from './protocols/handshake';
+import { CONNECTION_HEADER } from './protocols/http';
 import type { HostPort } from './protocols/host';
 import { writeChunk } from './shared-reads';
 import type { UsageTag } from './usage-parts';
@@ -29,6 +30,7 @@ export const BALANCE_EMPTY_MESSAGE = 'Your proxy balance is empty: top up your c
 export const CAP_REACHED_MESSAGE = 'Proxy account limit reached';
 export const EXPIRED_MESSAGE = 'Proxy account expired';
 export const TOO_MANY_CONNECTIONS_MESSAGE = 'Too many connections for this proxy account';
+const EMPTY_HEADER = Buffer.alloc(0);
 
 /**
  * A coarse clock for idle tracking: reading it per chunk costs nothing, unlike a socket timeout
@@ -131,6 +133,22 @@ export class MeteredFlow {
     if (t.exitIp && !start.exitIp) start.exitIp = t.exitIp;
     if (t.upstreamId && !start.upstreamId) start.upstreamId = t.upstreamId;
   }
+
+  /**
+   * The header line naming the open record's id (X-ProxyHub-Connection) for a response's head (empty
+   * when none is open), written to the client in order with what was sent before it and never
+   * billed or counted: the customer pays for the origin's bytes, not for ours.
+   */
+  readonly recordHeader = {
+    line: (): Buffer => {
+      const seq = this.record?.seq;
+      return seq === undefined ? EMPTY_HEADER : Buffer.from(`${CONNECTION_HEADER}: ${connectionHeaderId(seq)}\r\n`, 'latin1');
+    },
+    insert: (bytes: Buffer): void =>
+      this.after(DOWN, () => {
+        if (!this.client.destroyed) this.client.write(bytes);
+      }),
+  };
 
   /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
   beginRequestRecord(target: HostPort, session: Session): void {

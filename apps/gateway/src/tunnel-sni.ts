@@ -27,7 +27,8 @@ import type { TargetPolicyGate } from './target-policy';
 import type { Tunnels } from './tunnels';
 
 /** A handshake done and its target connected: what the relay starts from. */
-export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName };
+/** `seq`: the connection's number in this run, its record's id (its CONNECT answer named it). */
+export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName; seq: number };
 
 /** What the check waits for: nothing from the client for `idleMs` (the tunnels' idle timeout) ends the tunnel; a first request begun must be whole within `headMs` (the handshake deadline). */
 export interface SniTimeouts {
@@ -172,12 +173,12 @@ export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: B
 /** A tunnel whose TLS server name the target policy checks first: started, or closed and recorded unrelayed. */
 export async function startAfterSni(
   socket: Socket,
-  { accepted, target, protocol }: Opened,
+  { accepted, target, protocol, seq }: Opened,
   gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger; timeouts: SniTimeouts },
 ): Promise<void> {
   const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host), gw.timeouts);
   if (v.pass) {
-    gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol);
+    gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol, seq);
     return;
   }
   // Closed before the first bytes went anywhere: the target got nothing, billed 0.
@@ -188,5 +189,5 @@ export async function startAfterSni(
     const proxyUserId = accepted.session.parts.proxyUserId;
     gw.logger.info({ protocol, reason: v.reason, proxyUserId, remote: socket.remoteAddress }, 'tunnel closed by the target policy');
   }
-  recordUnrelayed(accepted, protocol, v.outcome, v.reason);
+  recordUnrelayed(accepted, protocol, v.outcome, v.reason, seq);
 }

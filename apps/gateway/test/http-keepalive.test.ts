@@ -402,7 +402,7 @@ describe('HTTP forward with keep-alive', () => {
     expect(r!.body).toBe('hello GET /hello\n');
     s.write(`CONNECT 127.0.0.1:${origin.port} HTTP/1.1\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`);
     const [tunnel] = await readResponses(s, 1, () => true);
-    expect(tunnel!.head).toBe('HTTP/1.1 200 Connection Established');
+    expect(tunnel!.head).toMatch(/^HTTP\/1\.1 200 Connection Established\r\nX-ProxyHub-Connection: [0-9a-f]{32}$/);
     s.write('GET /tunnelled HTTP/1.1\r\nHost: o\r\n\r\n');
     const [inside] = await readResponses(s, 1);
     expect(inside!.body).toBe('hello GET /tunnelled\n');

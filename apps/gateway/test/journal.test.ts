@@ -307,7 +307,17 @@ const session = {
 /** Connection n (to host-n.example:443, n bytes each way) ends: the meter writes its row as the gateway does. */
 const ended = (meter: Meter, n: number) =>
   meter.recordRow(
-    { startedAt: 1_700_000_000_000 + n, protocol: 'connect', target: `host-${n}.example:443`, session, baseUp: 0, baseDown: 0, exitIp: '', upstreamId: '' },
+    {
+      startedAt: 1_700_000_000_000 + n,
+      protocol: 'connect',
+      target: `host-${n}.example:443`,
+      session,
+      baseUp: 0,
+      baseDown: 0,
+      exitIp: '',
+      upstreamId: '',
+      seq: n,
+    },
     n,
     n,
     'ok',
@@ -390,6 +400,7 @@ describe('connection records in the journal', () => {
             baseDown: 0,
             exitIp: '',
             upstreamId: '',
+            seq: n,
           },
           n,
           n,
@@ -421,7 +432,17 @@ describe('connection records in the journal', () => {
     const writer = new RowWriter();
     for (let n = 0; n < 25_000; n++) {
       writer.row(
-        { startedAt: 1_700_000_000_000 + n, protocol: 'http', target: `host-${n}.example:80`, session, baseUp: 0, baseDown: 0, exitIp: '', upstreamId: '' },
+        {
+          startedAt: 1_700_000_000_000 + n,
+          protocol: 'http',
+          target: `host-${n}.example:80`,
+          session,
+          baseUp: 0,
+          baseDown: 0,
+          exitIp: '',
+          upstreamId: '',
+          seq: n,
+        },
         1,
         1,
         'ok',

@@ -51,7 +51,7 @@ describe('proxying through the gateway', () => {
     raw.write(`CONNECT 127.0.0.1:${target.port} HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nProxy-Authorization: ${basic(name, u.proxyPassword)}\r\n\r\n`);
     raw.write(request); // sent before the 200: the gateway keeps it for the target
     const rawReply = (await readAll(raw)).toString();
-    expect(rawReply).toMatch(/^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK/);
+    expect(rawReply).toMatch(/^HTTP\/1\.1 200 Connection Established\r\nX-ProxyHub-Connection: [0-9a-f]{32}\r\n\r\nHTTP\/1\.1 200 OK/);
     expect(rawReply).toContain('hello from target');
 
     const { socket } = await SocksClient.createConnection({

@@ -58,7 +58,7 @@ function answer(port: number, bytes: string): Promise<string> {
     };
     s.on('data', (d: Buffer) => {
       got += d.toString('latin1');
-      if (/^HTTP\/1\.1 200 Connection Established\r\n\r\n/.test(got) || /^HTTP\/1\.1 200 [^]*\r\n\r\nhello from target\n$/.test(got)) done();
+      if (/^HTTP\/1\.1 200 Connection Established\r\n[^]*?\r\n\r\n/.test(got) || /^HTTP\/1\.1 200 [^]*\r\n\r\nhello from target\n$/.test(got)) done();
     });
     s.on('error', () => undefined);
     s.on('close', done);

@@ -35,6 +35,7 @@ export {
   socketClosed,
   socksConnectWrites,
   startTarget,
+  tunnelAnswered,
   tunnelOver,
   type CurlResult,
   type TargetConnection,

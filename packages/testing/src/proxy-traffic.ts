@@ -134,7 +134,12 @@ export function connectTunnel(port: number, targetPort: number, username: string
 }
 
 /** The CONNECT handshake of connectTunnel on a socket already connected (or connecting) to the proxy. */
-export function tunnelOver(socket: Socket, targetPort: number, username: string, password: string): Promise<Socket> {
+export async function tunnelOver(socket: Socket, targetPort: number, username: string, password: string): Promise<Socket> {
+  return (await tunnelAnswered(socket, targetPort, username, password)).socket;
+}
+
+/** tunnelOver, with the proxy's answer head (its status line and headers, no blank line). */
+export function tunnelAnswered(socket: Socket, targetPort: number, username: string, password: string): Promise<{ socket: Socket; head: string }> {
   return new Promise((resolve, reject) => {
     socket.on('error', reject);
     socket.write(`CONNECT 127.0.0.1:${targetPort} HTTP/1.1\r\nProxy-Authorization: ${basic(username, password)}\r\n\r\n`);
@@ -146,7 +151,7 @@ export function tunnelOver(socket: Socket, targetPort: number, username: string,
       socket.off('data', onData);
       if (!head.subarray(0, end).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(head.toString('latin1')));
       if (head.length > end + 4) socket.unshift(head.subarray(end + 4));
-      resolve(socket);
+      resolve({ socket, head: head.subarray(0, end).toString('latin1') });
     };
     socket.on('data', onData);
   });

@@ -3,10 +3,30 @@
  * when it opens (connectionStart) and written as a row when it ends (MeteredFlow.endRecord, then
  * ConnectionLog.add), never per chunk; the report outbox sends it with the usage that billed its bytes.
  */
-import type { ConnectionOutcome, ConnectionProtocol, ProxyUsernameParts } from '@proxyhub/core';
+import { randomBytes } from 'node:crypto';
+import { CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type ConnectionProtocol, type ProxyUsernameParts } from '@proxyhub/core';
 import type { ProtocolName } from '../protocols/answers';
 import type { Accepted, RefusalKind } from '../protocols/handshake';
 import type { HostPort } from '../protocols/host';
+
+/**
+ * This process's run: random, so ids made by any gateway process of the fleet never meet; with a
+ * connection's number in the run, the id of its record (made here when it starts, so that its first
+ * answer can carry it, and stored by the server as the record's id).
+ */
+export const CONNECTION_RUN = runOf(randomBytes(CONNECTION_RUN_HEX / 2));
+/** Random hex with a version 4 UUID's version digit (4) and variant digit (8-b) in place: every id of the run is a UUID. */
+function runOf(random: Buffer): string {
+  const hex = random.toString('hex');
+  return `${hex.slice(0, 12)}4${hex.slice(13, 16)}${(8 | (random[8]! & 3)).toString(16)}${hex.slice(17)}`;
+}
+let lastSeq = 0;
+/** The next connection's number in this run (from 1; 2^48 of them before a run could repeat one). */
+export function nextConnectionSeq(): number {
+  return ++lastSeq;
+}
+/** The id a connection's answers carry (X-ProxyHub-Connection), as GET /api/connections/:id takes it. */
+export const connectionHeaderId = (seq: number) => connectionIdOf(CONNECTION_RUN, seq);
 
 /** Where finished connections' records go (ConnectionLog); the meter holds none when the log is off. */
 export interface RecordSink {
@@ -78,6 +98,8 @@ export interface RecordStart {
   exitIp: string;
   /** The pool upstream that carried it once known (egress.ts); '' for direct egress or the default upstream. */
   upstreamId: string;
+  /** Its number in this process's run: its record's id (connectionHeaderId). */
+  readonly seq: number;
 }
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
@@ -86,13 +108,26 @@ export function targetOf(t: HostPort): string {
   return `${host.toLowerCase()}:${t.port}`.slice(0, 300);
 }
 
-export function connectionStart(protocol: ConnectionProtocol, target: HostPort, session: LoggedSession, baseUp = 0, baseDown = 0): RecordStart {
-  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '' };
+export function connectionStart(
+  protocol: ConnectionProtocol,
+  target: HostPort,
+  session: LoggedSession,
+  baseUp = 0,
+  baseDown = 0,
+  seq = nextConnectionSeq(),
+): RecordStart {
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '', seq };
 }
 
 /** The connection log's record of a connection that never relayed a byte (billed 0). */
-export function recordUnrelayed(accepted: Accepted<LoggedSession>, protocol: ProtocolName, outcome: ConnectionOutcome, reason: string): void {
+export function recordUnrelayed(
+  accepted: Accepted<LoggedSession>,
+  protocol: ProtocolName,
+  outcome: ConnectionOutcome,
+  reason: string,
+  seq = nextConnectionSeq(),
+): void {
   const kind = accepted.forward ? 'http' : protocol === 'socks5' ? 'socks5' : 'connect';
-  const start = connectionStart(kind, accepted.target, accepted.session);
+  const start = connectionStart(kind, accepted.target, accepted.session, 0, 0, seq);
   accepted.session.account.meter.records?.add(start, 0, 0, outcome, reason);
 }

@@ -1,7 +1,7 @@
 import { connectionOfLogRow, gatewayReportInput } from '@proxyhub/core';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../authenticator';
-import type { RecordStart } from './record';
+import { CONNECTION_RUN, type RecordStart } from './record';
 import { RowWriter } from './row-writer';
 
 function start(
@@ -28,6 +28,7 @@ function start(
     baseDown: 0,
     exitIp: over.exitIp ?? '',
     upstreamId: over.upstreamId ?? '',
+    seq: 41,
   };
 }
 
@@ -35,14 +36,14 @@ function start(
 function rowValues(key: number, duration: number, s: RecordStart, up: number, down: number, outcome: string, reason: string): unknown[] {
   const lineTest = s.session.lineTest === true;
   const why = (lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300);
-  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp, s.upstreamId];
+  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp, s.upstreamId, s.seq];
 }
 
 /** What a session's entry holds (gatewayLogSession) for start()'s line. */
 function sessionValues(key: number, s: RecordStart): unknown[] {
   const city = s.session.parts.location?.city;
   const token = s.session.parts.durationMinutes ? s.session.parts.token : 'rotating';
-  return [key, 'u12345678', '2b1f0c3e-5d4a-4f6b-8c7d-9e0f1a2b3c4d', 'US', 'CA', city, token, s.session.lineTest ? 1 : 0];
+  return [key, 'u12345678', '2b1f0c3e-5d4a-4f6b-8c7d-9e0f1a2b3c4d', 'US', 'CA', city, token, s.session.lineTest ? 1 : 0, CONNECTION_RUN];
 }
 
 /** The rows and sessions of a writer's batch, parsed as the report's arrays. */

@@ -8,7 +8,7 @@
  * (`pnpm bench:connections`, docs/benchmarks.md).
  */
 import { isRotating, LOG_ROW_COLUMNS, logSessionEntry, type ConnectionOutcome, type LogRowColumn } from '@proxyhub/core';
-import type { LoggedSession, LogSession, RecordStart } from './record';
+import { CONNECTION_RUN, type LoggedSession, type LogSession, type RecordStart } from './record';
 import type { RowBatch } from './row-batch';
 
 const QUOTE = 0x22;
@@ -48,6 +48,7 @@ const COLUMNS: { readonly [K in LogRowColumn]: (w: RowWriter, s: RecordStart, r:
   reason: (w, _s, r) => w.str(r.reason),
   exitIp: (w, s) => w.str(s.exitIp),
   upstreamId: (w, s) => w.str(s.upstreamId),
+  seq: (w, s) => w.int(s.seq),
 };
 /** The writers in the row's order. */
 const WRITERS = LOG_ROW_COLUMNS.map((c) => COLUMNS[c]);
@@ -134,7 +135,17 @@ export class RowWriter {
     if (!entry) {
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
       const key = this.nextKey++;
-      const fields = logSessionEntry({ sessionKey: key, proxyUserId, proxyAccountId: account.id, country, state, city, session, lineTest: lineTest ? 1 : 0 });
+      const fields = logSessionEntry({
+        sessionKey: key,
+        proxyUserId,
+        proxyAccountId: account.id,
+        country,
+        state,
+        city,
+        session,
+        lineTest: lineTest ? 1 : 0,
+        run: CONNECTION_RUN,
+      });
       entry = { key, json: Buffer.from(JSON.stringify(fields)), batch: 0 };
       this.sessions.set(id, entry);
     }

@@ -125,6 +125,12 @@ export function httpResponse(status: number, message: string, proxyStatus?: stri
 }
 
 export const CONNECT_OK = Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n');
+/** The name of the header that carries a connection's record id on its CONNECT answer and forwarded responses. */
+export const CONNECTION_HEADER = 'X-ProxyHub-Connection';
+/** A CONNECT's answer naming the id of the record the connection will have (GET /api/connections/:id). */
+export function connectEstablished(id: string): Buffer {
+  return Buffer.from(`HTTP/1.1 200 Connection Established\r\n${CONNECTION_HEADER}: ${id}\r\n\r\n`, 'latin1');
+}
 
 /** An absolute-URI request to forward: where it goes, its body, and whether the client closes after it. */
 export type HttpRequest = { ok: true; target: HostPort; forward: ForwardRequest | null } | Refusal;

@@ -1,4 +1,4 @@
-import { abuseLookupInput, adminConnectionsInput, connectionsInput, type ConnectionRow } from '@proxyhub/core';
+import { abuseLookupInput, adminConnectionsInput, connectionInput, connectionsInput, type ConnectionRow } from '@proxyhub/core';
 import { connectionsCsvText } from '@proxyhub/api';
 import { RestResponse, restRoute } from './rest';
 
@@ -13,6 +13,8 @@ export const connectionRoutes = [
     if (input?.format === 'csv') return connectionsCsv(await caller.usage.connectionsAll(input));
     return caller.usage.connections(input);
   }),
+  /** One record by the id its connection's answers carried (X-ProxyHub-Connection), or its UUID. */
+  restRoute({ method: 'GET', url: '/api/connections/:id', params: connectionInput }, (caller, input) => caller.usage.connection(input)),
   restRoute({ method: 'GET', url: '/admin/users/:id/connections', query: adminConnectionsInput, pathParams: true }, async (caller, input) => {
     if (input.format === 'csv') return connectionsCsv(await caller.admin.userConnectionsAll(input));
     return { success: true, ...(await caller.admin.userConnections(input)) };

@@ -1,6 +1,6 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { connectionsInput, usageHistoryInput } from '@proxyhub/core';
-import { allConnections, listConnections } from '../services/connection-log/reads';
+import { connectionInput, connectionsInput, usageHistoryInput } from '@proxyhub/core';
+import { allConnections, connectionById, listConnections } from '../services/connection-log/reads';
 import { userUsageHistory } from '../services/usage/usage-history';
 import { userProcedure } from '../trpc';
 
@@ -9,6 +9,8 @@ export const usageRouter = {
   history: userProcedure.input(usageHistoryInput).query(({ ctx, input }) => userUsageHistory(ctx.db, ctx.user.id, input)),
   /** The user's connection log, newest first, a page at a time. */
   connections: userProcedure.input(connectionsInput).query(({ ctx, input }) => listConnections(ctx.db, ctx.user.id, input)),
+  /** One record of the user's log by the id its connection's answers carried (X-ProxyHub-Connection). */
+  connection: userProcedure.input(connectionInput).query(({ ctx, input }) => connectionById(ctx.db, ctx.user.id, input.id)),
   /** The whole range (at most 31 days), for the CSV export. */
   connectionsAll: userProcedure.input(connectionsInput).query(({ ctx, input }) => allConnections(ctx.db, ctx.user.id, input)),
 } satisfies TRPCRouterRecord;

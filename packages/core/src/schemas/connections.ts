@@ -173,6 +173,28 @@ const positionsOf = <T extends Spec>(spec: T) => Object.fromEntries(spec.map(([n
 type SchemasOf<T extends Spec> = { -readonly [K in keyof T]: T[K] extends readonly [string, infer S, ...unknown[]] ? S : never };
 
 /**
+ * A connection's id is made by its gateway when the connection starts, so that its first answer can
+ * name it (X-ProxyHub-Connection): the gateway process's random run (20 hex digits, 74 random bits) and the
+ * connection's number in that run (12 hex digits: 2^48 connections a run), 32 hex digits in all,
+ * stored as the record's UUID (the same digits with the UUID's hyphens).
+ */
+export const CONNECTION_RUN_HEX = 20;
+/** A run keeps a version 4 UUID's version and variant digits, so that every id it makes is a valid UUID. */
+export const CONNECTION_RUN_RE = /^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{3}$/;
+export const CONNECTION_SEQ_MAX = 2 ** 48 - 1;
+/** The header's form of a connection id: 32 lowercase hex digits. */
+export const CONNECTION_ID_RE = /^[0-9a-f]{32}$/;
+export function connectionIdOf(run: string, seq: number): string {
+  return `${run}${seq.toString(16).padStart(32 - CONNECTION_RUN_HEX, '0')}`;
+}
+/** The record's UUID of a connection id (header form), or of a UUID as given; null when it is neither. */
+export function connectionUuidOf(id: string): string | null {
+  const hex = id.toLowerCase().replace(/^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/, '$1$2$3$4$5');
+  if (!CONNECTION_ID_RE.test(hex)) return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
  * A session's entry's fields, in their order in the entry: the one place they are named. The
  * gateway's writer builds an entry with logSessionEntry, and the journal, the server's insert and
  * the records made of rows read each field at its position (LOG_SESSION). `lineTest`: 1 for the
@@ -187,6 +209,8 @@ const LOG_SESSION_SPEC = [
   ['city', f.city],
   ['session', f.session],
   ['lineTest', z.union([z.literal(0), z.literal(1)])],
+  // The gateway process's run (CONNECTION_RUN_HEX digits): with a row's seq, the record's id. Optional: older gateways.
+  ['run', z.string().regex(CONNECTION_RUN_RE).optional()],
 ] as const;
 type LogSessionSpec = typeof LOG_SESSION_SPEC;
 export type LogSessionField = LogSessionSpec[number][0];
@@ -229,6 +253,8 @@ const LOG_ROW_SPEC = [
   ['reason', f.reason, 'text'],
   ['exitIp', exitIp, 'text'],
   ['upstreamId', upstreamId, 'text'],
+  // The connection's number in its gateway process's run: with the session's run, the record's id (connectionIdOf).
+  ['seq', z.number().int().min(0).max(CONNECTION_SEQ_MAX).optional(), 'special'],
 ] as const;
 type LogRowSpec = typeof LOG_ROW_SPEC;
 export type LogRowColumn = LogRowSpec[number][0];
@@ -243,8 +269,11 @@ export const LOG_ROW_STORED = Object.fromEntries(LOG_ROW_SPEC.map(([name, , stor
 export const gatewayLogRow = z.tuple(LOG_ROW_SPEC.map(([, schema]) => schema) as unknown as SchemasOf<LogRowSpec>);
 export type GatewayLogRow = z.output<typeof gatewayLogRow>;
 
-/** The record a compact row and its session make (`id` given: an earlier run's journal read back). */
+/** The record a compact row and its session make (`id`: when the row has no id of its gateway's making). */
 export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayLogRow): GatewayConnectionRecord {
+  const run = s[LOG_SESSION.run];
+  const seq = r[LOG_ROW.seq];
+  if (run !== undefined && seq !== undefined) id = connectionUuidOf(connectionIdOf(run, seq)) ?? id;
   const bytesUp = r[LOG_ROW.bytesUp];
   const bytesDown = r[LOG_ROW.bytesDown];
   const startedAt = r[LOG_ROW.startedAt];
@@ -290,6 +319,10 @@ export const connectionsInput = z
   })
   .optional();
 export type ConnectionsInput = z.infer<typeof connectionsInput>;
+
+/** One record by its id: the X-ProxyHub-Connection form (32 hex digits) or the record's UUID. */
+export const connectionInput = z.object({ id: z.string({ error: 'Connection id is required' }).max(64, { error: 'Connection not found' }) });
+export type ConnectionInput = z.infer<typeof connectionInput>;
 
 /** The admin's view of one user's log: the same filters. */
 export const adminConnectionsInput = connectionsInput.unwrap().extend({ id: z.uuid({ error: 'User not found' }) });

@@ -30,13 +30,14 @@ describe("a compact row's columns", () => {
     expect(LOG_ROW_COLUMNS.map((c) => LOG_ROW[c])).toEqual(LOG_ROW_COLUMNS.map((_, i) => i));
     expect(LOG_ROW_LAYOUT.columns).toBe(LOG_ROW_COLUMNS);
     expect(Object.keys(LOG_ROW_STORED)).toEqual([...LOG_ROW_COLUMNS]);
-    const row: GatewayLogRow = [1_700_000_000_000, 5, 'http', 'example.com:80', 1, 10, 20, 'ok', '', '203.0.113.9', '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e'];
+    const row: GatewayLogRow = [1_700_000_000_000, 5, 'http', 'example.com:80', 1, 10, 20, 'ok', '', '203.0.113.9', '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e', 42];
     expect(gatewayLogRow.parse(row)).toEqual(row);
-    // One value too many is refused; the last column (upstreamId) may be missing, as a gateway of
-    // the version before it sends its rows; one more missing is refused.
+    // One value too many is refused; the last columns (upstreamId, seq) may be missing, as gateways
+    // of the versions before them send their rows; one more missing is refused.
     expect(gatewayLogRow.safeParse([...row, 1]).success).toBe(false);
     expect(gatewayLogRow.safeParse(row.slice(0, -1)).success).toBe(true);
-    expect(gatewayLogRow.safeParse(row.slice(0, -2)).success).toBe(false);
+    expect(gatewayLogRow.safeParse(row.slice(0, -2)).success).toBe(true);
+    expect(gatewayLogRow.safeParse(row.slice(0, -3)).success).toBe(false);
   });
 
   it('a column added to the list (and to the table by a migration) is stored by the same insert', async () => {
@@ -46,7 +47,7 @@ describe("a compact row's columns", () => {
     await database.db.execute(sql.raw('ALTER TABLE connection_log ADD COLUMN connect_ms bigint'));
     try {
       const sessions: GatewayLogSession[] = [[1, 'abc123', u.proxyAccountId, 'US', '', '', 'rotating', 0]];
-      const row = [now - 1000, 250, 'connect', 'example.com:443', 1, 120, 1200, 'ok', '', '203.0.113.7', '', 37];
+      const row = [now - 1000, 250, 'connect', 'example.com:443', 1, 120, 1200, 'ok', '', '203.0.113.7', '', 5, 37];
       // The report as the server reads it (the scratch column rides at the end of each row).
       const records = { ...reportConnections({ logSessions: sessions, logRows: [] }), logRows: [row as unknown as GatewayLogRow] };
       const { days, oldest } = reportDays(records, now, 30);
@@ -76,6 +77,7 @@ describe("a compact row's columns", () => {
       city: 'BERLIN',
       session: 'TOKEN123',
       lineTest: 1,
+      run: '0123456789ab4def8123',
     });
     expect(gatewayLogSession.parse(entry)).toEqual(entry);
     expect(entry[LOG_SESSION.proxyAccountId]).toBe(u.proxyAccountId);

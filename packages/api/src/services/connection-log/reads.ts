@@ -9,6 +9,7 @@ import {
   CONNECTION_CSV_COLUMNS,
   CONNECTIONS_MAX_CSV_DAYS,
   connectionCsvRecord,
+  connectionUuidOf,
   DomainError,
   parseIsoTime,
   type ConnectionOutcome,
@@ -227,4 +228,23 @@ export async function upstreamBytesByDay(db: DbOrTx, upstreamId: string, fromDay
     )
     .groupBy(sql`1`);
   return new Map(rows.map((r) => [r.day, BigInt(r.bytes)]));
+}
+
+export const CONNECTION_NOT_FOUND = 'Connection not found';
+
+/**
+ * One of the user's records by its id: the form its gateway's answers carry (X-ProxyHub-Connection,
+ * 32 hex digits) or the record's UUID. Another user's, an unknown one and one not reported yet are
+ * all not found.
+ */
+export async function connectionById(db: DbOrTx, userId: string, id: string): Promise<{ connection: ConnectionRow }> {
+  const uuid = connectionUuidOf(id);
+  if (!uuid) throw new DomainError('NOT_FOUND', CONNECTION_NOT_FOUND);
+  const [row] = await db
+    .select(columns)
+    .from(connectionLog)
+    .where(and(eq(connectionLog.id, uuid), eq(connectionLog.userId, userId)))
+    .limit(1);
+  if (!row) throw new DomainError('NOT_FOUND', CONNECTION_NOT_FOUND);
+  return { connection: toRow(row) };
 }

@@ -8,6 +8,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   CONNECTION_ROW_FIELDS,
+  CONNECTION_RUN_HEX,
   connectionRowOf,
   LOG_ROW,
   LOG_ROW_COLUMNS,
@@ -141,6 +142,7 @@ const SESSION_SELECT = [
   `v->>${LOG_SESSION.city} as city`,
   `v->>${LOG_SESSION.session} as session`,
   `(v->>${LOG_SESSION.lineTest})::int = 1 as line_test`,
+  `v->>${LOG_SESSION.run} as run`,
 ].join(', ');
 
 /**
@@ -172,12 +174,21 @@ function insertLogRows(gatewayId: string, c: ReportConnections, since: number, l
       join ${proxyAccounts} a on a.id = ${sql.raw(`(v->>${LOG_SESSION.proxyAccountId})::uuid`)} and a.user_id is not null
     )
     insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, country, state, city, session, billed_bytes, gateway_id, ${names})
-    select gen_random_uuid(), ${sql.raw(ms(start))}, ${sql.raw(ms(`${start} + ${at('durationMs')}::bigint`))},
+    select ${sql.raw(idOf(at('seq')))}, ${sql.raw(ms(start))}, ${sql.raw(ms(`${start} + ${at('durationMs')}::bigint`))},
       s.user_id, s.account_id, s.proxy_user_id, s.country, s.state, s.city, s.session,
       case when s.line_test then 0 else ${sql.raw(`${at('bytesUp')}::bigint + ${at('bytesDown')}::bigint`)} end, ${gatewayId}, ${values}
     from jsonb_array_elements(${JSON.stringify(c.logRows)}::jsonb) as e
     join s on s.key = ${sql.raw(`${at('sessionKey')}::bigint`)}
     where ${sql.raw(start)} >= ${since}`;
+}
+
+/**
+ * A compact row's record id: the one its gateway made when the connection started (the session's
+ * run and the row's seq, as connectionIdOf joins them, read as a UUID), else a new one (a gateway
+ * before ids were made there).
+ */
+function idOf(seq: string): string {
+  return `coalesce((s.run || lpad(to_hex(${seq}::bigint), ${32 - CONNECTION_RUN_HEX}, '0'))::uuid, gen_random_uuid())`;
 }
 
 /**
