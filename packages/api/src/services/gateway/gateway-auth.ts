@@ -6,7 +6,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { safeEqual, type SecretBox } from '@proxyhub/auth';
-import { positionsBy, type GatewayAuthorizeAddressInput, type GatewayAuthorizeInput, type UsageType } from '@proxyhub/core';
+import { positionsBy, type GatewayAuthorizeAddressInput, type GatewayAuthorizeInput, type LineRotation, type UsageType } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { anyOf } from '../lib/any-of';
 import { standing } from '../money/caps';
@@ -14,6 +14,7 @@ import { offeredCountries } from '../network/catalogue';
 import { allowlistsOf, passwordlessUserAt } from '../accounts/ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from '../network/locations';
+import { recentRotations } from '../network/line-rotations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from '../money/wallet';
 
 export type GatewayAccountResult =
@@ -22,7 +23,16 @@ export type GatewayAccountResult =
    * address. What the account may spend is a lease's answer (an empty wallet or a reached cap is
    * refused there, in each protocol's words), not the login's.
    */
-  | { ok: true; proxyAccountId: string; usageType: UsageType; allowlist: string[]; maxConnections: number | null; targetPolicyExempt: boolean }
+  | {
+      ok: true;
+      proxyAccountId: string;
+      usageType: UsageType;
+      allowlist: string[];
+      maxConnections: number | null;
+      targetPolicyExempt: boolean;
+      /** The account's lines rotated recently ("A new IP now", line-rotations.ts): the gateway derives their sessions from them. */
+      rotations: LineRotation[];
+    }
   | { ok: false; reason: 'bad_credentials' | 'disabled' | 'expired' | 'not_passwordless'; message: string };
 
 export interface GatewayAuthorization {
@@ -127,10 +137,16 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
   const all = rows.map(toAccountWallet);
   const accs = all.filter((a) => !standing(a));
-  const allowlists = await allowlistsOf(
-    db,
-    accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
-  );
+  const [allowlists, rotations] = await Promise.all([
+    allowlistsOf(
+      db,
+      accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
+    ),
+    recentRotations(
+      db,
+      accs.map((a) => a.proxyAccountId),
+    ),
+  ]);
   const out = new Map<string, GatewayAccountResult>();
   // Suspended or disabled: the gateway has one answer for both (the account may not be used); expired its own.
   for (const a of all) out.set(a.proxyAccountId, standing(a)?.reason === 'expired' ? EXPIRED : DISABLED);
@@ -143,6 +159,7 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
       allowlist,
       maxConnections: acc.maxConnections,
       targetPolicyExempt: acc.targetPolicyExempt,
+      rotations: rotations.get(acc.proxyAccountId) ?? [],
     });
   }
   return out;
