@@ -26,7 +26,7 @@ import {
   gbBreakdown,
   generateProxies,
   orderPriceCents,
-  ROTATION_REACHES_GATEWAYS_SECONDS,
+  lineRotatedMessage,
   TELEGRAM_MESSAGE_MAX,
 } from '@proxyhub/core';
 import { adminUsers, users } from '@proxyhub/db';
@@ -49,10 +49,6 @@ export const PRIVATE_CHAT_ONLY = 'Link your account in a private chat with the b
 export const LINK_INVALID = 'This link code is invalid or expired. Get a new link from Settings on the website.';
 export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy, /proxies and /rotate are for customer accounts.';
 export const ROTATE_USAGE = 'Usage: /rotate LINE, for example /rotate host:port:username:password (or just the username)';
-
-export function rotatedText(username: string): string {
-  return `New IP for ${username}: every gateway gives it a new exit within ${ROTATION_REACHES_GATEWAYS_SECONDS} seconds, and its open connections are closed.`;
-}
 export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
 export const GIVEAWAY_USAGE = 'Usage: /giveaway GB COUNT (for example /giveaway 1 50: 1 GB each for the first 50 people).';
 
@@ -156,7 +152,7 @@ const customerCommands: Record<string, (caller: Caller, args: string[], deps: Ap
   async rotate(caller, [line]) {
     if (!line) return ROTATE_USAGE;
     const r = await caller.proxyAccounts.rotateLine({ username: line });
-    return rotatedText(r.username);
+    return lineRotatedMessage(r.username);
   },
 };
 

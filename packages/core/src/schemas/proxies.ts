@@ -69,6 +69,11 @@ export const ROTATING_LINE_MESSAGE = 'Rotating lines get a new IP on every conne
 /** Every gateway of the fleet takes a rotation within this (its credential cache's lifetime). */
 export const ROTATION_REACHES_GATEWAYS_SECONDS = 5;
 
+/** What the owner is told of a rotation (the web's "New IP" and the bot's /rotate). */
+export function lineRotatedMessage(username: string): string {
+  return `New IP for ${username}: every gateway gives it a new exit within ${ROTATION_REACHES_GATEWAYS_SECONDS} seconds, and its open connections are closed.`;
+}
+
 /** What a rotation answers: the line, how many times it has been rotated, and when. */
 export interface RotateLineAnswer {
   username: string;
