@@ -21,7 +21,7 @@ export class LineRotations {
     return this.known.get(`${proxyAccountId}\0${token}`);
   }
 
-  /** Takes an account's rotations from a login answer: the tokens of the lines whose counter moved. */
+  /** Takes an account's rotations from a login answer: the tokens of the lines whose counter moved (any change is a new session). */
   learn(proxyAccountId: string, rotations: readonly LineRotation[]): string[] {
     const moved: string[] = [];
     for (const r of rotations) {
@@ -29,7 +29,7 @@ export class LineRotations {
       const before = this.known.get(key);
       if (before && before.count === r.count) continue;
       this.known.set(key, { count: r.count, at: r.at });
-      if (!before || before.count < r.count) moved.push(r.token);
+      moved.push(r.token);
     }
     return moved;
   }

@@ -52,5 +52,5 @@ export const proxyAccountsRouter = {
   rotateLine: userProcedure
     .input(rotateLineInput)
     .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
-    .mutation(({ ctx, input }) => rotateLine(ctx.db, ctx.user.id, input.username)),
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),
 } satisfies TRPCRouterRecord;

@@ -30,11 +30,7 @@ export function notYourLineMessage(username: string): string {
 }
 
 /** The proxy account of a line's user id when it is one of the user's (main, batch or sub-account); null otherwise, whether it exists or not. */
-export async function ownLineAccount(
-  db: DbOrTx,
-  userId: string,
-  username: string,
-): Promise<{ proxyAccountId: string; proxyUserId: string; passwordEnc: string } | null> {
+export async function ownLineAccount(db: DbOrTx, userId: string, username: string): Promise<{ proxyAccountId: string; passwordEnc: string } | null> {
   const parsed = parseProxyUsername(username);
   if (!parsed.ok) return null;
   const [account] = await db
@@ -42,7 +38,7 @@ export async function ownLineAccount(
     .from(proxyAccounts)
     .where(eq(proxyAccounts.proxyUserId, parsed.value.proxyUserId))
     .limit(1);
-  return account && account.userId === userId ? { ...account, proxyUserId: parsed.value.proxyUserId } : null;
+  return account && account.userId === userId ? account : null;
 }
 
 /** Moves the line's rotation counter (one statement: concurrent rotations each count). */
@@ -75,7 +71,9 @@ export async function recentRotations(db: DbOrTx, proxyAccountIds: readonly stri
   const rows = await db
     .select({ proxyAccountId: lineRotations.proxyAccountId, token: lineRotations.token, count: lineRotations.count, at: lineRotations.rotatedAt })
     .from(lineRotations)
-    .where(and(anyOf(lineRotations.proxyAccountId, proxyAccountIds), gt(lineRotations.rotatedAt, new Date(now - ROTATION_KEPT_MS))));
+    .where(and(anyOf(lineRotations.proxyAccountId, proxyAccountIds), gt(lineRotations.rotatedAt, new Date(now - ROTATION_KEPT_MS))))
+    // In one order: the gateway compares an answer with the last one it had.
+    .orderBy(lineRotations.proxyAccountId, lineRotations.token);
   for (const r of rows) {
     let list = out.get(r.proxyAccountId);
     if (!list) out.set(r.proxyAccountId, (list = []));
