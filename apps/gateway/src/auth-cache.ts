@@ -62,9 +62,15 @@ export function addressKeyOf(address: string, port?: number): string {
   return port === undefined ? `${ADDRESS_KEY_PREFIX}${address}` : `${ADDRESS_KEY_PREFIX}${address}${PORT_SEPARATOR}${port}`;
 }
 
-/** Whether a good answer differs from the last one in what open connections depend on. */
+/** Whether a good answer differs from the last one in what open connections depend on (the allow-list, the lines' rotations). */
 function changed(before: AccountAnswer, after: AccountAnswer & { ok: true }): boolean {
-  return !before.ok || before.proxyAccountId !== after.proxyAccountId || before.allowlist.join(',') !== after.allowlist.join(',');
+  return (
+    !before.ok ||
+    before.proxyAccountId !== after.proxyAccountId ||
+    before.allowlist.join(',') !== after.allowlist.join(',') ||
+    before.rotations.length !== after.rotations.length ||
+    before.rotations.some((r, i) => r.count !== after.rotations[i]!.count || r.token !== after.rotations[i]!.token)
+  );
 }
 
 export class AuthCache {
@@ -77,7 +83,7 @@ export class AuthCache {
     private readonly logger: Logger,
     /** Called when a refresh of credentials that were good says no. */
     private readonly onRevoked: (credKey: string, answer: AccountAnswer) => void,
-    /** Called when a refresh says yes again, with what may have changed (the allow-list). */
+    /** Called when a refresh says yes again, with what may have changed (the allow-list, rotations). */
     private readonly onRenewed: (credKey: string, answer: AccountAnswer & { ok: true }) => void = () => undefined,
     /** Asked for with each login that misses the cache (see FirstLease); refreshes never ask for one. */
     private readonly firstLease: FirstLease | null = null,

@@ -16,6 +16,7 @@ import { DEFAULT_LOGIN_LIMITS, LoginLimiter, type LoginAttempt, type LoginLimitO
 import type { Account, Meter } from './meter';
 import { refusal, type Credentials, type Refusal } from './protocols/handshake';
 import type { LogSession } from './connection-log/record';
+import { LineRotations, ROTATED_REASON } from './line-rotations';
 import { memoByString } from './string-memo';
 
 /** Who a connection is relayed for. */
@@ -70,6 +71,8 @@ const MAX_PASSWORD_LENGTH = 256;
 export class Authenticator {
   readonly cache: AuthCache;
   readonly limiter: LoginLimiter;
+  /** The lines' rotation counters from the login answers ("A new IP now"). */
+  readonly rotations = new LineRotations();
   private readonly refreshTimer: NodeJS.Timeout;
   /** Logins waiting for the server, by address and credentials (see login). */
   private readonly inFlight = new Map<string, Promise<Session | Refusal>>();
@@ -230,6 +233,7 @@ export class Authenticator {
    * so do password-less ones whose address now belongs to another account (or none of its owner's).
    */
   private recheck(credKey: string, answer: AccountAnswer & { ok: true }): void {
+    this.closeRotated(answer);
     const list = allowlistOf(answer);
     // A credential names one account; an address's password-less owner may have changed.
     const passwordless = credKey.startsWith('@');
@@ -249,6 +253,20 @@ export class Authenticator {
         { closed, remote: passwordless ? credKey.slice(1).split('#')[0] : undefined },
         'IP allow-list changed: connections from addresses it no longer holds closed',
       );
+  }
+
+  /** A line whose rotation counter moved gets a new session: its open connections (made with the old one) close. */
+  private closeRotated(answer: AccountAnswer & { ok: true }): void {
+    const moved = this.rotations.learn(answer.proxyAccountId, answer.rotations);
+    const account = moved.length ? this.meter.accounts.get(answer.proxyAccountId) : undefined;
+    if (!account) return;
+    let closed = 0;
+    for (const c of [...account.conns]) {
+      if (c.lineToken === undefined || !moved.includes(c.lineToken)) continue;
+      c.close(ROTATED_REASON);
+      closed += 1;
+    }
+    if (closed) this.logger.info({ closed, proxyAccountId: account.id }, 'line rotated: its connections closed');
   }
 
   private revoke(credKey: string, why: string): void {

@@ -54,6 +54,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
     }),
     opts.sessionSecret ?? opts.internalApiKey ?? '',
     targetPolicy,
+    logins.rotations,
   );
   const heartbeat = new FleetHeartbeat(
     backend,

@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { OUTCOME_OF_REFUSAL } from './connection-log/record';
+import { OUTCOME_OF_REFUSAL, outcomeOfClose } from './connection-log/record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type MeteredConnection } from './meter';
@@ -366,8 +366,13 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.hooks.handOver(client, bytes);
   }
 
+  /** The line of its current login (a rotation of it closes the connection, kept origin and all). */
+  get lineToken(): string {
+    return this.session.parts.token;
+  }
+
   close(reason: string): void {
-    this.endAs(reason === 'idle timeout' || reason === 'request head timeout' ? 'timeout' : 'cut_off', reason);
+    this.endAs(outcomeOfClose(reason), reason);
     this.destroy();
   }
 

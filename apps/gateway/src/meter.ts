@@ -50,6 +50,8 @@ export interface MeteredConnection {
   readonly remote?: string | undefined;
   /** The server's line test: from the server's address, which no allow-list holds. */
   readonly lineTest?: boolean;
+  /** The token of the line it serves (its username's), whose rotation closes it; none while being opened. */
+  readonly lineToken?: string | undefined;
   close(reason: string): void;
   /** Balance empty: stop relaying, deliver what was already paid for, then close. */
   cut?(): void;

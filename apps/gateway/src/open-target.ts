@@ -15,6 +15,7 @@ import { leaseRefusal, TOO_MANY_CONNECTIONS_MESSAGE } from './metered-flow';
 import { refusal, type Refusal } from './protocols/handshake';
 import type { HostPort } from './protocols/host';
 import { StickySessions } from './sessions';
+import type { LineRotations } from './line-rotations';
 
 /** `hostHeader`: a forwarded request's Host target ('' none), refused by the policy like the target itself. */
 export type OpenTarget = (
@@ -31,9 +32,10 @@ export function policyRefusal(policy: TargetPolicyGate | undefined, session: Ses
 
 /**
  * Opens targets through `egress`; null when the client went away meanwhile. `sessionSecret` (the
- * fleet's shared internal key) derives each line's sticky session, the same on every gateway.
+ * fleet's shared internal key) derives each line's sticky session, the same on every gateway, with
+ * the line's rotation counter when its owner asked for a new IP (`rotations`).
  */
-export function targetOpener(egress: Egress, sessionSecret = '', policy?: TargetPolicyGate): OpenTarget {
+export function targetOpener(egress: Egress, sessionSecret = '', policy?: TargetPolicyGate, rotations?: LineRotations): OpenTarget {
   const sticky = new StickySessions(sessionSecret);
   return async (session, target, client, hostHeader = '') => {
     const { account: acc, parts } = session;
@@ -51,7 +53,7 @@ export function targetOpener(egress: Egress, sessionSecret = '', policy?: Target
       let socket: TargetSocket;
       // A rotating line (duration 0) carries no session at all: the provider picks a new exit.
       const rotating = isRotating(parts);
-      const line = sticky.session(parts.proxyUserId, parts.token, parts.durationMinutes);
+      const line = sticky.session(parts.proxyUserId, parts.token, parts.durationMinutes, Date.now(), rotations?.of(acc.id, parts.token));
       try {
         socket = await egress({
           host: target.host,

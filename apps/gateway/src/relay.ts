@@ -11,7 +11,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import type { RecordStart } from './connection-log/record';
+import { outcomeOfClose, type RecordStart } from './connection-log/record';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type Account, type MeteredConnection } from './meter';
 import { coarseClock, MeteredFlow, type FlowOwner } from './metered-flow';
@@ -28,6 +28,8 @@ export interface RelayOptions {
   record?: RecordStart | undefined;
   /** The server's signed line test: nothing is spent or counted, and the tunnel lasts LINE_TEST_TUNNEL_MS at most. */
   lineTest?: boolean | undefined;
+  /** The token of the line it serves (a rotation of the line closes it). */
+  lineToken?: string | undefined;
 }
 
 /** A line test fetches one small page in at most 10 s: its unbilled tunnel is closed after this. */
@@ -43,6 +45,7 @@ export class Relay implements MeteredConnection, FlowOwner {
   private ending: { outcome: ConnectionOutcome; reason: string } | null = null;
   private readonly m: MeteredFlow;
   readonly lineTest: boolean;
+  readonly lineToken: string | undefined;
 
   constructor(
     readonly client: Socket,
@@ -53,6 +56,7 @@ export class Relay implements MeteredConnection, FlowOwner {
   ) {
     this.remote = client.remoteAddress;
     this.lineTest = opts.lineTest === true;
+    this.lineToken = opts.lineToken;
     this.m = new MeteredFlow(this, client, account, opts.usage, this.lineTest);
     this.m.target = target;
     if (opts.record) this.m.beginRecord(opts.record);
@@ -158,7 +162,7 @@ export class Relay implements MeteredConnection, FlowOwner {
   }
 
   close(reason: string): void {
-    this.endAs(reason === 'idle timeout' ? 'timeout' : 'cut_off', reason);
+    this.endAs(outcomeOfClose(reason), reason);
     this.destroy();
   }
 

@@ -12,6 +12,11 @@
  * share one only by chance: 36^8 = 2.8e12 values, so among n sessions live at once the chance that
  * any two collide is about n^2 / 5.6e12 (1.8e-5 for 10,000 lines, 0.18% for 100,000); a collision
  * lasts one period at most (the next period draws anew).
+ *
+ * "A new IP now" (POST /api/lines/rotate): the server keeps a rotation counter per line, which every
+ * gateway gets with the account's login answer. A rotation made in the current period goes into the
+ * HMAC, so the line gets a new `sid` for the rest of that period, the same on every gateway; the
+ * next period draws anew, as without one (a line never rotated keeps exactly the ids it had).
  */
 import { createHmac } from 'node:crypto';
 
@@ -28,6 +33,12 @@ export interface LineSession {
 
 const SID_SPACE = 36n ** 8n;
 
+/** A line's rotation counter and when it last moved (ms since the epoch), as the server keeps it. */
+export interface Rotation {
+  readonly count: number;
+  readonly at: number;
+}
+
 export class StickySessions {
   constructor(private readonly secret: string) {}
 
@@ -41,15 +52,19 @@ export class StickySessions {
     return this.mac(`offset\n${proxyUserId}\n${token}\n${durationMinutes}`).readUIntBE(0, 6) % periodMs;
   }
 
-  /** The session of (account, token) now: the same on every gateway for the same period. */
-  session(proxyUserId: string, token: string, durationMinutes: number, now = Date.now()): LineSession {
+  /** The session of (account, token) now: the same on every gateway for the same period and rotation. */
+  session(proxyUserId: string, token: string, durationMinutes: number, now = Date.now(), rotation?: Rotation): LineSession {
     if (durationMinutes <= 0) return { sid: '', id: '', endsAt: 0, upstreamId: null };
     const periodMs = durationMinutes * 60_000;
     const offset = this.offsetMs(proxyUserId, token, durationMinutes);
     const period = Math.floor((now + offset) / periodMs);
-    const sid = (this.mac(`sid\n${proxyUserId}\n${token}\n${durationMinutes}\n${period}`).readBigUInt64BE(0) % SID_SPACE).toString(36).padStart(8, '0');
+    // Only a rotation in this period counts: one from an earlier period was already replaced by this
+    // one's draw. (A server clock a little ahead may date it in the next period: it counts too.)
+    const rotated = rotation && Math.floor((rotation.at + offset) / periodMs) >= period ? rotation.count : 0;
+    const draw = rotated ? `${period}\n${rotated}` : `${period}`;
+    const sid = (this.mac(`sid\n${proxyUserId}\n${token}\n${durationMinutes}\n${draw}`).readBigUInt64BE(0) % SID_SPACE).toString(36).padStart(8, '0');
     // Letters and digits only (providers put the id inside their own usernames).
-    const id = `${proxyUserId}${token.toLowerCase()}${period.toString(36)}`;
+    const id = `${proxyUserId}${token.toLowerCase()}${period.toString(36)}${rotated ? `r${rotated.toString(36)}` : ''}`;
     return { sid, id, endsAt: (period + 1) * periodMs - offset, upstreamId: null };
   }
 

@@ -48,6 +48,7 @@ export class Tunnels {
       usage,
       record,
       lineTest: session.lineTest,
+      lineToken: session.parts.token,
       onClose: () => this.open.delete(relay),
     });
     this.open.add(relay);

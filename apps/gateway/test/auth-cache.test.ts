@@ -5,7 +5,15 @@ import { AuthCache, credKeyOf } from '../src/auth-cache';
 import type { AccountAnswer, Backend } from '../src/backend';
 import { silentLogger } from '../src/log';
 
-const GOOD: AccountAnswer = { ok: true, proxyAccountId: 'acc-1', usageType: 'normal_proxy', allowlist: [], maxConnections: null, targetPolicyExempt: false };
+const GOOD: AccountAnswer = {
+  ok: true,
+  proxyAccountId: 'acc-1',
+  usageType: 'normal_proxy',
+  allowlist: [],
+  maxConnections: null,
+  targetPolicyExempt: false,
+  rotations: [],
+};
 const BAD: AccountAnswer = { ok: false, reason: 'bad_credentials', message: 'Invalid proxy username or password' };
 const US = { country: 'US' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -5,11 +5,6 @@
  * session id; after its duration, both give it a new one; a line with a city goes to the pool whose
  * template carries {city}; a rotating line (duration 0) goes out with no session at all.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { loadLocations } from '@proxyhub/api';
 import type { ProxyLocation } from '@proxyhub/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,71 +20,22 @@ import {
   type ProxyUser,
   type TestServer,
 } from './helpers';
-import { freePort } from './crash/processes';
+import { startGatewayProcess as spawnGateway, stopGatewayProcess, type GatewayProcess } from './gateway-processes';
 import { startProxyChainUpstream, startSocksUpstream } from './upstream-proxies';
 
 const MiB = 1024 * 1024;
-const GATEWAY_DIR = resolve(import.meta.dirname, '..');
 let server: TestServer;
 let target: Awaited<ReturnType<typeof startTarget>>;
 let chain: Awaited<ReturnType<typeof startProxyChainUpstream>>;
 let sock: Awaited<ReturnType<typeof startSocksUpstream>>;
 let user: ProxyUser;
-const gateways: Array<{ child: ChildProcess; port: number; output: string }> = [];
+const gateways: GatewayProcess[] = [];
 
-/** A gateway process from source, on its own port, against a test server (the first one unless named). */
-async function startGatewayProcess(
-  name: string,
-  on: TestServer = server,
-  env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; port: number; output: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/serve.ts'], {
-    cwd: GATEWAY_DIR,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), `proxyhub-${name}-`)),
-      GATEWAY_ID: name,
-      GATEWAY_SERVER_URL: on.url,
-      INTERNAL_API_KEY: INTERNAL_KEY,
-      GATEWAY_PORT: String(port),
-      GATEWAY_HOST: '127.0.0.1',
-      GATEWAY_METRICS_PORT: 'off',
-      GATEWAY_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const gw = { child, port, output: '' };
-  const ready = new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${name} not ready:\n${gw.output.slice(-3000)}`)), 90_000);
-    for (const stream of [child.stdout, child.stderr]) {
-      stream.setEncoding('utf8');
-      stream.on('data', (text: string) => {
-        gw.output += text;
-        if (gw.output.includes('ProxyHub gateway ready')) {
-          clearTimeout(timer);
-          ok();
-        }
-      });
-    }
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`${name} exited (${code}):\n${gw.output.slice(-3000)}`));
-    });
-  });
+/** A gateway process from source against a test server (the first one unless named); stopped after all. */
+async function startGatewayProcess(name: string, on: TestServer = server, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const gw = await spawnGateway(name, on, env);
   gateways.push(gw);
-  await ready;
   return gw;
-}
-
-async function stopGatewayProcess(gw: { child: ChildProcess }): Promise<void> {
-  if (gw.child.exitCode !== null || gw.child.signalCode !== null) return;
-  const gone = once(gw.child, 'exit');
-  gw.child.kill('SIGTERM');
-  await gone;
 }
 
 /** Two pools serving every country on `on`; only the first one's template carries {city}. */
@@ -228,7 +174,7 @@ describe('sticky sessions across two gateway processes', () => {
 describe('with Redis (sessions are derived from the shared key, not shared through a store: the same as without)', () => {
   let onRedis: TestServer;
   let owner: ProxyUser;
-  let pair: Array<{ child: ChildProcess; port: number; output: string }>;
+  let pair: GatewayProcess[];
   beforeAll(async () => {
     const redisUrl = 'redis://127.0.0.1:6379';
     onRedis = await startTestServer({ redisUrl, redisKeyPrefix: `fleet-sessions-${process.pid}-${Date.now()}` });

@@ -85,7 +85,15 @@ describe('gateway.* procedures (internal key)', () => {
     const ok = await api.authorize({ proxyUserId: u.proxyUserId, password: u.proxyPassword, location: { country: 'US', state: 'CA' } });
     // What the account may spend is a lease's answer, not the login's.
     expect(ok).toEqual({
-      account: { ok: true, proxyAccountId: expect.any(String), usageType: 'normal_proxy', allowlist: [], maxConnections: null, targetPolicyExempt: false },
+      account: {
+        ok: true,
+        proxyAccountId: expect.any(String),
+        usageType: 'normal_proxy',
+        allowlist: [],
+        maxConnections: null,
+        targetPolicyExempt: false,
+        rotations: [],
+      },
       locationKnown: true,
     });
     const bad = await api.authorize({ proxyUserId: u.proxyUserId, password: 'nope', location: { country: 'ZZ' } });

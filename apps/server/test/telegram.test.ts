@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, promotions, telegramChats, telegramLinkCodes, telegramOutbox } from '@proxyhub/db';
 import { ADMIN_USERNAME, adminClient } from './credits-helpers';
 import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './helpers';
-import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { internalClient, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 let fake: FakeTelegram;
@@ -223,11 +223,11 @@ describe('giveaway', () => {
 describe('commands', () => {
   it('an unlinked chat is told how to link, for every command but /help', async () => {
     const chatId = nextChat++;
-    for (const cmd of ['/balance', '/redeem ABC', '/buy 12', '/proxies US', '/giveaway 1 2', '/start']) {
+    for (const cmd of ['/balance', '/redeem ABC', '/buy 12', '/proxies US', '/rotate x_US_30_ABCDEFGH', '/giveaway 1 2', '/start']) {
       expect(await say(chatId, cmd), cmd).toMatch(/not linked.*\/start/s);
     }
     const help = await say(chatId, '/help');
-    for (const cmd of ['/balance', '/redeem', '/buy', '/proxies', '/help']) expect(help).toContain(cmd);
+    for (const cmd of ['/balance', '/redeem', '/buy', '/proxies', '/rotate', '/help']) expect(help).toContain(cmd);
     expect(await say(chatId, '/nonsense')).toContain('/proxies');
   });
 
@@ -275,6 +275,27 @@ describe('commands', () => {
     expect(parts.every((p) => p.length <= 4096)).toBe(true);
     expect(parts.join('\n').split('\n')).toHaveLength(100);
   }, 30_000);
+
+  it("/rotate LINE: a new IP for one of your sticky lines, with the web's refusals", async () => {
+    const u = await linkedUser();
+    const line = (await say(u.chatId, '/proxies US 1')).trim();
+    const username = line.split(':')[2]!;
+    expect(await say(u.chatId, `/rotate ${line}`)).toBe(
+      `New IP for ${username}: every gateway gives it a new exit within 5 seconds, and its open connections are closed.`,
+    );
+    // The counter the gateways read moved, as a rotation from the web moves it.
+    const answer = await internalClient(server).gateway.authorize.mutate({ proxyUserId: u.user.proxyUserId, password: u.user.proxyPassword });
+    expect(answer.account).toMatchObject({ ok: true, rotations: [{ token: username.split('_')[3], count: 1 }] });
+    expect(await say(u.chatId, `/rotate ${username}`)).toContain(`New IP for ${username}`);
+
+    expect(await say(u.chatId, '/rotate')).toContain('Usage: /rotate LINE');
+    expect(await say(u.chatId, `/rotate ${username.replace('_60_', '_0_')}`)).toBe('Rotating lines get a new IP on every connection');
+    const other = await signedInUser(server);
+    expect(await say(u.chatId, `/rotate ${other.user.proxyUserId}_US_60_ABCDEFGH`)).toBe(
+      `Not one of your proxy lines: ${other.user.proxyUserId} is not your proxy user ID or one of your proxy accounts`,
+    );
+    expect(await say(u.chatId, '/rotate nonsense')).toBe('Paste a proxy line or username from the generator');
+  });
 
   it('a suspended account gets the web message', async () => {
     const u = await linkedUser();

@@ -103,7 +103,8 @@ export type RateLimitName =
   | 'twoFactorAlert'
   | 'accountPassword'
   | 'gift'
-  | 'proxyTest';
+  | 'proxyTest'
+  | 'lineRotate';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -151,6 +152,8 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   gift: { points: 30, durationSeconds: 60 * 60 },
   /** Line tests per user (each one is a connection through the gateway and a page fetched). */
   proxyTest: { points: 10, durationSeconds: 60 },
+  /** "A new IP now" per user: each one re-derives a line's session on every gateway and closes its tunnels. */
+  lineRotate: { points: 30, durationSeconds: 60 },
 };
 
 export type { UsageType };

@@ -8,6 +8,7 @@ import { CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type Connec
 import type { ProtocolName } from '../protocols/answers';
 import type { Accepted, RefusalKind } from '../protocols/handshake';
 import type { HostPort } from '../protocols/host';
+import { ROTATED_REASON } from '../line-rotations';
 
 /**
  * This process's run: random, so ids made by any gateway process of the fleet never meet; with a
@@ -84,6 +85,12 @@ export const OUTCOME_OF_REFUSAL: Record<RefusalKind, ConnectionOutcome> = {
   upstream: 'upstream_failed',
   no_exit: 'upstream_unavailable',
 };
+
+/** The outcome of a connection the gateway closed, by why (anything but these: it was cut off). */
+export function outcomeOfClose(reason: string): ConnectionOutcome {
+  if (reason === 'idle timeout' || reason === 'request head timeout') return 'timeout';
+  return reason === ROTATED_REASON ? 'rotated' : 'cut_off';
+}
 
 /** What is known when a connection (or a forwarded request) starts: every field always set (one shape for the row writer). */
 export interface RecordStart {

@@ -1,4 +1,4 @@
-import { createProxyAccountInput, proxyAccountInput, proxyTestInput, updateProxyAccountInput } from '@proxyhub/core';
+import { createProxyAccountInput, proxyAccountInput, proxyTestInput, rotateLineInput, updateProxyAccountInput } from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** Proxy accounts (cookie or Bearer API key). */
@@ -16,4 +16,6 @@ export const proxyAccountsRoutes = [
   ),
   // `{ ok, latencyMs, exitIp, country }` or `{ ok: false, error }`: a line that does not work is an answer, not an error.
   restRoute({ method: 'POST', url: '/api/proxy-test', body: proxyTestInput }, (caller, input) => caller.proxyAccounts.test(input)),
+  // `{ username, rotation, rotatedAt }`: every gateway gives the line a new session within 5 s and closes its tunnels.
+  restRoute({ method: 'POST', url: '/api/lines/rotate', body: rotateLineInput }, (caller, input) => caller.proxyAccounts.rotateLine(input)),
 ];

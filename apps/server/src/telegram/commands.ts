@@ -26,6 +26,7 @@ import {
   gbBreakdown,
   generateProxies,
   orderPriceCents,
+  lineRotatedMessage,
   TELEGRAM_MESSAGE_MAX,
 } from '@proxyhub/core';
 import { adminUsers, users } from '@proxyhub/db';
@@ -36,6 +37,7 @@ export const HELP_TEXT = [
   '/redeem CODE - redeem a credit code',
   '/buy GB - a crypto invoice for that many GB',
   '/proxies COUNTRY [N] - N proxy lines for a country (default 10, at most 100), sticky 60 minutes',
+  '/rotate LINE - a new IP now for one of your sticky lines (its username or the whole line)',
   '/giveaway GB COUNT - admins: a code COUNT people can redeem once each',
   '/help - this list',
 ].join('\n');
@@ -45,7 +47,8 @@ export const NOT_LINKED =
 /** Every member of a group would act as the linked account (and see its proxy password). */
 export const PRIVATE_CHAT_ONLY = 'Link your account in a private chat with the bot';
 export const LINK_INVALID = 'This link code is invalid or expired. Get a new link from Settings on the website.';
-export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy and /proxies are for customer accounts.';
+export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy, /proxies and /rotate are for customer accounts.';
+export const ROTATE_USAGE = 'Usage: /rotate LINE, for example /rotate host:port:username:password (or just the username)';
 export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
 export const GIVEAWAY_USAGE = 'Usage: /giveaway GB COUNT (for example /giveaway 1 50: 1 GB each for the first 50 people).';
 
@@ -145,6 +148,11 @@ const customerCommands: Record<string, (caller: Caller, args: string[], deps: Ap
       endpoint: ep,
     });
     return formatProxyList(proxies, DEFAULT_PROXY_FORMAT, ep);
+  },
+  async rotate(caller, [line]) {
+    if (!line) return ROTATE_USAGE;
+    const r = await caller.proxyAccounts.rotateLine({ username: line });
+    return lineRotatedMessage(r.username);
   },
 };
 

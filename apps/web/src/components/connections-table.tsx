@@ -21,6 +21,7 @@ export const OUTCOME_WORDS: Record<ConnectionOutcome, string> = {
   timeout: 'Timed out',
   blocked: 'Blocked destination',
   upstream_unavailable: 'No exit available',
+  rotated: 'Closed for a new IP',
 };
 
 const COLUMNS: Column<ConnectionRow>[] = [

@@ -5,6 +5,7 @@ import { proxyTestInput, type ProxyTestAnswer } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { FormField, formError, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
+import { isStickyLine, NewIpButton, NewIpOutcome, useNewIp } from './new-ip';
 import { Alert, Button } from './ui';
 
 type Values = { username: string };
@@ -29,7 +30,8 @@ function answerText(a: ProxyTestAnswer & { ok: true }): string {
 /**
  * "Test" on the generated list: its first line, or a line pasted in the field, tried once by the
  * server through our gateway as a client would (POST /api/proxy-test: not billed, 10 a minute).
- * Shows whether it worked, how long it took, the exit address and its country, or why not.
+ * Shows whether it worked, how long it took, the exit address and its country, or why not; for a
+ * sticky line, a "New IP" beside the answer (a banned exit: test again after it).
  */
 export function LineTest({ firstLine }: { firstLine: string | null }) {
   // The resolver reads the list's current first line: an empty field tests it.
@@ -41,11 +43,14 @@ export function LineTest({ firstLine }: { firstLine: string | null }) {
   const form = useSchemaForm(resolver, { username: '' });
   const test = trpc.proxyAccounts.test.useMutation();
   const [answer, setAnswer] = useState<ProxyTestAnswer | null>(null);
+  const [tested, setTested] = useState('');
+  const newIp = useNewIp();
   const onSubmit = submitWith(
     form,
     async (v) => {
       setAnswer(null);
       try {
+        setTested(v.username);
         setAnswer(await test.mutateAsync(v));
       } catch (err) {
         setFormError(form, errorMessage(err, 'The line could not be tested, try again'));
@@ -76,6 +81,12 @@ export function LineTest({ firstLine }: { firstLine: string | null }) {
         {answer?.ok === false &&
           // The line itself worked when only the check page failed: a warning, not "did not work".
           (answer.failure === 'check_page' ? <Alert kind="info">{answer.error}</Alert> : <Alert kind="error">The line did not work: {answer.error}</Alert>)}
+        {answer && isStickyLine(tested) && (
+          <div className="line-test-new-ip">
+            <NewIpButton username={tested} newIp={newIp} />
+            <NewIpOutcome newIp={newIp} />
+          </div>
+        )}
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { formatProxy, type GeneratedProxy, type ProxyEndpoint, type ProxyFormat } from '@proxyhub/core';
+import { formatProxy, ROTATING_DURATION_MINUTES, type GeneratedProxy, type ProxyEndpoint, type ProxyFormat } from '@proxyhub/core';
+import { NewIpButton, type NewIp } from './new-ip';
 
 /** One line's height in CSS pixels: the rows are placed by it, so it is set here and not in the stylesheet. */
 const ROW_PX = 21;
@@ -13,7 +14,8 @@ const PAD_PX = 14;
  * 10,000; the whole text is built by Copy All and the download, from the same `formatProxy`. The
  * list is a focusable region (arrow keys and Page Down scroll it), each row is plain selectable
  * text and tells assistive technology its place in the whole list. Memoised: the form above it
- * re-renders as a location is chosen, and the list's rows need not.
+ * re-renders as a location is chosen, and the list's rows need not. With `newIp`, each sticky row
+ * ends with its "New IP" action (not part of the text a selection copies).
  */
 export const ProxyLines = memo(function ProxyLines({
   id,
@@ -21,12 +23,14 @@ export const ProxyLines = memo(function ProxyLines({
   list,
   format,
   placeholder,
+  newIp,
 }: {
   id: string;
   label: string;
   list: { proxies: readonly GeneratedProxy[]; endpoint: ProxyEndpoint } | null;
   format: ProxyFormat;
   placeholder: string;
+  newIp?: NewIp | undefined;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const count = list?.proxies.length ?? 0;
@@ -60,6 +64,9 @@ export const ProxyLines = memo(function ProxyLines({
               style={{ height: ROW_PX, lineHeight: `${ROW_PX}px`, transform: `translateY(${row.start}px)` }}
             >
               {formatProxy(list.proxies[row.index]!, format, list.endpoint)}
+              {newIp && list.proxies[row.index]!.duration !== ROTATING_DURATION_MINUTES && (
+                <NewIpButton username={list.proxies[row.index]!.username} newIp={newIp} compact />
+              )}
             </div>
           ))}
         </div>

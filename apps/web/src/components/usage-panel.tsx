@@ -23,6 +23,7 @@ export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
   cut_off: 'your balance or the proxy account limit ran out mid-connection; top up or raise the limit',
   client_closed: 'your client hung up before the end; usually harmless',
   timeout: 'nothing moved for too long; the site may be slow, or your client idle',
+  rotated: 'you asked for a new IP for its line, which closes its open connections; reconnect to get the new exit',
 };
 
 type History = RouterOutputs['usage']['history'];

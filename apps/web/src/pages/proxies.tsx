@@ -23,6 +23,7 @@ import {
   type ProxyFormat,
 } from '@proxyhub/core';
 import { LineTest } from '../components/line-test';
+import { NewIpOutcome, useNewIp } from '../components/new-ip';
 import { ProxyLines } from '../components/proxy-lines';
 import { ProxySnippets } from '../components/proxy-snippets';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
@@ -91,6 +92,7 @@ export function ProxiesPage() {
   const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [generated, setGenerated] = useState<Generated | null>(null);
   const [notice, setNotice] = useState<{ id: number; count: number } | null>(null);
+  const newIp = useNewIp();
   const genStart = useRef(0);
   // Lists can be made for any of the user's enabled proxy accounts; the main account by default.
   const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 30_000 });
@@ -360,7 +362,15 @@ export function ProxiesPage() {
             allow-listed IP addresses where your account has them. curl and most proxy tools take these lines as they are.
           </div>
         )}
-        <ProxyLines id="proxy-output" label="Generated proxies" list={generated} format={format} placeholder="Your proxies will appear here, one per line." />
+        <ProxyLines
+          id="proxy-output"
+          label="Generated proxies"
+          list={generated}
+          format={format}
+          placeholder="Your proxies will appear here, one per line."
+          newIp={newIp}
+        />
+        <NewIpOutcome newIp={newIp} />
         <LineTest firstLine={generated?.proxies[0]?.username ?? null} />
       </Card>
       {generated?.proxies[0] && <ProxySnippets proxy={generated.proxies[0]} endpoint={generated.endpoint} socks={isSocksFormat(format)} />}

@@ -5,11 +5,13 @@ import {
   LOCAL_GATEWAY_HOST,
   proxyAccountInput,
   proxyTestInput,
+  rotateLineInput,
   updateProxyAccountInput,
 } from '@proxyhub/core';
 import type { ApiConfig } from '../config';
 import { limited } from '../limits';
 import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/accounts/proxy-accounts';
+import { rotateLine } from '../services/network/line-rotations';
 import { testProxyLine } from '../services/network/proxy-test';
 import { userProcedure } from '../trpc';
 
@@ -46,4 +48,9 @@ export const proxyAccountsRouter = {
         },
       );
     }),
+  /** "A new IP now" (POST /api/lines/rotate): one of the caller's sticky lines gets a new upstream session on every gateway. */
+  rotateLine: userProcedure
+    .input(rotateLineInput)
+    .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),
 } satisfies TRPCRouterRecord;

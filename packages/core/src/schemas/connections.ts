@@ -10,7 +10,8 @@ export type ConnectionProtocol = (typeof CONNECTION_PROTOCOLS)[number];
  * before the target was reached; `target_unreachable`: the target did not answer or refused;
  * `upstream_failed`: the upstream provider failed; `cut_off`: the balance or a limit ran out;
  * `client_closed`: the client hung up first; `timeout`: idle or a head that never came;
- * `upstream_unavailable`: every pool serving the line's country was out of traffic (dry).
+ * `upstream_unavailable`: every pool serving the line's country was out of traffic (dry);
+ * `rotated`: its owner asked for a new IP for its line (POST /api/lines/rotate), which closes it.
  */
 export const CONNECTION_OUTCOMES = [
   'ok',
@@ -22,6 +23,7 @@ export const CONNECTION_OUTCOMES = [
   'timeout',
   'blocked',
   'upstream_unavailable',
+  'rotated',
 ] as const;
 export type ConnectionOutcome = (typeof CONNECTION_OUTCOMES)[number];
 

@@ -59,3 +59,34 @@ export type ProxyTestFailure = 'check_page' | 'refused' | 'upstream' | 'gateway'
 /** What a line test answers: the exit as the check page saw it, or why not and whose fault it is. */
 export type ProxyTestAnswer =
   { ok: true; latencyMs: number; exitIp: string | null; country: string | null } | { ok: false; failure: ProxyTestFailure; error: string };
+
+/** POST /api/lines/rotate: a sticky line (its username, or the whole line as copied) gets a new exit now. */
+export const rotateLineInput = proxyTestInput;
+export type RotateLineInput = z.input<typeof rotateLineInput>;
+
+/** A rotating line (duration 0) has nothing to rotate. */
+export const ROTATING_LINE_MESSAGE = 'Rotating lines get a new IP on every connection';
+/** Every gateway of the fleet takes a rotation within this (its credential cache's lifetime). */
+export const ROTATION_REACHES_GATEWAYS_SECONDS = 5;
+
+/** What the owner is told of a rotation (the web's "New IP" and the bot's /rotate). */
+export function lineRotatedMessage(username: string): string {
+  return `New IP for ${username}: every gateway gives it a new exit within ${ROTATION_REACHES_GATEWAYS_SECONDS} seconds, and its open connections are closed.`;
+}
+
+/** What a rotation answers: the line, how many times it has been rotated, and when. */
+export interface RotateLineAnswer {
+  username: string;
+  rotation: number;
+  rotatedAt: string;
+}
+
+/**
+ * A line's rotations as the gateway gets them with its account's login answer: `count` is the
+ * line's rotation counter, `at` (ms since the epoch) when it last moved. Lines are named by token.
+ */
+export interface LineRotation {
+  token: string;
+  count: number;
+  at: number;
+}

@@ -106,6 +106,24 @@ export const gatewayReports = pgTable(
   (t) => [primaryKey({ columns: [t.gatewayId, t.seq] })],
 );
 
+/**
+ * "A new IP now" (POST /api/lines/rotate): how many times the owner rotated a sticky line, named by
+ * its account and token, and when last. Gateways derive the line's upstream session id from it (a
+ * rotation in the current period gives a new one), so every gateway agrees on the new exit.
+ */
+export const lineRotations = pgTable(
+  'line_rotations',
+  {
+    proxyAccountId: uuid('proxy_account_id')
+      .notNull()
+      .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    count: integer('count').notNull().default(0),
+    rotatedAt: ts('rotated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.proxyAccountId, t.token] }), index('line_rotations_recent_idx').on(t.proxyAccountId, t.rotatedAt)],
+);
+
 /** Usage per proxy account per hour per usage type. */
 export const usageHourly = pgTable(
   'usage_hourly',

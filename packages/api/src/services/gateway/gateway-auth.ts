@@ -11,6 +11,7 @@ import {
   positionsBy,
   type GatewayAuthorizeAddressInput,
   type GatewayAuthorizeInput,
+  type LineRotation,
   type ProxyLocation,
   type UsageType,
 } from '@proxyhub/core';
@@ -21,6 +22,7 @@ import { offeredCountries } from '../network/catalogue';
 import { allowlistsOf, passwordlessUserAt } from '../accounts/ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from '../network/locations';
+import { recentRotations } from '../network/line-rotations';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from '../money/wallet';
 
 export type GatewayAccountResult =
@@ -38,6 +40,8 @@ export type GatewayAccountResult =
       targetPolicyExempt: boolean;
       /** A password-less connection to an entry port: the line its profile makes (authorizeSourceAddress). */
       portProfile?: PortLine;
+      /** The account's lines rotated recently ("A new IP now", line-rotations.ts): the gateway derives their sessions from them. */
+      rotations: LineRotation[];
     }
   | { ok: false; reason: 'bad_credentials' | 'disabled' | 'expired' | 'not_passwordless'; message: string };
 
@@ -153,10 +157,16 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
   const all = rows.map(toAccountWallet);
   const accs = all.filter((a) => !standing(a));
-  const allowlists = await allowlistsOf(
-    db,
-    accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
-  );
+  const [allowlists, rotations] = await Promise.all([
+    allowlistsOf(
+      db,
+      accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
+    ),
+    recentRotations(
+      db,
+      accs.map((a) => a.proxyAccountId),
+    ),
+  ]);
   const out = new Map<string, GatewayAccountResult>();
   // Suspended or disabled: the gateway has one answer for both (the account may not be used); expired its own.
   for (const a of all) out.set(a.proxyAccountId, standing(a)?.reason === 'expired' ? EXPIRED : DISABLED);
@@ -169,6 +179,7 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
       allowlist,
       maxConnections: acc.maxConnections,
       targetPolicyExempt: acc.targetPolicyExempt,
+      rotations: rotations.get(acc.proxyAccountId) ?? [],
     });
   }
   return out;

@@ -8,11 +8,11 @@
  * the gateway relays that tunnel unbilled and logs it with billedBytes 0.
  */
 import { isIP, type Socket } from 'node:net';
-import { eq } from 'drizzle-orm';
-import { DomainError, parseProxyUsername, type ProxyTestAnswer, type ProxyTestFailure } from '@proxyhub/core';
+import { DomainError, type ProxyTestAnswer, type ProxyTestFailure } from '@proxyhub/core';
 import { dialUpstream, EgressError, LINE_TEST_HEADER, signLineTest } from '@proxyhub/core/node';
 import type { SecretBox } from '@proxyhub/auth';
-import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
+import type { DbOrTx } from '@proxyhub/db';
+import { notYourLineMessage, ownLineAccount } from './line-rotations';
 import { fetchThrough } from './upstream-test';
 
 /** The whole test, tunnel and page, gets this long. */
@@ -86,18 +86,8 @@ function blame(err: unknown, target: { host: string; port: number }): { failure:
 
 /** The line's account, when it is one of the user's (main, batch or sub-account); 403 otherwise, whether it exists or not. */
 async function ownLinePassword(db: DbOrTx, secrets: SecretBox, userId: string, username: string): Promise<string> {
-  const parsed = parseProxyUsername(username);
-  const proxyUserId = parsed.ok ? parsed.value.proxyUserId : '';
-  const [account] = proxyUserId
-    ? await db
-        .select({ userId: proxyAccounts.userId, passwordEnc: proxyAccounts.proxyPasswordEnc })
-        .from(proxyAccounts)
-        .where(eq(proxyAccounts.proxyUserId, proxyUserId))
-        .limit(1)
-    : [];
-  if (!account || account.userId !== userId) {
-    throw new DomainError('FORBIDDEN', `Not one of your proxy lines: ${proxyUserId || username} is not your proxy user ID or one of your proxy accounts`);
-  }
+  const account = await ownLineAccount(db, userId, username);
+  if (!account) throw new DomainError('FORBIDDEN', notYourLineMessage(username));
   return secrets.decrypt(account.passwordEnc);
 }
 
