@@ -21,6 +21,7 @@ afterAll(async () => {
 interface CountryAnswer {
   code: string;
   name: string;
+  states: number;
   zip: boolean;
   asn: boolean;
   hard: boolean;
