@@ -133,8 +133,15 @@ describe('ZIP and ASN in a line', () => {
       }
     }
     // Never one of them through the pool that cannot carry them.
-    expect(plain.seen.filter((u) => u.includes('zip') || u.includes('asn'))).toEqual([]);
     expect(plain.seen).toEqual([]);
+
+    // The connection log's records carry them.
+    await gw.flush();
+    const log = await user.client.get<{ connections: Array<{ zip: string; asn: string; session: string }> }>('/api/connections?pageSize=500');
+    expect(log.status).toBe(200);
+    const mine = log.body.connections.filter((c) => c.session === 'ZIPLINE1' || c.session === 'rotating');
+    const seen = new Set(mine.map((c) => `${c.zip}/${c.asn}`));
+    expect([...seen].sort()).toEqual(['/7922', '90012/', '90012/7922']);
   });
 
   it('refuses a line no pool serving its country can carry: 407 Targeting not offered, SOCKS5 authentication failure, billed 0', async () => {

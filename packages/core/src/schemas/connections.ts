@@ -57,6 +57,8 @@ export const CONNECTION_CSV_COLUMNS = [
   'state',
   'city',
   'session',
+  'zip',
+  'asn',
   'bytesUp',
   'bytesDown',
   'billedBytes',
@@ -84,6 +86,11 @@ const exitIp = z.string().max(64);
  * that a gateway of the version before it (rows without it) is still stored during an upgrade.
  */
 const upstreamId = z.string().max(64).optional();
+/**
+ * The line's ZIP (`~z`) and ASN (`~a`), '' when it has none: the last fields of a session's entry
+ * and of a record, and optional, so that a gateway of the version before them is still stored.
+ */
+const targeting = z.string().max(16).optional();
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
@@ -114,6 +121,8 @@ export const gatewayConnectionRecord = z.object({
   reason: z.string().max(300),
   exitIp: exitIp.default(''),
   upstreamId,
+  zip: targeting,
+  asn: targeting,
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -142,6 +151,8 @@ export const gatewayConnectionTuple = z.tuple([
   f.reason,
   exitIp,
   upstreamId,
+  targeting,
+  targeting,
 ]);
 export type ConnectionTuple = z.output<typeof gatewayConnectionTuple>;
 
@@ -153,8 +164,15 @@ export type GatewayConnectionRowInput = z.input<typeof gatewayConnectionRow>;
 
 /** The row of a record (the inverse of gatewayConnectionRow's transform). */
 export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRowInput {
-  // A missing optional field is '' (JSON would carry undefined as null).
-  return CONNECTION_ROW_FIELDS.map((k) => r[k] ?? '') as GatewayConnectionRowInput;
+  // Missing optional fields at the end are left out (zip, asn of most lines); one before them is ''
+  // (JSON would carry undefined as null).
+  return withoutMissingTail(CONNECTION_ROW_FIELDS.map((k) => r[k])) as GatewayConnectionRowInput;
+}
+
+/** The values with the missing ones at the end left out and any other missing one ''. */
+function withoutMissingTail(values: unknown[]): unknown[] {
+  while (values.length && values[values.length - 1] === undefined) values.pop();
+  return values.map((v) => v ?? '');
 }
 
 /**
@@ -187,6 +205,8 @@ const LOG_SESSION_SPEC = [
   ['city', f.city],
   ['session', f.session],
   ['lineTest', z.union([z.literal(0), z.literal(1)])],
+  ['zip', targeting],
+  ['asn', targeting],
 ] as const;
 type LogSessionSpec = typeof LOG_SESSION_SPEC;
 export type LogSessionField = LogSessionSpec[number][0];
@@ -199,7 +219,8 @@ export const gatewayLogSession = z.tuple(LOG_SESSION_SPEC.map(([, schema]) => sc
 export type GatewayLogSession = z.output<typeof gatewayLogSession>;
 /** A session's entry of named fields, in LOG_SESSION_FIELDS order. */
 export function logSessionEntry(fields: { readonly [K in LogSessionField]: GatewayLogSession[(typeof LOG_SESSION)[K]] }): GatewayLogSession {
-  return LOG_SESSION_FIELDS.map((name) => fields[name]) as GatewayLogSession;
+  // Trailing optional fields left out (zip, asn of most lines): the entry as a gateway before them wrote it.
+  return withoutMissingTail(LOG_SESSION_FIELDS.map((name) => fields[name])) as GatewayLogSession;
 }
 /** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
 const durationMs = z
@@ -267,6 +288,8 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     reason: r[LOG_ROW.reason],
     exitIp: r[LOG_ROW.exitIp],
     upstreamId: r[LOG_ROW.upstreamId] ?? '',
+    ...(s[LOG_SESSION.zip] && { zip: s[LOG_SESSION.zip] }),
+    ...(s[LOG_SESSION.asn] && { asn: s[LOG_SESSION.asn] }),
   };
 }
 
