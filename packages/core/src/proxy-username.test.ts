@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATOR_DURATION_OPTIONS } from './constants';
 import { PROXY_FORMATS, formatProxyLine, generateProxies, isSocksFormat } from './proxy-list';
 import { buildProxyUsername, isRotating, parseProxyUsername, randomSessionToken } from './proxy-username';
+import { generateProxiesForm } from './schemas/proxies';
 
 describe('proxy usernames', () => {
   it('parses every built username back to what was built', () => {
@@ -99,6 +100,21 @@ describe('proxy usernames', () => {
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.reason, bad).toContain(reason);
     }
+  });
+
+  it("the generator's form takes a ZIP, an ASN and the hard mode, and refuses bad ones naming the field", () => {
+    const base = { country: 'US', durationMinutes: 60, count: 1 };
+    expect(generateProxiesForm.parse({ ...base, zip: ' sw1a1aa ', asn: '7922', hard: true })).toMatchObject({ zip: 'SW1A1AA', asn: '7922', hard: true });
+    const issue = (input: Record<string, unknown>) => {
+      const r = generateProxiesForm.safeParse({ ...base, ...input });
+      return r.success ? null : { path: r.error.issues[0]!.path.join('.'), message: r.error.issues[0]!.message };
+    };
+    expect(issue({ zip: '1'.repeat(40) })).toEqual({ path: 'zip', message: 'ZIP / postal code: 3 to 10 letters and digits' });
+    expect(issue({ asn: 'AS7922' })).toEqual({ path: 'asn', message: 'ASN: digits only, e.g. 7922' });
+    expect(issue({ hard: true, durationMinutes: 0 })).toEqual({
+      path: 'hard',
+      message: 'Keep the same IP or fail needs a sticky duration: a rotating line gets a new IP on every connection',
+    });
   });
 
   it('makes uniform-looking tokens of 8 A-Z0-9 characters', () => {
