@@ -165,9 +165,19 @@ describe('ZIP and ASN in a line', () => {
       expect(a.connect).toContain(`Targeting not offered: ${what}`);
       expect(a.socks5).toBe(SOCKS_AUTH_FAILED);
     }
+    // Malformed: a 407 naming what is wrong.
+    for (const [loc, why] of [
+      [`US~z${'9'.repeat(40)}`, 'invalid ZIP: 3 to 10 letters and digits after ~z'],
+      ['US~aAS7922', 'invalid ASN: digits after ~a'],
+    ] as const) {
+      const a = await overEachProtocol(gw, name(loc, '0', 'BADINPUT'));
+      expect(a.forward).toMatch(/^HTTP\/1\.1 407 /);
+      expect(a.connect).toContain(`Malformed proxy username: ${why}`);
+      expect(a.socks5).toBe(SOCKS_AUTH_FAILED);
+    }
     expect(plain.seen).toEqual([]);
     expect(zipper.seen).toEqual([]);
-    const refusals = logLines.filter((l) => l.msg === 'proxy request refused');
+    const refusals = logLines.filter((l) => l.msg === 'proxy request refused' && l.kind === 'bad_location');
     expect(refusals).toHaveLength(9);
     for (const r of refusals) expect(r).toMatchObject({ kind: 'bad_location', reason: expect.stringMatching(/^Targeting not offered: (ZIP|ASN)$/) });
     // Billed 0: nothing was relayed, nothing counted.
