@@ -29,9 +29,10 @@ describe('connection rows (what gateways send)', () => {
   it('hold every field of a record, and read back as the record they were made from', () => {
     expect(connectionRowOf(record)).toHaveLength(CONNECTION_ROW_FIELDS.length);
     expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf(record))))).toEqual(record);
-    // A line without ZIP or ASN: its row ends at the upstream, as before them.
+    // A line without ZIP or ASN: its row ends at the upstream, as before them (a missing upstream is '').
     const { zip: _zip, asn: _asn, ...plain } = record;
     expect(connectionRowOf(plain)).toHaveLength(CONNECTION_ROW_FIELDS.length - 2);
+    expect(connectionRowOf({ ...plain, upstreamId: undefined }).at(-1)).toBe('');
     expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf(plain))))).toEqual(plain);
     // An ASN without a ZIP: the ZIP is '' between.
     expect(connectionRowOf({ ...plain, asn: '7922' }).slice(-2)).toEqual(['', '7922']);

@@ -166,12 +166,15 @@ export type GatewayConnectionRowInput = z.input<typeof gatewayConnectionRow>;
 export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRowInput {
   // Missing optional fields at the end are left out (zip, asn of most lines); one before them is ''
   // (JSON would carry undefined as null).
-  return withoutMissingTail(CONNECTION_ROW_FIELDS.map((k) => r[k])) as GatewayConnectionRowInput;
+  return withoutMissingTail(
+    CONNECTION_ROW_FIELDS.map((k) => r[k]),
+    CONNECTION_ROW_FIELDS.indexOf('zip'),
+  ) as GatewayConnectionRowInput;
 }
 
-/** The values with the missing ones at the end left out and any other missing one ''. */
-function withoutMissingTail(values: unknown[]): unknown[] {
-  while (values.length && values[values.length - 1] === undefined) values.pop();
+/** The values with the missing ones at the end from `from` on left out, and any other missing one ''. */
+function withoutMissingTail(values: unknown[], from: number): unknown[] {
+  while (values.length > from && values[values.length - 1] === undefined) values.pop();
   return values.map((v) => v ?? '');
 }
 
@@ -220,7 +223,10 @@ export type GatewayLogSession = z.output<typeof gatewayLogSession>;
 /** A session's entry of named fields, in LOG_SESSION_FIELDS order. */
 export function logSessionEntry(fields: { readonly [K in LogSessionField]: GatewayLogSession[(typeof LOG_SESSION)[K]] }): GatewayLogSession {
   // Trailing optional fields left out (zip, asn of most lines): the entry as a gateway before them wrote it.
-  return withoutMissingTail(LOG_SESSION_FIELDS.map((name) => fields[name])) as GatewayLogSession;
+  return withoutMissingTail(
+    LOG_SESSION_FIELDS.map((name) => fields[name]),
+    LOG_SESSION.zip,
+  ) as GatewayLogSession;
 }
 /** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
 const durationMs = z
