@@ -128,7 +128,7 @@ export function createEgress(opts: EgressOptions): Egress {
     // The pools changed since the login admitted the line: none left carries what it asks for.
     const notCarried = candidates.length ? null : pool?.notCarried(req.location, req.hard === true, fallback);
     if (notCarried) throw new EgressError('unreachable', `Targeting not offered: ${notCarried}`);
-    if (!candidates.length && pool?.onlyDryServe(req.location.country)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
+    if (!candidates.length && pool?.onlyDryServe(req.location, req.hard)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
     if (!candidates.length) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
     let last: unknown;
     for (const up of candidates) {

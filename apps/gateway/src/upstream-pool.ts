@@ -124,9 +124,9 @@ export class UpstreamPool {
     return null;
   }
 
-  /** Pools serve the country, and every one of them is dry: its lines have no exit left. */
-  onlyDryServe(country: string): boolean {
-    const serving = this.serving(country);
+  /** Pools serve the country (and carry the line's ZIP, ASN, hard session), and every one of them is dry: its lines have no exit left. */
+  onlyDryServe(location: ProxyLocation, hard = false): boolean {
+    const serving = this.serving(location.country).filter((u) => upstreamCarries(u, { location, hard }));
     return serving.length > 0 && serving.every((u) => u.available === false);
   }
 
