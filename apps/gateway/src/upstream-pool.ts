@@ -9,7 +9,7 @@
  * `backoffMinMs` to `backoffMaxMs`) ends, then tried again; one success makes it up again.
  */
 import { createHash } from 'node:crypto';
-import { lineNeeds, upstreamCarries, upstreamUses, type LineTargetingLabel, type ProxyLocation } from '@proxyhub/core';
+import { lineNeeds, upstreamCarries, upstreamUses, type ProxyLocation } from '@proxyhub/core';
 import type { Backend } from './backend';
 import type { Logger } from './log';
 
@@ -116,12 +116,14 @@ export class UpstreamPool {
    * or null. `fallback` is the default upstream, tried after the pools. No pool and no fallback:
    * direct egress, which ignores the modifiers (as it does state and city) and never changes exit.
    */
-  notCarried(location: ProxyLocation, hard: boolean, fallback: Upstream | null): LineTargetingLabel | null {
+  notCarried(location: ProxyLocation, hard: boolean, fallback: Upstream | null): string | null {
     const candidates = this.list.length ? this.serving(location.country) : [];
     if (fallback) candidates.push(fallback);
-    if (!candidates.length) return null;
-    for (const need of lineNeeds({ location, hard })) if (!candidates.some((u) => upstreamUses(u, need.placeholder))) return need.label;
-    return null;
+    const line = { location, hard };
+    if (!candidates.length || candidates.some((u) => upstreamCarries(u, line))) return null;
+    const needs = lineNeeds(line);
+    // One nobody carries; else each is carried somewhere, but not together ('ZIP and ASN').
+    return needs.find((need) => !candidates.some((u) => upstreamUses(u, need.placeholder)))?.label ?? needs.map((n) => n.label).join(' and ');
   }
 
   /** Pools serve the country (and carry the line's ZIP, ASN, hard session), and every one of them is dry: its lines have no exit left. */

@@ -149,6 +149,8 @@ describe('ZIP and ASN in a line', () => {
     const zipper = await fakeProvider(/^z-US(?:-zip-[A-Z0-9]{3,10})?(?:-sid-[a-z0-9]{8})?$/);
     await pool('Plain', 'p-{country}[-sid-{sid}]', ['US', 'DE'], plain.port);
     await pool('Zip (US only)', 'z-{country}[-zip-{zip}][-sid-{sid}]', ['US'], zipper.port);
+    const asnOnly = await fakeProvider(/^a-US(?:-asn-\d+)?(?:-sid-[a-z0-9]{8})?$/);
+    await pool('ASN (US only)', 'a-{country}[-asn-{asn}][-sid-{sid}]', ['US'], asnOnly.port);
     const gw = await gateway();
     const before = await hourlyUsage(server, user.userId);
     logLines.length = 0;
@@ -156,7 +158,8 @@ describe('ZIP and ASN in a line', () => {
     for (const [loc, what] of [
       ['DE~z10115', 'ZIP'],
       ['DE~a3320', 'ASN'],
-      ['US~a7922', 'ASN'],
+      // Each carried by a pool, but no pool carries both.
+      ['US~z90012~a7922', 'ZIP and ASN'],
     ] as const) {
       const a = await overEachProtocol(gw, name(loc, '0', 'REFUSED1'));
       expect(a.forward).toMatch(/^HTTP\/1\.1 407 /);
@@ -177,9 +180,11 @@ describe('ZIP and ASN in a line', () => {
     }
     expect(plain.seen).toEqual([]);
     expect(zipper.seen).toEqual([]);
+    expect(asnOnly.seen).toEqual([]);
     const refusals = logLines.filter((l) => l.msg === 'proxy request refused' && l.kind === 'bad_location');
     expect(refusals).toHaveLength(9);
-    for (const r of refusals) expect(r).toMatchObject({ kind: 'bad_location', reason: expect.stringMatching(/^Targeting not offered: (ZIP|ASN)$/) });
+    for (const r of refusals)
+      expect(r).toMatchObject({ kind: 'bad_location', reason: expect.stringMatching(/^Targeting not offered: (ZIP|ASN|ZIP and ASN)$/) });
     // Billed 0: nothing was relayed, nothing counted.
     await gw.flush();
     expect(await hourlyUsage(server, user.userId)).toEqual(before);

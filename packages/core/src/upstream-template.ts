@@ -225,7 +225,6 @@ export const LINE_TARGETING = [
   { placeholder: 'asn', label: 'ASN' },
   { placeholder: 'hard', label: 'hard sticky' },
 ] as const satisfies ReadonlyArray<{ placeholder: TemplatePlaceholder; label: string }>;
-export type LineTargetingLabel = (typeof LINE_TARGETING)[number]['label'];
 
 /** The placeholders this line needs its upstream to carry. */
 export function lineNeeds(line: Pick<UpstreamLine, 'location' | 'hard'>): Array<(typeof LINE_TARGETING)[number]> {
