@@ -77,6 +77,7 @@ export class Authenticator {
   /** Logins waiting for the server, by address and credentials (see login). */
   private readonly inFlight = new Map<string, Promise<Session | Refusal>>();
   private readonly lineTestKey: string;
+  private readonly notCarried: (parts: ProxyUsernameParts) => string | null;
 
   constructor(
     backend: Backend,
@@ -87,9 +88,12 @@ export class Authenticator {
       loginLimits?: Partial<LoginLimitOptions> | undefined;
       /** The fleet's internal key, which signs the server's line tests (none: no test is accepted). */
       lineTestKey?: string | undefined;
+      /** What a line asks for (ZIP, ASN, hard sticky) that no upstream for its country carries, or null (upstream-pool.ts). */
+      notCarried?: ((parts: ProxyUsernameParts) => string | null) | undefined;
     },
   ) {
     this.lineTestKey = opts.lineTestKey ?? '';
+    this.notCarried = opts.notCarried ?? (() => null);
     const authOpts = { ...DEFAULT_AUTH_CACHE_OPTIONS, ...opts.auth };
     this.cache = new AuthCache(
       backend,
@@ -172,6 +176,8 @@ export class Authenticator {
     attempt.succeeded();
     if (!answer.account.ok) return refusal(answer.account.reason === 'expired' ? 'expired' : 'disabled', answer.account.message);
     if (!answer.locationKnown) return refusal('bad_location', `Location not offered: ${locationString(parts.location)}`);
+    const notCarried = this.notCarried(parts);
+    if (notCarried) return refusal('bad_location', `Targeting not offered: ${notCarried}`);
     // A line test comes from the server, not from the customer: their allow-list does not name it.
     if (!lineTest && !allowlistOf(answer.account).admits(sourceAddress(remote) ?? undefined)) {
       return refusal('address_not_allowed', `This proxy account's IP allow-list does not include ${sourceAddress(remote) ?? 'this address'}`);

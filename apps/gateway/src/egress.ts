@@ -7,7 +7,7 @@
  * very address it checked; so does the connection to an upstream itself.
  */
 import { isIP } from 'node:net';
-import { renderUpstreamCredentials, upstreamNeedsNames, type PlaceNames, type ProxyLocation } from '@proxyhub/core';
+import { renderUpstreamCredentials, upstreamCarries, upstreamNeedsNames, type PlaceNames, type ProxyLocation } from '@proxyhub/core';
 import { bareHost, connectTo, dialUpstream, EgressError, isPrivateAddress, resolveChecked } from '@proxyhub/core/node';
 import { sharedReadOption, type SharedReadSocket } from './shared-reads';
 import type { Upstream, UpstreamPool } from './upstream-pool';
@@ -26,6 +26,8 @@ export interface EgressRequest {
   sid: string;
   /** 0: a rotating line (a new exit per connection, no session sent). */
   durationMinutes: number;
+  /** A hard sticky line: only its one pool (or the default upstream) carries it, never a second. */
+  hard?: boolean | undefined;
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
   sticky?: { upstreamId: string | null };
 }
@@ -63,14 +65,14 @@ function namesFor(up: Upstream): Promise<PlaceNames> | undefined {
 /** The username and password this upstream gets for this tunnel; `session` is what `{session}` stands for. */
 export async function upstreamCredentials(up: Upstream, req: EgressRequest, session = up.id ? (req.token ?? req.session) : req.session) {
   const names = await namesFor(up);
-  return renderUpstreamCredentials(up, { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes }, names);
+  return renderUpstreamCredentials(up, { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes, hard: req.hard }, names);
 }
 
 /** The username template filled for a tunnel (names as codes unless the dataset is loaded). */
 export function fillTemplate(template: string, req: EgressRequest, session = req.session): string {
   return renderUpstreamCredentials(
     { usernameTemplate: template, password: '' },
-    { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes },
+    { location: req.location, session, sid: req.sid, durationMinutes: req.durationMinutes, hard: req.hard },
   ).username;
 }
 
@@ -125,14 +127,18 @@ export function createEgress(opts: EgressOptions): Egress {
   };
   return async (req) => {
     const pool = opts.pool;
-    const route = pool?.route(req.location, req.sid) ?? null;
+    const route = pool?.route(req.location, req.sid, Date.now(), req.hard) ?? null;
     if (!route && !fallback) return direct(req);
     // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
     const host = bareHost(req.host);
     if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
     const candidates = route ? [...route] : [];
-    if (fallback) candidates.push(fallback);
-    if (!candidates.length && pool?.onlyDryServe(req.location.country)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
+    // A hard line keeps its one exit or fails; the default upstream carries only what it can.
+    if (fallback && !(req.hard && candidates.length) && upstreamCarries(fallback, req)) candidates.push(fallback);
+    // The pools changed since the login admitted the line: none left carries what it asks for.
+    const notCarried = candidates.length ? null : pool?.notCarried(req.location, req.hard === true, fallback);
+    if (notCarried) throw new EgressError('unreachable', `Targeting not offered: ${notCarried}`);
+    if (!candidates.length && pool?.onlyDryServe(req.location, req.hard)) throw new EgressError('no_exit', `No exits available for ${req.location.country}`);
     if (!candidates.length) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
     let last: EgressError | null = null;
     for (const up of candidates) {

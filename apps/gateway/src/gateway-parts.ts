@@ -6,7 +6,7 @@
 import type { Server, Socket } from 'node:net';
 import { Authenticator, type Session } from './authenticator';
 import { createBackend, type Backend } from './backend';
-import { createEgress } from './egress';
+import { createEgress, upstreamFromUrl } from './egress';
 import { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
 import type { Logger } from './log';
@@ -38,12 +38,14 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
   else throw new Error('gateway: serverUrl and internalApiKey (or a backend) are required');
   const backend = metrics.instrument(raw);
   const meter = createMeter({ ...DEFAULT_METER_OPTIONS, ...opts.meter, gatewayId: opts.gatewayId, backend, logger, metrics });
+  const upstreams = new UpstreamPool(opts.upstreams);
+  const fallback = opts.upstreamUrl ? upstreamFromUrl(opts.upstreamUrl) : null;
   const logins = new Authenticator(backend, meter, logger, {
     auth: opts.auth,
     loginLimits: opts.loginLimits,
     lineTestKey: opts.internalApiKey ?? opts.sessionSecret,
+    notCarried: (parts) => upstreams.notCarried(parts.location, parts.hard === true, fallback),
   });
-  const upstreams = new UpstreamPool(opts.upstreams);
   const targetPolicy = new TargetPolicyGate();
   const openTarget = targetOpener(
     createEgress({

@@ -63,6 +63,7 @@ export function targetOpener(egress: Egress, sessionSecret = '', policy?: Target
           token: rotating ? '' : parts.token,
           sid: line.sid,
           durationMinutes: parts.durationMinutes,
+          hard: parts.hard,
           sticky: line,
         });
       } catch (err) {

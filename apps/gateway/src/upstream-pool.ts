@@ -1,14 +1,15 @@
 /**
  * Upstream pools as the gateway uses them: the admin's list (polled from the server), the order in
  * which to try them for a tunnel, and their health. A tunnel goes to an enabled pool serving its
- * country, preferring pools whose templates carry its state or city; a sticky line to the pool its
- * session id hashes to (the same on every gateway) while that one is up, a rotating line to one
- * picked by weight. A pool that
+ * country, preferring pools whose templates carry its state or city and only to pools whose
+ * templates carry its ZIP, ASN or hard session when it asks for one; a sticky line to the pool its
+ * session id hashes to (the same on every gateway) while that one is up (a hard one to that pool
+ * only, up or not: its exit is kept or it fails), a rotating line to one picked by weight. A pool that
  * fails `failuresToMarkDown` times in a row is down: skipped until its backoff (doubling from
  * `backoffMinMs` to `backoffMaxMs`) ends, then tried again; one success makes it up again.
  */
 import { createHash } from 'node:crypto';
-import type { ProxyLocation } from '@proxyhub/core';
+import { lineNeeds, upstreamCarries, upstreamUses, type ProxyLocation } from '@proxyhub/core';
 import type { Backend } from './backend';
 import type { Logger } from './log';
 
@@ -90,11 +91,14 @@ export class UpstreamPool {
    * {state}; for a state, those using {state}). Within that, a sticky line (`sid`) ranks the pools
    * by rendezvous hashing on its sid, weighted: every gateway picks the same one while it is up and
    * the next one while it is down; a rotating line (`sid` '') draws by weight. Down pools come last
-   * (soonest back first): better a retry than an error.
+   * (soonest back first): better a retry than an error. Only pools that carry the line's ZIP, ASN
+   * and hard session (`hard`) are listed; a hard line gets its one pool, down or not.
    */
-  route(location: ProxyLocation, sid = '', now = Date.now()): Upstream[] | null {
+  route(location: ProxyLocation, sid = '', now = Date.now(), hard = false): Upstream[] | null {
     if (!this.list.length) return null;
-    const serving = this.serving(location.country).filter((u) => u.available !== false);
+    const line = { location, hard };
+    const serving = this.serving(location.country).filter((u) => u.available !== false && upstreamCarries(u, line));
+    if (hard && sid) return rendezvousOrder(targetingTiers(serving, location)[0]!, sid).slice(0, 1);
     const up = serving.filter((u) => !this.isDown(u.id, now));
     const down = serving.filter((u) => this.isDown(u.id, now)).sort((a, b) => this.health.get(a.id)!.downUntil - this.health.get(b.id)!.downUntil);
     const order: Upstream[] = [];
@@ -107,9 +111,24 @@ export class UpstreamPool {
     return this.list.filter((u) => u.countries === null || u.countries.includes(country));
   }
 
-  /** Pools serve the country, and every one of them is dry: its lines have no exit left. */
-  onlyDryServe(country: string): boolean {
-    const serving = this.serving(country);
+  /**
+   * What the line asks for that no pool serving its country can carry ('ZIP', 'ASN', 'hard sticky'),
+   * or null. `fallback` is the default upstream, tried after the pools. No pool and no fallback:
+   * direct egress, which ignores the modifiers (as it does state and city) and never changes exit.
+   */
+  notCarried(location: ProxyLocation, hard: boolean, fallback: Upstream | null): string | null {
+    const candidates = this.list.length ? this.serving(location.country) : [];
+    if (fallback) candidates.push(fallback);
+    const line = { location, hard };
+    if (!candidates.length || candidates.some((u) => upstreamCarries(u, line))) return null;
+    const needs = lineNeeds(line);
+    // One nobody carries; else each is carried somewhere, but not together ('ZIP and ASN').
+    return needs.find((need) => !candidates.some((u) => upstreamUses(u, need.placeholder)))?.label ?? needs.map((n) => n.label).join(' and ');
+  }
+
+  /** Pools serve the country (and carry the line's ZIP, ASN, hard session), and every one of them is dry: its lines have no exit left. */
+  onlyDryServe(location: ProxyLocation, hard = false): boolean {
+    const serving = this.serving(location.country).filter((u) => upstreamCarries(u, { location, hard }));
     return serving.length > 0 && serving.every((u) => u.available === false);
   }
 
@@ -177,10 +196,7 @@ export class UpstreamPool {
 }
 
 /** Whether a username or password template uses `{name` as a placeholder (`{city}`, `{city|...}`). */
-export function templateUses(u: Pick<Upstream, 'usernameTemplate' | 'passwordTemplate'>, name: 'state' | 'city'): boolean {
-  const re = new RegExp(`\\{${name}[|}]`);
-  return re.test(u.usernameTemplate) || re.test(u.passwordTemplate ?? '');
-}
+export const templateUses = (u: Pick<Upstream, 'usernameTemplate' | 'passwordTemplate'>, name: 'state' | 'city'): boolean => upstreamUses(u, name);
 
 /** The pools split by how well their templates carry the line's targeting, best first (none empty). */
 function targetingTiers(list: readonly Upstream[], location: ProxyLocation): Upstream[][] {

@@ -1,8 +1,17 @@
 /** The gateway's test tools: the shared kit (@proxyhub/testing) bound to the server, plus our gateway. */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { loadLocations } from '@proxyhub/api';
 import { createServer, type ServerParts } from '@proxyhub/server';
-import { INTERNAL_KEY, startTarget, testServerStarter, type TestServer as KitTestServer } from '@proxyhub/testing';
+import {
+  adminClient,
+  INTERNAL_KEY,
+  startTarget,
+  testServerStarter,
+  userWithCredits,
+  type HttpClient,
+  type TestServer as KitTestServer,
+} from '@proxyhub/testing';
 import { createGateway, type Gateway, type GatewayOptions } from '../src/gateway';
 
 export * from '@proxyhub/testing';
@@ -69,4 +78,19 @@ export async function startGateway(server: TestServer, opts: Partial<GatewayOpti
   });
   await gateway.listen(0, '127.0.0.1');
   return gateway;
+}
+
+/** A server with the admin signed in, a loopback target and a user with credits: what an upstream test starts from. */
+export async function upstreamTestBed(credits: bigint) {
+  // The server builds its location index on first use: not inside a tunnel's handshake deadline.
+  loadLocations();
+  const server = await startTestServer();
+  const admin = await adminClient(server);
+  return { server, admin, target: await startTarget(), user: await userWithCredits(server, credits) };
+}
+
+/** Deletes every upstream the admin sees (between tests that each make their own). */
+export async function deleteUpstreams(admin: HttpClient): Promise<void> {
+  const r = await admin.get<{ upstreams: { id: string }[] }>('/admin/upstreams');
+  for (const u of r.body.upstreams) await admin.request('DELETE', `/admin/upstreams/${u.id}`);
 }

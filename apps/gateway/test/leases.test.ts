@@ -75,7 +75,8 @@ describe('gateway.* procedures (internal key)', () => {
     expect(await api.report({ gatewayId: 'gw-rows', seq: 1, items, rows })).toEqual({ applied: true, dropped: [] });
     const stored = await server.database.db.select({ billed: connectionLog.billedBytes }).from(connectionLog).where(eq(connectionLog.proxyAccountId, id));
     expect(stored.map((r) => Number(r.billed))).toEqual([100, 100, 100]);
-    const bad = sealRows([`${row(4, 100).slice(0, -1)},"extra"]` as RecordJson]);
+    // One field past the last (the ASN): refused.
+    const bad = sealRows([`${row(4, 100).slice(0, -1)},"90012","7922","extra"]` as RecordJson]);
     const refused = await api.report({ gatewayId: 'gw-rows', seq: 2, items: [], rows: [bad] }).catch((err: unknown) => err);
     expect(isRejectedInput(refused)).toBe(true);
   });

@@ -58,6 +58,10 @@ interface Parsed {
   session?: string;
   /** The session's duration in the provider's unit, as written. */
   duration?: string;
+  zip?: string;
+  asn?: string;
+  /** The provider's own hard-session mark, as written. */
+  hard?: string;
 }
 
 interface FakeProvider {
@@ -84,7 +88,7 @@ const PROVIDERS: Record<string, FakeProvider> = {
     parse: (u, p) =>
       p === 'oxy-pw'
         ? groups(
-            /^customer-acct1-cc-(?<country>[A-Z]{2})(?:-st-us_(?<state>[a-z_]+))?(?:-city-(?<city>[a-z_]+))?(?:-sessid-(?<session>[a-z0-9]+)-sesstime-(?<duration>\d+))?$/.exec(
+            /^customer-acct1-cc-(?<country>[A-Z]{2})(?:-st-us_(?<state>[a-z_]+))?(?:-city-(?<city>[a-z_]+))?(?:-postalcode-(?<zip>\d{5}))?(?:-sessid(?<hard>_oneip)?-(?<session>[a-z0-9]+)-sesstime-(?<duration>\d+))?$/.exec(
               u,
             ),
           )
@@ -97,7 +101,7 @@ const PROVIDERS: Record<string, FakeProvider> = {
     parse: (u, p) =>
       p === 'brd-pw'
         ? groups(
-            /^brd-customer-c123-zone-residential1-country-(?<country>[a-z]{2})(?:-state-(?<state>[a-z]{2}))?(?:-city-(?<city>[a-z]+))?(?:-session-(?<session>[a-z0-9]+))?$/.exec(
+            /^brd-customer-c123-zone-residential1-country-(?<country>[a-z]{2})(?:-state-(?<state>[a-z]{2}))?(?:-city-(?<city>[a-z]+))?(?:-zip-(?<zip>\d{5}))?(?:-asn-(?<asn>\d+))?(?:-session-(?<session>[a-z0-9]+)(?<hard>-const)?)?$/.exec(
               u,
             ),
           )
@@ -264,6 +268,27 @@ describe('provider presets', () => {
     expect(fake.seen.map((x) => x.parsed?.duration)).toEqual(['30', '20']);
     expect(fake.seen[0]!.username).toMatch(/^customer-acct1-cc-US-sessid-[a-z0-9]{8}-sesstime-30$/);
   });
+
+  for (const [id, line, want] of [
+    ['oxylabs', 'US-CA-LOSANGELES~z90012', { zip: '90012', hard: '_oneip', duration: '30' }],
+    ['brightdata', 'US~z90012~a7922', { zip: '90012', asn: '7922', hard: '-const' }],
+  ] as const) {
+    it(`${id}: a ZIP${id === 'brightdata' ? ' and ASN' : ''} line, hard sticky, in the provider's own words`, async () => {
+      const preset = UPSTREAM_PRESETS.find((p) => p.id === id)!;
+      const provider = PROVIDERS[id]!;
+      const fake = await startFakeProvider(provider);
+      await poolFromPreset(preset, provider, fake.port);
+      const gw = await startGateway(server, { upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+      cleanups.push(() => gw.close());
+      expect(await through(gw, `${user.proxyUserId}_${line}_30h_HARDZIP1`)).toBe(true);
+      expect(await through(gw, `${user.proxyUserId}_${line}_30_SOFTZIP1`)).toBe(true);
+      const [hard, soft] = fake.seen.map((x) => x.parsed);
+      expect(hard).toMatchObject(want);
+      const { hard: _mark, ...place } = want;
+      expect(soft).toMatchObject(place);
+      expect(soft!.hard).toBeUndefined();
+    });
+  }
 
   it('renders username and password templates for every tunnel: a sticky city line as the example spells it', async () => {
     const provider: FakeProvider = {

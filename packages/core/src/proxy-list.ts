@@ -62,6 +62,8 @@ export function generateProxies(input: {
   proxyPassword: string;
   location: ProxyLocation;
   durationMinutes: number;
+  /** Keep the same IP or fail (`<minutes>h`). */
+  hard?: boolean | undefined;
   count: number;
   endpoint: ProxyEndpoint;
 }): GeneratedProxy[] {
@@ -70,7 +72,7 @@ export function generateProxies(input: {
   const location = locationString(input.location);
   const out: GeneratedProxy[] = new Array(input.count);
   for (let i = 0; i < input.count; i++) {
-    const user = buildProxyUsername({ proxyUserId: input.proxyUserId, location: input.location, durationMinutes: input.durationMinutes });
+    const user = buildProxyUsername({ proxyUserId: input.proxyUserId, location: input.location, durationMinutes: input.durationMinutes, hard: input.hard });
     out[i] = {
       username: user,
       password: pass,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATOR_DURATION_OPTIONS } from './constants';
 import { PROXY_FORMATS, formatProxyLine, generateProxies, isSocksFormat } from './proxy-list';
 import { buildProxyUsername, isRotating, parseProxyUsername, randomSessionToken } from './proxy-username';
+import { generateProxiesForm } from './schemas/proxies';
 
 describe('proxy usernames', () => {
   it('parses every built username back to what was built', () => {
@@ -61,6 +62,59 @@ describe('proxy usernames', () => {
       expect(r.ok, bad).toBe(false);
       if (!r.ok) expect(r.reason.length).toBeGreaterThan(0);
     }
+  });
+
+  it('takes ~z (ZIP) and ~a (ASN) after the location and h (hard sticky) after a sticky duration', () => {
+    expect(parseProxyUsername('abc123xyz_US-CA-LOSANGELES~z90012_60_ABCDEFGH')).toEqual({
+      ok: true,
+      value: { proxyUserId: 'abc123xyz', location: { country: 'US', state: 'CA', city: 'LOSANGELES', zip: '90012' }, durationMinutes: 60, token: 'ABCDEFGH' },
+    });
+    expect(parseProxyUsername('abc123xyz_DE~a3320_0_ABCDEFGH')).toEqual({
+      ok: true,
+      value: { proxyUserId: 'abc123xyz', location: { country: 'DE', asn: '3320' }, durationMinutes: 0, token: 'ABCDEFGH' },
+    });
+    expect(parseProxyUsername('abc123xyz_US_30h_ABCDEFGH')).toEqual({
+      ok: true,
+      value: { proxyUserId: 'abc123xyz', location: { country: 'US' }, durationMinutes: 30, hard: true, token: 'ABCDEFGH' },
+    });
+    // Without modifiers: exactly the parts of before (no zip, asn or hard key at all).
+    const plain = parseProxyUsername('abc123xyz_US-NY_60_ABCDEFGH');
+    expect(plain.ok && Object.keys(plain.value).sort()).toEqual(['durationMinutes', 'location', 'proxyUserId', 'token']);
+    expect(plain.ok && Object.keys(plain.value.location).sort()).toEqual(['city', 'country', 'state']);
+    const parts = { proxyUserId: 'abc123xyz', location: { country: 'GB', zip: 'SW1A1AA', asn: '5089' }, durationMinutes: 1440, hard: true, token: 'ABCDEFGH' };
+    const built = buildProxyUsername(parts);
+    expect(built).toBe('abc123xyz_GB~zSW1A1AA~a5089_1440h_ABCDEFGH');
+    expect(parseProxyUsername(built)).toEqual({ ok: true, value: parts });
+    for (const [bad, reason] of [
+      [`abc123xyz_US~z${'1'.repeat(40)}_60_ABCDEFGH`, 'invalid ZIP'],
+      ['abc123xyz_US~z12_60_ABCDEFGH', 'invalid ZIP'],
+      ['abc123xyz_US~z90-12_60_ABCDEFGH', 'invalid ZIP'],
+      ['abc123xyz_US~aAS7922_60_ABCDEFGH', 'invalid ASN'],
+      ['abc123xyz_US~a4294967296_60_ABCDEFGH', 'invalid ASN'],
+      ['abc123xyz_US~z90012~z90013_60_ABCDEFGH', 'invalid location modifier'],
+      ['abc123xyz_US~x1_60_ABCDEFGH', 'invalid location modifier'],
+      ['abc123xyz_US_0h_ABCDEFGH', 'invalid duration: h (hard sticky) needs a sticky duration'],
+      ['abc123xyz_US_30H_ABCDEFGH', 'invalid duration'],
+    ] as const) {
+      const r = parseProxyUsername(bad);
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.reason, bad).toContain(reason);
+    }
+  });
+
+  it("the generator's form takes a ZIP, an ASN and the hard mode, and refuses bad ones naming the field", () => {
+    const base = { country: 'US', durationMinutes: 60, count: 1 };
+    expect(generateProxiesForm.parse({ ...base, zip: ' sw1a1aa ', asn: '7922', hard: true })).toMatchObject({ zip: 'SW1A1AA', asn: '7922', hard: true });
+    const issue = (input: Record<string, unknown>) => {
+      const r = generateProxiesForm.safeParse({ ...base, ...input });
+      return r.success ? null : { path: r.error.issues[0]!.path.join('.'), message: r.error.issues[0]!.message };
+    };
+    expect(issue({ zip: '1'.repeat(40) })).toEqual({ path: 'zip', message: 'ZIP / postal code: 3 to 10 letters and digits' });
+    expect(issue({ asn: 'AS7922' })).toEqual({ path: 'asn', message: 'ASN: digits only, e.g. 7922' });
+    expect(issue({ hard: true, durationMinutes: 0 })).toEqual({
+      path: 'hard',
+      message: 'Keep the same IP or fail needs a sticky duration: a rotating line gets a new IP on every connection',
+    });
   });
 
   it('makes uniform-looking tokens of 8 A-Z0-9 characters', () => {

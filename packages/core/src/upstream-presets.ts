@@ -35,15 +35,19 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     protocol: 'http',
     host: 'pr.oxylabs.io',
     port: 7777,
-    // cc-US, st-us_california, city-los_angeles, sessid + sesstime (minutes).
+    // cc-US, st-us_california, city-los_angeles, postalcode-90012, sessid + sesstime (minutes);
+    // sessid_oneip for a hard line (one exit, or a 502). No ASN: with cc, Oxylabs applies only the country.
     usernameTemplate:
-      'customer-USERNAME-cc-{country}[-st-{country|lower}_{state|name|lower|snake}][-city-{city|name|lower|snake}][-sessid-{sid}-sesstime-{minutes}]',
+      'customer-USERNAME-cc-{country}[-st-{country|lower}_{state|name|lower|snake}][-city-{city|name|lower|snake}][-postalcode-{zip}][-sessid[_oneip{hard|flag}]-{sid}-sesstime-{minutes}]',
     passwordTemplate: '',
     account: 'USERNAME',
     docs: [
       'https://developers.oxylabs.io/proxies/residential-proxies/making-requests',
       'https://developers.oxylabs.io/proxies/residential-proxies/select-state',
       'https://developers.oxylabs.io/proxies/mobile-proxies/session-control',
+      'https://developers.oxylabs.io/proxies/residential-proxies/location-settings/zip-postal-code',
+      'https://developers.oxylabs.io/proxies/residential-proxies/location-settings/asn-targeting',
+      'https://developers.oxylabs.io/products/proxies/residential-proxies/session-control',
     ],
     // "This parameter can be set for up to 30 minutes" (sesstime).
     maxSessionMinutes: 30,
@@ -55,11 +59,17 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     protocol: 'http',
     host: 'brd.superproxy.io',
     port: 33335,
-    // country-us, state-ca (the state's code), city-losangeles (lower case, no spaces), session-<id>.
-    usernameTemplate: 'brd-customer-CUSTOMER_ID-zone-ZONE-country-{country|lower}[-state-{state|lower}][-city-{city|name|compact|lower}][-session-{sid}]',
+    // country-us, state-ca (the state's code), city-losangeles (lower case, no spaces), zip-90012,
+    // asn-7922, session-<id>, and -const after it for a hard line (the same peer, or a 502).
+    usernameTemplate:
+      'brd-customer-CUSTOMER_ID-zone-ZONE-country-{country|lower}[-state-{state|lower}][-city-{city|name|compact|lower}][-zip-{zip}][-asn-{asn}][-session-{sid}[-const{hard|flag}]]',
     passwordTemplate: '',
     account: 'CUSTOMER_ID, ZONE',
-    docs: ['https://docs.brightdata.com/api-reference/proxy/geolocation-targeting'],
+    docs: [
+      'https://docs.brightdata.com/api-reference/proxy/geolocation-targeting',
+      'https://docs.brightdata.com/api-reference/proxy/zip_code_targeting',
+      'https://docs.brightdata.com/api-reference/proxy/keep_same_peer_in_session',
+    ],
     // A session keeps its IP while it is used; no longest duration is documented.
     maxSessionMinutes: null,
     sessionDocs: 'https://docs.brightdata.com/api-reference/proxy/rotate_ips',

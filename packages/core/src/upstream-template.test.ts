@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { placeNames } from './places';
-import { parseTemplate, renderTemplate, templateProblem, templateUses, type TemplateValues } from './upstream-template';
+import {
+  parseTemplate,
+  renderTemplate,
+  renderUpstreamCredentials,
+  templateProblem,
+  templateUses,
+  upstreamCarries,
+  type TemplateValues,
+} from './upstream-template';
 
 const USER = 'acct-{country|lower}[-st-{state|name|lower|snake}][-city-{city|name|lower|snake}][-sid-{sid}-for-{minutes}]';
 const PASS = '{password}[_life-{seconds}s]';
@@ -59,5 +67,27 @@ describe('upstream templates', () => {
     expect(templateUses(nodes, 'city')).toBe(true);
     expect(templateUses(nodes, 'state', 'name')).toBe(true);
     expect(templateUses(nodes, 'session')).toBe(false);
+  });
+
+  it('carries {zip}, {asn} and {hard} only for lines that ask for them; |flag keeps a group and writes nothing', () => {
+    const up = {
+      usernameTemplate: 'u-{country}[-zip-{zip}][-asn-{asn}][-sessid[_oneip{hard|flag}]-{sid}]',
+      passwordTemplate: '{password}[_hard-{hard}]',
+      password: 'pw',
+    };
+    const line = { location: { country: 'US' }, session: 'TOKEN123', sid: 'k3x9a0qz', durationMinutes: 30 };
+    expect(renderUpstreamCredentials(up, line)).toEqual({ username: 'u-US-sessid-k3x9a0qz', password: 'pw' });
+    expect(renderUpstreamCredentials(up, { ...line, location: { country: 'US', zip: '90012', asn: '7922' }, hard: true })).toEqual({
+      username: 'u-US-zip-90012-asn-7922-sessid_oneip-k3x9a0qz',
+      password: 'pw_hard-1',
+    });
+    // A rotating line has no session to keep: {hard} stays empty.
+    expect(renderUpstreamCredentials(up, { ...line, sid: '', durationMinutes: 0, hard: true }).username).toBe('u-US');
+    expect(upstreamCarries(up, { location: { country: 'US', zip: '1', asn: '2' }, hard: true })).toBe(true);
+    const plain = { usernameTemplate: 'u-{country}[-{sid}]', passwordTemplate: '', password: 'pw' };
+    expect(upstreamCarries(plain, { location: { country: 'US' } })).toBe(true);
+    expect(upstreamCarries(plain, { location: { country: 'US', zip: '90012' } })).toBe(false);
+    expect(upstreamCarries(plain, { location: { country: 'US' }, hard: true })).toBe(false);
+    expect(templateProblem('{zip|flag}{asn|lower}{hard}', 'username')).toBeNull();
   });
 });

@@ -8,11 +8,13 @@
  *   [ ... ]               an optional group, left out whole when a placeholder inside is empty
  *
  * Example: `acct-{country|lower}[-st-{state|name|lower|snake}][-sid-{sid}-for-{minutes}]`.
+ * `{zip}`, `{asn}` and `{hard}` are empty unless the line asks for them (`~z`, `~a`, `<minutes>h`);
+ * the filter `flag` writes nothing but keeps its group: `-sessid[_oneip{hard|flag}]-{sid}`.
  */
 
-export const TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'session', 'sid', 'minutes', 'seconds', 'password'] as const;
+export const TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'zip', 'asn', 'session', 'sid', 'minutes', 'seconds', 'hard', 'password'] as const;
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
-export const TEMPLATE_FILTERS = ['name', 'lower', 'upper', 'snake', 'compact', 'plus'] as const;
+export const TEMPLATE_FILTERS = ['name', 'lower', 'upper', 'snake', 'compact', 'plus', 'flag'] as const;
 export type TemplateFilter = (typeof TEMPLATE_FILTERS)[number];
 /** Placeholders that are places: the only ones `name` applies to. */
 const PLACES = new Set<TemplatePlaceholder>(['country', 'state', 'city']);
@@ -111,7 +113,7 @@ export interface PlaceNames {
   city(country: string, state: string, city: string): string | undefined;
 }
 
-const FILTERS: Record<Exclude<TemplateFilter, 'name'>, (s: string) => string> = {
+const FILTERS: Record<Exclude<TemplateFilter, 'name' | 'flag'>, (s: string) => string> = {
   lower: (s) => s.toLowerCase(),
   upper: (s) => s.toUpperCase(),
   snake: (s) => s.replace(/[\s.-]+/g, '_'),
@@ -127,10 +129,11 @@ function placeName(name: TemplatePlaceholder, v: TemplateValues, names: PlaceNam
   return names.city(country, state, city);
 }
 
-function renderSlot(node: Extract<TemplateNode, { kind: 'slot' }>, v: TemplateValues, names: PlaceNames | undefined): string {
+/** The slot's text; null when its value is empty (a `flag` slot with a value writes '' and keeps its group). */
+function renderSlot(node: Extract<TemplateNode, { kind: 'slot' }>, v: TemplateValues, names: PlaceNames | undefined): string | null {
   let out = v[node.name] ?? '';
-  if (!out) return '';
-  for (const f of node.filters) out = f === 'name' ? (placeName(node.name, v, names) ?? out) : FILTERS[f](out);
+  if (!out) return null;
+  for (const f of node.filters) out = f === 'flag' ? '' : f === 'name' ? (placeName(node.name, v, names) ?? out) : FILTERS[f](out);
   return out;
 }
 
@@ -142,8 +145,8 @@ function renderSeq(nodes: readonly TemplateNode[], v: TemplateValues, names: Pla
     else if (n.kind === 'group') out += renderSeq(n.nodes, v, names, true) ?? '';
     else {
       const s = renderSlot(n, v, names);
-      if (!s && optional) return null;
-      out += s;
+      if (s === null && optional) return null;
+      out += s ?? '';
     }
   }
   return out;
@@ -169,12 +172,14 @@ export const sessionMinutesFor = (durationMinutes: number, maxSessionMinutes: nu
 
 /** One customer line as an upstream sees it. `durationMinutes` 0 is a rotating line. */
 export interface UpstreamLine {
-  location: { country: string; state?: string | undefined; city?: string | undefined };
+  location: { country: string; state?: string | undefined; city?: string | undefined; zip?: string | undefined; asn?: string | undefined };
   /** What `{session}` stands for (the line's token, or the default upstream's session id). */
   session: string;
   /** The upstream session id: 8 characters of [a-z0-9], '' for a rotating line. */
   sid: string;
   durationMinutes: number;
+  /** A hard sticky line: `{hard}` is 1. */
+  hard?: boolean | undefined;
 }
 
 const parsed = new Map<string, TemplateNode[] | null>();
@@ -202,6 +207,35 @@ export function upstreamNeedsNames(up: UpstreamTemplates): boolean {
   );
 }
 
+/**
+ * Does the upstream's username or password template use this placeholder? What a line may ask of
+ * it: a ZIP, an ASN or a hard session goes only to upstreams that can carry it.
+ */
+export function upstreamUses(up: Pick<UpstreamTemplates, 'usernameTemplate' | 'passwordTemplate'>, name: TemplatePlaceholder): boolean {
+  const used = (src: string, kind: TemplateKind) => {
+    const nodes = cachedParse(src, kind);
+    return nodes ? templateUses(nodes, name) : new RegExp(`\\{${name}[|}]`).test(src);
+  };
+  return used(up.usernameTemplate, 'username') || (!!up.passwordTemplate && used(up.passwordTemplate, 'password'));
+}
+
+/** What a line asks of its upstream beyond the place, as the refusal names it ('ZIP', 'ASN', 'hard sticky'). */
+export const LINE_TARGETING = [
+  { placeholder: 'zip', label: 'ZIP' },
+  { placeholder: 'asn', label: 'ASN' },
+  { placeholder: 'hard', label: 'hard sticky' },
+] as const satisfies ReadonlyArray<{ placeholder: TemplatePlaceholder; label: string }>;
+
+/** The placeholders this line needs its upstream to carry. */
+export function lineNeeds(line: Pick<UpstreamLine, 'location' | 'hard'>): Array<(typeof LINE_TARGETING)[number]> {
+  return LINE_TARGETING.filter((t) => (t.placeholder === 'hard' ? line.hard === true : !!line.location[t.placeholder]));
+}
+
+/** Can this upstream carry everything the line asks for? */
+export function upstreamCarries(up: Pick<UpstreamTemplates, 'usernameTemplate' | 'passwordTemplate'>, line: Pick<UpstreamLine, 'location' | 'hard'>): boolean {
+  return lineNeeds(line).every((t) => upstreamUses(up, t.placeholder));
+}
+
 /** The username and password one line reaches the upstream with. */
 export function renderUpstreamCredentials(up: UpstreamTemplates, line: UpstreamLine, names?: PlaceNames): { username: string; password: string } {
   const sticky = line.durationMinutes > 0;
@@ -211,6 +245,9 @@ export function renderUpstreamCredentials(up: UpstreamTemplates, line: UpstreamL
     country: line.location.country,
     state: line.location.state ?? '',
     city: line.location.city ?? '',
+    zip: line.location.zip ?? '',
+    asn: line.location.asn ?? '',
+    hard: sticky && line.hard ? '1' : '',
     session: sticky ? line.session : '',
     sid: sticky ? line.sid : '',
     minutes: sticky ? String(minutes) : '',

@@ -129,8 +129,11 @@ export class RowWriter {
     const country = loc?.country ?? '';
     const state = loc?.state ?? '';
     const city = loc?.city ?? '';
+    // Absent for most lines: their entries end at lineTest, as before these fields.
+    const zip = loc?.zip || undefined;
+    const asn = loc?.asn || undefined;
     const session = isRotating(parts) ? 'rotating' : parts.token;
-    const id = `${lineTest ? 1 : 0}\0${proxyUserId}\0${account.id}\0${country}\0${state}\0${city}\0${session}`;
+    const id = `${lineTest ? 1 : 0}\0${proxyUserId}\0${account.id}\0${country}\0${state}\0${city}\0${session}\0${zip ?? ''}\0${asn ?? ''}`;
     let entry = this.sessions.get(id);
     if (!entry) {
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
@@ -145,6 +148,8 @@ export class RowWriter {
         session,
         lineTest: lineTest ? 1 : 0,
         run: CONNECTION_RUN,
+        zip,
+        asn,
       });
       entry = { key, json: Buffer.from(JSON.stringify(fields)), batch: 0 };
       this.sessions.set(id, entry);

@@ -4,6 +4,7 @@ import { restRoute } from './rest';
 /** The spec's location paths over the locations router. */
 export const locationsRoutes = [
   restRoute({ method: 'GET', url: '/api/locations/countries' }, async (caller) => ({ countries: await caller.locations.countries() })),
+  restRoute({ method: 'GET', url: '/api/locations/countries/:country', params: statesInput }, (caller, input) => caller.locations.country(input)),
   restRoute({ method: 'GET', url: '/api/locations/countries/:country/states', params: statesInput }, async (caller, input) => ({
     states: await caller.locations.states(input),
   })),

@@ -28,7 +28,10 @@ const COLUMNS: Column<ConnectionRow>[] = [
   { head: 'Started', cell: (c) => new Date(c.startedAt).toLocaleString() },
   { head: 'Protocol', cell: (c) => c.protocol },
   { head: 'Target', cell: (c) => c.target },
-  { head: 'Location', cell: (c) => [c.country, c.state, c.city].filter(Boolean).join('-') || '—' },
+  {
+    head: 'Location',
+    cell: (c) => `${[c.country, c.state, c.city].filter(Boolean).join('-') || '—'}${c.zip ? ` ZIP ${c.zip}` : ''}${c.asn ? ` AS${c.asn}` : ''}`,
+  },
   { head: 'Session', cell: (c) => c.session },
   { head: 'Up', num: true, cell: (c) => formatBytes(c.bytesUp) },
   { head: 'Down', num: true, cell: (c) => formatBytes(c.bytesDown) },

@@ -44,9 +44,14 @@ interface Values {
   country: string;
   state: string;
   city: string;
+  zip: string;
+  asn: string;
+  hard: boolean;
   durationMinutes: number;
   count: number;
 }
+/** What the pools serving the chosen country can carry (locations.country): the fields shown for it. */
+type Offer = { zip: boolean; asn: boolean };
 type City = { code: string; name: string };
 const schemaResolver = zodResolver(generateProxiesForm);
 /** What the schema hands on: the location as codes, the duration and count as numbers. */
@@ -62,11 +67,19 @@ const cityOf = (cities: readonly City[] | undefined, text: string) => {
  * (its code is what the username carries); a city not listed is the one message.
  */
 const generatorResolver =
-  (cities: { readonly current: readonly City[] | undefined }): Resolver<Values, unknown, GenerateProxiesForm> =>
+  (cities: { readonly current: readonly City[] | undefined }, offer: { readonly current: Offer }): Resolver<Values, unknown, GenerateProxiesForm> =>
   async (values, context, options): Promise<ResolverResult<Values, GenerateProxiesForm>> => {
     const city = cityOf(cities.current, values.city);
     if (city === null) return { values: {}, errors: { city: { type: 'validate', message: CITY_NOT_LISTED } } };
-    const input = { ...values, state: values.state || undefined, city: (values.state && city?.code) || undefined };
+    // A ZIP or ASN typed for a country whose pools cannot carry it (the field is hidden then) is left out.
+    const input = {
+      ...values,
+      state: values.state || undefined,
+      city: (values.state && city?.code) || undefined,
+      zip: (offer.current.zip && values.zip.trim()) || undefined,
+      asn: (offer.current.asn && values.asn.trim()) || undefined,
+      hard: values.hard || undefined,
+    };
     return schemaResolver(input, context, { ...options, names: undefined });
   };
 
@@ -102,15 +115,19 @@ export function ProxiesPage() {
 
   // The listed cities, for matching the typed one on submit (the list is loaded below, by the location chosen here).
   const cityChoices = useRef<readonly City[] | undefined>(undefined);
-  const form = useSchemaForm(generatorResolver(cityChoices), {
+  const offered = useRef<Offer>({ zip: false, asn: false });
+  const form = useSchemaForm(generatorResolver(cityChoices, offered), {
     country: DEFAULT_COUNTRY,
     state: '',
     city: '',
+    zip: '',
+    asn: '',
+    hard: false,
     durationMinutes: DEFAULT_DURATION_MINUTES,
     count: DEFAULT_PROXY_COUNT,
   });
   // Only the location re-renders the page as it changes: the lists below depend on it. Typing the city or count does not.
-  const [country, state] = useWatch({ control: form.control, name: ['country', 'state'] });
+  const [country, state, durationMinutes, hard] = useWatch({ control: form.control, name: ['country', 'state', 'durationMinutes', 'hard'] });
   const { errors } = form.formState;
 
   const countries = trpc.locations.countries.useQuery(undefined, { staleTime: Infinity });
@@ -122,6 +139,10 @@ export function ProxiesPage() {
   useEffect(() => {
     cityChoices.current = cities;
   }, [cities]);
+  // ZIP and ASN fields only where an enabled pool serving the country carries them.
+  const countryOffer = trpc.locations.country.useQuery({ country }, { enabled: Boolean(selectedCountry), staleTime: 60_000 });
+  const offer: Offer = { zip: countryOffer.data?.zip ?? false, asn: countryOffer.data?.asn ?? false };
+  offered.current = offer;
   useLogged(countries.error, 'countries');
   // The operator's catalogue may not offer the default country: start from the first one offered.
   useEffect(() => {
@@ -160,20 +181,27 @@ export function ProxiesPage() {
     (v) => {
       if (!endpoint) return;
       genStart.current = performance.now();
-      const location = { country: v.country, state: v.state, city: v.city };
+      const location = { country: v.country, state: v.state, city: v.city, zip: v.zip, asn: v.asn };
       const proxies = generateProxies({
         proxyUserId: chosen.proxyUserId,
         proxyPassword: chosen.proxyPassword,
         location,
         durationMinutes: v.durationMinutes,
+        hard: v.hard,
         count: v.count,
         endpoint,
       });
       const cityName = location.city && cities?.find((c) => c.code === location.city)?.name;
       const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), cityName];
+      const narrowed = [v.zip && `ZIP ${v.zip}`, v.asn && `AS${v.asn}`, v.hard && 'same IP or fail'].filter(Boolean).join(', ');
       // The schema's check ends after the click's event, where React would wait for a later task to draw the list: drawn now, as a click's update is.
       flushSync(() => {
-        setGenerated({ proxies, endpoint, location: locationString(location), locationName: names.filter(Boolean).join(' / ') });
+        setGenerated({
+          proxies,
+          endpoint,
+          location: locationString(location),
+          locationName: names.filter(Boolean).join(' / ') + (narrowed ? ` (${narrowed})` : ''),
+        });
         setNotice({ id: Date.now(), count: proxies.length });
       });
     },
@@ -280,6 +308,33 @@ export function ProxiesPage() {
               ))}
             </datalist>
           </div>
+          {(offer.zip || offer.asn) && (
+            <div className="grid-3">
+              {offer.zip && (
+                <FormField
+                  form={form}
+                  name="zip"
+                  label="ZIP / postal code"
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder="Any"
+                  hint="Optional: 3 to 10 letters and digits"
+                  transform={(v) => v.toUpperCase()}
+                />
+              )}
+              {offer.asn && (
+                <FormField
+                  form={form}
+                  name="asn"
+                  label="ASN"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="Any"
+                  hint="Optional: the network's number, e.g. 7922"
+                />
+              )}
+            </div>
+          )}
           <div className="grid-3 grid-align-end">
             <SelectField
               label="Session Duration"
@@ -322,6 +377,18 @@ export function ProxiesPage() {
               </p>
             </div>
           </div>
+          {/* For sticky durations (and while checked, so that its message shows on a rotating one). */}
+          {(Number(durationMinutes) > 0 || hard) && (
+            <div data-testid="hard-sticky">
+              <label className="check">
+                <input type="checkbox" {...form.register('hard', { onChange: () => form.clearErrors('hard') })} />
+                <span>Keep the same IP or fail</span>
+              </label>
+              <p className={errors.hard ? 'field-error' : 'field-hint'} role={errors.hard ? 'alert' : undefined}>
+                {errors.hard?.message ?? 'The provider keeps the exit for the whole session or the connection fails; it never switches to another IP.'}
+              </p>
+            </div>
+          )}
           <SessionLimitNote control={form.control} country={country} />
         </form>
       </Card>

@@ -2,12 +2,20 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { citiesInput, DomainError, statesInput } from '@proxyhub/core';
 import { offeredCountries } from '../services/network/catalogue';
 import { listCities, listCountries, listStates } from '../services/network/locations';
-import { sessionLimitFor } from '../services/network/upstreams';
+import { countryOffer, sessionLimitFor } from '../services/network/upstreams';
 import { publicProcedure } from '../trpc';
 
 /** Only the countries offered now (the catalogue, as the upstreams serve it); the rest are unknown here. */
 export const locationsRouter = {
   countries: publicProcedure.query(async ({ ctx }) => listCountries([...(await offeredCountries(ctx.db, ctx.deps.config))])),
+  /** One offered country: its name and counts, and what its lines may ask for (ZIP, ASN, hard sticky) through the pools serving it. */
+  country: publicProcedure.input(statesInput).query(async ({ ctx, input }) => {
+    const code = input.country.toUpperCase();
+    const offered = await offeredCountries(ctx.db, ctx.deps.config);
+    const [listed] = offered.has(code) ? listCountries([code]) : [];
+    if (!listed) throw new DomainError('NOT_FOUND', `Unknown country: ${input.country}`);
+    return { ...listed, ...(await countryOffer(ctx.db, code)) };
+  }),
   states: publicProcedure.input(statesInput).query(async ({ ctx, input }) => {
     const offered = await offeredCountries(ctx.db, ctx.deps.config);
     const states = offered.has(input.country.toUpperCase()) ? listStates(input.country) : null;

@@ -59,6 +59,8 @@ export const CONNECTION_CSV_COLUMNS = [
   'state',
   'city',
   'session',
+  'zip',
+  'asn',
   'bytesUp',
   'bytesDown',
   'billedBytes',
@@ -86,6 +88,11 @@ const exitIp = z.string().max(64);
  * that a gateway of the version before it (rows without it) is still stored during an upgrade.
  */
 const upstreamId = z.string().max(64).optional();
+/**
+ * The line's ZIP (`~z`) and ASN (`~a`), '' when it has none: the last fields of a session's entry
+ * and of a record, and optional, so that a gateway of the version before them is still stored.
+ */
+const targeting = z.string().max(16).optional();
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
@@ -116,6 +123,8 @@ export const gatewayConnectionRecord = z.object({
   reason: z.string().max(300),
   exitIp: exitIp.default(''),
   upstreamId,
+  zip: targeting,
+  asn: targeting,
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -144,6 +153,8 @@ export const gatewayConnectionTuple = z.tuple([
   f.reason,
   exitIp,
   upstreamId,
+  targeting,
+  targeting,
 ]);
 export type ConnectionTuple = z.output<typeof gatewayConnectionTuple>;
 
@@ -155,8 +166,18 @@ export type GatewayConnectionRowInput = z.input<typeof gatewayConnectionRow>;
 
 /** The row of a record (the inverse of gatewayConnectionRow's transform). */
 export function connectionRowOf(r: GatewayConnectionRecord): GatewayConnectionRowInput {
-  // A missing optional field is '' (JSON would carry undefined as null).
-  return CONNECTION_ROW_FIELDS.map((k) => r[k] ?? '') as GatewayConnectionRowInput;
+  // Missing optional fields at the end are left out (zip, asn of most lines); one before them is ''
+  // (JSON would carry undefined as null).
+  return withoutMissingTail(
+    CONNECTION_ROW_FIELDS.map((k) => r[k]),
+    CONNECTION_ROW_FIELDS.indexOf('zip'),
+  ) as GatewayConnectionRowInput;
+}
+
+/** The values with the missing ones at the end from `from` on left out, and any other missing one ''. */
+function withoutMissingTail(values: unknown[], from: number): unknown[] {
+  while (values.length > from && values[values.length - 1] === undefined) values.pop();
+  return values.map((v) => v ?? '');
 }
 
 /**
@@ -213,6 +234,8 @@ const LOG_SESSION_SPEC = [
   ['lineTest', z.union([z.literal(0), z.literal(1)])],
   // The gateway process's run (CONNECTION_RUN_HEX digits): with a row's seq, the record's id. Optional: older gateways.
   ['run', z.string().regex(CONNECTION_RUN_RE).optional()],
+  ['zip', targeting],
+  ['asn', targeting],
 ] as const;
 type LogSessionSpec = typeof LOG_SESSION_SPEC;
 export type LogSessionField = LogSessionSpec[number][0];
@@ -225,7 +248,11 @@ export const gatewayLogSession = z.tuple(LOG_SESSION_SPEC.map(([, schema]) => sc
 export type GatewayLogSession = z.output<typeof gatewayLogSession>;
 /** A session's entry of named fields, in LOG_SESSION_FIELDS order. */
 export function logSessionEntry(fields: { readonly [K in LogSessionField]: GatewayLogSession[(typeof LOG_SESSION)[K]] }): GatewayLogSession {
-  return LOG_SESSION_FIELDS.map((name) => fields[name]) as GatewayLogSession;
+  // Trailing optional fields left out (zip, asn of most lines): the entry as a gateway before them wrote it.
+  return withoutMissingTail(
+    LOG_SESSION_FIELDS.map((name) => fields[name]),
+    LOG_SESSION.zip,
+  ) as GatewayLogSession;
 }
 /** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
 const durationMs = z
@@ -298,6 +325,8 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     reason: r[LOG_ROW.reason],
     exitIp: r[LOG_ROW.exitIp],
     upstreamId: r[LOG_ROW.upstreamId] ?? '',
+    ...(s[LOG_SESSION.zip] && { zip: s[LOG_SESSION.zip] }),
+    ...(s[LOG_SESSION.asn] && { asn: s[LOG_SESSION.asn] }),
   };
 }
 

@@ -1,20 +1,40 @@
 import { z } from 'zod';
-import { GENERATOR_DURATION_OPTIONS, MAX_PROXY_COUNT } from '../constants';
-import { LOCATION_CODE_RE, parseProxyUsername } from '../proxy-username';
+import { GENERATOR_DURATION_OPTIONS, MAX_PROXY_COUNT, ROTATING_DURATION_MINUTES } from '../constants';
+import { ASN_RE, isAsn, LOCATION_CODE_RE, parseProxyUsername, ZIP_RE } from '../proxy-username';
 
 const code = z.string().regex(LOCATION_CODE_RE, 'Invalid location code');
 
-export const generateProxiesForm = z.object({
-  country: code,
-  state: code.optional(),
-  city: code.optional(),
-  durationMinutes: z.number().refine((v) => (GENERATOR_DURATION_OPTIONS as readonly number[]).includes(v), 'Choose one of the listed durations'),
-  count: z
-    .number({ error: 'Count is required' })
-    .int('Count must be a whole number')
-    .min(1, 'Count must be at least 1')
-    .max(MAX_PROXY_COUNT, 'Count must be at most 10000'),
-});
+export const generateProxiesForm = z
+  .object({
+    country: code,
+    state: code.optional(),
+    city: code.optional(),
+    durationMinutes: z.number().refine((v) => (GENERATOR_DURATION_OPTIONS as readonly number[]).includes(v), 'Choose one of the listed durations'),
+    /** `~z`: for the pools whose templates carry {zip} (the generator shows the field only then). */
+    zip: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .refine((v) => ZIP_RE.test(v), 'ZIP / postal code: 3 to 10 letters and digits')
+      .optional(),
+    /** `~a`: digits only (AS7922 is written 7922). */
+    asn: z
+      .string()
+      .trim()
+      .refine((v) => ASN_RE.test(v) && isAsn(v), 'ASN: digits only, e.g. 7922')
+      .optional(),
+    /** `h`: keep the same IP or fail (a sticky line only). */
+    hard: z.boolean().optional(),
+    count: z
+      .number({ error: 'Count is required' })
+      .int('Count must be a whole number')
+      .min(1, 'Count must be at least 1')
+      .max(MAX_PROXY_COUNT, 'Count must be at most 10000'),
+  })
+  .refine((v) => !(v.hard && v.durationMinutes === ROTATING_DURATION_MINUTES), {
+    path: ['hard'],
+    message: 'Keep the same IP or fail needs a sticky duration: a rotating line gets a new IP on every connection',
+  });
 
 const PASTE_A_LINE = 'Paste a proxy line or username from the generator';
 

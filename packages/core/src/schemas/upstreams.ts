@@ -9,7 +9,7 @@ export const UPSTREAM_PROTOCOL_OPTIONS = ['http', 'socks5'] as const;
 export type UpstreamProtocol = (typeof UPSTREAM_PROTOCOL_OPTIONS)[number];
 
 /** Placeholders a username template may hold (the password template may also hold `{password}`). */
-export const UPSTREAM_TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'session', 'sid', 'minutes', 'seconds'] as const;
+export const UPSTREAM_TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'zip', 'asn', 'session', 'sid', 'minutes', 'seconds', 'hard'] as const;
 
 /** A template in the upstream-template grammar: at most 255 characters, refused with what is wrong in it. */
 const templateField = (field: string, kind: TemplateKind) =>

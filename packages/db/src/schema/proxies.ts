@@ -231,6 +231,9 @@ export const connectionLog = pgTable(
     country: text('country').notNull().default(''),
     state: text('state').notNull().default(''),
     city: text('city').notNull().default(''),
+    /** The line's ZIP (`~z`) and ASN (`~a`); '' when it asked for none. */
+    zip: text('zip').notNull().default(''),
+    asn: text('asn').notNull().default(''),
     session: text('session').notNull(),
     bytesUp: bytes('bytes_up'),
     bytesDown: bytes('bytes_down'),

@@ -106,7 +106,7 @@ function upstreamResolver(editing: Upstream | null): Resolver<FormValues, unknow
 }
 
 const PLACEHOLDER_HINT =
-  'Placeholders {country} {state} {city} {session} {sid} {minutes} {seconds}; filters |name |lower |upper |snake |compact |plus; [ ... ] is left out when a placeholder in it is empty.';
+  'Placeholders {country} {state} {city} {zip} {asn} {session} {sid} {minutes} {seconds} {hard}; filters |name |lower |upper |snake |compact |plus |flag; [ ... ] is left out when a placeholder in it is empty.';
 
 export function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: () => void }) {
   const form = useForm<FormValues, unknown, CreateUpstreamInput | UpdateUpstreamInput>({

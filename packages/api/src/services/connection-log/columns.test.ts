@@ -78,6 +78,8 @@ describe("a compact row's columns", () => {
       session: 'TOKEN123',
       lineTest: 1,
       run: '0123456789ab4def8123',
+      zip: '10115',
+      asn: '3320',
     });
     expect(gatewayLogSession.parse(entry)).toEqual(entry);
     expect(entry[LOG_SESSION.proxyAccountId]).toBe(u.proxyAccountId);
@@ -88,7 +90,30 @@ describe("a compact row's columns", () => {
     await ensureConnectionPartitions(database.db, days);
     expect(await database.db.transaction((tx) => storeConnections(tx, 'gw-sessions', records, oldest))).toBe(1);
     const [stored] = (await listConnections(database.db, u.userId, {})).connections;
-    expect(stored).toMatchObject({ proxyUserId: 'xyz789', country: 'DE', state: 'BE', city: 'BERLIN', session: 'TOKEN123', billedBytes: '0' });
+    expect(stored).toMatchObject({
+      proxyUserId: 'xyz789',
+      country: 'DE',
+      state: 'BE',
+      city: 'BERLIN',
+      zip: '10115',
+      asn: '3320',
+      session: 'TOKEN123',
+      billedBytes: '0',
+    });
+  });
+
+  it("stores '' for the ZIP and ASN of a session entry without them (a gateway of the version before them)", async () => {
+    const now = Date.now();
+    const u = await userWithAccount(database.db);
+    const older = gatewayLogSession.parse([3, 'old123', u.proxyAccountId, 'US', '', '', 'rotating', 0]);
+    const records = reportConnections({ logSessions: [older], logRows: [[now - 500, 10, 'http', 'older.example:80', 3, 1, 2, 'ok', '', '']] });
+    const { days, oldest } = reportDays(records, now, 30);
+    await ensureConnectionPartitions(database.db, days);
+    expect(await database.db.transaction((tx) => storeConnections(tx, 'gw-older-session', records, oldest))).toBe(1);
+    const [stored] = (await listConnections(database.db, u.userId, {})).connections;
+    expect(stored).toMatchObject({ target: 'older.example:80', zip: '', asn: '' });
+    // One field too many is still refused.
+    expect(gatewayLogSession.safeParse([3, 'old123', u.proxyAccountId, 'US', '', '', 'rotating', 0, '', '', 'x']).success).toBe(false);
   });
 
   it("the reads answer core's row columns, in order, and the CSV (a statement's digest) has them as its header", async () => {

@@ -136,6 +136,8 @@ describe('connection log storage', () => {
           state: '',
           city: '',
           session: 's3ss10n',
+          zip: '',
+          asn: '',
           bytesUp: '80',
           bytesDown: '300',
           billedBytes: '0',

@@ -122,7 +122,7 @@ export async function storeConnections(
   }
 }
 
-const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip, upstream_id)`;
+const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip, upstream_id, zip, asn)`;
 
 /** A compact row's columns in order with how each is stored: core's (LOG_ROW_COLUMNS, LOG_ROW_STORED); a test gives one with a column added. */
 export interface LogRowLayout {
@@ -143,6 +143,9 @@ const SESSION_SELECT = [
   `v->>${LOG_SESSION.session} as session`,
   `(v->>${LOG_SESSION.lineTest})::int = 1 as line_test`,
   `v->>${LOG_SESSION.run} as run`,
+  // Missing from an older gateway's entries: ''.
+  `coalesce(v->>${LOG_SESSION.zip}, '') as zip`,
+  `coalesce(v->>${LOG_SESSION.asn}, '') as asn`,
 ].join(', ');
 
 /**
@@ -173,9 +176,9 @@ function insertLogRows(gatewayId: string, c: ReportConnections, since: number, l
       from jsonb_array_elements(${JSON.stringify([...sessions.values()])}::jsonb) as v
       join ${proxyAccounts} a on a.id = ${sql.raw(`(v->>${LOG_SESSION.proxyAccountId})::uuid`)} and a.user_id is not null
     )
-    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, country, state, city, session, billed_bytes, gateway_id, ${names})
+    insert into ${connectionLog} (id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, country, state, city, zip, asn, session, billed_bytes, gateway_id, ${names})
     select ${sql.raw(idOf(at('seq')))}, ${sql.raw(ms(start))}, ${sql.raw(ms(`${start} + ${at('durationMs')}::bigint`))},
-      s.user_id, s.account_id, s.proxy_user_id, s.country, s.state, s.city, s.session,
+      s.user_id, s.account_id, s.proxy_user_id, s.country, s.state, s.city, s.zip, s.asn, s.session,
       case when s.line_test then 0 else ${sql.raw(`${at('bytesUp')}::bigint + ${at('bytesDown')}::bigint`)} end, ${gatewayId}, ${values}
     from jsonb_array_elements(${JSON.stringify(c.logRows)}::jsonb) as e
     join s on s.key = ${sql.raw(`${at('sessionKey')}::bigint`)}
@@ -206,7 +209,7 @@ function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], since: 
     select ${col('id', 'uuid')}, ${ms('startedAt')}, ${ms('endedAt')}, a.user_id, a.id, ${col('proxyUserId', 'text')}, ${col('protocol', 'text')}, ${col('target', 'text')},
       ${col('country', 'text')}, ${col('state', 'text')}, ${col('city', 'text')}, ${col('session', 'text')}, ${col('bytesUp', 'bigint')}, ${col('bytesDown', 'bigint')},
       ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, ''),
-      coalesce(${col('upstreamId', 'text')}, '')
+      coalesce(${col('upstreamId', 'text')}, ''), coalesce(${col('zip', 'text')}, ''), coalesce(${col('asn', 'text')}, '')
     from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as e
     join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')} and a.user_id is not null
     where ${col('startedAt', 'bigint')} >= ${since}

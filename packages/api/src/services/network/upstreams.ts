@@ -14,6 +14,7 @@ import {
   type CreateUpstreamInput,
   type Pricing,
   type UpdateUpstreamInput,
+  upstreamUses,
 } from '@proxyhub/core';
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
@@ -251,17 +252,43 @@ export async function gatewayUpstreams(db: DbOrTx, secrets: SecretBox) {
   };
 }
 
+/** The enabled pools serving `country`: their templates and longest sessions. */
+async function poolsServing(db: DbOrTx, country: string) {
+  const rows = await db
+    .select({
+      countries: upstreams.countries,
+      max: upstreams.maxSessionMinutes,
+      usernameTemplate: upstreams.usernameTemplate,
+      passwordTemplate: upstreams.passwordTemplate,
+    })
+    .from(upstreams)
+    .where(eq(upstreams.enabled, true));
+  return rows.filter((r) => r.countries === null || r.countries.includes(country));
+}
+
+/** The shortest limit among these pools (a line may go through any of them), null when none has one. */
+function shortestLimit(pools: ReadonlyArray<{ max: number | null }>): number | null {
+  const limits = pools.map((r) => r.max).filter((m): m is number => m !== null);
+  return limits.length ? Math.min(...limits) : null;
+}
+
 /**
  * The longest sticky session a line for `country` keeps its IP: the shortest limit among the
  * enabled pools serving it (a line may go through any of them), null when none has one.
  */
 export async function sessionLimitFor(db: DbOrTx, country: string): Promise<{ country: string; maxSessionMinutes: number | null }> {
-  const rows = await db
-    .select({ countries: upstreams.countries, max: upstreams.maxSessionMinutes })
-    .from(upstreams)
-    .where(and(eq(upstreams.enabled, true), isNotNull(upstreams.maxSessionMinutes)));
-  const limits = rows.filter((r) => r.countries === null || r.countries.includes(country)).map((r) => r.max!);
-  return { country, maxSessionMinutes: limits.length ? Math.min(...limits) : null };
+  return { country, maxSessionMinutes: shortestLimit(await poolsServing(db, country)) };
+}
+
+/**
+ * What a line for `country` may ask for: whether some enabled pool serving it carries a ZIP, an
+ * ASN, a hard session (its templates use {zip}, {asn}, {hard}; the gateway routes such lines only
+ * there), and the longest session. None with no pool at all: direct egress ignores them.
+ */
+export async function countryOffer(db: DbOrTx, country: string): Promise<{ zip: boolean; asn: boolean; hard: boolean; maxSessionMinutes: number | null }> {
+  const pools = await poolsServing(db, country);
+  const carried = (name: 'zip' | 'asn' | 'hard') => pools.some((p) => upstreamUses(p, name));
+  return { zip: carried('zip'), asn: carried('asn'), hard: carried('hard'), maxSessionMinutes: shortestLimit(pools) };
 }
 
 /** Every pool, and the price list itself, that costs more per GB than a GB is sold for: the overview's and Pricing tab's warnings. */
