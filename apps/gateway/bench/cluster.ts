@@ -101,6 +101,8 @@ const gateways = gatewayPorts.map(
         PROXYHUB_GATEWAY_CHILD: '1',
         GATEWAY_HOST: '127.0.0.1',
         GATEWAY_PORT: String(port),
+        // No entry ports (20000-20099 by default): processes of other tests may hold them.
+        GATEWAY_ENTRY_PORTS: 'off',
         GATEWAY_METRICS_PORT: 'off',
         GATEWAY_SERVER_URL: serverUrls[i % 2],
         GATEWAY_ALLOW_PRIVATE: '1',

@@ -425,6 +425,8 @@ async function main() {
     INTERNAL_API_KEY: key,
     LOG_LEVEL: 'warn',
     GATEWAY_PORT: String(gwPort),
+    // No entry ports (20000-20099 by default): processes of other tests may hold them.
+    GATEWAY_ENTRY_PORTS: 'off',
     GATEWAY_HOST: '127.0.0.1',
     GATEWAY_SERVER_URL: base,
     GATEWAY_ALLOW_PRIVATE: '1',

@@ -31,6 +31,8 @@ export async function startGatewayProcess(name: string, on: TestServer, env: Rec
       GATEWAY_SERVER_URL: on.url,
       INTERNAL_API_KEY: INTERNAL_KEY,
       GATEWAY_PORT: String(port),
+      // No entry ports (20000-20099 by default): processes of other tests may hold them.
+      GATEWAY_ENTRY_PORTS: 'off',
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_METRICS_PORT: 'off',
       GATEWAY_ALLOW_PRIVATE: 'true',

@@ -303,6 +303,8 @@ async function gatewayOnOff(server, user) {
         PORT: new URL(server.base).port,
         GATEWAY_SERVER_URL: server.base,
         GATEWAY_PORT: String(port),
+        // No entry ports (20000-20099 by default): processes of other tests may hold them.
+        GATEWAY_ENTRY_PORTS: 'off',
         GATEWAY_HOST: '127.0.0.1',
         GATEWAY_ALLOW_PRIVATE: '1',
         GATEWAY_ID: `bench-log-${log ? 'on' : 'off'}`,

@@ -223,6 +223,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('the build stage as shell ste
     const gateway = start('apps/gateway/dist/main.js', {
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(gatewayPort),
+      // No entry ports (20000-20099 by default): processes of other tests may hold them.
+      GATEWAY_ENTRY_PORTS: 'off',
       GATEWAY_METRICS_PORT: String(metricsPort),
       GATEWAY_SERVER_URL: `http://127.0.0.1:${port}`,
     });

@@ -144,6 +144,8 @@ describe('launcher (pnpm start)', () => {
       PORT: String(port),
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(gatewayPort),
+      // No entry ports (20000-20099 by default): processes of other tests may hold them.
+      GATEWAY_ENTRY_PORTS: 'off',
       // Not the default 3002: another gateway on this machine may hold it, and nothing here reads it.
       GATEWAY_METRICS_PORT: 'off',
       DATA_DIR: dataDir,

@@ -126,6 +126,8 @@ export async function startProduct(gatewayEnv: Record<string, string> = {}): Pro
       PROXYHUB_GATEWAY_CHILD: '1',
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(gatewayPort),
+      // No entry ports (20000-20099 by default): processes of other tests may hold them.
+      GATEWAY_ENTRY_PORTS: 'off',
       GATEWAY_SERVER_URL: serverUrl,
       GATEWAY_ALLOW_PRIVATE: '1',
       GATEWAY_METRICS_PORT: 'off',
