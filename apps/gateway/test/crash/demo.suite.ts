@@ -33,7 +33,14 @@ async function startDemo(dataDir: string, port: number, gatewayPort: number, arg
   const child = spawn(process.execPath, ['apps/server/dist/demo.js', '--data-dir', dataDir, ...args], {
     cwd: REPO,
     // A new user's shell: no database or mail server of this test run.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), GATEWAY_PORT: String(gatewayPort), GATEWAY_ENTRY_PORTS: 'off', LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      GATEWAY_PORT: String(gatewayPort),
+      GATEWAY_ENTRY_PORTS: 'off',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running = child;
