@@ -37,6 +37,9 @@ export function configFor(packageDir) {
       },
     },
     ...architecture(name),
+    // The gateway's modules stay small enough to read whole (the report wing's renovation split the
+    // 600-line ones); a file that grows past this is split by what it does.
+    ...(name === '@proxyhub/gateway' ? [{ files: ['src/**/*.ts'], rules: { 'max-lines': ['error', { max: 400 }] } }] : []),
   );
 }
 

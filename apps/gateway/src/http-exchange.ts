@@ -12,6 +12,19 @@ import { originRequestHead, type ForwardRequest } from './protocols/http';
 import { BodyTracker, mayBeHttpResponse, parseResponseHead, responseCloses, responseFraming, type Framing } from './protocols/http-framing';
 import { refusal, type Refusal } from './protocols/handshake';
 
+/**
+ * Client bytes read ahead while a request is served (pipelined requests): beyond this the client
+ * is paused. Reading on meanwhile is how a client that goes away is noticed.
+ */
+export const READ_AHEAD_BYTES = 64 * 1024;
+
+/**
+ * A forward connection's phase (http-forward.ts). `head`: reading the next request head; `busy`: login, lease or connect under way; `body`: the
+ * request (and its body) goes out, the response may start; `response`: the request is out, the
+ * response comes; `closing`: nothing more is served.
+ */
+export type Phase = 'head' | 'busy' | 'body' | 'response' | 'closing';
+
 const EMPTY = Buffer.alloc(0);
 const CLOSE_DELIMITED: Framing = { kind: 'close' };
 /** Sent again on a new connection when a kept one turns out closed before any answer (RFC 9110 9.2.2). */

@@ -14,7 +14,7 @@ import { OUTCOME_OF_REFUSAL, outcomeOfClose } from './connection-log/record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type MeteredConnection } from './meter';
-import { newExchange, readResponse, type Exchange, type FirstRequest } from './http-exchange';
+import { newExchange, READ_AHEAD_BYTES, readResponse, type Exchange, type FirstRequest, type Phase } from './http-exchange';
 import { Origin } from './http-origin';
 import { coarseClock, CUT_DELIVERY_MS, leaseRefusal, MeteredFlow, type FlowOwner } from './metered-flow';
 import type { Refusal } from './protocols/handshake';
@@ -24,19 +24,6 @@ import { usageTag } from './usage-parts';
 import type { ForwardHooks } from './gateway-parts';
 
 const EMPTY = Buffer.alloc(0);
-/**
- * Client bytes read ahead while a request is served (pipelined requests): beyond this the client
- * is paused. Reading on meanwhile is how a client that goes away is noticed.
- */
-const READ_AHEAD_BYTES = 64 * 1024;
-
-/**
- * `head`: reading the next request head; `busy`: login, lease or connect under way; `body`: the
- * request (and its body) goes out, the response may start; `response`: the request is out, the
- * response comes; `closing`: nothing more is served.
- */
-type Phase = 'head' | 'busy' | 'body' | 'response' | 'closing';
-
 export class HttpForward implements MeteredConnection, FlowOwner {
   /** Last time a byte moved either way (coarse clock); the idle sweeper closes idle connections. */
   lastIo = coarseClock.now;
