@@ -9,6 +9,7 @@
 import { isIP } from 'node:net';
 import { renderUpstreamCredentials, upstreamCarries, upstreamNeedsNames, type PlaceNames, type ProxyLocation } from '@proxyhub/core';
 import { bareHost, connectTo, dialUpstream, EgressError, isPrivateAddress, resolveChecked } from '@proxyhub/core/node';
+import type { Logger } from './log';
 import { sharedReadOption, type SharedReadSocket } from './shared-reads';
 import type { Upstream, UpstreamPool } from './upstream-pool';
 
@@ -38,6 +39,8 @@ export interface EgressOptions {
   /** Upstream pools from the admin panel; without any, the default upstream or direct egress. */
   pool?: UpstreamPool | undefined;
   connectTimeoutMs: number;
+  /** Where an upstream's own failure is told (its address and error: the operator's to fix, never the customer's to see). */
+  logger?: Pick<Logger, 'warn'> | undefined;
 }
 
 export type Egress = (req: EgressRequest) => Promise<TargetSocket>;
@@ -150,6 +153,7 @@ export function createEgress(opts: EgressOptions): Egress {
       } catch (err) {
         if (!(err instanceof EgressError) || !err.upstreamFailed) throw err;
         pool?.failed(up.id);
+        opts.logger?.warn({ upstreamId: up.id, kind: err.kind, reason: err.message }, 'upstream failed');
         last = err;
       }
     }

@@ -53,6 +53,7 @@ export function gatewayParts(opts: GatewayOptions, logger: Logger, gateway: { st
       upstreamUrl: opts.upstreamUrl,
       pool: upstreams,
       connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+      logger,
     }),
     opts.sessionSecret ?? opts.internalApiKey ?? '',
     targetPolicy,

@@ -11,6 +11,7 @@ import { UPSTREAM_PRESETS, type UpstreamPreset } from '@proxyhub/core';
 import { Server as ProxyChainServer } from 'proxy-chain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fillTemplate } from '../src/egress';
+import { createLogger } from '../src/log';
 import type { Gateway } from '../src/gateway';
 import { StickySessions } from '../src/sessions';
 import {
@@ -326,7 +327,13 @@ describe('provider presets', () => {
       const fake = await startFakeProvider(provider);
       const pool = await poolFromPreset(preset, provider, fake.port);
       await admin.request('PATCH', `/admin/upstreams/${pool.id}`, { host });
-      const gw = await startGateway(server, { allowPrivate: false, upstreams: { refreshMs: 150, random: Math.random }, connectTimeoutMs: 2000 });
+      const logLines: Array<Record<string, unknown>> = [];
+      const gw = await startGateway(server, {
+        allowPrivate: false,
+        upstreams: { refreshMs: 150, random: Math.random },
+        connectTimeoutMs: 2000,
+        logger: createLogger('info', (line) => void logLines.push(JSON.parse(line) as Record<string, unknown>)),
+      });
       try {
         // A public name: the upstream would resolve it; the upstream's own address is what is refused.
         const s = connect({ host: '127.0.0.1', port: (gw.server.address() as AddressInfo).port });
@@ -334,8 +341,13 @@ describe('provider presets', () => {
         s.on('data', (d: Buffer) => (head += d.toString('latin1')));
         const auth = Buffer.from(`${user.username({ country: 'US' }, 10, 'PRIVATE1')}:${user.proxyPassword}`).toString('base64');
         await exchangeUntilClosed(s, `CONNECT example.com:443 HTTP/1.1\r\nProxy-Authorization: Basic ${auth}\r\n\r\n`);
+        // The customer is told the exit is unavailable (never where our provider is); the operator's log says why.
         expect(head).toMatch(/^HTTP\/1\.1 502 /);
-        expect(head).toContain(`Upstream ${host} is a private address`);
+        expect(head).toContain('No exit could be reached for US');
+        expect(head).not.toContain(host);
+        expect(logLines).toContainEqual(
+          expect.objectContaining({ msg: 'upstream failed', reason: expect.stringContaining(`Upstream ${host} is a private address`) }),
+        );
         expect(fake.seen).toHaveLength(0);
       } finally {
         await gw.close();
