@@ -95,10 +95,10 @@ export function readResponse(
   owned: boolean,
   send: (bytes: Buffer, owned: boolean) => void,
   /**
-   * A header line (with its CRLF) of ours for the final response's head, put after the status line
-   * by `insert` (written in order, not billed: the origin's bytes are); `line` is asked only then.
+   * A header line (with its CRLF) of ours for the final response's head, sent after the status line
+   * by `sendWith` in place of `send` (in order, not billed: the origin's bytes are); `line` is asked only then.
    */
-  headerLine: { line: () => Buffer; insert: (bytes: Buffer) => void } | null = null,
+  headerLine: { line: () => Buffer; sendWith: (before: Buffer, ours: Buffer, rest: Buffer) => void } | null = null,
 ): ResponseRead {
   let off = 0;
   while (off < chunk.length && !ex.respBody?.done) {
@@ -142,9 +142,7 @@ export function readResponse(
     const extra = headerLine && head.status >= 200 ? headerLine.line() : null;
     if (extra?.length) {
       const statusEnd = buf.indexOf(0x0a) + 1;
-      send(buf.subarray(0, statusEnd), true);
-      headerLine!.insert(extra);
-      send(buf.subarray(statusEnd, head.length), true);
+      headerLine!.sendWith(buf.subarray(0, statusEnd), extra, buf.subarray(statusEnd, head.length));
     } else send(buf.subarray(0, head.length), true);
     chunk = buf;
     off = head.length;

@@ -144,10 +144,19 @@ export class MeteredFlow {
       const seq = this.record?.seq;
       return seq === undefined ? EMPTY_HEADER : Buffer.from(`${CONNECTION_HEADER}: ${connectionHeaderId(seq)}\r\n`, 'latin1');
     },
-    insert: (bytes: Buffer): void =>
-      this.after(DOWN, () => {
-        if (!this.client.destroyed) this.client.write(bytes);
-      }),
+    /** The response head `before` + ours + `rest`: one write when its bytes are covered (ours not spent or counted), else in order as three. */
+    sendWith: (before: Buffer, ours: Buffer, rest: Buffer): void => {
+      if (this.down.lease || (!this.unbilled && this.account.available < before.length + rest.length)) {
+        this.send(DOWN, before, true);
+        this.after(DOWN, () => {
+          if (!this.client.destroyed) this.client.write(ours);
+        });
+        this.send(DOWN, rest, true);
+        return;
+      }
+      // One socket write per head: two more writes a response cost a third of a forward's rate (pnpm bench:gateway).
+      this.write(DOWN, Buffer.concat([before, ours, rest]), true, ours.length);
+    },
   };
 
   /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
@@ -197,10 +206,11 @@ export class MeteredFlow {
     this.owner.flow();
   }
 
-  private write(dir: number, chunk: Buffer, owned = true): void {
+  /** `ours`: bytes of the chunk that are the gateway's own (a header line it adds), neither spent nor counted. */
+  private write(dir: number, chunk: Buffer, owned = true, ours = 0): void {
     const dst = dir === UP ? this.target : this.client;
-    const n = chunk.length;
-    if (!dst || dst.destroyed || n === 0) return;
+    if (!dst || dst.destroyed || chunk.length === 0) return;
+    const n = chunk.length - ours;
     if (!this.unbilled) this.account.spend(n, dir, this.usage);
     if (dir === UP) this.stats.up += n;
     else this.stats.down += n;
