@@ -135,6 +135,24 @@ const PROVIDERS: Record<string, FakeProvider> = {
         : null,
     spelled: { country: 'us', state: 'california', city: 'losangeles', duration: '10m' },
   },
+  evomi: {
+    account: { USERNAME: 'acct1' },
+    password: 'evo-pw',
+    // Everything in the password; a hard session is `_hardsession-<id>` and takes no lifetime.
+    parse: (u, p) => {
+      const m =
+        u === 'acct1'
+          ? /^evo-pw_country-(?<country>[A-Z]{2})(?:_region-(?<state>[a-z.]+))?(?:_city-(?<city>[a-z.]+))?(?:_zip-(?<zip>[A-Z0-9]+))?(?:_asn-(?<asn>\d+))?(?:_hardsession-(?<hardSession>[a-z0-9]{6,10})|_session-(?<session>[a-z0-9]{6,10})_lifetime-(?<duration>\d+))?$/.exec(
+              p,
+            )
+          : null;
+      const parsed = groups(m) as (Parsed & { hardSession?: string }) | null;
+      if (!parsed?.hardSession) return parsed;
+      const { hardSession, ...rest } = parsed;
+      return { ...rest, session: hardSession, hard: 'hardsession' };
+    },
+    spelled: { country: 'US', state: 'california', city: 'los.angeles', duration: '10' },
+  },
   soax: {
     account: { PACKAGE_ID: '12345' },
     password: 'soax-key',
@@ -199,7 +217,7 @@ async function through(gw: Gateway, username: string): Promise<boolean> {
 }
 
 describe('provider presets', () => {
-  it('covers Oxylabs, Bright Data, Decodo, IPRoyal and SOAX, each with its documentation', () => {
+  it('covers Oxylabs, Bright Data, Decodo, IPRoyal, Evomi and SOAX, each with its documentation', () => {
     expect(UPSTREAM_PRESETS.map((p) => p.id)).toEqual(Object.keys(PROVIDERS));
     for (const p of UPSTREAM_PRESETS) expect(p.docs.length).toBeGreaterThan(0);
   });
@@ -273,8 +291,9 @@ describe('provider presets', () => {
   for (const [id, line, want] of [
     ['oxylabs', 'US-CA-LOSANGELES~z90012', { zip: '90012', hard: '_oneip', duration: '30' }],
     ['brightdata', 'US~z90012~a7922', { zip: '90012', asn: '7922', hard: '-const' }],
+    ['evomi', 'US~z90012~a7922', { zip: '90012', asn: '7922', hard: 'hardsession' }],
   ] as const) {
-    it(`${id}: a ZIP${id === 'brightdata' ? ' and ASN' : ''} line, hard sticky, in the provider's own words`, async () => {
+    it(`${id}: a ZIP${id === 'oxylabs' ? '' : ' and ASN'} line, hard sticky, in the provider's own words`, async () => {
       const preset = UPSTREAM_PRESETS.find((p) => p.id === id)!;
       const provider = PROVIDERS[id]!;
       const fake = await startFakeProvider(provider);
@@ -290,6 +309,43 @@ describe('provider presets', () => {
       expect(soft!.hard).toBeUndefined();
     });
   }
+
+  it("the admin's test asks as a ZIP, ASN and hard line would, and refuses what the pool's templates cannot carry", async () => {
+    const provider = PROVIDERS.evomi!;
+    const fake = await startFakeProvider(provider);
+    const pool = await poolFromPreset(
+      UPSTREAM_PRESETS.find((p) => p.id === 'evomi')!,
+      provider,
+      fake.port,
+    );
+    const test = (body: Record<string, unknown>, id = pool.id) =>
+      admin.request<{ ok?: boolean; username?: string; error?: string }>('POST', `/admin/upstreams/${id}/test`, { url: `${target.url}/hello`, ...body });
+    const hard = await test({ country: 'US', zip: '90012', asn: '7922', hard: true, minutes: 30 });
+    expect(hard.status).toBe(200);
+    expect(hard.body.ok).toBe(true);
+    expect(fake.seen.at(-1)!.parsed).toMatchObject({ country: 'US', zip: '90012', asn: '7922', hard: 'hardsession' });
+    expect(fake.seen.at(-1)!.parsed!.duration).toBeUndefined();
+    const soft = await test({ country: 'US', zip: '90012', minutes: 30 });
+    expect(fake.seen.at(-1)!.parsed).toMatchObject({ zip: '90012', duration: '30' });
+    expect(soft.body.ok).toBe(true);
+
+    // Bad input names its field; a rotating hard test is refused as the generator refuses it.
+    expect(await test({ country: 'US', zip: 'X'.repeat(40) })).toMatchObject({ status: 400, body: { error: 'ZIP / postal code: 3 to 10 letters and digits' } });
+    expect(await test({ country: 'US', asn: 'AS7922' })).toMatchObject({ status: 400, body: { error: 'ASN: digits only, e.g. 7922' } });
+    expect((await test({ country: 'US', hard: true, minutes: 0 })).status).toBe(400);
+
+    // Decodo's preset carries none of the three: its test says so rather than drop them silently.
+    const decodo = PROVIDERS.decodo!;
+    const other = await poolFromPreset(
+      UPSTREAM_PRESETS.find((p) => p.id === 'decodo')!,
+      decodo,
+      (await startFakeProvider(decodo)).port,
+    );
+    expect(await test({ country: 'US', zip: '90012', hard: true, minutes: 30 }, other.id)).toMatchObject({
+      status: 400,
+      body: { error: 'This upstream cannot carry ZIP or hard sticky: its templates do not use {zip} or {hard}' },
+    });
+  });
 
   it('renders username and password templates for every tunnel: a sticky city line as the example spells it', async () => {
     const provider: FakeProvider = {

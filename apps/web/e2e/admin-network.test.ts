@@ -68,6 +68,7 @@ describe('admin network', () => {
       'Bright Data',
       'Decodo',
       'IPRoyal',
+      'Evomi',
       'SOAX',
     ]);
     await form.getByLabel('Provider preset').selectOption('Oxylabs');

@@ -7,8 +7,8 @@ import { presetPlaceholderIn, UPSTREAM_PRESETS } from './upstream-presets';
 const doc = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
 describe('provider presets', () => {
-  it('are Oxylabs, Bright Data, Decodo, IPRoyal and SOAX, each in the template grammar with its documentation pages', () => {
-    expect(UPSTREAM_PRESETS.map((p) => p.label)).toEqual(['Oxylabs', 'Bright Data', 'Decodo', 'IPRoyal', 'SOAX']);
+  it('are Oxylabs, Bright Data, Decodo, IPRoyal, Evomi and SOAX, each in the template grammar with its documentation pages', () => {
+    expect(UPSTREAM_PRESETS.map((p) => p.label)).toEqual(['Oxylabs', 'Bright Data', 'Decodo', 'IPRoyal', 'Evomi', 'SOAX']);
     for (const p of UPSTREAM_PRESETS) {
       expect(templateProblem(p.usernameTemplate, 'username'), p.id).toBeNull();
       expect(templateProblem(p.passwordTemplate, 'password'), p.id).toBeNull();
@@ -80,5 +80,24 @@ describe('an upstream saved from a preset', () => {
       line(1440),
     );
     expect(seconds.username).toBe('package-1-country-us-sessionid-k3x9a0qz-sessionlength-3600');
+  });
+});
+
+describe('the Evomi preset', () => {
+  const evomi = UPSTREAM_PRESETS.find((p) => p.id === 'evomi')!;
+  const up = { usernameTemplate: 'acme', passwordTemplate: evomi.passwordTemplate, password: 'pw', maxSessionMinutes: evomi.maxSessionMinutes };
+  const names = { country: () => 'United States', state: () => 'California', city: () => 'Los Angeles' };
+  const line = { location: { country: 'US', state: 'CA', city: 'LOSANGELES' }, session: 'ABCD1234', sid: 'k3x9a0qz', durationMinutes: 60 };
+
+  it('spells places lower case with dots, and a session with its lifetime (at most 120 minutes)', () => {
+    expect(renderUpstreamCredentials(up, line, names).password).toBe('pw_country-US_region-california_city-los.angeles_session-k3x9a0qz_lifetime-60');
+    expect(renderUpstreamCredentials(up, { ...line, durationMinutes: 10080 }, names).password).toMatch(/_lifetime-120$/);
+    expect(renderUpstreamCredentials(up, { ...line, durationMinutes: 0 }, names).password).toBe('pw_country-US_region-california_city-los.angeles');
+  });
+
+  it('sends a hard line as _hardsession without a lifetime (`{hard|not}` leaves that group out), with ZIP and ASN', () => {
+    const hard = { ...line, location: { country: 'US', zip: '90012', asn: '7922' }, hard: true };
+    expect(renderUpstreamCredentials(up, hard, names).password).toBe('pw_country-US_zip-90012_asn-7922_hardsession-k3x9a0qz');
+    expect(renderUpstreamCredentials(up, { ...hard, hard: false }, names).password).toBe('pw_country-US_zip-90012_asn-7922_session-k3x9a0qz_lifetime-60');
   });
 });

@@ -107,6 +107,31 @@ export const UPSTREAM_PRESETS: readonly UpstreamPreset[] = [
     sessionDocs: 'https://docs.iproyal.com/proxies/residential/proxy/rotation',
   },
   {
+    id: 'evomi',
+    label: 'Evomi',
+    protocol: 'http',
+    host: 'rp.evomi.com',
+    port: 1000,
+    // Targeting in the password: _country-US_region-california_city-new.york (lower case, spaces as
+    // dots), _zip-90012, _asn-7922, _session-<6 to 10>_lifetime-<minutes>; a hard line sends
+    // _hardsession-<id> instead, which "does not work with the lifetime parameter".
+    usernameTemplate: 'USERNAME',
+    passwordTemplate:
+      '{password}_country-{country}[_region-{state|name|lower|dot}][_city-{city|name|lower|dot}][_zip-{zip}][_asn-{asn}][_[hard{hard|flag}]session-{sid}[_lifetime-{minutes}{hard|not}]]',
+    account: 'USERNAME',
+    docs: [
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/geo-targetting',
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/geo-targetting/region',
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/geo-targetting/city',
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/expert-settings/zipcode',
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/expert-settings/asn',
+      'https://docs.evomi.com/proxy-instructions/residential-proxies/proxy-sessions',
+    ],
+    // "Maximum value is 120 minutes" (lifetime), on the sessions page of the same parameters.
+    maxSessionMinutes: 120,
+    sessionDocs: 'https://docs.evomi.com/proxy-instructions/mobile-proxies/proxy-sessions',
+  },
+  {
     id: 'soax',
     label: 'SOAX',
     protocol: 'http',

@@ -9,12 +9,13 @@
  *
  * Example: `acct-{country|lower}[-st-{state|name|lower|snake}][-sid-{sid}-for-{minutes}]`.
  * `{zip}`, `{asn}` and `{hard}` are empty unless the line asks for them (`~z`, `~a`, `<minutes>h`);
- * the filter `flag` writes nothing but keeps its group: `-sessid[_oneip{hard|flag}]-{sid}`.
+ * the filter `flag` writes nothing but keeps its group: `-sessid[_oneip{hard|flag}]-{sid}`; `not`
+ * is its opposite, keeping its group only while the value is empty: `[_lifetime-{minutes}{hard|not}]`.
  */
 
 export const TEMPLATE_PLACEHOLDERS = ['country', 'state', 'city', 'zip', 'asn', 'session', 'sid', 'minutes', 'seconds', 'hard', 'password'] as const;
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
-export const TEMPLATE_FILTERS = ['name', 'lower', 'upper', 'snake', 'compact', 'plus', 'flag'] as const;
+export const TEMPLATE_FILTERS = ['name', 'lower', 'upper', 'snake', 'compact', 'plus', 'dot', 'flag', 'not'] as const;
 export type TemplateFilter = (typeof TEMPLATE_FILTERS)[number];
 /** Placeholders that are places: the only ones `name` applies to. */
 const PLACES = new Set<TemplatePlaceholder>(['country', 'state', 'city']);
@@ -113,12 +114,15 @@ export interface PlaceNames {
   city(country: string, state: string, city: string): string | undefined;
 }
 
-const FILTERS: Record<Exclude<TemplateFilter, 'name' | 'flag'>, (s: string) => string> = {
+/** The filters that change text (`name` looks a place up; `flag` and `not` only decide the group). */
+type TextFilter = Exclude<TemplateFilter, 'name' | 'flag' | 'not'>;
+const FILTERS: Record<TextFilter, (s: string) => string> = {
   lower: (s) => s.toLowerCase(),
   upper: (s) => s.toUpperCase(),
   snake: (s) => s.replace(/[\s.-]+/g, '_'),
   compact: (s) => s.replace(/[\s.'’-]+/g, ''),
   plus: (s) => s.replace(/ /g, '+'),
+  dot: (s) => s.replace(/[\s.]+/g, '.'),
 };
 
 function placeName(name: TemplatePlaceholder, v: TemplateValues, names: PlaceNames | undefined): string | undefined {
@@ -129,11 +133,15 @@ function placeName(name: TemplatePlaceholder, v: TemplateValues, names: PlaceNam
   return names.city(country, state, city);
 }
 
-/** The slot's text; null when its value is empty (a `flag` slot with a value writes '' and keeps its group). */
+/**
+ * The slot's text; null when its value is empty (a `flag` slot with a value writes '' and keeps its
+ * group). A `not` slot turns that around: '' while the value is empty, null (group left out) when set.
+ */
 function renderSlot(node: Extract<TemplateNode, { kind: 'slot' }>, v: TemplateValues, names: PlaceNames | undefined): string | null {
   let out = v[node.name] ?? '';
+  if (node.filters.includes('not')) return out ? null : '';
   if (!out) return null;
-  for (const f of node.filters) out = f === 'flag' ? '' : f === 'name' ? (placeName(node.name, v, names) ?? out) : FILTERS[f](out);
+  for (const f of node.filters) out = f === 'flag' ? '' : f === 'name' ? (placeName(node.name, v, names) ?? out) : FILTERS[f as TextFilter](out);
   return out;
 }
 

@@ -4,6 +4,18 @@ import { ASN_RE, isAsn, LOCATION_CODE_RE, parseProxyUsername, ZIP_RE } from '../
 
 const code = z.string().regex(LOCATION_CODE_RE, 'Invalid location code');
 
+/** A line's `~z` postal code, as the generator and the admin's upstream test take it. */
+export const zipField = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine((v) => ZIP_RE.test(v), 'ZIP / postal code: 3 to 10 letters and digits');
+/** A line's `~a` ASN: digits only (AS7922 is written 7922). */
+export const asnField = z
+  .string()
+  .trim()
+  .refine((v) => ASN_RE.test(v) && isAsn(v), 'ASN: digits only, e.g. 7922');
+
 export const generateProxiesForm = z
   .object({
     country: code,
@@ -11,18 +23,9 @@ export const generateProxiesForm = z
     city: code.optional(),
     durationMinutes: z.number().refine((v) => (GENERATOR_DURATION_OPTIONS as readonly number[]).includes(v), 'Choose one of the listed durations'),
     /** `~z`: for the pools whose templates carry {zip} (the generator shows the field only then). */
-    zip: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .refine((v) => ZIP_RE.test(v), 'ZIP / postal code: 3 to 10 letters and digits')
-      .optional(),
+    zip: zipField.optional(),
     /** `~a`: digits only (AS7922 is written 7922). */
-    asn: z
-      .string()
-      .trim()
-      .refine((v) => ASN_RE.test(v) && isAsn(v), 'ASN: digits only, e.g. 7922')
-      .optional(),
+    asn: asnField.optional(),
     /** `h`: keep the same IP or fail (a sticky line only). */
     hard: z.boolean().optional(),
     count: z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { presetPlaceholderIn } from '../upstream-placeholders';
 import { templateProblem, type TemplateKind } from '../upstream-template';
+import { asnField, zipField } from './proxies';
 import { upstreamAccountField } from './upstream-accounts';
 
 /** Upstream pools (admin.upstreams*) and the gateway fleet's heartbeat (gateway.heartbeat). */
@@ -116,37 +117,46 @@ export const upstreamIdInput = z.object({ id: upstreamIdField });
 export const DEFAULT_UPSTREAM_CHECK_URL = 'https://api.ipify.org/?format=json';
 
 /** `POST /admin/upstreams/:id/test`: one tunnel through the upstream as a line for this place would go. */
-export const testUpstreamInput = z.object({
-  id: upstreamIdField,
-  country: z
-    .string({ error: 'Country is required' })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code'),
-  state: z
-    .string({ error: 'State must be text' })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z0-9]{1,16}$/, 'State must be a location code (A-Z, 0-9)')
-    .optional(),
-  city: z
-    .string({ error: 'City must be text' })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z0-9]{1,16}$/, 'City must be a location code (A-Z, 0-9)')
-    .optional(),
-  /** 0: as a rotating line; 1 to 10080: sticky for that long. */
-  minutes: z
-    .number({ error: 'Minutes must be a number' })
-    .int('Minutes must be an integer from 0 to 10080')
-    .min(0, 'Minutes must be from 0 to 10080')
-    .max(10080, 'Minutes must be from 0 to 10080')
-    .default(10),
-  url: z
-    .url({ protocol: /^https?$/, error: 'URL must be an http:// or https:// address' })
-    .max(2000, 'Url must be at most 2000 characters')
-    .optional(),
-});
+export const testUpstreamInput = z
+  .object({
+    id: upstreamIdField,
+    country: z
+      .string({ error: 'Country is required' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, 'Country must be a two-letter country code'),
+    state: z
+      .string({ error: 'State must be text' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{1,16}$/, 'State must be a location code (A-Z, 0-9)')
+      .optional(),
+    city: z
+      .string({ error: 'City must be text' })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{1,16}$/, 'City must be a location code (A-Z, 0-9)')
+      .optional(),
+    /** 0: as a rotating line; 1 to 10080: sticky for that long. */
+    minutes: z
+      .number({ error: 'Minutes must be a number' })
+      .int('Minutes must be an integer from 0 to 10080')
+      .min(0, 'Minutes must be from 0 to 10080')
+      .max(10080, 'Minutes must be from 0 to 10080')
+      .default(10),
+    url: z
+      .url({ protocol: /^https?$/, error: 'URL must be an http:// or https:// address' })
+      .max(2000, 'Url must be at most 2000 characters')
+      .optional(),
+    /** As a line's `~z`, `~a` and `h` (hard sticky) would ask: what the templates carry of them is what is sent. */
+    zip: zipField.optional(),
+    asn: asnField.optional(),
+    hard: z.boolean({ error: 'Hard must be true or false' }).optional(),
+  })
+  .refine((v) => !(v.hard && v.minutes === 0), {
+    path: ['hard'],
+    message: 'Keep the same IP or fail needs a sticky session: a rotating line gets a new IP on every connection',
+  });
 export type TestUpstreamInput = z.infer<typeof testUpstreamInput>;
 
 /** What a gateway reports every few seconds about itself (gateway.heartbeat, internal key). */

@@ -22,7 +22,8 @@ type TestAnswer = RouterOutputs['admin']['testUpstream'];
 
 /** One tunnel through the upstream as a line for this place would go, and the page it fetched. */
 function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
-  const [place, setPlace] = useState({ country: 'US', state: '', city: '', minutes: '10', url: '' });
+  const [place, setPlace] = useState({ country: 'US', state: '', city: '', zip: '', asn: '', minutes: '10', url: '' });
+  const [hard, setHard] = useState(false);
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const test = trpc.admin.testUpstream.useMutation();
@@ -37,6 +38,9 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
           country: place.country,
           ...(place.state ? { state: place.state } : {}),
           ...(place.state && place.city ? { city: place.city } : {}),
+          ...(place.zip.trim() ? { zip: place.zip.trim() } : {}),
+          ...(place.asn.trim() ? { asn: place.asn.trim() } : {}),
+          ...(hard ? { hard: true } : {}),
           minutes: Number(place.minutes),
           ...(place.url.trim() ? { url: place.url.trim() } : {}),
         }),
@@ -52,6 +56,8 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
           <Field label="Country" value={place.country} onChange={set('country')} />
           <Field label="State" hint="A code like CA; optional" value={place.state} onChange={set('state')} />
           <Field label="City" hint="A code like LOSANGELES; optional" value={place.city} onChange={set('city')} />
+          <Field label="ZIP / postal code" hint="As a line's ~z; optional" value={place.zip} onChange={set('zip')} />
+          <Field label="ASN" hint="As a line's ~a, digits; optional" value={place.asn} onChange={set('asn')} />
           <SelectField label="Session" value={place.minutes} onChange={set('minutes')}>
             <option value="0">Rotating (new IP per connection)</option>
             <option value="10">Sticky, 10 minutes</option>
@@ -59,6 +65,10 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
           </SelectField>
           <Field label="Check URL" hint="Empty: the server's check page" placeholder={DEFAULT_UPSTREAM_CHECK_URL} value={place.url} onChange={set('url')} />
         </div>
+        <label className="check">
+          <input type="checkbox" checked={hard} onChange={(e) => setHard(e.target.checked)} />
+          <span>Keep the same IP or fail</span>
+        </label>
         <div style={{ display: 'flex', gap: 8 }}>
           <Button onClick={() => void run()} loading={test.isPending}>
             Run test

@@ -9,7 +9,15 @@ import { request as httpsRequest } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { randomSessionToken, renderUpstreamCredentials, upstreamNeedsNames, type TestUpstreamInput } from '@proxyhub/core';
+import {
+  DomainError,
+  lineNeeds,
+  randomSessionToken,
+  renderUpstreamCredentials,
+  upstreamNeedsNames,
+  upstreamUses,
+  type TestUpstreamInput,
+} from '@proxyhub/core';
 import { bareHost, dialUpstream, EgressError, isPrivateAddress } from '@proxyhub/core/node';
 import { placeNames } from '@proxyhub/core/places';
 import type { SecretBox } from '@proxyhub/auth';
@@ -118,9 +126,17 @@ export async function testUpstream(
 ): Promise<UpstreamTestAnswer> {
   const up = await upstreamForDial(db, secrets, input.id);
   const url = new URL(input.url ?? opts.checkUrl);
-  const location = { country: input.country, state: input.state, city: input.state ? input.city : undefined };
+  const location = { country: input.country, state: input.state, city: input.state ? input.city : undefined, zip: input.zip, asn: input.asn };
   // A line of its own: a fresh token and session id, as a newly generated line would have.
-  const line = { location, session: randomSessionToken(), sid: randomSid(), durationMinutes: input.minutes };
+  const line = { location, session: randomSessionToken(), sid: randomSid(), durationMinutes: input.minutes, hard: input.hard };
+  // The gateway never sends such a line to this pool: testing it here would show a username no customer's line gets.
+  const missing = lineNeeds(line).filter((t) => !upstreamUses(up, t.placeholder));
+  if (missing.length > 0) {
+    throw new DomainError(
+      'BAD_REQUEST',
+      `This upstream cannot carry ${missing.map((t) => t.label).join(' or ')}: its templates do not use ${missing.map((t) => `{${t.placeholder}}`).join(' or ')}`,
+    );
+  }
   const credentials = renderUpstreamCredentials(up, line, upstreamNeedsNames(up) ? placeNames : undefined);
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);
