@@ -169,11 +169,13 @@ describe('ZIP and ASN in a line', () => {
       expect(a.socks5).toBe(SOCKS_AUTH_FAILED);
     }
     // Malformed: a 407 naming what is wrong.
-    for (const [loc, why] of [
-      [`US~z${'9'.repeat(40)}`, 'invalid ZIP: 3 to 10 letters and digits after ~z'],
-      ['US~aAS7922', 'invalid ASN: digits after ~a'],
+    for (const [loc, duration, why] of [
+      [`US~z${'9'.repeat(40)}`, '0', 'invalid ZIP: 3 to 10 letters and digits after ~z'],
+      ['US~aAS7922', '0', 'invalid ASN: digits after ~a'],
+      // h on a rotating line: nothing to keep.
+      ['US', '0h', 'invalid duration: h (hard sticky) needs a sticky duration'],
     ] as const) {
-      const a = await overEachProtocol(gw, name(loc, '0', 'BADINPUT'));
+      const a = await overEachProtocol(gw, name(loc, duration, 'BADINPUT'));
       expect(a.forward).toMatch(/^HTTP\/1\.1 407 /);
       expect(a.connect).toContain(`Malformed proxy username: ${why}`);
       expect(a.socks5).toBe(SOCKS_AUTH_FAILED);
