@@ -41,6 +41,10 @@ const REST_MATRIX: Record<string, AdminRole[]> = {
   'DELETE /admin/telegram/link': ['support', 'finance'],
   'GET /admin/alerts': ['finance'],
   'GET /admin/seller': ['finance'],
+  'GET /admin/plans': ['finance'],
+  'POST /admin/plans': ['finance'],
+  'PATCH /admin/plans/:id': ['finance'],
+  'DELETE /admin/plans/:id': ['finance'],
 };
 
 /** The same for the tRPC procedures (admin.* and the other admin ones). */
@@ -68,6 +72,10 @@ const TRPC_MATRIX: Record<string, AdminRole[]> = {
   'admin.patchUser': ['finance'],
   'adminAlerts.list': ['finance'],
   'admin.seller': ['finance'],
+  'admin.plans': ['finance'],
+  'admin.createPlan': ['finance'],
+  'admin.updatePlan': ['finance'],
+  'admin.deletePlan': ['finance'],
 };
 /** Every admin, whatever its role: its own session and second factor. */
 const SELF_SERVICE = new Set(['admin.login', 'admin.logout', 'admin.me', 'admin.telegramStatus', 'admin.telegramLink', 'admin.telegramUnlink']);

@@ -7,6 +7,7 @@ import { creditsRouter } from './routers/credits';
 import { gatewayRouter } from './routers/gateway';
 import { giftsRouter } from './routers/gifts';
 import { ipAllowlistRouter } from './routers/ip-allowlist';
+import { plansRouter } from './routers/plans';
 import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
@@ -37,6 +38,7 @@ export const appRouter = router({
   telegram: telegramRouter,
   statements: statementsRouter,
   site: siteRouter,
+  plans: plansRouter,
 });
 
 export type AppRouter = typeof appRouter;

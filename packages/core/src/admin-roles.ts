@@ -24,6 +24,7 @@ export const ADMIN_AREA_ROLES = {
   payments: ['owner', 'finance'],
   pricing: ['owner', 'finance'],
   promotions: ['owner', 'finance'],
+  plans: ['owner', 'finance'],
   audit: ['owner', 'finance', 'support'],
   network: ['owner'],
   /** Providers low or dry, drift: who hears of them on Telegram. */

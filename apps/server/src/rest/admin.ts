@@ -14,6 +14,9 @@ import {
   gbBreakdown,
   createCodesInput,
   createPromotionInput,
+  createPlanInput,
+  planIdInput,
+  updatePlanInput,
   setPricingInput,
   createUpstreamInput,
   revokeCodeInput,
@@ -160,4 +163,11 @@ export const adminRoutes = [
   ),
   restRoute({ method: 'GET', url: '/admin/upstreams/:id/usage', params: upstreamIdInput }, async (caller, input) => caller.admin.upstreamUsage(input)),
   restRoute({ method: 'GET', url: '/admin/gateways' }, async (caller) => caller.admin.gateways()),
+  restRoute({ method: 'GET', url: '/admin/plans' }, async (caller) => caller.admin.plans()),
+  restRoute(
+    { method: 'POST', url: '/admin/plans', body: createPlanInput },
+    async (caller, input) => new RestResponse(201, await caller.admin.createPlan(input)),
+  ),
+  restRoute({ method: 'PATCH', url: '/admin/plans/:id', body: updatePlanInput, pathParams: true }, async (caller, input) => caller.admin.updatePlan(input)),
+  restRoute({ method: 'DELETE', url: '/admin/plans/:id', params: planIdInput }, async (caller, input) => caller.admin.deletePlan(input)),
 ];

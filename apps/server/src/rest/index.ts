@@ -12,6 +12,7 @@ import { giftAndReferralRoutes } from './gifts';
 import { ipAllowlistRoutes } from './ip-allowlist';
 import { webhookRoutes } from './webhooks';
 import { creditsRoutes } from './credits';
+import { plansRoutes } from './plans';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
@@ -29,6 +30,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...accountRoutes,
   ...credentialRoutes,
   ...creditsRoutes,
+  ...plansRoutes,
   ...adminRoutes,
   ...upstreamReconciliationRoutes,
   ...adminAlertsRoutes,

@@ -262,3 +262,29 @@ export function BigIcon({ kind, icon }: { kind: 'info' | 'success' | 'error'; ic
     </span>
   );
 }
+
+/** A create-or-edit form's buttons: submit (its label for each case) and, while editing, Cancel. */
+export function EditActions({
+  editing,
+  saving,
+  labels,
+  onCancel,
+}: {
+  editing: boolean;
+  saving: boolean;
+  labels: [create: string, save: string];
+  onCancel: () => void;
+}) {
+  return (
+    <div style={{ display: 'flex', gap: 8 }}>
+      <Button type="submit" loading={saving}>
+        {editing ? labels[1] : labels[0]}
+      </Button>
+      {editing && (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -3,7 +3,7 @@
  * would otherwise be part of every signed-out page's first download.
  */
 import { useEffect, useState } from 'react';
-import { DEFAULT_PRICING, type Pricing, type Seller } from '@proxyhub/core';
+import { DEFAULT_PRICING, type Plan, type Pricing, type Seller } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
 export class ServerAnswer extends Error {}
@@ -41,6 +41,7 @@ export interface PublicPricing {
   tiers: Array<{ minGb: number; pricePerGbCents: number }>;
 }
 export const publicPricing = () => getJson<PublicPricing>('/api/pricing');
+export const publicPlans = async () => (await getJson<{ plans: Plan[] }>('/api/plans')).plans;
 
 export interface OfferedCountry {
   code: string;

@@ -15,6 +15,7 @@ import { CostWarnings } from '../components/admin/cost-warnings';
 import { AdminPayments } from '../components/admin/payments';
 import { AdminPricing } from '../components/admin/pricing-tab';
 import { AdminPromotions } from '../components/admin/promotions-tab';
+import { AdminPlans } from '../components/admin/plans-tab';
 import { SellerWarning } from '../components/admin/seller-warning';
 import { AdminSite } from '../components/admin/site-tab';
 import type { AdminShared, AdminTab, GeneratedCode } from '../components/admin/tab';
@@ -40,6 +41,7 @@ const TABS: Array<AdminTab & { area: AdminArea }> = [
   { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
   { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
   { id: 'promotions', area: 'promotions', label: 'Promotions', Panel: AdminPromotions },
+  { id: 'plans', area: 'plans', label: 'Plans', Panel: AdminPlans },
   { id: 'pricing', area: 'pricing', label: 'Pricing', Panel: AdminPricing },
   { id: 'admins', area: 'admins', label: 'Admins', Panel: AdminAdmins },
   { id: 'audit', area: 'audit', label: 'Audit log', Panel: AdminAuditLog },

@@ -1,12 +1,18 @@
 import { Link } from 'react-router-dom';
 import { centsToUsd, smallestOrderText } from '@proxyhub/core';
 import { PublicDataPage } from '../components/public-site';
-import { publicPricing } from '../lib/public-calls';
+import { PlansTable } from '../components/plans-table';
+import { publicPlans, publicPricing } from '../lib/public-calls';
+
+const pricingAndPlans = async () => {
+  const [pricing, plans] = await Promise.all([publicPricing(), publicPlans()]);
+  return { ...pricing, plans };
+};
 
 /** /pricing: the price list in force, as the server prices orders (GET /api/pricing). */
 export function PricingPage() {
   return (
-    <PublicDataPage title="Pricing" lead="Pay only for the traffic you use. No subscription, no expiry while your account is open." load={publicPricing}>
+    <PublicDataPage title="Pricing" lead="Pay only for the traffic you use, with no expiry while your account is open, or take a plan." load={pricingAndPlans}>
       {(p) => (
         <div className="public-stack">
           <section className="card public-card price-card" aria-label="Price per GB">
@@ -47,6 +53,15 @@ export function PricingPage() {
                   ))}
                 </tbody>
               </table>
+            </section>
+          )}
+          {p.plans.length > 0 && (
+            <section className="card public-card" aria-label="Plans">
+              <h2>Plans</h2>
+              <p className="muted">
+                A fixed allowance each month or week, for a lower price per GB. Traffic spends the plan first, then your pay-as-you-go GB.
+              </p>
+              <PlansTable plans={p.plans} payAsYouGoCents={p.pricePerGbCents} />
             </section>
           )}
         </div>

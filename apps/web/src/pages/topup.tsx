@@ -22,6 +22,7 @@ import {
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
+import { PlansTable } from '../components/plans-table';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
@@ -76,8 +77,22 @@ export function TopUpPage() {
         <CryptoTopUp />
         <RedeemCode onRedeemed={refresh} />
       </div>
+      <Plans payAsYouGoCents={prices.pricing.pricePerGbCents} />
       <GbNote />
     </>
+  );
+}
+
+/** The operator's plans beside pay-as-you-go (GET /api/plans); nothing while there are none. */
+function Plans({ payAsYouGoCents }: { payAsYouGoCents: number }) {
+  const q = trpc.plans.list.useQuery(undefined, { staleTime: 60_000 });
+  if (!q.data?.plans.length) return null;
+  return (
+    <Card title="Plans" description="A fixed allowance each month or week, for a lower price per GB than pay-as-you-go.">
+      <div className="table-wrap">
+        <PlansTable plans={q.data.plans} payAsYouGoCents={payAsYouGoCents} />
+      </div>
+    </Card>
   );
 }
 

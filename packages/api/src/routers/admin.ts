@@ -5,6 +5,7 @@ import { adminCatalogueProcedures } from './admin/catalogue';
 import { adminCodesProcedures } from './admin/codes';
 import { adminNetworkProcedures } from './admin/network';
 import { adminOverviewProcedures } from './admin/overview';
+import { adminPlansProcedures } from './admin/plans';
 import { adminPricingProcedures } from './admin/pricing';
 import { adminPromotionsProcedures } from './admin/promotions';
 import { adminSessionProcedures } from './admin/session';
@@ -22,6 +23,7 @@ export const adminRouter = {
   ...adminCodesProcedures,
   ...adminPromotionsProcedures,
   ...adminPricingProcedures,
+  ...adminPlansProcedures,
   ...adminNetworkProcedures,
   ...upstreamReconciliationProcedures,
   ...adminCatalogueProcedures,

@@ -15,7 +15,7 @@ import { errorMessage } from '../../lib/errors';
 import { issueMessages } from '../../lib/form';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
-import { Alert, Button, Card, Field, SelectField } from '../ui';
+import { Alert, Card, EditActions, Field, SelectField } from '../ui';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
@@ -209,16 +209,7 @@ export function UpstreamForm({ editing, onDone }: { editing: Upstream | null; on
             A new upstream is saved disabled: press Test on its row, and Enable it once the test works.
           </p>
         )}
-        <div style={{ display: 'flex', gap: 8 }}>
-          <Button type="submit" loading={create.isPending || update.isPending}>
-            {editing ? 'Save upstream' : 'Add upstream'}
-          </Button>
-          {editing && (
-            <Button variant="secondary" onClick={onDone}>
-              Cancel
-            </Button>
-          )}
-        </div>
+        <EditActions editing={!!editing} saving={create.isPending || update.isPending} labels={['Add upstream', 'Save upstream']} onCancel={onDone} />
       </form>
     </Card>
   );

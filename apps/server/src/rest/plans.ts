@@ -1,0 +1,4 @@
+import { restRoute } from './rest';
+
+/** Plans as everyone sees them; the admin's list and changes are in admin.ts. */
+export const plansRoutes = [restRoute({ method: 'GET', url: '/api/plans' }, async (caller) => caller.plans.list())];

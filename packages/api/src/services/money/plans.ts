@@ -1,0 +1,56 @@
+/**
+ * Plans: what the operator sells besides pay-as-you-go GB, a fixed allowance each month or week
+ * at a fixed price. Admins (owner, finance) keep the list; everyone reads the active ones.
+ */
+import { asc, eq, sql } from 'drizzle-orm';
+import { DomainError, isPlanId, type CreatePlanValues, type Plan, type UpdatePlanInput } from '@proxyhub/core';
+import { plans, type DbOrTx } from '@proxyhub/db';
+
+export const PLAN_NOT_FOUND = 'Plan not found';
+
+type PlanRow = typeof plans.$inferSelect;
+
+const viewOf = (r: PlanRow): Plan => ({
+  id: r.id,
+  name: r.name,
+  gbPerPeriod: r.gbPerPeriod,
+  priceCents: r.priceCents,
+  period: r.period,
+  rollover: r.rollover,
+  active: r.active,
+});
+
+/** Every plan (admin), or the active ones (everyone), cheapest first. */
+export async function listPlans(db: DbOrTx, opts: { activeOnly: boolean }): Promise<Plan[]> {
+  const rows = await db
+    .select()
+    .from(plans)
+    .where(opts.activeOnly ? eq(plans.active, true) : undefined)
+    .orderBy(asc(plans.priceCents), asc(plans.name), asc(plans.id));
+  return rows.map(viewOf);
+}
+
+export async function createPlan(tx: DbOrTx, input: CreatePlanValues): Promise<Plan> {
+  const [row] = await tx.insert(plans).values(input).returning();
+  return viewOf(row!);
+}
+
+/** A change applies to periods that start after it; a period already granted keeps what it was sold with. */
+export async function updatePlan(tx: DbOrTx, input: UpdatePlanInput): Promise<Plan> {
+  const { id, ...changes } = input;
+  if (!isPlanId(id)) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
+  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+  const [row] = await tx
+    .update(plans)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(plans.id, id))
+    .returning();
+  if (!row) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
+  return viewOf(row);
+}
+
+export async function deletePlan(tx: DbOrTx, id: string): Promise<void> {
+  if (!isPlanId(id)) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
+  const [row] = await tx.delete(plans).where(eq(plans.id, id)).returning({ id: plans.id });
+  if (!row) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
+}

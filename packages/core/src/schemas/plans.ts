@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { MIN_ORDER_CENTS } from '../constants';
+
+/**
+ * Plans: a monthly or weekly allowance of GB at a fixed price, set by the operator (admin Plans
+ * tab, `/admin/plans`) and listed to everyone (`GET /api/plans`, the pricing and Top Up pages).
+ */
+export const PLAN_PERIODS = ['month', 'week'] as const;
+export type PlanPeriod = (typeof PLAN_PERIODS)[number];
+
+/** The most GB a plan may grant a period (a wallet's whole range stays far above it). */
+export const MAX_PLAN_GB = 100_000;
+/** The most a plan may cost a period: $100,000. */
+export const MAX_PLAN_PRICE_CENTS = 10_000_000;
+
+/** A plan's id as given in a path: anything that names no plan is a 404, as an unknown id is. */
+export const planIdField = z.string({ error: 'Plan id is required' }).trim().min(1, 'Plan id is required').max(100, 'Plan not found');
+
+/** Whether an id can name a plan at all (ids are UUIDs). */
+export const isPlanId = (id: string): boolean => z.uuid().safeParse(id).success;
+
+const planFields = {
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(60, 'Name must be at most 60 characters'),
+  gbPerPeriod: z
+    .number({ error: 'GB per period must be a number' })
+    .int('GB per period must be a whole number')
+    .min(1, 'GB per period must be at least 1')
+    .max(MAX_PLAN_GB, `GB per period must be at most ${MAX_PLAN_GB}`),
+  // Paid as a crypto top-up is, so at least the smallest order.
+  priceCents: z
+    .number({ error: 'Price must be a number' })
+    .int('Price must be a whole number of cents')
+    .min(MIN_ORDER_CENTS, `Price must be at least $${(MIN_ORDER_CENTS / 100).toFixed(2)}`)
+    .max(MAX_PLAN_PRICE_CENTS, `Price must be at most $${(MAX_PLAN_PRICE_CENTS / 100).toFixed(2)}`),
+  period: z.enum(PLAN_PERIODS, { error: 'Period must be month or week' }),
+  rollover: z.boolean({ error: 'Rollover must be true or false' }),
+  active: z.boolean({ error: 'Active must be true or false' }),
+};
+
+/** `POST /admin/plans`. */
+export const createPlanInput = z.object({
+  ...planFields,
+  rollover: planFields.rollover.default(false),
+  active: planFields.active.default(true),
+});
+export type CreatePlanInput = z.input<typeof createPlanInput>;
+export type CreatePlanValues = z.output<typeof createPlanInput>;
+
+/** `PATCH /admin/plans/:id`: any of the fields; at least one. */
+export const updatePlanInput = z
+  .object({
+    id: planIdField,
+    name: planFields.name.optional(),
+    gbPerPeriod: planFields.gbPerPeriod.optional(),
+    priceCents: planFields.priceCents.optional(),
+    period: planFields.period.optional(),
+    rollover: planFields.rollover.optional(),
+    active: planFields.active.optional(),
+  })
+  .refine((v) => Object.keys(v).some((k) => k !== 'id' && v[k as keyof typeof v] !== undefined), { message: 'Give at least one field to change' });
+export type UpdatePlanInput = z.output<typeof updatePlanInput>;
+
+export const planIdInput = z.object({ id: planIdField });
+
+/** A plan as every caller sees it. */
+export interface Plan {
+  id: string;
+  name: string;
+  gbPerPeriod: number;
+  priceCents: number;
+  period: PlanPeriod;
+  rollover: boolean;
+  active: boolean;
+}
+
+/** What a plan's GB cost, in cents per GB (rounded to the cent), for comparing it with pay-as-you-go. */
+export const planPricePerGbCents = (p: Pick<Plan, 'gbPerPeriod' | 'priceCents'>): number => Math.round(p.priceCents / p.gbPerPeriod);
