@@ -5,7 +5,6 @@ import {
   gatewayAuthorizeManyInput,
   gatewayHeartbeatInput,
   gatewayReleaseLeasesInput,
-  gatewayReportInput,
   gatewayReserveLeaseInput,
   gatewayReserveLeasesInput,
   LOCAL_GATEWAY_HOST,
@@ -15,6 +14,7 @@ import { recordHeartbeat } from '../services/gateway/gateway-fleet';
 import { gatewayUpstreams } from '../services/network/upstreams';
 import { getTargetPolicy } from '../services/network/target-policy';
 import { receiveGatewayReport } from '../services/gateway/gateway-report';
+import { gatewayReportBulkInput } from '../services/gateway/bulk-rows';
 import { releaseLeases, reserveLease, reserveLeases } from '../services/gateway/leases';
 import { internalProcedure, publicProcedure } from '../trpc';
 
@@ -61,7 +61,7 @@ export const gatewayRouter = {
     .mutation(async ({ ctx, input }) => ({ grants: await ctx.db.transaction((tx) => reserveLeases(tx, input)) })),
 
   /** Usage per lease since the last report, with its connection records; applied once per (gatewayId, seq). Also the heartbeat. */
-  report: internalProcedure.input(gatewayReportInput).mutation(({ ctx, input }) => receiveGatewayReport(ctx.db, ctx.deps, input)),
+  report: internalProcedure.input(gatewayReportBulkInput).mutation(({ ctx, input }) => receiveGatewayReport(ctx.db, ctx.deps, input)),
 
   /** The enabled upstream pools, passwords in clear: gateways poll it (changes reach them within 30 s). */
   /** The target policy: gateways poll it every few seconds (changes reach them within 10 s). */

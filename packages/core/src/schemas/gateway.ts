@@ -77,18 +77,21 @@ export const gatewayReportItem = z.object({
   release: z.boolean().default(false),
 });
 
+/** The most connection rows (and session entries) one report may carry. */
+export const MAX_REPORT_ROWS = 200_000;
+
 export const gatewayReportInput = z.object({
   gatewayId,
   /** Unique per gateway across restarts; a repeated (gatewayId, seq) is applied once. */
   seq: byteCount,
   items: z.array(gatewayReportItem).max(100_000),
   /** Connections that ended since the previous report (the connection log), stored with it once. */
-  connections: z.array(gatewayConnectionRecord).max(200_000).optional(),
+  connections: z.array(gatewayConnectionRecord).max(MAX_REPORT_ROWS).optional(),
   /** The same as rows (CONNECTION_ROW_FIELDS), what gateways sent before logRows; `connections` is kept for older ones. */
-  rows: z.array(gatewayConnectionTuple).max(200_000).optional(),
+  rows: z.array(gatewayConnectionTuple).max(MAX_REPORT_ROWS).optional(),
   /** Connections as compact rows (what gateways send now) and the sessions their keys name. */
-  logSessions: z.array(gatewayLogSession).max(200_000).optional(),
-  logRows: z.array(gatewayLogRow).max(200_000).optional(),
+  logSessions: z.array(gatewayLogSession).max(MAX_REPORT_ROWS).optional(),
+  logRows: z.array(gatewayLogRow).max(MAX_REPORT_ROWS).optional(),
   /** Open connections of the accounts with a connection limit on this gateway (an account absent: none). */
   openConnections: z
     .array(z.object({ proxyAccountId: z.uuid(), open: z.number().int().min(0).max(10_000_000) }))
