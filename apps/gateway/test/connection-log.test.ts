@@ -135,7 +135,7 @@ describe('connection log', () => {
     expect(csv.status).toBe(200);
     const lines = String(csv.body).trim().split('\n');
     expect(lines[0]).toBe(
-      'id,startedAt,endedAt,protocol,target,proxyUserId,proxyAccountId,country,state,city,session,zip,asn,bytesUp,bytesDown,billedBytes,outcome,reason',
+      'id,startedAt,endedAt,protocol,target,proxyUserId,proxyAccountId,country,state,city,session,zip,asn,bytesUp,bytesDown,billedBytes,outcome,reason,connectMs',
     );
     expect(lines).toHaveLength(6);
     // Bad input names its field.

@@ -107,7 +107,12 @@ export interface RecordStart {
   upstreamId: string;
   /** Its number in this process's run: its record's id (connectionHeaderId). */
   readonly seq: number;
+  /** Milliseconds from the client's request to the target (or upstream) accepting; null when it never got there. */
+  readonly connectMs: number | null;
 }
+
+/** The connect time of a request read at `requestedAt` whose target accepted now (never negative, if the clock stepped back). */
+export const connectMsSince = (requestedAt: number): number => Math.max(Date.now() - requestedAt, 0);
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
 export function targetOf(t: HostPort): string {
@@ -122,8 +127,9 @@ export function connectionStart(
   baseUp = 0,
   baseDown = 0,
   seq = nextConnectionSeq(),
+  connectMs: number | null = null,
 ): RecordStart {
-  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '', seq };
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '', seq, connectMs };
 }
 
 /** The connection log's record of a connection that never relayed a byte (billed 0). */

@@ -29,8 +29,11 @@ export function likeLiteral(s: string): string {
  * The log's rows as CSV text, the columns in that order: the one builder of GET /api/connections?format=csv
  * and of a statement's connections (whose SHA-256 the statement signs), so both are the same bytes.
  */
-export function connectionsCsvText(rows: readonly ConnectionRow[]): string {
-  return stringify(rows.map(connectionCsvRecord), { header: true, columns: [...CONNECTION_CSV_COLUMNS] });
+export function connectionsCsvText(rows: readonly ConnectionRow[], columns: readonly ConnectionRowColumn[] = CONNECTION_CSV_COLUMNS): string {
+  return stringify(
+    rows.map((r) => connectionCsvRecord(r, columns)),
+    { header: true, columns: [...columns] },
+  );
 }
 
 export function range(input: Pick<NonNullable<ConnectionsInput>, 'from' | 'to'> | undefined, csv: boolean): { from: Date; to: Date } {
@@ -59,7 +62,7 @@ const columns = Object.fromEntries(CONNECTION_CSV_COLUMNS.map((c) => [c, connect
   [K in ConnectionRowColumn]: (typeof connectionLog)[K];
 };
 
-type Selected = { [K in ConnectionRowColumn]: (typeof columns)[K]['_']['data'] };
+type Selected = { [K in ConnectionRowColumn]: (typeof columns)[K]['_']['data'] | ((typeof columns)[K]['_']['notNull'] extends true ? never : null) };
 
 /** A value as answered: a time in ISO 8601, a byte count as a decimal string, text as it is. */
 const answered = (v: unknown) => (v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? String(v) : v);
