@@ -4,7 +4,7 @@
  * ConnectionLog.add), never per chunk; the report outbox sends it with the usage that billed its bytes.
  */
 import { randomBytes } from 'node:crypto';
-import { CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type ConnectionProtocol, type ProxyUsernameParts } from '@proxyhub/core';
+import { CONNECT_MS_MAX, CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type ConnectionProtocol, type ProxyUsernameParts } from '@proxyhub/core';
 import type { ProtocolName } from '../protocols/answers';
 import type { Accepted, RefusalKind } from '../protocols/handshake';
 import type { HostPort } from '../protocols/host';
@@ -111,8 +111,11 @@ export interface RecordStart {
   readonly connectMs: number | null;
 }
 
-/** The connect time of a request read at `requestedAt` whose target accepted now (never negative, if the clock stepped back). */
-export const connectMsSince = (requestedAt: number): number => Math.max(Date.now() - requestedAt, 0);
+/**
+ * The connect time of a request read at `requestedAt` whose target accepted now: never negative (a
+ * clock stepped back) nor past what a report takes (one bad value would cost the report its records).
+ */
+export const connectMsSince = (requestedAt: number): number => Math.min(Math.max(Date.now() - requestedAt, 0), CONNECT_MS_MAX);
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
 export function targetOf(t: HostPort): string {

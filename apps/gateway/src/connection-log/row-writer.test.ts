@@ -1,7 +1,7 @@
-import { connectionOfLogRow, gatewayReportInput } from '@proxyhub/core';
+import { CONNECT_MS_MAX, connectionOfLogRow, gatewayLogRow, gatewayReportInput } from '@proxyhub/core';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../authenticator';
-import { CONNECTION_RUN, type RecordStart } from './record';
+import { CONNECTION_RUN, connectMsSince, type RecordStart } from './record';
 import { RowWriter } from './row-writer';
 
 function start(
@@ -63,6 +63,17 @@ function written(w: RowWriter): { rows: unknown[][]; sessions: unknown[][] } {
   const parse = (b: Uint8Array) => JSON.parse(`[${Buffer.from(b).toString('utf8')}]`) as unknown[][];
   return { rows: parse(batch.bytes), sessions: parse(batch.sessions!) };
 }
+
+describe('connectMsSince', () => {
+  it('is never negative nor more than a row may hold (a report with one bad value would lose its records)', () => {
+    expect(connectMsSince(Date.now() + 5000)).toBe(0);
+    expect(connectMsSince(Date.now() - 2 * CONNECT_MS_MAX)).toBe(CONNECT_MS_MAX);
+    const w = new RowWriter();
+    w.row(start({ connectMs: connectMsSince(0) }), 1, 1, 'ok', '');
+    const row = JSON.parse(Buffer.from(w.seal()!.bytes).toString('utf8')) as unknown[];
+    expect(gatewayLogRow.safeParse(row).success).toBe(true);
+  });
+});
 
 describe('RowWriter', () => {
   // A row is what the journal and the report carry unchanged: the bytes of JSON.stringify of its

@@ -104,8 +104,10 @@ const upstreamId = z.string().max(64).optional();
  * and of a record, and optional, so that a gateway of the version before them is still stored.
  */
 const targeting = z.string().max(16).optional();
-/** Milliseconds from the client's request to the target (or upstream) accepting, at most a day; after zip and asn, optional as they are. */
-const connectedMs = z.number().int().min(0).max(86_400_000);
+/** The longest connect time a record holds (a day): a longer one is stored as this. */
+export const CONNECT_MS_MAX = 86_400_000;
+/** Milliseconds from the client's request to the target (or upstream) accepting; after zip and asn, optional as they are. */
+const connectedMs = z.number().int().min(0).max(CONNECT_MS_MAX);
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
