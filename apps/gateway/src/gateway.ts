@@ -13,7 +13,7 @@ import type { Backend } from './backend';
 import { releaseEarlierLeases } from './earlier-leases';
 import type { FleetHeartbeat } from './fleet-heartbeat';
 import type { GatewayOptions, GatewayStats } from './gateway-options';
-import { connectionHeaderId, nextConnectionSeq, OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-log/record';
+import { connectionHeaderId, connectMsSince, nextConnectionSeq, OUTCOME_OF_REFUSAL, recordUnrelayed } from './connection-log/record';
 import { closeServer, forwardHooks, gatewayParts, listenOn, readServerLists, type ForwardHooks } from './gateway-parts';
 import { silentLogger, type Logger } from './log';
 import type { Meter } from './meter';
@@ -180,13 +180,14 @@ export class Gateway {
         started?.();
         const { accepted, target, protocol } = opened;
         if (accepted.forward) {
-          const first = { session: accepted.session, target: accepted.target, socket: target, request: accepted.forward, leftover: accepted.leftover };
+          const { session, target: asked, forward: request, leftover, requestedAt } = accepted;
+          const first = { session, target: asked, socket: target, request, leftover, requestedAt };
           this.tunnels.forward(socket, first, this.forwardHooks);
         } else if (this.targetPolicy.checksNames && !accepted.session.account.targetPolicyExempt) {
           const timeouts = { idleMs: this.tunnels.idleTimeoutMs, headMs: this.handshakeTimeoutMs };
           void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger, timeouts });
         } else {
-          this.tunnels.start(socket, target, accepted, protocol, opened.seq);
+          this.tunnels.start(socket, target, accepted, protocol, opened.seq, opened.connectMs);
         }
       },
       (err: unknown) => {
@@ -219,7 +220,7 @@ export class Gateway {
     // The record's id, made now so that the CONNECT answer can name it (a forward's requests get theirs as they start).
     const seq = nextConnectionSeq();
     if (accepted.established) socket.write(protocol === 'http' ? connectEstablished(connectionHeaderId(seq)) : accepted.established);
-    return { accepted, target: opened.socket, protocol, seq };
+    return { accepted, target: opened.socket, protocol, seq, connectMs: connectMsSince(accepted.requestedAt) };
   }
 
   private refuse(socket: Socket, protocol: ProtocolName, r: Refusal, proxyUserId: string | null = null): null {

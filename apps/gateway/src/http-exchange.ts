@@ -38,6 +38,8 @@ export interface FirstRequest {
   request: ForwardRequest;
   /** Client bytes after the first request's head. */
   leftover: Buffer;
+  /** When its head was read (its connect time starts there). */
+  requestedAt: number;
 }
 
 export interface Exchange {

@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import type { ConnectionOutcome } from '@proxyhub/core';
-import { OUTCOME_OF_REFUSAL, outcomeOfClose } from './connection-log/record';
+import { connectMsSince, OUTCOME_OF_REFUSAL, outcomeOfClose } from './connection-log/record';
 import type { Session } from './authenticator';
 import type { TargetSocket } from './egress';
 import { DOWN, UP, type MeteredConnection } from './meter';
@@ -46,6 +46,8 @@ export class HttpForward implements MeteredConnection, FlowOwner {
   private asked: HostPort | null = null;
   /** How the request in flight ends if the connection does (the connection log's outcome). */
   private ending: { outcome: ConnectionOutcome; reason: string } | null = null;
+  /** When the request in hand's head was read: its connect time runs to its origin connection being ready (0 ms on a kept one). */
+  private requestedAt = 0;
 
   constructor(
     readonly client: Socket,
@@ -70,6 +72,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     for (const [event, listener] of this.clientListeners) client.on(event, listener);
     this.attach(first.socket, first.target);
     this.buf = first.leftover.length ? first.leftover : EMPTY;
+    this.requestedAt = first.requestedAt;
     this.startRequest(first.target, first.request);
   }
 
@@ -94,6 +97,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     if (!parsed.ok) return this.refuse(parsed, null);
     const { head } = parsed;
     if (head.method === 'CONNECT') return this.handOver();
+    this.requestedAt = Date.now();
     this.buf = this.buf.length > head.length ? this.buf.subarray(head.length) : EMPTY;
     const request = httpRequestOf(head);
     if (!request.ok) return this.refuse(request, null);
@@ -147,7 +151,7 @@ export class HttpForward implements MeteredConnection, FlowOwner {
     this.ex = ex;
     this.asked = null;
     this.ending = null;
-    this.m.beginRequestRecord(target, this.session);
+    this.m.beginRequestRecord(target, this.session, connectMsSince(this.requestedAt));
     this.phase = 'body';
     this.m.send(UP, ex.head, true);
     if (ex.body.done) this.m.after(UP, () => this.requestSent(ex));

@@ -159,9 +159,9 @@ export class MeteredFlow {
     },
   };
 
-  /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far. */
-  beginRequestRecord(target: HostPort, session: Session): void {
-    if (!this.record) this.beginRecord(connectionStart('http', target, session, this.stats.up, this.stats.down));
+  /** A forwarded request's record, unless one is open already: its bytes counted from the flow's so far; connectMs null when it reached no origin. */
+  beginRequestRecord(target: HostPort, session: Session, connectMs: number | null = null): void {
+    if (!this.record) this.beginRecord(connectionStart('http', target, session, this.stats.up, this.stats.down, undefined, connectMs));
   }
 
   /** The connection or request ended this way: its record goes to the meter (once). */

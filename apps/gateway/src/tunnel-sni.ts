@@ -27,8 +27,11 @@ import type { TargetPolicyGate } from './target-policy';
 import type { Tunnels } from './tunnels';
 
 /** A handshake done and its target connected: what the relay starts from. */
-/** `seq`: the connection's number in this run, its record's id (its CONNECT answer named it). */
-export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName; seq: number };
+/**
+ * `seq`: the connection's number in this run, its record's id (its CONNECT answer named it);
+ * `connectMs`: from the client's request to the target (or upstream) accepting.
+ */
+export type Opened = { accepted: Accepted<Session>; target: TargetSocket; protocol: ProtocolName; seq: number; connectMs: number };
 
 /** What the check waits for: nothing from the client for `idleMs` (the tunnels' idle timeout) ends the tunnel; a first request begun must be whole within `headMs` (the handshake deadline). */
 export interface SniTimeouts {
@@ -173,12 +176,12 @@ export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: B
 /** A tunnel whose TLS server name the target policy checks first: started, or closed and recorded unrelayed. */
 export async function startAfterSni(
   socket: Socket,
-  { accepted, target, protocol, seq }: Opened,
+  { accepted, target, protocol, seq, connectMs }: Opened,
   gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger; timeouts: SniTimeouts },
 ): Promise<void> {
   const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host), gw.timeouts);
   if (v.pass) {
-    gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol, seq);
+    gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol, seq, connectMs);
     return;
   }
   // Closed before the first bytes went anywhere: the target got nothing, billed 0.

@@ -38,11 +38,11 @@ export class Tunnels {
   }
 
   /** `protocol`: the handshake's (a SOCKS5 or an HTTP client): a CONNECT or SOCKS5 tunnel. */
-  start(client: Socket, target: Socket, { session, leftover, target: asked }: Accepted<Session>, protocol: ProtocolName, seq: number): void {
+  start(client: Socket, target: Socket, { session, leftover, target: asked }: Accepted<Session>, protocol: ProtocolName, seq: number, connectMs: number): void {
     const kind = protocol === 'socks5' ? 'socks5' : 'connect';
     const usage = usageTag(kind, session.parts.location, (target as TargetSocket).upstreamId);
     const initialUp = leftover.length ? leftover : undefined;
-    const record = connectionStart(kind, asked, session, 0, 0, seq);
+    const record = connectionStart(kind, asked, session, 0, 0, seq, connectMs);
     const relay = new Relay(client, target, session.account, session.credKey, {
       initialUp,
       usage,

@@ -135,7 +135,7 @@ describe('connection log', () => {
     expect(csv.status).toBe(200);
     const lines = String(csv.body).trim().split('\n');
     expect(lines[0]).toBe(
-      'id,startedAt,endedAt,protocol,target,proxyUserId,proxyAccountId,country,state,city,session,zip,asn,bytesUp,bytesDown,billedBytes,outcome,reason',
+      'id,startedAt,endedAt,protocol,target,proxyUserId,proxyAccountId,country,state,city,session,zip,asn,bytesUp,bytesDown,billedBytes,outcome,reason,connectMs',
     );
     expect(lines).toHaveLength(6);
     // Bad input names its field.
@@ -213,7 +213,8 @@ describe('connection log', () => {
     // The usage panel's breakdown reads the same log.
     const usage = await u.client.get<{ byTarget: unknown[]; byOutcome: unknown[] }>('/api/usage');
     expect(usage.status).toBe(200);
-    expect(usage.body.byTarget).toEqual([{ host: '127.0.0.1', bytes: '0', connections: 1 }]);
+    // Never reached: none of its connections ok, no connect time.
+    expect(usage.body.byTarget).toEqual([{ host: '127.0.0.1', bytes: '0', connections: 1, okRate: 0, p50ConnectMs: null }]);
     expect(usage.body.byOutcome).toEqual([{ outcome: 'target_unreachable', connections: 1 }]);
 
     const admin = await adminClient(stack.server);

@@ -1,6 +1,7 @@
 /**
  * Usage recorded through the gateway with the username's location and the protocol shows up in
- * GET /api/usage (hour and day buckets, byCountry) with exactly the bytes that crossed the sockets.
+ * GET /api/usage (hour and day buckets, byCountry) with exactly the bytes that crossed the sockets,
+ * and each country's connections (all ok here, each with a connect time).
  */
 import { eq } from 'drizzle-orm';
 import { SocksClient } from 'socks';
@@ -24,7 +25,7 @@ const request = (bytes: number) => `GET /download?bytes=${bytes} HTTP/1.1\r\nHos
 type Usage = {
   points: { start: string; bytesUp: string; bytesDown: string; sessions: number }[];
   totals: { bytesUp: string; bytesDown: string; sessions: number };
-  byCountry: { country: string | null; bytes: string }[];
+  byCountry: { country: string | null; bytes: string; okRate: number | null; p50ConnectMs: number | null }[];
 };
 
 describe('usage history through the gateway', () => {
@@ -55,8 +56,8 @@ describe('usage history through the gateway', () => {
     expect(hours.points.at(-1)).toMatchObject({ bytesUp: String(upUs + upDe), bytesDown: String(downUs + downDe), sessions: 2 });
     expect(hours.byCountry).toEqual(
       [
-        { country: 'US', bytes: String(upUs + downUs) },
-        { country: 'DE', bytes: String(upDe + downDe) },
+        { country: 'US', bytes: String(upUs + downUs), okRate: 1, p50ConnectMs: expect.any(Number) as number },
+        { country: 'DE', bytes: String(upDe + downDe), okRate: 1, p50ConnectMs: expect.any(Number) as number },
       ].sort((a, b) => Number(b.bytes) - Number(a.bytes)),
     );
     const days = (await u.client.get<Usage>('/api/usage?granularity=day')).body;

@@ -6,7 +6,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BYTES_PER_GB } from '@proxyhub/core';
+import { BYTES_PER_GB, type GatewayLogRow, type GatewayLogSession } from '@proxyhub/core';
 import { upstreams } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -172,7 +172,7 @@ describe('upstream pools', () => {
     }
   });
 
-  it('attributes reported usage to the pool that carried it: bytes, cost at its price, revenue at $0.90/GB, margin, per day', async () => {
+  it('attributes reported usage to the pool that carried it: bytes, cost at its price, revenue at $0.90/GB, margin, success rate and median connect time, per day', async () => {
     const a = await create({ ...valid, name: 'Cost A', costPerGbCents: 40 });
     const b = await create({ ...valid, name: 'Cost B', costPerGbCents: 120, protocol: 'socks5' });
     const { user } = await signedInUser(server);
@@ -206,6 +206,14 @@ describe('upstream pools', () => {
           parts: [part(a.id, 2 * gib), part(b.id, gib / 2), part('', 1000)],
         },
       ],
+      // Pool A's connections: 2 of 3 ok, connected in 100 and 200 ms (the failed one never was); pool B's one in 30 ms.
+      logSessions: [[1, user.proxyUserId, account.proxyAccountId, 'US', '', '', 'rotating', 0]] as GatewayLogSession[],
+      logRows: [
+        [Date.now() - 3000, 10, 'connect', 'a.example:443', 1, 0, gib, 'ok', '', '', a.id, 1, 100],
+        [Date.now() - 2000, 10, 'connect', 'a.example:443', 1, 0, gib, 'ok', '', '', a.id, 2, 200],
+        [Date.now() - 1000, 0, 'connect', 'a.example:443', 1, 0, 0, 'upstream_failed', 'upstream refused', '', a.id, 3, null],
+        [Date.now() - 1000, 10, 'connect', 'b.example:443', 1, 0, gib / 2, 'ok', '', '', b.id, 4, 30],
+      ] as GatewayLogRow[],
     };
     expect((await gateway.report.mutate(input)).applied).toBe(true);
     // A repeated report changes nothing.
@@ -217,11 +225,23 @@ describe('upstream pools', () => {
     // 0.5 GiB at $1.20/GB: cost 60, revenue 45, margin -15.
     expect(listed.find((u) => u.id === b.id)!.usage).toEqual({ bytes: gib / 2, costCents: 60, revenueCents: 45, marginCents: -15 });
 
-    const daily = await admin.get<{ days: Array<{ day: string } & Usage> }>(`/admin/upstreams/${a.id}/usage`);
+    type Quality = { okRate: number | null; p50ConnectMs: number | null };
+    const daily = await admin.get<{ days: Array<{ day: string } & Usage & Quality>; quality: Quality }>(`/admin/upstreams/${a.id}/usage`);
     expect(daily.status).toBe(200);
     expect(daily.body.days).toHaveLength(30);
-    expect(daily.body.days[0]).toEqual({ day: new Date().toISOString().slice(0, 10), bytes: 2 * gib, costCents: 80, revenueCents: 180, marginCents: 100 });
-    expect(daily.body.days.slice(1).every((d) => d.bytes === 0)).toBe(true);
+    expect(daily.body.days[0]).toEqual({
+      day: new Date().toISOString().slice(0, 10),
+      bytes: 2 * gib,
+      costCents: 80,
+      revenueCents: 180,
+      marginCents: 100,
+      okRate: 0.6667,
+      p50ConnectMs: 150,
+    });
+    expect(daily.body.days.slice(1).every((d) => d.bytes === 0 && d.okRate === null && d.p50ConnectMs === null)).toBe(true);
+    expect(daily.body.quality).toEqual({ okRate: 0.6667, p50ConnectMs: 150 });
+    const other = await admin.get<{ days: Array<Quality>; quality: Quality }>(`/admin/upstreams/${b.id}/usage`);
+    expect(other.body.quality).toEqual({ okRate: 1, p50ConnectMs: 30 });
   });
 });
 

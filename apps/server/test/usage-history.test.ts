@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { proxyAccounts, usageDaily, usageHourly } from '@proxyhub/db';
+import type { GatewayReportInput } from '@proxyhub/core';
 import { addCredits, expectLedgerOk, internalClient } from '@proxyhub/testing';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
@@ -23,9 +24,12 @@ type Usage = {
   to: string;
   points: { start: string; bytesUp: string; bytesDown: string; sessions: number }[];
   totals: { bytesUp: string; bytesDown: string; sessions: number };
-  byCountry: { country: string | null; bytes: string }[];
+  byCountry: { country: string | null; bytes: string; okRate: number | null; p50ConnectMs: number | null }[];
   byAccount: { proxyUserId: string; name: string; bytes: string }[];
+  byTarget: { host: string; bytes: string; connections: number; okRate: number | null; p50ConnectMs: number | null }[];
 };
+/** A country's or host's figures when the connection log holds none of its connections. */
+const unrecorded = { okRate: null, p50ConnectMs: null };
 
 let seq = 0;
 /** One gateway report for the user's main account: the given parts, plus `unattributed` bytes down without a part. */
@@ -33,6 +37,7 @@ async function report(
   user: { proxyUserId: string; proxyPassword: string },
   parts: { protocol: 'http' | 'connect' | 'socks5'; country: string; state?: string; city?: string; up: number; down: number; sessions: number }[],
   unattributed = 0,
+  log: Pick<GatewayReportInput, 'logSessions' | 'logRows'> | ((proxyAccountId: string) => Pick<GatewayReportInput, 'logSessions' | 'logRows'>) = {},
 ) {
   const gateway = internalClient(server).gateway;
   const { account } = await gateway.authorize.mutate({ proxyUserId: user.proxyUserId, password: user.proxyPassword });
@@ -64,6 +69,7 @@ async function report(
         })),
       },
     ],
+    ...(typeof log === 'function' ? log(account.proxyAccountId) : log),
   });
   expect(r.applied).toBe(true);
   return account.proxyAccountId;
@@ -106,8 +112,8 @@ describe('GET /api/usage', () => {
     expect(hours.points.slice(0, -1).every((p) => p.bytesUp === '0' && p.bytesDown === '0' && p.sessions === 0)).toBe(true);
     expect(hours.totals).toEqual({ bytesUp: '1510', bytesDown: '26500', sessions: 4 });
     expect(hours.byCountry).toEqual([
-      { country: 'DE', bytes: '20010' },
-      { country: 'US', bytes: '8000' },
+      { country: 'DE', bytes: '20010', ...unrecorded },
+      { country: 'US', bytes: '8000', ...unrecorded },
     ]);
     const [main] = await server.deps.db.select().from(proxyAccounts).where(eq(proxyAccounts.id, accountId));
     expect(hours.byAccount).toEqual([{ proxyUserId: main!.proxyUserId, name: 'Main', bytes: '28010' }]);
@@ -124,6 +130,47 @@ describe('GET /api/usage', () => {
     expect(days.byCountry).toEqual(hours.byCountry);
   });
 
+  it("gives each target's and country's success rate and median connect time from the connection log", async () => {
+    const { client, user } = await signedInUser(server);
+    await addCredits(server, user.id, GB);
+    const at = Date.now() - 1000;
+    await report(
+      user,
+      [
+        { protocol: 'connect', country: 'US', up: 300, down: 3000, sessions: 3 },
+        { protocol: 'socks5', country: 'DE', up: 10, down: 90, sessions: 1 },
+      ],
+      0,
+      (proxyAccountId) => ({
+        logSessions: [
+          [1, user.proxyUserId, proxyAccountId, 'US', '', '', 'rotating', 0],
+          [2, user.proxyUserId, proxyAccountId, 'DE', '', '', 'rotating', 0],
+        ],
+        // [startedAt, durationMs, protocol, target, sessionKey, bytesUp, bytesDown, outcome, reason, exitIp, upstreamId, seq, connectMs]
+        logRows: [
+          [at, 50, 'connect', 'shop.example:443', 1, 100, 1500, 'ok', '', '', '', 1, 40],
+          [at, 50, 'connect', 'shop.example:443', 1, 200, 1500, 'ok', '', '', '', 2, 61],
+          [at, 0, 'connect', 'shop.example:443', 1, 0, 0, 'target_unreachable', 'connection refused', '', '', 3, null],
+          [at, 20, 'socks5', 'api.example:443', 2, 10, 90, 'ok', '', '', '', 4, 15],
+        ],
+      }),
+    );
+    const r = await usage(client);
+    // 2 of shop.example's 3 connections ended ok; the median of its two connect times, 40 and 61, is 50.5: 51.
+    expect(r.byTarget).toEqual([
+      { host: 'shop.example', bytes: '3300', connections: 3, okRate: 0.6667, p50ConnectMs: 51 },
+      { host: 'api.example', bytes: '100', connections: 1, okRate: 1, p50ConnectMs: 15 },
+    ]);
+    expect(r.byCountry).toEqual([
+      { country: 'US', bytes: '3300', okRate: 0.6667, p50ConnectMs: 51 },
+      { country: 'DE', bytes: '100', okRate: 1, p50ConnectMs: 15 },
+    ]);
+    // The same over days.
+    const days = await usage(client, '?granularity=day');
+    expect(days.byTarget).toEqual(r.byTarget);
+    expect(days.byCountry).toEqual(r.byCountry);
+  });
+
   it('runs from the bucket holding from to the bucket holding to, zeros included; parts that do not add up are unknown', async () => {
     const { client, user } = await signedInUser(server);
     await addCredits(server, user.id, GB);
@@ -135,8 +182,8 @@ describe('GET /api/usage', () => {
     expect(r.points).toHaveLength(24);
     expect(r.totals).toEqual({ bytesUp: '100', bytesDown: '4900', sessions: 1 });
     expect(r.byCountry).toEqual([
-      { country: null, bytes: '4000' },
-      { country: 'FR', bytes: '1000' },
+      { country: null, bytes: '4000', ...unrecorded },
+      { country: 'FR', bytes: '1000', ...unrecorded },
     ]);
     // A range in the future: all zeros. An offset and a date alone are read as written.
     const future = await usage(client, '?granularity=day&from=2100-01-01&to=2100-01-03T10:00:00%2B02:00');

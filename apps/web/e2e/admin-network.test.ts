@@ -51,6 +51,12 @@ async function trafficThrough(upstreamId: string, bytesDown: number) {
         parts: [{ protocol: 'connect', country: 'US', state: '', city: '', upstreamId, bytesUp: 0, bytesDown, sessions: 1 }],
       },
     ],
+    // Its connections through the pool: one connected in 120 ms, one the pool failed.
+    logSessions: [[1, me.user.proxyUserId, account.proxyAccountId, 'US', '', '', 'rotating', 0]],
+    logRows: [
+      [Date.now() - 2000, 10, 'connect', 'a.example:443', 1, 0, bytesDown, 'ok', '', '', upstreamId, 1, 120],
+      [Date.now() - 1000, 0, 'connect', 'a.example:443', 1, 0, 0, 'upstream_failed', 'upstream refused', '', upstreamId, 2, null],
+    ],
   });
 }
 
@@ -122,7 +128,9 @@ describe('admin network', () => {
     const days = admin.getByTestId('upstream-days');
     await expect
       .poll(() => days.locator('tbody tr').first().innerText())
-      .toMatch(new RegExp(`${new Date().toISOString().slice(0, 10)}\\s+1\\.00 GB\\s+\\$0\\.30\\s+\\$0\\.90\\s+\\$0\\.60`));
+      .toMatch(new RegExp(`${new Date().toISOString().slice(0, 10)}\\s+1\\.00 GB\\s+\\$0\\.30\\s+\\$0\\.90\\s+\\$0\\.60\\s+50\\.0%\\s+120 ms`));
+    expect(await days.locator('th').allTextContents()).toEqual(['Day', 'Traffic', 'Cost', 'Revenue', 'Margin', 'Success', 'Median connect']);
+    expect(await admin.getByText('30 days: 50.0%, 120 ms').count()).toBe(1);
     expect(await days.locator('tbody tr').count()).toBe(30);
     await screenshots(admin, 'admin-upstreams');
 

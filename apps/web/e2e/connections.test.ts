@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { recordBase, startE2EWithUser, type E2E, type SessionUser } from './harness';
+import { gatewayTraffic, recordBase, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -14,7 +14,7 @@ afterAll(() => e2e?.close());
 const baseRecord = () => recordBase(e2e, user);
 
 describe('connection log in the app', () => {
-  it('the Connections page lists and filters what the gateway reported; the usage panel counts outcomes with a hint', async () => {
+  it('the Connections page lists and filters what the gateway reported; the usage panel counts outcomes with a hint, and success and connect time by target and country', async () => {
     const gw = e2e.internal.gateway;
     const now = Date.now();
     const base = await baseRecord();
@@ -33,9 +33,21 @@ describe('connection log in the app', () => {
           outcome: 'target_unreachable',
           reason: 'connect ETIMEDOUT',
         },
-        { ...base, id: randomUUID(), startedAt: now - 1000, endedAt: now - 900, protocol: 'socks5', target: 'fine.example:443', outcome: 'ok' },
+        {
+          ...base,
+          id: randomUUID(),
+          startedAt: now - 1000,
+          endedAt: now - 900,
+          protocol: 'socks5',
+          target: 'fine.example:443',
+          outcome: 'ok',
+          connectMs: 1234,
+        },
       ],
     });
+    // US traffic, for the by-country table (its figures come from the same records: 1 of 2 ok).
+    await e2e.internal.admin.adjustUserBalance.mutate({ id: user.id, deltaGB: 1, reason: 'e2e traffic' });
+    await gatewayTraffic(e2e, user, 1000, 'US');
     await page.goto('/connections');
     const rows = page.getByTestId('connection-row');
     await expect.poll(() => rows.count()).toBe(2);
@@ -46,7 +58,15 @@ describe('connection log in the app', () => {
 
     await page.goto('/dashboard');
     await expect.poll(() => page.getByTestId('usage-by-outcome').innerText()).toContain('the site did not answer through this exit');
-    expect(await page.getByTestId('usage-by-target').innerText()).toContain('slow.example');
+    const byTarget = page.getByTestId('usage-by-target');
+    expect(await byTarget.innerText()).toContain('slow.example');
+    expect(await byTarget.locator('th').allTextContents()).toEqual(['By target', 'Traffic', 'Connections', 'Success', 'Median connect']);
+    const targetRow = (host: string) => byTarget.locator('tbody tr', { hasText: host }).locator('td').allInnerTexts();
+    expect((await targetRow('fine.example')).slice(2)).toEqual(['1', '100.0%', '1,234 ms']);
+    expect((await targetRow('slow.example')).slice(2)).toEqual(['1', '0.0%', '–']);
+    const byCountry = page.getByTestId('usage-by-country');
+    await expect.poll(() => byCountry.locator('th').allTextContents()).toEqual(['By country', 'Traffic', 'Success', 'Median connect']);
+    expect(await byCountry.locator('tbody tr', { hasText: 'US' }).locator('td').allInnerTexts()).toEqual(['US', '1000 bytes', '50.0%', '1,234 ms']);
   });
 
   it('the Connections page lists daily statements, final and provisional, with the JSON and the CSV its digest covers', async () => {

@@ -126,10 +126,11 @@ describe('small byte figures', () => {
       await page.setViewportSize(size);
       await page.goto('/dashboard');
       const byCountry = page.getByTestId('usage-by-country');
-      // On a phone each row is a card: the figure follows its country's name on its own line.
+      // On a phone each row is a card: the figure follows its country's name on its own line. No
+      // connection records: no success rate or connect time (a dash each).
       await expect
         .poll(() => byCountry.locator('tbody tr').allInnerTexts(), { timeout: 15_000 })
-        .toEqual(expect.arrayContaining([expect.stringMatching(/^DE\s+3\.00 KB$/), expect.stringMatching(/^US\s+600 bytes$/)]));
+        .toEqual(expect.arrayContaining([expect.stringMatching(/^DE\s+3\.00 KB\s+–\s+–$/), expect.stringMatching(/^US\s+600 bytes\s+–\s+–$/)]));
       expect(await fits(page)).toBe(true);
     }
   });

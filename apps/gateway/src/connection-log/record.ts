@@ -4,7 +4,7 @@
  * ConnectionLog.add), never per chunk; the report outbox sends it with the usage that billed its bytes.
  */
 import { randomBytes } from 'node:crypto';
-import { CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type ConnectionProtocol, type ProxyUsernameParts } from '@proxyhub/core';
+import { CONNECT_MS_MAX, CONNECTION_RUN_HEX, connectionIdOf, type ConnectionOutcome, type ConnectionProtocol, type ProxyUsernameParts } from '@proxyhub/core';
 import type { ProtocolName } from '../protocols/answers';
 import type { Accepted, RefusalKind } from '../protocols/handshake';
 import type { HostPort } from '../protocols/host';
@@ -107,7 +107,15 @@ export interface RecordStart {
   upstreamId: string;
   /** Its number in this process's run: its record's id (connectionHeaderId). */
   readonly seq: number;
+  /** Milliseconds from the client's request to the target (or upstream) accepting; null when it never got there. */
+  readonly connectMs: number | null;
 }
+
+/**
+ * The connect time of a request read at `requestedAt` whose target accepted now: never negative (a
+ * clock stepped back) nor past what a report takes (one bad value would cost the report its records).
+ */
+export const connectMsSince = (requestedAt: number): number => Math.min(Math.max(Date.now() - requestedAt, 0), CONNECT_MS_MAX);
 
 /** host:port, IPv6 literals in brackets; never a path or a query. */
 export function targetOf(t: HostPort): string {
@@ -122,8 +130,9 @@ export function connectionStart(
   baseUp = 0,
   baseDown = 0,
   seq = nextConnectionSeq(),
+  connectMs: number | null = null,
 ): RecordStart {
-  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '', seq };
+  return { startedAt: Date.now(), protocol, target: targetOf(target), session, baseUp, baseDown, exitIp: '', upstreamId: '', seq, connectMs };
 }
 
 /** The connection log's record of a connection that never relayed a byte (billed 0). */

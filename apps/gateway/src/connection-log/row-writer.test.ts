@@ -1,11 +1,20 @@
-import { connectionOfLogRow, gatewayReportInput } from '@proxyhub/core';
+import { CONNECT_MS_MAX, connectionOfLogRow, gatewayLogRow, gatewayReportInput } from '@proxyhub/core';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../authenticator';
-import { CONNECTION_RUN, type RecordStart } from './record';
+import { CONNECTION_RUN, connectMsSince, type RecordStart } from './record';
 import { RowWriter } from './row-writer';
 
 function start(
-  over: { target?: string; token?: string; city?: string; durationMinutes?: number; lineTest?: boolean; exitIp?: string; upstreamId?: string } = {},
+  over: {
+    target?: string;
+    token?: string;
+    city?: string;
+    durationMinutes?: number;
+    lineTest?: boolean;
+    exitIp?: string;
+    upstreamId?: string;
+    connectMs?: number | null;
+  } = {},
 ): RecordStart {
   const session = {
     ok: true,
@@ -29,6 +38,7 @@ function start(
     exitIp: over.exitIp ?? '',
     upstreamId: over.upstreamId ?? '',
     seq: 41,
+    connectMs: over.connectMs === undefined ? 37 : over.connectMs,
   };
 }
 
@@ -36,7 +46,7 @@ function start(
 function rowValues(key: number, duration: number, s: RecordStart, up: number, down: number, outcome: string, reason: string): unknown[] {
   const lineTest = s.session.lineTest === true;
   const why = (lineTest ? `line test, not billed${reason ? `: ${reason}` : ''}` : reason).slice(0, 300);
-  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp, s.upstreamId, s.seq];
+  return [s.startedAt, duration, s.protocol, s.target, key, up, down, outcome, why, s.exitIp, s.upstreamId, s.seq, s.connectMs];
 }
 
 /** What a session's entry holds (gatewayLogSession) for start()'s line. */
@@ -54,6 +64,17 @@ function written(w: RowWriter): { rows: unknown[][]; sessions: unknown[][] } {
   return { rows: parse(batch.bytes), sessions: parse(batch.sessions!) };
 }
 
+describe('connectMsSince', () => {
+  it('is never negative nor more than a row may hold (a report with one bad value would lose its records)', () => {
+    expect(connectMsSince(Date.now() + 5000)).toBe(0);
+    expect(connectMsSince(Date.now() - 2 * CONNECT_MS_MAX)).toBe(CONNECT_MS_MAX);
+    const w = new RowWriter();
+    w.row(start({ connectMs: connectMsSince(0) }), 1, 1, 'ok', '');
+    const row = JSON.parse(Buffer.from(w.seal()!.bytes).toString('utf8')) as unknown[];
+    expect(gatewayLogRow.safeParse(row).success).toBe(true);
+  });
+});
+
 describe('RowWriter', () => {
   // A row is what the journal and the report carry unchanged: the bytes of JSON.stringify of its
   // values, and, with its session's entry, a row the server's schema takes whatever the strings
@@ -64,6 +85,8 @@ describe('RowWriter', () => {
     ['a target and city that need escaping', start({ target: '[::1]:80', city: 'SÃO"PAULO\\' }), 'refused', 'x'],
     ['a rotating line test with an exit address', start({ durationMinutes: 0, lineTest: true, exitIp: '203.0.113.9' }), 'timeout', 'Timed out'],
     ['a connection through a pool upstream', start({ upstreamId: '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e' }), 'ok', ''],
+    ['a refused connection (no connect time)', start({ connectMs: null }), 'refused', 'Proxy authentication required'],
+    ['a connect time over a second', start({ connectMs: 10_250 }), 'ok', ''],
     ['a lone surrogate', start({ token: 'AB\ud800CD' }), 'ok', '\udfff'],
     ['a reason over 300 characters', start(), 'cut_off', `${'é'.repeat(299)}"and more`],
   ] as const)('%s: the bytes of JSON.stringify of its values, and a valid row', (_name, s, outcome, reason) => {
@@ -95,6 +118,7 @@ describe('RowWriter', () => {
       outcome,
       target: s.target,
     });
+    expect(record.connectMs).toBe(s.connectMs ?? undefined);
   });
 
   it("a line's connections share one session entry, named once in each batch that has their rows", () => {

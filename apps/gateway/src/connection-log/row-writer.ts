@@ -49,6 +49,7 @@ const COLUMNS: { readonly [K in LogRowColumn]: (w: RowWriter, s: RecordStart, r:
   exitIp: (w, s) => w.str(s.exitIp),
   upstreamId: (w, s) => w.str(s.upstreamId),
   seq: (w, s) => w.int(s.seq),
+  connectMs: (w, s) => (s.connectMs === null ? w.nil() : w.int(s.connectMs)),
 };
 /** The writers in the row's order. */
 const WRITERS = LOG_ROW_COLUMNS.map((c) => COLUMNS[c]);
@@ -184,6 +185,11 @@ export class RowWriter {
     buf[at++] = QUOTE;
     buf[at++] = COMMA;
     this.at = at;
+  }
+
+  /** JSON null and a comma. */
+  nil(): void {
+    this.at += this.buf.write('null,', this.at, 'latin1');
   }
 
   /** A non-negative integer (bytes, milliseconds) and a comma, without making a string. */

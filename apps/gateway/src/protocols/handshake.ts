@@ -73,6 +73,8 @@ export interface Accepted<S> {
   leftover: Buffer;
   /** Written to the client once the target is connected (none for a forwarded HTTP request). */
   established: Buffer | null;
+  /** When the client's request (CONNECT line, SOCKS5 request, forwarded request head) was read: where its connect time starts. */
+  requestedAt: number;
   /** HTTP forwarding: the first request of the client's connection (http-forward.ts serves it and the next ones). */
   forward?: ForwardRequest;
 }

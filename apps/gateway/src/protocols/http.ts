@@ -181,6 +181,7 @@ export async function httpHandshake<S extends { ok: true }>(reader: HandshakeRea
   const parsed = await reader.read(parseHttpHead);
   if (!parsed?.ok) return parsed;
   const { head } = parsed;
+  const requestedAt = Date.now();
   reader.skip(head.length);
   const request = httpRequestOf(head);
   if (!request.ok) return request;
@@ -192,7 +193,7 @@ export async function httpHandshake<S extends { ok: true }>(reader: HandshakeRea
   if (credentials && lineTest !== undefined) credentials.lineTest = lineTest;
   const session = await login(credentials);
   if (!session.ok) return session;
-  const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK };
+  const accepted: Accepted<S> = { ok: true, session, target: request.target, leftover: reader.rest(), established: CONNECT_OK, requestedAt };
   if (!request.forward) return accepted;
   return { ...accepted, established: null, forward: request.forward };
 }

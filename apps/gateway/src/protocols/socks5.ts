@@ -135,5 +135,6 @@ async function connectRequest<S extends { ok: true }>(reader: HandshakeReader, s
   if (!request?.ok) return request;
   if (!session.ok) return session;
   reader.skip(request.length);
-  return { ok: true, session, target: { host: request.host, port: request.port }, leftover: reader.rest(), established: REPLY_OK };
+  const target = { host: request.host, port: request.port };
+  return { ok: true, session, target, leftover: reader.rest(), established: REPLY_OK, requestedAt: Date.now() };
 }

@@ -1,6 +1,7 @@
 /**
  * The dashboard's traffic: a chart of the last 24 hours by hour or the last 30 days by day, and the
- * same bytes by country and by proxy account. Re-read with the balance while the tab is visible.
+ * same bytes by country and by proxy account; by target and country with each one's success rate
+ * and median connect time. Re-read with the balance while the tab is visible.
  */
 import { useState } from 'react';
 import type { ConnectionOutcome, UsageGranularity } from '@proxyhub/core';
@@ -9,6 +10,7 @@ import { LIVE_REFRESH_MS, type RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Alert, Card } from './ui';
+import { qualityColumns, type Quality } from './connection-quality';
 import { formatBytes } from '../lib/bytes';
 import { TabStrip } from './tab-strip';
 import { Bytes } from './units';
@@ -31,6 +33,7 @@ const TARGET_COLUMNS: Column<History['byTarget'][number]>[] = [
   { head: 'By target', cell: (t) => t.host },
   { head: 'Traffic', num: true, cell: (t) => <Bytes bytes={t.bytes} /> },
   { head: 'Connections', num: true, cell: (t) => t.connections },
+  ...qualityColumns<History['byTarget'][number]>((t) => t),
 ];
 const OUTCOME_COLUMNS: Column<History['byOutcome'][number]>[] = [
   {
@@ -79,7 +82,7 @@ export function UsagePanel() {
         <UsageTable
           testId="usage-by-country"
           title="By country"
-          rows={(data?.byCountry ?? []).map((c) => ({ key: c.country ?? '', name: c.country ?? 'Unknown', bytes: c.bytes }))}
+          rows={(data?.byCountry ?? []).map((c) => ({ key: c.country ?? '', name: c.country ?? 'Unknown', bytes: c.bytes, quality: c }))}
         />
         <UsageTable
           testId="usage-by-account"
@@ -101,12 +104,14 @@ export function UsagePanel() {
   );
 }
 
-type Named = { key: string; name: string; bytes: string };
+/** `quality`: the row's success rate and median connect time, shown when given (by country). */
+type Named = { key: string; name: string; bytes: string; quality?: Quality };
 
 function UsageTable({ title, rows, testId }: { title: string; rows: Named[]; testId: string }) {
   const columns: Column<Named>[] = [
     { head: title, cell: (r) => r.name },
     { head: 'Traffic', num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
+    ...(rows.some((r) => r.quality) ? qualityColumns<Named>((r) => r.quality ?? { okRate: null, p50ConnectMs: null }) : []),
   ];
   return <DataTable testId={testId} columns={columns} rows={rows} rowKey={(r) => r.key} empty="No traffic in this period" />;
 }

@@ -23,29 +23,34 @@ const record: GatewayConnectionRecord = {
   upstreamId: '6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e',
   zip: '90012',
   asn: '7922',
+  connectMs: 84,
 };
 
 describe('connection rows (what gateways send)', () => {
   it('hold every field of a record, and read back as the record they were made from', () => {
     expect(connectionRowOf(record)).toHaveLength(CONNECTION_ROW_FIELDS.length);
     expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf(record))))).toEqual(record);
-    // A line without ZIP or ASN: its row ends at the upstream, as before them (a missing upstream is '').
-    const { zip: _zip, asn: _asn, ...plain } = record;
-    expect(connectionRowOf(plain)).toHaveLength(CONNECTION_ROW_FIELDS.length - 2);
+    // A line without ZIP or ASN (and a connection without a connect time): its row ends at the
+    // upstream, as before them (a missing upstream is '').
+    const { zip: _zip, asn: _asn, connectMs: _connectMs, ...plain } = record;
+    expect(connectionRowOf(plain)).toHaveLength(CONNECTION_ROW_FIELDS.length - 3);
     expect(connectionRowOf({ ...plain, upstreamId: undefined }).at(-1)).toBe('');
     expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf(plain))))).toEqual(plain);
     // An ASN without a ZIP: the ZIP is '' between.
     expect(connectionRowOf({ ...plain, asn: '7922' }).slice(-2)).toEqual(['', '7922']);
+    // A connect time without ZIP or ASN: both '' before it.
+    expect(connectionRowOf({ ...plain, connectMs: 5 }).slice(-3)).toEqual(['', '', 5]);
+    expect(gatewayConnectionRow.parse(JSON.parse(JSON.stringify(connectionRowOf({ ...plain, connectMs: 5 }))))).toMatchObject({ connectMs: 5 });
   });
 
   it('are checked as records are: a report with a bad row is refused whole', () => {
     const row = connectionRowOf(record);
     const report = (rows: unknown[]) => gatewayReportInput.safeParse({ gatewayId: 'gw', seq: 1, items: [], rows });
     expect(report([row]).success).toBe(true);
-    // The last fields, the ZIP, the ASN and the upstream, may be missing (a gateway of a version before them); no other.
+    // The last fields, the ZIP, the ASN, the upstream and the connect time, may be missing (a gateway of a version before them); no other.
     expect(report([row.slice(0, -1)]).success).toBe(true);
-    expect(report([row.slice(0, -3)]).success).toBe(true);
-    expect(report([row.slice(0, -4)]).success).toBe(false);
+    expect(report([row.slice(0, -4)]).success).toBe(true);
+    expect(report([row.slice(0, -5)]).success).toBe(false);
     expect(report([[...row.slice(0, 11), -1, ...row.slice(12)]]).success).toBe(false);
     expect(report([[...row.slice(0, 3), 'ftp', ...row.slice(4)]]).success).toBe(false);
   });

@@ -66,15 +66,26 @@ export const CONNECTION_CSV_COLUMNS = [
   'billedBytes',
   'outcome',
   'reason',
+  'connectMs',
 ] as const;
 export type ConnectionRowColumn = (typeof CONNECTION_CSV_COLUMNS)[number];
 
-/** One record as answered: times ISO 8601, byte counts decimal strings. */
-export type ConnectionRow = { [K in ConnectionRowColumn]: K extends 'outcome' ? ConnectionOutcome : string };
+/**
+ * The columns of a signed daily statement's CSV (its connectionsDigest covers those bytes): the
+ * log's columns when statements began, kept so, so that a statement signed before a column was
+ * added still matches the CSV downloaded for its day.
+ */
+export const STATEMENT_CSV_COLUMNS = CONNECTION_CSV_COLUMNS.filter((c) => c !== 'connectMs');
 
-/** A record's CSV fields, in CONNECTION_CSV_COLUMNS order. */
-export function connectionCsvRecord(row: ConnectionRow): string[] {
-  return CONNECTION_CSV_COLUMNS.map((c) => row[c]);
+/**
+ * One record as answered: times ISO 8601, byte counts decimal strings; `connectMs` milliseconds
+ * from the client's request to the target (or upstream) accepting, null when it never got there.
+ */
+export type ConnectionRow = { [K in ConnectionRowColumn]: K extends 'outcome' ? ConnectionOutcome : K extends 'connectMs' ? number | null : string };
+
+/** A record's CSV fields, in the order of `columns` (CONNECTION_CSV_COLUMNS); a missing connectMs is ''. */
+export function connectionCsvRecord(row: ConnectionRow, columns: readonly ConnectionRowColumn[] = CONNECTION_CSV_COLUMNS): string[] {
+  return columns.map((c) => String(row[c] ?? ''));
 }
 
 // Loose on purpose: a report is refused whole when one field fails, and that would cost its usage.
@@ -93,6 +104,10 @@ const upstreamId = z.string().max(64).optional();
  * and of a record, and optional, so that a gateway of the version before them is still stored.
  */
 const targeting = z.string().max(16).optional();
+/** The longest connect time a record holds (a day): a longer one is stored as this. */
+export const CONNECT_MS_MAX = 86_400_000;
+/** Milliseconds from the client's request to the target (or upstream) accepting; after zip and asn, optional as they are. */
+const connectedMs = z.number().int().min(0).max(CONNECT_MS_MAX);
 /** A time before the year 9000: its day names a partition (YYYY-MM-DD), and start + duration stays a time PostgreSQL stores. */
 const epochMs = z
   .number()
@@ -125,6 +140,8 @@ export const gatewayConnectionRecord = z.object({
   upstreamId,
   zip: targeting,
   asn: targeting,
+  /** Absent when it never reached a target. */
+  connectMs: connectedMs.optional(),
 });
 export type GatewayConnectionRecord = z.infer<typeof gatewayConnectionRecord>;
 
@@ -155,6 +172,7 @@ export const gatewayConnectionTuple = z.tuple([
   upstreamId,
   targeting,
   targeting,
+  connectedMs.optional(),
 ]);
 export type ConnectionTuple = z.output<typeof gatewayConnectionTuple>;
 
@@ -254,6 +272,8 @@ export function logSessionEntry(fields: { readonly [K in LogSessionField]: Gatew
     LOG_SESSION.zip,
   ) as GatewayLogSession;
 }
+/** The connect time: optional (gateways before it) and null (a connection that reached no target); at most a day, what an int column holds. */
+const connectMs = connectedMs.nullable().optional();
 /** A connection's length: up to a century, so that start + length is a time PostgreSQL can store. */
 const durationMs = z
   .number()
@@ -284,6 +304,8 @@ const LOG_ROW_SPEC = [
   ['upstreamId', upstreamId, 'text'],
   // The connection's number in its gateway process's run: with the session's run, the record's id (connectionIdOf).
   ['seq', z.number().int().min(0).max(CONNECTION_SEQ_MAX).optional(), 'special'],
+  // Milliseconds from the client's request to the target (or upstream) accepting; null when it never got there.
+  ['connectMs', connectMs, 'integer'],
 ] as const;
 type LogRowSpec = typeof LOG_ROW_SPEC;
 export type LogRowColumn = LogRowSpec[number][0];
@@ -292,7 +314,8 @@ export const LOG_ROW_COLUMNS: readonly LogRowColumn[] = LOG_ROW_SPEC.map(([name]
 /** Each column's position in a row. */
 export const LOG_ROW = positionsOf(LOG_ROW_SPEC);
 /** How the server stores each column that is not read apart: its SQL type. */
-export const LOG_ROW_STORED = Object.fromEntries(LOG_ROW_SPEC.map(([name, , stored]) => [name, stored])) as Record<LogRowColumn, 'special' | 'text' | 'bigint'>;
+export const LOG_ROW_STORED = Object.fromEntries(LOG_ROW_SPEC.map(([name, , stored]) => [name, stored])) as Record<LogRowColumn, LogRowStored>;
+export type LogRowStored = 'special' | 'text' | 'bigint' | 'integer';
 
 /** A compact row as checked on arrival (LOG_ROW_SPEC's columns in order): billed bytes are up + down, 0 for a line test. */
 export const gatewayLogRow = z.tuple(LOG_ROW_SPEC.map(([, schema]) => schema) as unknown as SchemasOf<LogRowSpec>);
@@ -306,6 +329,7 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
   const bytesUp = r[LOG_ROW.bytesUp];
   const bytesDown = r[LOG_ROW.bytesDown];
   const startedAt = r[LOG_ROW.startedAt];
+  const ms = r[LOG_ROW.connectMs];
   return {
     id,
     startedAt,
@@ -327,6 +351,7 @@ export function connectionOfLogRow(id: string, s: GatewayLogSession, r: GatewayL
     upstreamId: r[LOG_ROW.upstreamId] ?? '',
     ...(s[LOG_SESSION.zip] && { zip: s[LOG_SESSION.zip] }),
     ...(s[LOG_SESSION.asn] && { asn: s[LOG_SESSION.asn] }),
+    ...(typeof ms === 'number' && { connectMs: ms }),
   };
 }
 

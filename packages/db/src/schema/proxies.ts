@@ -245,6 +245,11 @@ export const connectionLog = pgTable(
     exitIp: text('exit_ip').notNull().default(''),
     /** The pool upstream the connection went through ('' for direct egress or the default upstream): reconciliation's figure. */
     upstreamId: text('upstream_id').notNull().default(''),
+    /**
+     * Milliseconds from the client's request (read by the gateway) to the target, or the pool
+     * upstream, accepting; null when it never got that far (a refusal) and for rows before the column.
+     */
+    connectMs: integer('connect_ms'),
   },
   (t) => [
     primaryKey({ name: 'connection_log_pk', columns: [t.id, t.startedAt] }),

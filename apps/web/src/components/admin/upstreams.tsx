@@ -8,6 +8,7 @@ import { formatBytes } from '../../lib/bytes';
 import { errorMessage } from '../../lib/errors';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
+import { formatConnectMs, formatOkRate, qualityColumns } from '../connection-quality';
 import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, Field, SelectField, Spinner } from '../ui';
 import { accountColumns, UpstreamAccountForm } from './upstream-account';
@@ -106,7 +107,7 @@ function UpstreamDays({ upstream }: { upstream: Upstream }) {
   return (
     <Card
       title={`${upstream.name}: last 30 days`}
-      description={`Per UTC day: cost at the pool's price per GB, revenue at what paid orders brought in per GB${q.data ? ` ($${centsToUsd(q.data.soldPricePerGbCents)})` : ''}.`}
+      description={`Per UTC day: cost at the pool's price per GB, revenue at what paid orders brought in per GB${q.data ? ` ($${centsToUsd(q.data.soldPricePerGbCents)})` : ''}; the share of its connections that ended ok and their median connect time${q.data ? ` (30 days: ${formatOkRate(q.data.quality.okRate)}, ${formatConnectMs(q.data.quality.p50ConnectMs)})` : ''}.`}
     >
       {q.isPending ? (
         <Spinner label="Loading..." />
@@ -131,7 +132,7 @@ function usageColumns<T>(figures: (row: T) => UsageFigures): Column<T>[] {
 
 type UsageFigures = { bytes: number | string | bigint; costCents: number; revenueCents: number; marginCents: number };
 type Day = RouterOutputs['admin']['upstreamUsage']['days'][number];
-const DAY_COLUMNS: Column<Day>[] = [{ head: 'Day', cell: (d) => d.day }, ...usageColumns<Day>((d) => d)];
+const DAY_COLUMNS: Column<Day>[] = [{ head: 'Day', cell: (d) => d.day }, ...usageColumns<Day>((d) => d), ...qualityColumns<Day>((d) => d)];
 
 function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
   return [

@@ -13,7 +13,7 @@ const database = fileDatabase();
 const secrets = new SecretBox('service-test-secret-0123456789abcdef');
 const DAY = 86_400_000;
 
-function record(proxyAccountId: string, startedAt: number, billed = 100, target = 'example.com:443'): ConnectionTuple {
+function record(proxyAccountId: string, startedAt: number, billed = 100, target = 'example.com:443', connectMs?: number, country = 'US'): ConnectionTuple {
   return connectionRowOf({
     id: randomUUID(),
     startedAt,
@@ -22,7 +22,7 @@ function record(proxyAccountId: string, startedAt: number, billed = 100, target 
     target,
     proxyUserId: 'abc123',
     proxyAccountId,
-    country: 'US',
+    country,
     state: '',
     city: '',
     session: 'rotating',
@@ -32,6 +32,7 @@ function record(proxyAccountId: string, startedAt: number, billed = 100, target 
     outcome: 'ok',
     reason: '',
     exitIp: '',
+    ...(connectMs !== undefined && { connectMs }),
   });
 }
 
@@ -143,6 +144,7 @@ describe('connection log storage', () => {
           billedBytes: '0',
           outcome: 'ok',
           reason: 'line test, not billed',
+          connectMs: null,
         },
       ],
       [
@@ -238,7 +240,7 @@ describe('connection log storage', () => {
     expect(await paged('nothing.example.org', 5)).toEqual([]);
   });
 
-  it('sums the range by host (ports merged, the 100 largest) and counts connections by outcome', async () => {
+  it('sums the range by host (ports merged, the 100 largest) with success rate and median connect time, and counts connections by outcome', async () => {
     const u = await userWithAccount(database.db, 10n * MiB);
     const now = Date.now();
     const outcomeAt = CONNECTION_ROW_FIELDS.indexOf('outcome');
@@ -247,12 +249,15 @@ describe('connection log storage', () => {
       return r;
     };
     const rows: ConnectionTuple[] = [
-      ...[1, 2, 3].map((i) => record(u.proxyAccountId, now - i, 1000, 'a.example.com:443')),
-      record(u.proxyAccountId, now - 4, 500, 'a.example.com:8443'),
-      record(u.proxyAccountId, now - 5, 2000, '[2001:db8::1]:443'),
-      failed(record(u.proxyAccountId, now - 6, 0, 'down.example.com:443'), 'target_unreachable'),
-      failed(record(u.proxyAccountId, now - 7, 0, 'down.example.com:443'), 'target_unreachable'),
-      failed(record(u.proxyAccountId, now - 8, 0, 'slow.example.com:443'), 'timeout'),
+      // a.example.com: connect times 10, 20, 30 on one port and 41 on another: the median is of all four, 25.
+      ...[1, 2, 3].map((i) => record(u.proxyAccountId, now - i, 1000, 'a.example.com:443', i * 10)),
+      record(u.proxyAccountId, now - 4, 500, 'a.example.com:8443', 41),
+      record(u.proxyAccountId, now - 5, 2000, '[2001:db8::1]:443', 7, 'DE'),
+      // down.example.com: reached once of three (a connection that timed out after connecting), 1 in 3 ok.
+      failed(record(u.proxyAccountId, now - 6, 1, 'down.example.com:443'), 'target_unreachable'),
+      failed(record(u.proxyAccountId, now - 7, 1, 'down.example.com:443'), 'target_unreachable'),
+      record(u.proxyAccountId, now - 9, 1, 'down.example.com:443', 300),
+      failed(record(u.proxyAccountId, now - 8, 0, 'slow.example.com:443', 900), 'timeout'),
       ...Array.from({ length: 105 }, (_, i) => record(u.proxyAccountId, now - 10 - i, 10, `h${String(i).padStart(3, '0')}.example.net:80`)),
     ];
     const { days, oldest } = reportDays(v1(rows), now, 30);
@@ -262,17 +267,32 @@ describe('connection log storage', () => {
     const b = await connectionBreakdown(database.db, u.userId, new Date(now - DAY), new Date(now + 1));
     expect(b.byTarget).toHaveLength(100);
     expect(b.byTarget.slice(0, 4)).toEqual([
-      { host: 'a.example.com', bytes: '3500', connections: 4 },
-      { host: '[2001:db8::1]', bytes: '2000', connections: 1 },
-      { host: 'h000.example.net', bytes: '10', connections: 1 },
-      { host: 'h001.example.net', bytes: '10', connections: 1 },
+      { host: 'a.example.com', bytes: '3500', connections: 4, okRate: 1, p50ConnectMs: 25 },
+      { host: '[2001:db8::1]', bytes: '2000', connections: 1, okRate: 1, p50ConnectMs: 7 },
+      { host: 'h000.example.net', bytes: '10', connections: 1, okRate: 1, p50ConnectMs: null },
+      { host: 'h001.example.net', bytes: '10', connections: 1, okRate: 1, p50ConnectMs: null },
     ]);
-    expect(b.byTarget.at(-1)).toEqual({ host: 'h097.example.net', bytes: '10', connections: 1 });
+    expect(b.byTarget.at(-1)).toEqual({ host: 'h097.example.net', bytes: '10', connections: 1, okRate: 1, p50ConnectMs: null });
     expect(b.byOutcome).toEqual([
-      { outcome: 'ok', connections: 110 },
+      { outcome: 'ok', connections: 111 },
       { outcome: 'target_unreachable', connections: 2 },
       { outcome: 'timeout', connections: 1 },
     ]);
+    // Below the top 100 by bytes? down.example.com took 3 bytes: check its figures over a range of its own.
+    const down = await connectionBreakdown(database.db, u.userId, new Date(now - 9), new Date(now - 5));
+    expect(down.byTarget.find((t) => t.host === 'down.example.com')).toEqual({
+      host: 'down.example.com',
+      bytes: '3',
+      connections: 3,
+      okRate: 0.3333,
+      p50ConnectMs: 300,
+    });
+    expect(down.byTarget.find((t) => t.host === 'slow.example.com')).toMatchObject({ okRate: 0, p50ConnectMs: 900 });
+    // By country: the US's 113 connections, 110 ok; its connect times 10, 20, 30, 41, 300, 900 (median 35.5, rounded up: 36).
+    expect(Object.fromEntries(b.byCountry)).toEqual({
+      US: { okRate: 0.9735, p50ConnectMs: 36 },
+      DE: { okRate: 1, p50ConnectMs: 7 },
+    });
   });
 
   it('refuses a range and a cursor it cannot read, naming the field', async () => {

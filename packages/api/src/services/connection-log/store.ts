@@ -18,6 +18,7 @@ import {
   type GatewayLogRow,
   type GatewayLogSession,
   type GatewayReportInput,
+  type LogRowStored,
 } from '@proxyhub/core';
 import { connectionLog, proxyAccounts, type DbOrTx } from '@proxyhub/db';
 import { isUniqueViolation } from '../lib/db-errors';
@@ -122,12 +123,12 @@ export async function storeConnections(
   }
 }
 
-const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip, upstream_id, zip, asn)`;
+const INSERT_COLUMNS = sql`(id, started_at, ended_at, user_id, proxy_account_id, proxy_user_id, protocol, target, country, state, city, session, bytes_up, bytes_down, billed_bytes, outcome, reason, gateway_id, exit_ip, upstream_id, zip, asn, connect_ms)`;
 
 /** A compact row's columns in order with how each is stored: core's (LOG_ROW_COLUMNS, LOG_ROW_STORED); a test gives one with a column added. */
 export interface LogRowLayout {
   readonly columns: readonly string[];
-  readonly stored: Readonly<Record<string, 'special' | 'text' | 'bigint'>>;
+  readonly stored: Readonly<Record<string, LogRowStored>>;
 }
 export const LOG_ROW_LAYOUT: LogRowLayout = { columns: LOG_ROW_COLUMNS, stored: LOG_ROW_STORED };
 
@@ -167,7 +168,7 @@ function insertLogRows(gatewayId: string, c: ReportConnections, since: number, l
   const start = `${at('startedAt')}::bigint`;
   const ms = (expr: string) => `timestamptz 'epoch' + (${expr}) * interval '1 millisecond'`;
   const names = sql.raw(plain.map(snakeCase).join(', '));
-  // A text column missing from a row (a gateway older than the column, during an upgrade) is ''.
+  // A text column missing from a row (a gateway older than the column, during an upgrade) is ''; a number's is null.
   const value = (column: string) => (layout.stored[column] === 'text' ? `coalesce(${at(column)}, '')` : `${at(column)}::${layout.stored[column]}`);
   const values = sql.raw(plain.map(value).join(', '));
   return sql`
@@ -209,7 +210,7 @@ function insertRows(gatewayId: string, rows: readonly ConnectionTuple[], since: 
     select ${col('id', 'uuid')}, ${ms('startedAt')}, ${ms('endedAt')}, a.user_id, a.id, ${col('proxyUserId', 'text')}, ${col('protocol', 'text')}, ${col('target', 'text')},
       ${col('country', 'text')}, ${col('state', 'text')}, ${col('city', 'text')}, ${col('session', 'text')}, ${col('bytesUp', 'bigint')}, ${col('bytesDown', 'bigint')},
       ${col('billedBytes', 'bigint')}, ${col('outcome', 'text')}, ${col('reason', 'text')}, ${gatewayId}, coalesce(${col('exitIp', 'text')}, ''),
-      coalesce(${col('upstreamId', 'text')}, ''), coalesce(${col('zip', 'text')}, ''), coalesce(${col('asn', 'text')}, '')
+      coalesce(${col('upstreamId', 'text')}, ''), coalesce(${col('zip', 'text')}, ''), coalesce(${col('asn', 'text')}, ''), ${col('connectMs', 'integer')}
     from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as e
     join ${proxyAccounts} a on a.id = ${col('proxyAccountId', 'uuid')} and a.user_id is not null
     where ${col('startedAt', 'bigint')} >= ${since}

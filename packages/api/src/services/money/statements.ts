@@ -15,6 +15,7 @@ import { and, eq, gte, lt, lte, max, or, sql } from 'drizzle-orm';
 import {
   DomainError,
   STATEMENT_ALGORITHM,
+  STATEMENT_CSV_COLUMNS,
   STATEMENTS_MAX_DAYS,
   type Statement,
   type StatementConnectionsInput,
@@ -84,7 +85,7 @@ interface Account {
 /** One account's statement of one day, built from the log as it is now; its CSV is what the digest covers. */
 async function buildStatement(db: DbOrTx, signer: StatementSigner, account: Account, day: string, previous: string | null, final: boolean) {
   const rows = await accountConnections(db, account.userId, account.id, startOf(day), startOf(nextDay(day)));
-  const csv = connectionsCsvText(rows);
+  const csv = connectionsCsvText(rows, STATEMENT_CSV_COLUMNS);
   let bytes = 0n;
   let billed = 0n;
   const countries = new Map<string, { bytes: bigint; billed: bigint; connections: number }>();
@@ -293,6 +294,6 @@ export async function statementConnectionsCsv(db: DbOrTx, userId: string, input:
     if (accounts.length > 1) throw new DomainError('BAD_REQUEST', `account is required: several proxy accounts have connections on ${input.date}`);
     account = accounts[0]?.account;
   }
-  if (!account) return connectionsCsvText([]);
-  return connectionsCsvText(await accountConnections(db, userId, account.id, startOf(input.date), startOf(nextDay(input.date))));
+  if (!account) return connectionsCsvText([], STATEMENT_CSV_COLUMNS);
+  return connectionsCsvText(await accountConnections(db, userId, account.id, startOf(input.date), startOf(nextDay(input.date))), STATEMENT_CSV_COLUMNS);
 }

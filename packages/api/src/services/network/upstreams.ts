@@ -18,6 +18,7 @@ import {
 } from '@proxyhub/core';
 import { EgressError, resolveChecked } from '@proxyhub/core/node';
 import { payments, upstreams, usageDaily, type DbOrTx } from '@proxyhub/db';
+import { upstreamQualityByDay, type ConnectionQuality } from '../connection-log/reads';
 import { getPricing } from '../money/pricing';
 import { accountsOf, accountView, checkAccountInput, dryUpstreamIds, saveUpstreamAccount } from './provider-accounts';
 
@@ -121,7 +122,11 @@ export async function findRow(db: DbOrTx, id: string, lock = false): Promise<Row
   return row;
 }
 
-/** One upstream's traffic per UTC day over the last 30 days (zero-filled), at its current price. */
+/**
+ * One upstream's traffic per UTC day over the last 30 days (zero-filled), at its current price, with
+ * its connections' success rate and median connect time per day and over the 30 days (`quality`;
+ * from the connection log, null where it holds none).
+ */
 export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now()) {
   const row = await findRow(db, id);
   const { start, end } = usageWindow(now);
@@ -134,11 +139,14 @@ export async function upstreamDailyUsage(db: DbOrTx, id: string, now = Date.now(
     .where(and(eq(usageDaily.upstreamId, id), gte(usageDaily.day, new Date(start))))
     .groupBy(usageDaily.day);
   const byDay = new Map(rows.map((r) => [Number(r.day), BigInt(r.bytes)]));
-  const days: Array<{ day: string } & UpstreamUsage> = [];
+  const days: Array<{ day: string } & UpstreamUsage & ConnectionQuality> = [];
   const sold = await soldPricePerGbCents(db);
-  for (let d = end; d >= start; d -= DAY_MS)
-    days.push({ day: new Date(d).toISOString().slice(0, 10), ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold) });
-  return { upstream: view(row, await getPricing(db), (await accountsOf(db, [id])).get(id)), days, soldPricePerGbCents: sold };
+  const quality = await upstreamQualityByDay(db, id, start, end);
+  for (let d = end; d >= start; d -= DAY_MS) {
+    const day = new Date(d).toISOString().slice(0, 10);
+    days.push({ day, ...usageOf(byDay.get(d) ?? 0n, row.costPerGbCents, sold), ...(quality.days.get(day) ?? { okRate: null, p50ConnectMs: null }) });
+  }
+  return { upstream: view(row, await getPricing(db), (await accountsOf(db, [id])).get(id)), days, quality: quality.total, soldPricePerGbCents: sold };
 }
 
 /**

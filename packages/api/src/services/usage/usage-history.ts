@@ -6,7 +6,7 @@
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { DomainError, parseIsoTime, USAGE_MAX_POINTS, type ConnectionOutcome, type UsageGranularity, type UsageHistoryInput } from '@proxyhub/core';
 import { proxyAccounts, usageDaily, usageHourly, type DbOrTx } from '@proxyhub/db';
-import { connectionBreakdown } from '../connection-log/reads';
+import { connectionBreakdown, type ConnectionQuality } from '../connection-log/reads';
 
 export interface UsagePoint {
   start: string;
@@ -21,11 +21,14 @@ export interface UsageHistory {
   to: string;
   points: UsagePoint[];
   totals: { bytesUp: string; bytesDown: string; sessions: number };
-  /** `country` null: traffic recorded before locations were (or without one). */
-  byCountry: { country: string | null; bytes: string }[];
+  /**
+   * `country` null: traffic recorded before locations were (or without one). okRate and
+   * p50ConnectMs from the connection log's records of the country (null without any).
+   */
+  byCountry: ({ country: string | null; bytes: string } & ConnectionQuality)[];
   byAccount: { proxyUserId: string; name: string; bytes: string }[];
-  /** From the connection log: the 100 hosts that took the most (billed) bytes, and connections by outcome. */
-  byTarget: { host: string; bytes: string; connections: number }[];
+  /** From the connection log: the 100 hosts that took the most (billed) bytes (with their quality), and connections by outcome. */
+  byTarget: ({ host: string; bytes: string; connections: number } & ConnectionQuality)[];
   byOutcome: { outcome: ConnectionOutcome; connections: number }[];
 }
 
@@ -106,14 +109,17 @@ export async function userUsageHistory(db: DbOrTx, userId: string, input: UsageH
     }
   }
   // By target and outcome, from the connection log over the same buckets.
-  const log = await connectionBreakdown(db, userId, new Date(start), new Date(end + STEP_MS[granularity]));
+  const { byCountry: qualityByCountry, ...log } = await connectionBreakdown(db, userId, new Date(start), new Date(end + STEP_MS[granularity]));
+  const unrecorded: ConnectionQuality = { okRate: null, p50ConnectMs: null };
   return {
     granularity,
     from: new Date(start).toISOString(),
     to: new Date(end).toISOString(),
     points,
     totals: { bytesUp: up.toString(), bytesDown: down.toString(), sessions },
-    byCountry: countries.filter((c) => bytesOf(c) > 0n).map((c) => ({ country: c.country || null, bytes: bytesOf(c).toString() })),
+    byCountry: countries
+      .filter((c) => bytesOf(c) > 0n)
+      .map((c) => ({ country: c.country || null, bytes: bytesOf(c).toString(), ...(qualityByCountry.get(c.country ?? '') ?? unrecorded) })),
     byAccount: accounts.filter((a) => bytesOf(a) > 0n).map((a) => ({ proxyUserId: a.proxyUserId, name: a.name, bytes: bytesOf(a).toString() })),
     ...log,
   };

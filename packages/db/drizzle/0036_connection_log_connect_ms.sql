@@ -1,0 +1,1 @@
+ALTER TABLE "connection_log" ADD COLUMN "connect_ms" integer;
