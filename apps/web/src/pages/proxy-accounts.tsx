@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
 import { SecretText } from '../components/secret-field';
+import { TARGET_RULES_HELP, TargetRulesForm } from '../components/target-rules-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
@@ -197,6 +198,11 @@ function AccountRow({ account: a }: { account: Account }) {
           New password
         </Button>
       </div>
+      <details className="account-target-rules">
+        <summary>Target rules</summary>
+        <p className="muted small">{TARGET_RULES_HELP}</p>
+        <TargetRulesForm id={a.kind === 'main' ? 'main' : a.proxyUserId} name={a.kind === 'main' ? 'the main account' : a.name} />
+      </details>
     </section>
   );
 }
