@@ -1,11 +1,13 @@
 /**
  * Target rules in Chromium: on Settings (the main account) a bad pattern is refused with its name
  * and nothing is saved, a deny list is saved as the server normalizes it; on the proxy accounts page
- * a sub-account gets an allow list of its own.
+ * a sub-account gets an allow list of its own. Then the Dashboard's bandwidth-burn card: what this
+ * month's analytics and font hosts cost, and "Block for this account" adding them to the rules.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { signUpAndLogIn, startE2E, type E2E } from './harness';
+import { recordBase, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -59,5 +61,48 @@ describe('target rules', () => {
     expect(await rulesOf(sub.proxyUserId)).toEqual({ mode: 'allow', patterns: ['shop.example'] });
     // The main account's rules are untouched.
     expect(await rulesOf('main')).toEqual({ mode: 'deny', patterns: ['google-analytics.com', '*.doubleclick.net'] });
+  });
+});
+
+describe('bandwidth-burn card', () => {
+  it('shows what blocking the hosts would have saved, lists them, and blocks them for the chosen account', async () => {
+    const me = await page.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: { proxyUserId: string; proxyPassword: string } }).user);
+    const base = await recordBase(e2e, me);
+    const GIB = 1024 ** 3;
+    const now = Date.now();
+    const record = (target: string, billed: number, i: number) => ({
+      ...base,
+      id: randomUUID(),
+      startedAt: now - 60_000 + i,
+      endedAt: now - 50_000 + i,
+      protocol: 'connect' as const,
+      target,
+      bytesDown: billed,
+      billedBytes: billed,
+      outcome: 'ok' as const,
+    });
+    await e2e.internal.gateway.report.mutate({
+      gatewayId: 'e2e-burn',
+      seq: 1,
+      items: [],
+      connections: [record('www.google-analytics.com:443', 1.5 * GIB, 1), record('fonts.gstatic.com:443', GIB / 2, 2), record('shop.example:443', 3 * GIB, 3)],
+    });
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await expect.poll(() => page.getByTestId('burn-summary').innerText()).toBe('Blocking these hosts would have saved 2.00 GB ($1.80) this month');
+    const rows = page.getByTestId('burn-hosts').locator('tbody tr');
+    await expect
+      .poll(() => rows.allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/www\.google-analytics\.com\s+Analytics\s+1\.50 GB\s+\$1\.35/),
+        expect.stringMatching(/fonts\.gstatic\.com\s+Fonts\s+0\.50 GB\s+\$0\.45/),
+      ]);
+    // The main account is chosen by default; its deny list (from the test above) gains the two hosts.
+    expect(await page.getByLabel('Proxy account').inputValue()).toBe('main');
+    await page.getByRole('button', { name: 'Block for this account' }).click();
+    await page.getByText('Blocked 2 hosts for Main account (4 blocked in all).', { exact: false }).waitFor();
+    expect(await rulesOf('main')).toEqual({
+      mode: 'deny',
+      patterns: ['google-analytics.com', '*.doubleclick.net', 'www.google-analytics.com', 'fonts.gstatic.com'],
+    });
   });
 });

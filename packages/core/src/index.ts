@@ -14,5 +14,6 @@ export * from './pricing';
 export * from './target-policy';
 export * from './target-host';
 export * from './target-rules';
+export * from './host-categories';
 export * from './words';
 export * from './proxy-snippets';
