@@ -174,6 +174,29 @@ describe('at the gateway', () => {
     expect(await connectTo(u, '127.0.0.1')).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it("a kept-alive forwarded connection's next request is judged by the changed rules", async () => {
+    const u = await userWithCredits(stack.server, 1n << 30n);
+    const s = netConnect({ host: '127.0.0.1', port: stack.port });
+    let got = '';
+    s.on('data', (d: Buffer) => (got += d.toString('latin1')));
+    /** Sends a request on the one connection and waits for its answer's status line. */
+    const ask = async (): Promise<string> => {
+      const at = got.length;
+      s.write(
+        `GET http://localhost:${target.port}/ HTTP/1.1\r\nHost: localhost:${target.port}\r\nProxy-Authorization: ${basic(u.username(), u.proxyPassword)}\r\n\r\n`,
+      );
+      while (!/\r\n\r\n/.test(got.slice(at))) await new Promise((r) => setTimeout(r, 20));
+      // Let the body arrive before the next request.
+      await new Promise((r) => setTimeout(r, 50));
+      return got.slice(at, got.indexOf('\r\n', at));
+    };
+    expect(await ask()).toBe('HTTP/1.1 200 OK');
+    await putRules(u, 'main', { mode: 'deny', patterns: ['localhost'] });
+    const took = await until(async () => (await ask()).startsWith('HTTP/1.1 403'));
+    expect(took).toBeLessThan(10_000);
+    s.destroy();
+  });
+
   it('a change reaches every running gateway within 10 s', async () => {
     const second = await startGateway(stack.server);
     try {
