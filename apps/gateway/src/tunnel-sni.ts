@@ -74,8 +74,8 @@ function verdict(peek: FirstBytes, why: Why, first: Buffer, judge: TargetJudge, 
       return pass;
     case 'named': {
       for (const name of peek.names) {
-        const why = judge.refuses(name);
-        if (why !== null) return blocked(`${why} (${peek.what} ${name})`);
+        const text = judge.refuses(name);
+        if (text !== null) return blocked(`${text} (${peek.what} ${name})`);
       }
       return pass;
     }
