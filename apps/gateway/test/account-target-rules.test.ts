@@ -116,6 +116,18 @@ describe('GET and PUT /api/proxy-accounts/:id/targets', () => {
     const bad = await u.client.post<{ error: string }>('/api/proxy-accounts/main/targets/block', { hosts: ['no host'] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Hosts: invalid host "no host"');
+    // An allow list stops listing them instead (an unlisted host is refused already).
+    await putRules(u, 'main', { mode: 'allow', patterns: ['shop.test', 'b.test'] });
+    expect((await u.client.post<Rules>('/api/proxy-accounts/main/targets/block', { hosts: ['b.test'] })).body).toEqual({
+      mode: 'allow',
+      patterns: ['shop.test'],
+    });
+    // Never past 1,000 patterns: refused whole, nothing written.
+    await putRules(u, 'main', { mode: 'deny', patterns: Array.from({ length: 999 }, (_, i) => `h${i}.test`) });
+    const over = await u.client.post<{ error: string }>('/api/proxy-accounts/main/targets/block', { hosts: ['x.test', 'y.test'] });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toBe('Patterns: at most 1000 patterns (this account has 999)');
+    expect((await u.client.get<Rules>('/api/proxy-accounts/main/targets')).body.patterns).toHaveLength(999);
   });
 });
 
