@@ -62,12 +62,16 @@ export function addressKeyOf(address: string, port?: number): string {
   return port === undefined ? `${ADDRESS_KEY_PREFIX}${address}` : `${ADDRESS_KEY_PREFIX}${address}${PORT_SEPARATOR}${port}`;
 }
 
-/** Whether a good answer differs from the last one in what open connections depend on (the allow-list, the lines' rotations). */
+/** A login answer's target rules as one string, to tell a change. */
+const rulesKey = (a: AccountAnswer & { ok: true }) => (a.targetRules ? `${a.targetRules.mode} ${a.targetRules.patterns.join(',')}` : '');
+
+/** Whether a good answer differs from the last one in what open connections depend on (the allow-list, the lines' rotations, the target rules). */
 function changed(before: AccountAnswer, after: AccountAnswer & { ok: true }): boolean {
   return (
     !before.ok ||
     before.proxyAccountId !== after.proxyAccountId ||
     before.allowlist.join(',') !== after.allowlist.join(',') ||
+    rulesKey(before) !== rulesKey(after) ||
     before.rotations.length !== after.rotations.length ||
     before.rotations.some((r, i) => r.count !== after.rotations[i]!.count || r.token !== after.rotations[i]!.token)
   );

@@ -18,6 +18,7 @@ import { refusal, type Credentials, type Refusal } from './protocols/handshake';
 import type { LogSession } from './connection-log/record';
 import { LineRotations, ROTATED_REASON } from './line-rotations';
 import { memoByString } from './string-memo';
+import { accountRulesOf } from './target-policy';
 
 /** Who a connection is relayed for. */
 export interface Session {
@@ -185,6 +186,7 @@ export class Authenticator {
     const account = this.meter.account(answer.account.proxyAccountId, answer.account.usageType);
     account.maxConnections = answer.account.maxConnections;
     account.targetPolicyExempt = answer.account.targetPolicyExempt;
+    account.targetRules = accountRulesOf(answer.account.targetRules);
     // The server says yes again (an account re-enabled, a user unsuspended): a lease refusal it gave
     // earlier no longer stands. If it still does, the next lease request says so at once.
     account.disabled = false;
@@ -220,6 +222,7 @@ export class Authenticator {
     const account = this.meter.account(answer.proxyAccountId, answer.usageType);
     account.maxConnections = answer.maxConnections;
     account.targetPolicyExempt = answer.targetPolicyExempt;
+    account.targetRules = accountRulesOf(answer.targetRules);
     account.disabled = false;
     return { ok: true, account, credKey: addressKeyOf(address, entryPort), parts: passwordlessParts(line, address, entryPort), logSession: undefined };
   }
@@ -236,7 +239,8 @@ export class Authenticator {
 
   /**
    * A refresh said yes: connections whose address the owner's allow-list no longer holds close, and
-   * so do password-less ones whose address now belongs to another account (or none of its owner's).
+   * so do password-less ones whose address now belongs to another account (or none of its owner's);
+   * the account's target rules are the answer's from now on.
    */
   private recheck(credKey: string, answer: AccountAnswer & { ok: true }): void {
     this.closeRotated(answer);
@@ -244,6 +248,8 @@ export class Authenticator {
     // A credential names one account; an address's password-less owner may have changed.
     const passwordless = credKey.startsWith('@');
     const own = this.meter.accounts.get(answer.proxyAccountId);
+    // Changed target rules apply to the account's next target (a kept-alive connection's next request too).
+    if (own) own.targetRules = accountRulesOf(answer.targetRules);
     const accounts = passwordless ? [...this.meter.accounts.values()] : own ? [own] : [];
     let closed = 0;
     for (const a of accounts) {

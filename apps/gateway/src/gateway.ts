@@ -25,7 +25,7 @@ import { connectEstablished, httpHandshake } from './protocols/http';
 import { socks5Handshake } from './protocols/socks5';
 import { Tunnels } from './tunnels';
 import { startAfterSni, type Opened } from './tunnel-sni';
-import type { TargetPolicyGate } from './target-policy';
+import { targetJudge, type TargetPolicyGate } from './target-policy';
 import type { UpstreamPool } from './upstream-pool';
 
 export type { GatewayOptions, GatewayStats } from './gateway-options';
@@ -183,11 +183,12 @@ export class Gateway {
           const { session, target: asked, forward: request, leftover, requestedAt } = accepted;
           const first = { session, target: asked, socket: target, request, leftover, requestedAt };
           this.tunnels.forward(socket, first, this.forwardHooks);
-        } else if (this.targetPolicy.checksNames && !accepted.session.account.targetPolicyExempt) {
-          const timeouts = { idleMs: this.tunnels.idleTimeoutMs, headMs: this.handshakeTimeoutMs };
-          void startAfterSni(socket, opened, { tunnels: this.tunnels, policy: this.targetPolicy, metrics: this.metrics, logger: this.logger, timeouts });
         } else {
-          this.tunnels.start(socket, target, accepted, protocol, opened.seq, opened.connectMs);
+          // The policy or the account's own rules read the tunnel's first request when they could refuse a name.
+          const judge = targetJudge(this.targetPolicy, accepted.session.account);
+          const timeouts = { idleMs: this.tunnels.idleTimeoutMs, headMs: this.handshakeTimeoutMs };
+          if (judge) void startAfterSni(socket, opened, judge, { tunnels: this.tunnels, metrics: this.metrics, logger: this.logger, timeouts });
+          else this.tunnels.start(socket, target, accepted, protocol, opened.seq, opened.connectMs);
         }
       },
       (err: unknown) => {

@@ -4,7 +4,7 @@
  * chunk. This module keeps the accounts and their leases; what they spent goes to the server
  * through the report outbox (report/outbox.ts), which the meter is assembled with.
  */
-import type { ConnectionOutcome, UsageType } from '@proxyhub/core';
+import type { ConnectionOutcome, TargetRulesMatcher, UsageType } from '@proxyhub/core';
 import type { LeaseAnswer } from './backend';
 import type { RecordSink, RecordStart } from './connection-log/record';
 import type { MeterOptions } from './meter-options';
@@ -83,6 +83,8 @@ export class Account {
   readonly slots = new Set<object>();
   /** Its owner is exempt from the target policy (from the last login). */
   targetPolicyExempt = false;
+  /** Its own target rules (from the last login or refresh); null when they refuse nothing. */
+  targetRules: TargetRulesMatcher | null = null;
   pendingSessions = 0;
   /** Bytes spent since the journal last heard of this account. */
   unjournaled = 0;

@@ -8,7 +8,7 @@ import { isRotating } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { EgressError, type Egress, type TargetSocket } from './egress';
 import type { MeteredConnection } from './meter';
-import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
+import { TARGET_BLOCKED_MESSAGE, TARGET_NOT_ALLOWED_MESSAGE } from '@proxyhub/core';
 import { takeSlot } from './connection-slots';
 import type { TargetPolicyGate } from './target-policy';
 import { leaseRefusal, TOO_MANY_CONNECTIONS_MESSAGE } from './metered-flow';
@@ -25,9 +25,17 @@ export type OpenTarget = (
   hostHeader?: string,
 ) => Promise<{ ok: true; socket: TargetSocket } | Refusal | null>;
 
-/** The policy's refusal when the account is not exempt and any of `hosts` is blocked; null otherwise. */
+/**
+ * The policy's refusal when the account is not exempt and any of `hosts` is blocked; else the
+ * account's own rules' refusal when they refuse any of them (the owner's exemption is from the
+ * operator's policy, not from their own rules); null otherwise.
+ */
 export function policyRefusal(policy: TargetPolicyGate | undefined, session: Session, hosts: readonly string[]): Refusal | null {
-  return policy && !session.account.targetPolicyExempt && policy.blocksAny(hosts) ? refusal('blocked', TARGET_BLOCKED_MESSAGE) : null;
+  const { account } = session;
+  if (policy && !account.targetPolicyExempt && policy.blocksAny(hosts)) return refusal('blocked', TARGET_BLOCKED_MESSAGE);
+  const rules = account.targetRules;
+  if (rules && hosts.some((h) => h !== '' && rules.refuses(h))) return refusal('blocked', TARGET_NOT_ALLOWED_MESSAGE);
+  return null;
 }
 
 /**

@@ -9,11 +9,11 @@
  * silent client is closed by the idle timeout, one that starts a hello or head and stops by the
  * handshake deadline, and one that cannot be read is closed too: otherwise delaying, splitting or
  * mangling it would hide the name. Bounded: one hello (MAX_CLIENT_HELLO_BYTES) or head
- * (MAX_HEAD_BYTES). The gateway skips all this when the policy has no domain rules or the user is
- * exempt.
+ * (MAX_HEAD_BYTES). The same read serves the account's own target rules (target-rules.ts). The
+ * gateway skips all this when neither the policy (for a user not exempt) nor the account's rules
+ * could refuse a name.
  */
 import type { Socket } from 'node:net';
-import { TARGET_BLOCKED_MESSAGE } from '@proxyhub/core';
 import type { Session } from './authenticator';
 import { recordUnrelayed } from './connection-log/record';
 import type { TargetSocket } from './egress';
@@ -23,7 +23,7 @@ import type { ProtocolName } from './protocols/answers';
 import type { Accepted } from './protocols/handshake';
 import { peekHttpRequest } from './protocols/first-request';
 import { peekClientHello } from './protocols/tls-sni';
-import type { TargetPolicyGate } from './target-policy';
+import type { TargetJudge } from './target-policy';
 import type { Tunnels } from './tunnels';
 
 /** A handshake done and its target connected: what the relay starts from. */
@@ -69,18 +69,21 @@ function peekFirstBytes(buf: Buffer): FirstBytes {
   }
 }
 
-function verdict(peek: FirstBytes, why: Why, first: Buffer, blocks: (host: string) => boolean, t: SniTimeouts): SniVerdict {
+function verdict(peek: FirstBytes, why: Why, first: Buffer, judge: TargetJudge, t: SniTimeouts): SniVerdict {
   const pass: SniVerdict = { pass: true, first };
   const blocked = (reason: string): SniVerdict => ({ pass: false, outcome: 'blocked', reason });
   switch (peek.state) {
     case 'other':
       return pass;
     case 'named': {
-      const name = peek.names.find(blocks);
-      return name === undefined ? pass : blocked(`${TARGET_BLOCKED_MESSAGE} (${peek.what} ${name})`);
+      for (const name of peek.names) {
+        const text = judge.refuses(name);
+        if (text !== null) return blocked(`${text} (${peek.what} ${name})`);
+      }
+      return pass;
     }
     case 'unreadable':
-      return blocked(`${TARGET_BLOCKED_MESSAGE} (unreadable ${peek.what})`);
+      return blocked(`${judge.message} (unreadable ${peek.what})`);
     case 'more':
       switch (why) {
         case 'client_gone':
@@ -91,7 +94,7 @@ function verdict(peek: FirstBytes, why: Why, first: Buffer, blocks: (host: strin
         case 'idle':
           return { pass: false, outcome: 'timeout', reason: 'idle timeout' };
         default:
-          return blocked(`${TARGET_BLOCKED_MESSAGE} (TLS ClientHello or HTTP request head not complete within ${t.headMs} ms)`);
+          return blocked(`${judge.message} (TLS ClientHello or HTTP request head not complete within ${t.headMs} ms)`);
       }
   }
 }
@@ -132,12 +135,11 @@ function whenTargetSpeaks(target: TargetSocket, speaks: () => void): () => void 
  * (a hello or request head begun and not finished) ends the wait. `first` is everything read, for
  * the relay to send first. Both sockets are left paused.
  */
-export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: Buffer, blocks: (host: string) => boolean, t: SniTimeouts): Promise<SniVerdict> {
+export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: Buffer, judge: TargetJudge, t: SniTimeouts): Promise<SniVerdict> {
   const now = peekFirstBytes(leftover);
-  if (now.state !== 'more') return Promise.resolve(verdict(now, 'read', leftover, blocks, t));
-  if (client.destroyed) return Promise.resolve(verdict(now, 'client_gone', leftover, blocks, t));
-  if ((target.earlyReads?.length ?? 0) > 0 || target.readableLength > 0 || target.destroyed)
-    return Promise.resolve(verdict(now, 'target', leftover, blocks, t));
+  if (now.state !== 'more') return Promise.resolve(verdict(now, 'read', leftover, judge, t));
+  if (client.destroyed) return Promise.resolve(verdict(now, 'client_gone', leftover, judge, t));
+  if ((target.earlyReads?.length ?? 0) > 0 || target.readableLength > 0 || target.destroyed) return Promise.resolve(verdict(now, 'target', leftover, judge, t));
   return new Promise((resolve) => {
     let bytes = leftover;
     let done = false;
@@ -163,7 +165,7 @@ export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: B
       client.off('close', onGone);
       client.pause();
       stopTarget();
-      resolve(verdict(peekFirstBytes(bytes), why, bytes, blocks, t));
+      resolve(verdict(peekFirstBytes(bytes), why, bytes, judge, t));
     }
     const stopTarget = whenTargetSpeaks(target, () => finish('target'));
     client.on('data', onData);
@@ -173,13 +175,14 @@ export function checkTunnelSni(client: Socket, target: TargetSocket, leftover: B
   });
 }
 
-/** A tunnel whose TLS server name the target policy checks first: started, or closed and recorded unrelayed. */
+/** A tunnel whose TLS server name the target policy or the account's rules (`judge`) check first: started, or closed and recorded unrelayed. */
 export async function startAfterSni(
   socket: Socket,
   { accepted, target, protocol, seq, connectMs }: Opened,
-  gw: { tunnels: Tunnels; policy: TargetPolicyGate; metrics: GatewayMetrics; logger: Logger; timeouts: SniTimeouts },
+  judge: TargetJudge,
+  gw: { tunnels: Tunnels; metrics: GatewayMetrics; logger: Logger; timeouts: SniTimeouts },
 ): Promise<void> {
-  const v = await checkTunnelSni(socket, target, accepted.leftover, (host) => gw.policy.blocks(host), gw.timeouts);
+  const v = await checkTunnelSni(socket, target, accepted.leftover, judge, gw.timeouts);
   if (v.pass) {
     gw.tunnels.start(socket, target, { ...accepted, leftover: v.first }, protocol, seq, connectMs);
     return;
@@ -190,7 +193,10 @@ export async function startAfterSni(
   if (v.outcome === 'blocked') {
     gw.metrics.tunnelRefused(protocol, 'blocked');
     const proxyUserId = accepted.session.parts.proxyUserId;
-    gw.logger.info({ protocol, reason: v.reason, proxyUserId, remote: socket.remoteAddress }, 'tunnel closed by the target policy');
+    gw.logger.info(
+      { protocol, reason: v.reason, proxyUserId, remote: socket.remoteAddress },
+      "tunnel closed by the target policy or the account's target rules",
+    );
   }
   recordUnrelayed(accepted, protocol, v.outcome, v.reason, seq);
 }

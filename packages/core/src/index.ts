@@ -13,5 +13,7 @@ export * from './upstream-presets';
 export * from './pricing';
 export * from './target-policy';
 export * from './target-host';
+export * from './target-rules';
+export * from './host-categories';
 export * from './words';
 export * from './proxy-snippets';

@@ -1,4 +1,13 @@
-import { createProxyAccountInput, proxyAccountInput, proxyTestInput, rotateLineInput, updateProxyAccountInput } from '@proxyhub/core';
+import {
+  blockTargetsInput,
+  createProxyAccountInput,
+  proxyAccountInput,
+  proxyTestInput,
+  rotateLineInput,
+  setTargetRulesInput,
+  targetRulesAccountInput,
+  updateProxyAccountInput,
+} from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** Proxy accounts (cookie or Bearer API key). */
@@ -13,6 +22,17 @@ export const proxyAccountsRoutes = [
   ),
   restRoute({ method: 'POST', url: '/api/proxy-accounts/:proxyUserId/rotate-password', body: proxyAccountInput, pathParams: true }, (caller, input) =>
     caller.proxyAccounts.rotatePassword(input),
+  ),
+  // `{ mode, patterns }` of `main` or one of the caller's proxy user ids (404 for anyone else's).
+  restRoute({ method: 'GET', url: '/api/proxy-accounts/:id/targets', params: targetRulesAccountInput }, (caller, input) =>
+    caller.proxyAccounts.targetRules(input),
+  ),
+  restRoute({ method: 'PUT', url: '/api/proxy-accounts/:id/targets', body: setTargetRulesInput, pathParams: true }, (caller, input) =>
+    caller.proxyAccounts.setTargetRules(input),
+  ),
+  // "Block for this account": `{ hosts }` join the account's deny rules; answers the rules now.
+  restRoute({ method: 'POST', url: '/api/proxy-accounts/:id/targets/block', body: blockTargetsInput, pathParams: true }, (caller, input) =>
+    caller.proxyAccounts.blockTargets(input),
   ),
   // `{ ok, latencyMs, exitIp, country }` or `{ ok: false, error }`: a line that does not work is an answer, not an error.
   restRoute({ method: 'POST', url: '/api/proxy-test', body: proxyTestInput }, (caller, input) => caller.proxyAccounts.test(input)),

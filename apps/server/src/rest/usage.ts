@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { formatGb, GB_CSV_COLUMN, usageHistoryInput } from '@proxyhub/core';
+import { formatGb, GB_CSV_COLUMN, usageBurnInput, usageHistoryInput } from '@proxyhub/core';
 import { RestResponse, restRoute } from './rest';
 
 /** Usage over time (cookie or Bearer API key); `?format=csv` answers the points as CSV. */
@@ -14,4 +14,6 @@ export const usageRoutes = [
     );
     return new RestResponse(200, csv, 'text/csv; charset=utf-8');
   }),
+  // `{ hosts: [{ host, category, bytes, costCents }], totalBytes, blockableBytes, ... }`: what blocking those hosts would have saved.
+  restRoute({ method: 'GET', url: '/api/usage/burn', query: usageBurnInput }, (caller, input) => caller.usage.burn(input)),
 ];

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
+import { TargetRulesSettings } from '../components/target-rules-settings';
 import { WebhookSettings } from '../components/webhook-settings';
 import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { GiftCodeSettings } from '../components/gift-code-settings';
@@ -119,6 +120,7 @@ function ApiAndProxySection() {
         />
       </Card>
       <IpAllowlistSettings />
+      <TargetRulesSettings />
       <AssociateBatch />
     </>
   );

@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { exactBytes, gbBreakdown } from '@proxyhub/core';
+import { BurnCard } from '../components/burn-card';
 import { Card, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
 import { UsagePanel } from '../components/usage-panel';
@@ -47,6 +48,7 @@ export function DashboardPage() {
       </div>
       <GbNote />
       <UsagePanel />
+      <BurnCard />
       <Card title="Account Information">
         <dl className="info-list">
           <div>

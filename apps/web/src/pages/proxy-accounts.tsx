@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
 import { SecretText } from '../components/secret-field';
+import { TARGET_RULES_HELP, TargetRulesForm } from '../components/target-rules-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
@@ -105,6 +106,7 @@ function AccountRow({ account: a }: { account: Account }) {
   const [maxConns, setMaxConns] = useState(a.maxConnections === null ? '' : String(a.maxConnections));
   const [expires, setExpires] = useState(localDateTime(a.expiresAt));
   const [error, setError] = useState<string | null>(null);
+  const [rulesOpen, setRulesOpen] = useState(false);
   // The password the rotation answered: the list shows the old one until its refetch lands.
   const [rotated, setRotated] = useState<string | null>(null);
   const used = BigInt(a.usedBytes);
@@ -197,6 +199,16 @@ function AccountRow({ account: a }: { account: Account }) {
           New password
         </Button>
       </div>
+      {/* Read only once opened: a page of a hundred accounts asks for no rules until one is looked at. */}
+      <details className="account-target-rules" onToggle={(e) => setRulesOpen(e.currentTarget.open)}>
+        <summary>Target rules</summary>
+        {rulesOpen && (
+          <>
+            <p className="muted small">{TARGET_RULES_HELP}</p>
+            <TargetRulesForm id={a.kind === 'main' ? 'main' : a.proxyUserId} name={a.kind === 'main' ? 'the main account' : a.name} />
+          </>
+        )}
+      </details>
     </section>
   );
 }

@@ -1,16 +1,20 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import {
+  blockTargetsInput,
   createProxyAccountInput,
   DEFAULT_UPSTREAM_CHECK_URL,
   LOCAL_GATEWAY_HOST,
   proxyAccountInput,
   proxyTestInput,
   rotateLineInput,
+  setTargetRulesInput,
+  targetRulesAccountInput,
   updateProxyAccountInput,
 } from '@proxyhub/core';
 import type { ApiConfig } from '../config';
 import { limited } from '../limits';
 import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/accounts/proxy-accounts';
+import { blockTargets, getTargetRules, setTargetRules } from '../services/accounts/target-rules';
 import { rotateLine } from '../services/network/line-rotations';
 import { testProxyLine } from '../services/network/proxy-test';
 import { userProcedure } from '../trpc';
@@ -53,4 +57,10 @@ export const proxyAccountsRouter = {
     .input(rotateLineInput)
     .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),
+  /** An account's own target rules (`id`: `main` or a proxy user id of the caller's). */
+  targetRules: userProcedure.input(targetRulesAccountInput).query(({ ctx, input }) => getTargetRules(ctx.db, ctx.user.id, input.id)),
+  /** Replaces them; every gateway applies them within 10 s. */
+  setTargetRules: userProcedure.input(setTargetRulesInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetRules(tx, ctx.user.id, input))),
+  /** "Block for this account": hosts merged into the account's deny rules. */
+  blockTargets: userProcedure.input(blockTargetsInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => blockTargets(tx, ctx.user.id, input))),
 } satisfies TRPCRouterRecord;

@@ -1,6 +1,7 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { connectionInput, connectionsInput, usageHistoryInput } from '@proxyhub/core';
+import { connectionInput, connectionsInput, usageBurnInput, usageHistoryInput } from '@proxyhub/core';
 import { allConnections, connectionById, listConnections } from '../services/connection-log/reads';
+import { usageBurn } from '../services/usage/usage-burn';
 import { userUsageHistory } from '../services/usage/usage-history';
 import { userProcedure } from '../trpc';
 
@@ -13,4 +14,6 @@ export const usageRouter = {
   connection: userProcedure.input(connectionInput).query(({ ctx, input }) => connectionById(ctx.db, ctx.user.id, input.id)),
   /** The whole range (at most 31 days), for the CSV export. */
   connectionsAll: userProcedure.input(connectionsInput).query(({ ctx, input }) => allConnections(ctx.db, ctx.user.id, input)),
+  /** The bandwidth-burn advisor: billed bytes to analytics, ads, fonts, media CDNs, telemetry and captcha hosts, priced at the caller's rate. */
+  burn: userProcedure.input(usageBurnInput).query(({ ctx, input }) => usageBurn(ctx.db, ctx.user.id, input)),
 } satisfies TRPCRouterRecord;

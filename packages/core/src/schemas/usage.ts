@@ -30,3 +30,12 @@ export const usageHistoryInput = z
   })
   .optional();
 export type UsageHistoryInput = z.infer<typeof usageHistoryInput>;
+
+/** GET /api/usage/burn: the range of the connection log to read (default: this UTC month so far). */
+export const usageBurnInput = z
+  .object({
+    from: isoTime('From').optional(),
+    to: isoTime('To').optional(),
+  })
+  .optional();
+export type UsageBurnInput = z.infer<typeof usageBurnInput>;

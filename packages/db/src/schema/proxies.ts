@@ -124,6 +124,24 @@ export const lineRotations = pgTable(
   (t) => [primaryKey({ columns: [t.proxyAccountId, t.token] }), index('line_rotations_recent_idx').on(t.proxyAccountId, t.rotatedAt)],
 );
 
+/**
+ * A proxy account's own target rules (PUT /api/proxy-accounts/:id/targets): `deny` refuses the
+ * listed patterns, `allow` everything else. One row per account, absent until its owner sets them
+ * (then nothing is refused). `patterns` are normalized domain patterns (core's target-rules.ts).
+ */
+export const proxyAccountTargetRules = pgTable(
+  'proxy_account_target_rules',
+  {
+    proxyAccountId: uuid('proxy_account_id')
+      .primaryKey()
+      .references(() => proxyAccounts.id, { onDelete: 'cascade' }),
+    mode: text('mode', { enum: ['allow', 'deny'] }).notNull(),
+    patterns: text('patterns').array().notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('proxy_account_target_rules_mode', sql`${t.mode} in ('allow', 'deny')`)],
+);
+
 /** Usage per proxy account per hour per usage type. */
 export const usageHourly = pgTable(
   'usage_hourly',

@@ -13,6 +13,7 @@ import {
   type GatewayAuthorizeInput,
   type LineRotation,
   type ProxyLocation,
+  type TargetRules,
   type UsageType,
 } from '@proxyhub/core';
 import { proxyAccounts, type DbOrTx } from '@proxyhub/db';
@@ -23,6 +24,7 @@ import { allowlistsOf, passwordlessUserAt } from '../accounts/ip-allowlist';
 import { reserveLeases, type LeaseGrant } from './leases';
 import { isKnownLocation } from '../network/locations';
 import { recentRotations } from '../network/line-rotations';
+import { targetRulesOf } from '../accounts/target-rules';
 import { selectAccountWallets, toAccountWallet, type AccountWalletRow } from '../money/wallet';
 
 export type GatewayAccountResult =
@@ -38,6 +40,8 @@ export type GatewayAccountResult =
       allowlist: string[];
       maxConnections: number | null;
       targetPolicyExempt: boolean;
+      /** The account's own target rules; absent when it has none that refuse anything (target-rules.ts). */
+      targetRules?: TargetRules;
       /** A password-less connection to an entry port: the line its profile makes (authorizeSourceAddress). */
       portProfile?: PortLine;
       /** The account's lines rotated recently ("A new IP now", line-rotations.ts): the gateway derives their sessions from them. */
@@ -157,12 +161,16 @@ function passwordMatches(secrets: SecretBox, sealed: string, given: string): boo
 async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Promise<Map<string, GatewayAccountResult>> {
   const all = rows.map(toAccountWallet);
   const accs = all.filter((a) => !standing(a));
-  const [allowlists, rotations] = await Promise.all([
+  const [allowlists, rotations, targetRules] = await Promise.all([
     allowlistsOf(
       db,
       accs.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
     ),
     recentRotations(
+      db,
+      accs.map((a) => a.proxyAccountId),
+    ),
+    targetRulesOf(
       db,
       accs.map((a) => a.proxyAccountId),
     ),
@@ -172,6 +180,7 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
   for (const a of all) out.set(a.proxyAccountId, standing(a)?.reason === 'expired' ? EXPIRED : DISABLED);
   for (const acc of accs) {
     const allowlist = 'userId' in acc.wallet ? (allowlists.get(acc.wallet.userId) ?? []) : [];
+    const rules = targetRules.get(acc.proxyAccountId);
     out.set(acc.proxyAccountId, {
       ok: true,
       proxyAccountId: acc.proxyAccountId,
@@ -180,6 +189,7 @@ async function accountAnswers(db: DbOrTx, rows: readonly AccountWalletRow[]): Pr
       maxConnections: acc.maxConnections,
       targetPolicyExempt: acc.targetPolicyExempt,
       rotations: rotations.get(acc.proxyAccountId) ?? [],
+      ...(rules && { targetRules: rules }),
     });
   }
   return out;
