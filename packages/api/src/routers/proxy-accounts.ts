@@ -13,7 +13,7 @@ import { limited } from '../limits';
 import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/accounts/proxy-accounts';
 import { rotateLine } from '../services/network/line-rotations';
 import { testProxyLine } from '../services/network/proxy-test';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 /** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint. */
 const proxyCheckOf = (config: ApiConfig) =>
@@ -21,18 +21,18 @@ const proxyCheckOf = (config: ApiConfig) =>
 
 export const proxyAccountsRouter = {
   /** The user's proxy accounts (main, batch, sub) with their credentials, caps and usage. */
-  list: userProcedure.query(({ ctx }) => listProxyAccounts(ctx.db, ctx.deps.secrets, ctx.user.id)),
-  create: userProcedure
+  list: scopedProcedure('accounts:read').query(({ ctx }) => listProxyAccounts(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  create: scopedProcedure('accounts:write')
     .input(createProxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createSubAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
-  update: userProcedure
+  update: scopedProcedure('accounts:write')
     .input(updateProxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateProxyAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
-  rotatePassword: userProcedure
+  rotatePassword: scopedProcedure('accounts:write')
     .input(proxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateAccountPassword(tx, ctx.deps.secrets, ctx.user.id, input.proxyUserId))),
   /** One of the caller's lines tried once through the gateway, unbilled: the exit address and its country, or why not. */
-  test: userProcedure
+  test: scopedProcedure('lines:generate')
     .input(proxyTestInput)
     .use(limited((ctx) => [['proxyTest', ctx.user!.id]]))
     .mutation(({ ctx, input }) => {
@@ -49,7 +49,7 @@ export const proxyAccountsRouter = {
       );
     }),
   /** "A new IP now" (POST /api/lines/rotate): one of the caller's sticky lines gets a new upstream session on every gateway. */
-  rotateLine: userProcedure
+  rotateLine: scopedProcedure('accounts:write')
     .input(rotateLineInput)
     .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),

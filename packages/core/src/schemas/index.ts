@@ -23,3 +23,5 @@ export * from './statements';
 export * from './site';
 export * from './reconciliation';
 export * from './seller';
+export * from './api-keys';
+export * from './proxy-list';
