@@ -11,10 +11,7 @@ import { Alert, Button, Card, CopyButton, Field, TextAreaField } from './ui';
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
 
 /** The networks box: one address or CIDR range per line (or separated by commas). */
-const cidrList = (text: unknown) =>
-  String(text ?? '')
-    .split(/[\s,]+/)
-    .filter(Boolean);
+const cidrList = (text: unknown): string[] => (Array.isArray(text) ? text.map(String) : typeof text === 'string' ? text.split(/[\s,]+/).filter(Boolean) : []);
 
 const BLANK: CreateApiKeyInput = { name: '', scopes: [], expiresAt: '', allowedCidrs: [] };
 
