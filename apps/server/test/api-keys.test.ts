@@ -4,13 +4,15 @@
  * networks, at most 20, shown once, deleted is refused at once) and the Default key (today's key).
  * A path or procedure missing from the maps below fails the walk, so a new one must name its scope.
  */
-import { eq } from 'drizzle-orm';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '@proxyhub/api';
 import { API_KEY_SCOPES, MAX_API_KEYS, type ApiKeyScope, type ApiKeyView, type RequiredScope } from '@proxyhub/core';
-import { apiKeys } from '@proxyhub/db';
+import { apiKeys, migrationsFolder, users } from '@proxyhub/db';
 import { restRoutes } from '../src/rest';
-import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { createTestDb, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 /** The scope each user REST path needs of a key. */
 const REST_SCOPES: Record<string, RequiredScope> = {
@@ -337,6 +339,27 @@ describe('the Default key (today’s key)', () => {
     const after = await list();
     expect(after).toHaveLength(1);
     expect(after[0]).toMatchObject({ id: def!.id, name: 'Default', prefix: rotated.body.apiKey.slice(0, 8) });
+  });
+
+  it('the migration copies every account’s key (not a deleted one’s) as its Default key with every scope', async () => {
+    const dir = migrationsFolder();
+    const file = readdirSync(dir).find((f) => f.endsWith('_api_keys.sql'))!;
+    const copy = readFileSync(join(dir, file), 'utf8')
+      .split('--> statement-breakpoint')
+      .find((s) => s.includes('INSERT INTO "api_keys"'))!;
+    const database = await createTestDb();
+    try {
+      const { db } = database;
+      const [kept] = await db.insert(users).values({ email: 'kept@example.com', name: 'Kept', apiKeyHash: 'hash-kept', apiKeyEnc: 'enc' }).returning();
+      await db.insert(users).values({ email: 'gone@example.com', name: '', apiKeyHash: 'hash-gone', apiKeyEnc: 'enc', deletedAt: new Date() });
+      await db.execute(sql.raw(copy));
+      const rows = await db.select().from(apiKeys);
+      expect(rows).toEqual([
+        expect.objectContaining({ userId: kept!.id, name: 'Default', scopes: [...API_KEY_SCOPES], keyHash: 'hash-kept', isDefault: true, prefix: '' }),
+      ]);
+    } finally {
+      await database.close();
+    }
   });
 
   it('a Default key copied by the migration (no prefix stored) shows its prefix from the account', async () => {
