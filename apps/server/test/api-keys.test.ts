@@ -311,6 +311,15 @@ describe('creating, listing and deleting keys', () => {
     expect(listed.lastUsedAt).toBe(first!.toISOString());
   });
 
+  it('the README’s calls: one REST path and one tRPC procedure with a usage:read key', async () => {
+    const key = keyed['usage:read'];
+    expect(await key.get('/api/usage?granularity=day')).toMatchObject({ status: 200 });
+    const trpc = await key.get<{ result: { data: { json: unknown } } }>('/trpc/usage.history?input=%7B%22json%22%3A%7B%22granularity%22%3A%22day%22%7D%7D');
+    expect(trpc.status).toBe(200);
+    expect(trpc.body.result.data.json).toBeTruthy();
+    expect(await keyed['lines:generate'].get('/api/usage?granularity=day')).toMatchObject({ status: 403, body: missing('usage:read') });
+  });
+
   it('a key with scopes reads /auth/user without the Default key in it', async () => {
     const me = await keyed['accounts:read'].get<{ user: { id: string; apiKey: string } }>('/auth/user');
     expect(me).toMatchObject({ status: 200, body: { user: { id: user.id, apiKey: '' } } });
