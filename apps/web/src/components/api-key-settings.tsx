@@ -9,6 +9,7 @@ import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, CopyButton, Field, TextAreaField } from './ui';
 
 const when = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleString() : none);
+const day = (iso: string | null, none: string) => (iso ? new Date(iso).toLocaleDateString() : none);
 
 /** The networks box: one address or CIDR range per line (or separated by commas). */
 const cidrList = (text: unknown): string[] => (Array.isArray(text) ? text.map(String) : typeof text === 'string' ? text.split(/[\s,]+/).filter(Boolean) : []);
@@ -45,17 +46,15 @@ export function ApiKeySettings() {
 
   const columns: Column<ApiKeyView>[] = [
     { head: 'Name', cell: (k) => <strong>{k.name}</strong> },
-    { head: 'Scopes', cell: (k) => (k.isDefault ? 'Every scope, account settings' : k.scopes.join(', ')) },
+    { head: 'Scopes', cell: (k) => (k.isDefault ? 'All' : k.scopes.join(' ')) },
     { head: 'Key', cell: (k) => <code>{k.prefix}…</code> },
-    { head: 'Created', cell: (k) => when(k.createdAt, '-') },
+    { head: 'Created', cell: (k) => day(k.createdAt, '-') },
     { head: 'Last used', cell: (k) => when(k.lastUsedAt, 'Never') },
-    { head: 'Expires', cell: (k) => when(k.expiresAt, 'Never') },
+    { head: 'Expires', cell: (k) => day(k.expiresAt, 'Never') },
     {
       head: <span className="sr-only">Actions</span>,
       cell: (k) =>
-        k.isDefault ? (
-          <span className="muted small">Rotate above</span>
-        ) : (
+        k.isDefault ? null : (
           <Button variant="secondary" onClick={() => void onDelete(k)} aria-label={`Delete API key ${k.name}`}>
             Delete
           </Button>
