@@ -66,6 +66,20 @@ describe('revocation with per-process caches', () => {
     expect(await msUntilRefused(elsewhere)).toBeLessThan(2000);
   });
 
+  it('a deleted API key: refused at once where it was deleted, within 2 s on the other server', async () => {
+    const { client } = await signedInUser(a);
+    const made = await client.post<{ key: { id: string }; secret: string }>('/api/keys', { name: 'leaving', scopes: ['usage:read'] });
+    expect(made.status).toBe(201);
+    const here = withKey(a.url, made.body.secret);
+    const there = withKey(bUrl, made.body.secret);
+    expect((await here.get('/api/usage')).status).toBe(200);
+    expect((await there.get('/api/usage')).status).toBe(200);
+
+    expect((await client.request('DELETE', `/api/keys/${made.body.key.id}`)).status).toBe(200);
+    expect((await here.get('/api/usage')).status).toBe(401);
+    expect(await msUntilRefused(there, '/api/usage')).toBeLessThan(2000);
+  });
+
   it('a rotated API key: refused at once where it was rotated, within 2 s on the other server', async () => {
     const { user } = await signedInUser(a);
     const here = withKey(a.url, user.apiKey);

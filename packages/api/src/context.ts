@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
-import { users } from '@proxyhub/db';
 import type { ApiDeps } from './deps';
+import { findApiKey, keyRefusal, touchApiKey, type AuthenticatedKey } from './services/accounts/api-keys';
 import { recordNetwork } from './services/money/referrals';
 
 /** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
@@ -32,6 +31,10 @@ export interface Context {
   internal: boolean;
   /** The API key belongs to a suspended user: refused with a message that says so. */
   suspended: boolean;
+  /** The API key the user came through (null: a session); its scopes bound what the call may do. */
+  apiKey: AuthenticatedKey | null;
+  /** Why a known API key was refused for this request (expired, address outside its networks): a 401 saying so. */
+  apiKeyRefused: string | null;
 }
 
 /**
@@ -55,7 +58,20 @@ export function isInternalCaller(authorization: string | undefined, internalApiK
 
 /** Resolves who is calling: `Authorization: Bearer <apiKey or internal key>` alone, or else the user and admin session cookies. */
 export async function createContext(deps: ApiDeps, req: RequestLike, res: ResponseLike): Promise<Context> {
-  const ctx: Context = { deps, db: deps.db, req, res, user: null, sessionId: null, admin: null, adminSessionId: null, internal: false, suspended: false };
+  const ctx: Context = {
+    deps,
+    db: deps.db,
+    req,
+    res,
+    user: null,
+    sessionId: null,
+    admin: null,
+    adminSessionId: null,
+    internal: false,
+    suspended: false,
+    apiKey: null,
+    apiKeyRefused: null,
+  };
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
   if (usesBearer(req.header('authorization'))) {
@@ -65,12 +81,16 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
       ctx.internal = true;
     } else {
       const keyHash = deps.secrets.lookupHash(token);
-      const row = await deps.cache.get(`api-key:${keyHash}`, async () => {
-        const [found] = await deps.db.select().from(users).where(eq(users.apiKeyHash, keyHash)).limit(1);
-        return found ?? null;
-      });
-      if (row?.disabledAt) ctx.suspended = true;
-      else ctx.user = row ?? null;
+      const found = await deps.cache.get(`api-key:${keyHash}`, () => findApiKey(deps.db, keyHash));
+      if (!found) return ctx;
+      const refused = keyRefusal(found.key, req.ip);
+      if (refused) ctx.apiKeyRefused = refused;
+      else if (found.user.disabledAt) ctx.suspended = true;
+      else {
+        ctx.user = found.user;
+        ctx.apiKey = { id: found.key.id, scopes: found.key.scopes, isDefault: found.key.isDefault };
+        await touchApiKey(deps.db, found.key.id);
+      }
     }
     return ctx;
   }

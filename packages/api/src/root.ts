@@ -1,6 +1,7 @@
 import { adminRouter } from './routers/admin';
 import { adminAlertsRouter } from './routers/admin-alerts';
 import { alertsRouter } from './routers/alerts';
+import { apiKeysRouter } from './routers/api-keys';
 import { authRouter } from './routers/auth';
 import { billingRouter } from './routers/billing';
 import { creditsRouter } from './routers/credits';
@@ -11,6 +12,7 @@ import { plansRouter } from './routers/plans';
 import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
+import { proxyLinesRouter } from './routers/proxy-lines';
 import { referralsRouter } from './routers/referrals';
 import { statementsRouter } from './routers/statements';
 import { siteRouter } from './routers/site';
@@ -30,6 +32,8 @@ export const appRouter = router({
   billing: billingRouter,
   usage: usageRouter,
   proxyAccounts: proxyAccountsRouter,
+  proxyLines: proxyLinesRouter,
+  apiKeys: apiKeysRouter,
   twoFactor: twoFactorRouter,
   ipAllowlist: ipAllowlistRouter,
   webhooks: webhooksRouter,

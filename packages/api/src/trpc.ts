@@ -1,7 +1,17 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import { ACCOUNT_DISABLED_MESSAGE, DomainError, NOT_ALLOWED_FOR_ROLE, humanizeIdentifier, type AdminRole, type DomainErrorCode } from '@proxyhub/core';
+import {
+  ACCOUNT_ADMIN_SCOPE,
+  ACCOUNT_DISABLED_MESSAGE,
+  DomainError,
+  NOT_ALLOWED_FOR_ROLE,
+  humanizeIdentifier,
+  missingScopeMessage,
+  type AdminRole,
+  type DomainErrorCode,
+  type RequiredScope,
+} from '@proxyhub/core';
 import type { Context } from './context';
 import { recordAudit, type Actor } from './services/admin/audit-log';
 
@@ -103,11 +113,32 @@ const invalidateReads = t.middleware(async ({ ctx, type, meta, next }) => {
 
 export const publicProcedure = t.procedure.use(invalidateReads).use(domainErrors).use(rejectNul);
 
-export const userProcedure = publicProcedure.use(({ ctx, next }) => {
+const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (ctx.apiKeyRefused) throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.apiKeyRefused });
   if (ctx.suspended) throw new TRPCError({ code: 'FORBIDDEN', message: ACCOUNT_DISABLED_MESSAGE });
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
+
+/** Whether the caller holds a scope: a session and the Default key hold them all; other keys only those they were given. */
+export function holdsScope(ctx: Pick<Context, 'apiKey'>, scope: RequiredScope): boolean {
+  if (!ctx.apiKey || ctx.apiKey.isDefault) return true;
+  return scope !== ACCOUNT_ADMIN_SCOPE && ctx.apiKey.scopes.includes(scope);
+}
+
+/** A user procedure an API key may call only with this scope (docs/api-keys.md lists which is which). */
+export function scopedProcedure(scope: RequiredScope) {
+  return signedInProcedure.use(({ ctx, next }) => {
+    if (!holdsScope(ctx, scope)) throw new TRPCError({ code: 'FORBIDDEN', message: missingScopeMessage(scope) });
+    return next();
+  });
+}
+
+/**
+ * Account administration (password, two-factor, Telegram, API keys, the account itself): a session
+ * or the Default key. Deny by default: a user procedure not built from `scopedProcedure` is this.
+ */
+export const userProcedure = scopedProcedure(ACCOUNT_ADMIN_SCOPE);
 
 /** Who is acting, for the audit log. */
 export function actorOf(ctx: Pick<Context, 'admin' | 'internal' | 'req'>): Actor {

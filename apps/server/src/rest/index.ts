@@ -5,6 +5,7 @@ import { adminRoutes } from './admin';
 import { adminAlertsRoutes } from './admin-alerts';
 import { adminSiteRoutes } from './admin-site';
 import { alertsRoutes } from './alerts';
+import { apiKeyRoutes } from './api-keys';
 import { authRoutes } from './auth';
 import { billingRoutes } from './billing';
 import { credentialRoutes } from './credentials';
@@ -45,6 +46,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...twoFactorRoutes,
   ...ipAllowlistRoutes,
   ...webhookRoutes,
+  ...apiKeyRoutes,
   ...giftAndReferralRoutes,
   ...telegramRoutes,
   ...siteRoutes,

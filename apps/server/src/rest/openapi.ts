@@ -97,7 +97,9 @@ export function openApiDocument(routes: readonly RestRoute[], extra: readonly Ex
       version: '1.0.0',
       description: [
         'Every path answers JSON. Sign in with the session cookie the web app uses, or call from your own code with the',
-        'API key shown under Settings → API key: send it as `Authorization: Bearer <API key>`.',
+        'an API key from Settings → API & proxy: send it as `Authorization: Bearer <API key>`. A key may call only the paths',
+        'of its scopes (usage:read, accounts:read, accounts:write, lines:generate, billing:write); any other is a 403',
+        '`Missing scope: <scope>`. The Default key and the session may call every path.',
         'Byte counts in the newer paths are decimal strings, because they exceed 2^53 over time.',
       ].join(' '),
     },
@@ -105,7 +107,7 @@ export function openApiDocument(routes: readonly RestRoute[], extra: readonly Ex
     security: [{ apiKey: [] }, { session: [] }, {}],
     components: {
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'Your API key (Settings → API key).' },
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (Settings → API & proxy → API keys), limited to its scopes.' },
         session: { type: 'apiKey', in: 'cookie', name: opts.sessionCookieName, description: 'The web app’s session cookie.' },
       },
       schemas: { Error: ERROR_SCHEMA },

@@ -33,7 +33,7 @@ export interface RestRoute {
   pathParams: string[];
   /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
   errorFields: Record<string, unknown>;
-  answer(caller: Caller, input: unknown): Promise<unknown>;
+  answer(caller: Caller, input: unknown, headers: FastifyRequest['headers']): Promise<unknown>;
 }
 
 interface RouteSpec<S extends z.ZodType> {
@@ -55,7 +55,11 @@ const SOURCES: readonly InputSource[] = ['body', 'query', 'params'];
  * passed to validates it with that same schema, so a caller-supplied value is only ever claimed
  * to have that shape until then.
  */
-export function restRoute<S extends z.ZodType>(spec: RouteSpec<S>, answer: (caller: Caller, input: z.input<S>) => Promise<unknown>): RestRoute {
+export function restRoute<S extends z.ZodType>(
+  spec: RouteSpec<S>,
+  /** `headers` for the few answers that depend on them (content negotiation), never for who is calling: the caller knows. */
+  answer: (caller: Caller, input: z.input<S>, headers: FastifyRequest['headers']) => Promise<unknown>,
+): RestRoute {
   const from = SOURCES.find((k) => spec[k]);
   return {
     method: spec.method,
@@ -63,7 +67,7 @@ export function restRoute<S extends z.ZodType>(spec: RouteSpec<S>, answer: (call
     input: from ? { from, schema: spec[from]! } : null,
     pathParams: spec.pathParams && (from === 'body' || from === 'query') ? [...spec.url.matchAll(/:(\w+)/g)].map((m) => m[1]!) : [],
     errorFields: spec.errorFields ?? {},
-    answer: (caller, input) => answer(caller, input as z.input<S>),
+    answer: (caller, input, headers) => answer(caller, input as z.input<S>, headers),
   };
 }
 
@@ -114,7 +118,7 @@ export function jsonSafe(value: unknown): unknown {
 function handlerFor(deps: ApiDeps, route: RestRoute) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     try {
-      const result = await route.answer(await callerFor(deps, req, reply), inputOf(route, req));
+      const result = await route.answer(await callerFor(deps, req, reply), inputOf(route, req), req.headers);
       if (result instanceof RestResponse) {
         if (result.contentType) return reply.code(result.status).type(result.contentType).send(result.body);
         return reply.code(result.status).send(jsonSafe(result.body));

@@ -71,6 +71,9 @@ async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner): Prom
     adminSessionId: null,
     internal: false,
     suspended: false,
+    // A linked chat acts as its owner's session does.
+    apiKey: null,
+    apiKeyRefused: null,
   };
   if ('userId' in owner) {
     const [u] = await deps.db.select().from(users).where(eq(users.id, owner.userId));

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
+import { ApiKeySettings } from '../components/api-key-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
 import { TargetRulesSettings } from '../components/target-rules-settings';
 import { WebhookSettings } from '../components/webhook-settings';
@@ -77,7 +78,9 @@ export function ApiSettingsPage() {
 function ApiAndProxySection() {
   const user = useSession().data!;
   const { setUser, refresh } = useSessionActions();
-  const rotateKey = trpc.auth.rotateApiKey.useMutation();
+  const utils = trpc.useUtils();
+  // The key list shows the Default key's prefix: it changes with the rotation.
+  const rotateKey = trpc.auth.rotateApiKey.useMutation({ onSuccess: () => utils.apiKeys.list.invalidate() });
   const rotatePassword = trpc.auth.rotateProxyPassword.useMutation();
   // Show the new value at once, then re-read the session (the dashboard and generator use it too).
   const showNew = async (patch: Partial<User>) => {
@@ -90,7 +93,8 @@ function ApiAndProxySection() {
         title="API Key"
         description={
           <>
-            Use this key to call the ProxyHub API from your own tools. Keep it secret. Every call is described in the{' '}
+            Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call is
+            described in the{' '}
             <a href="/docs" target="_blank" rel="noreferrer">
               API reference
             </a>
@@ -108,6 +112,7 @@ function ApiAndProxySection() {
           pending={rotateKey.isPending}
         />
       </Card>
+      <ApiKeySettings />
       <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
         <SecretField id="proxy-password" label="Proxy password" value={user.proxyPassword} />
         <RotateCredential

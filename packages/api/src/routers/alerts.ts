@@ -1,19 +1,21 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { bytesToGb, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
 import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/notify/balance-alerts';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 export const alertsRouter = {
   /** The low-balance threshold in GB (null: no alerts). */
-  get: userProcedure.query(async ({ ctx }) => {
+  get: scopedProcedure('accounts:read').query(async ({ ctx }) => {
     const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
     return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes) };
   }),
 
-  set: userProcedure.input(setAlertsInput).mutation(async ({ ctx, input }) => {
-    await setLowBalanceThreshold(ctx.db, ctx.user.id, input.lowBalanceGB === null ? null : hundredthsGbToBytes(input.lowBalanceGB));
-    // A balance already below the new threshold is reported now, not at the next report.
-    await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
-    return { lowBalanceGB: input.lowBalanceGB };
-  }),
+  set: scopedProcedure('accounts:write')
+    .input(setAlertsInput)
+    .mutation(async ({ ctx, input }) => {
+      await setLowBalanceThreshold(ctx.db, ctx.user.id, input.lowBalanceGB === null ? null : hundredthsGbToBytes(input.lowBalanceGB));
+      // A balance already below the new threshold is reported now, not at the next report.
+      await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
+      return { lowBalanceGB: input.lowBalanceGB };
+    }),
 } satisfies TRPCRouterRecord;

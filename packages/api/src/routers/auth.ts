@@ -2,6 +2,7 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { z } from 'zod';
 import { createGoogleSignIn } from '@proxyhub/auth';
 import {
+  ACCOUNT_ADMIN_SCOPE,
   changePasswordInput,
   deleteAccountInput,
   DomainError,
@@ -22,7 +23,7 @@ import { forgotPassword, login, register, resendVerification, resetPassword, sig
 import { endSession, startSession } from '../context';
 import { tokenUsable } from '../services/accounts/one-time-tokens';
 import { clientKey, limited, signInLimited } from '../limits';
-import { publicProcedure, userProcedure } from '../trpc';
+import { holdsScope, publicProcedure, scopedProcedure, userProcedure } from '../trpc';
 import type { ApiDeps } from '../deps';
 
 export const GOOGLE_NOT_CONFIGURED = 'Google sign-in is not available on this server. Please sign in with your email and password.';
@@ -36,10 +37,14 @@ import { twoFactorEnabled } from '../services/accounts/two-factor';
 import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {
-  me: userProcedure.query(({ ctx }) => ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id))),
-  /** Leaked credentials: a new API key (the old one stops working at once) or main proxy password. */
+  me: scopedProcedure('accounts:read').query(async ({ ctx }) => {
+    const view = await ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id));
+    // The Default key's secret is every right: a key with scopes must not read its way to it.
+    return holdsScope(ctx, ACCOUNT_ADMIN_SCOPE) ? view : { ...view, apiKey: '' };
+  }),
+  /** Leaked credentials: a new Default API key (the old one stops working at once) or main proxy password. */
   rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
-  rotateProxyPassword: userProcedure.mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  rotateProxyPassword: scopedProcedure('accounts:write').mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
   register: publicProcedure
     .input(registerInput)
     .use(limited((ctx) => [['register', clientKey(ctx)]]))

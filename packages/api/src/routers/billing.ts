@@ -1,12 +1,16 @@
 import type { TRPCRouterRecord } from '@trpc/server';
 import { billingListInput, receiptInput } from '@proxyhub/core';
 import { listBilling, paymentReceipt } from '../services/money/billing';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 export const billingRouter = {
   /** Credit entries and crypto orders, newest first, a page at a time. */
-  list: userProcedure.input(billingListInput).query(({ ctx, input }) => listBilling(ctx.db, ctx.user.id, input ?? {})),
+  list: scopedProcedure('usage:read')
+    .input(billingListInput)
+    .query(({ ctx, input }) => listBilling(ctx.db, ctx.user.id, input ?? {})),
 
   /** The receipt of one of the user's paid crypto orders. */
-  receipt: userProcedure.input(receiptInput).query(({ ctx, input }) => paymentReceipt(ctx.db, ctx.user.id, input.paymentId)),
+  receipt: scopedProcedure('usage:read')
+    .input(receiptInput)
+    .query(({ ctx, input }) => paymentReceipt(ctx.db, ctx.user.id, input.paymentId)),
 } satisfies TRPCRouterRecord;

@@ -6,12 +6,12 @@ import { redeemCode } from '../services/money/topup-codes';
 import { cancelCryptoPayment, createCryptoPayment, listUserPayments } from '../services/money/payments';
 import { isPromotionCode, previewPromotion, redeemPromotion } from '../services/money/promotions';
 import { clientKey, limited } from '../limits';
-import { adminOrInternalProcedure, publicProcedure, userProcedure } from '../trpc';
+import { adminOrInternalProcedure, publicProcedure, scopedProcedure } from '../trpc';
 import { publicPricing } from '../services/money/pricing';
 
 export const creditsRouter = {
   /** Rate limited per IP and per user: codes must not be guessable by brute force. */
-  redeem: userProcedure
+  redeem: scopedProcedure('billing:write')
     .input(redeemCodeInput)
     // Only failed guesses count: a buyer redeeming many real codes in a row is not brute force.
     .use(
@@ -33,7 +33,7 @@ export const creditsRouter = {
       await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger); // a top-up re-arms the alerts
       return result;
     }),
-  createCryptoPayment: userProcedure
+  createCryptoPayment: scopedProcedure('billing:write')
     .input(cryptoPaymentInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
     .mutation(({ ctx, input }) =>
@@ -46,18 +46,18 @@ export const creditsRouter = {
       }),
     ),
   /** Gives up one of the user's orders still waiting for payment. */
-  cancelCryptoPayment: userProcedure
+  cancelCryptoPayment: scopedProcedure('billing:write')
     .input(cancelCryptoPaymentInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => cancelCryptoPayment(tx, { userId: ctx.user.id, paymentId: input.paymentId }))),
   /** The bonus a promo code would add to an order of this size (the Top Up page shows it before paying). */
-  promoPreview: userProcedure
+  promoPreview: scopedProcedure('billing:write')
     .input(promoPreviewInput)
     .use(limited((ctx) => [['promoPreview', ctx.user!.id]], { failuresOnly: true }))
     .query(({ ctx, input }) => ctx.db.transaction((tx) => previewPromotion(tx, { userId: ctx.user.id, code: input.code, gbAmount: input.gbAmount }))),
   /** The price list in force (public: the landing page and the API docs show it). */
   pricing: publicProcedure.query(({ ctx }) => publicPricing(ctx.db, ctx.user?.id)),
-  payments: userProcedure.query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
-  processBatch: userProcedure
+  payments: scopedProcedure('usage:read').query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
+  processBatch: scopedProcedure('billing:write')
     .input(processBatchInput)
     .use(
       limited((ctx) => [

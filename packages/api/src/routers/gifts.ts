@@ -3,11 +3,11 @@ import { giftCodeInput, giftCodeParam } from '@proxyhub/core';
 import { checkBalanceAlerts } from '../services/notify/balance-alerts';
 import { cancelGiftCode, createGiftCode, listGiftCodes, userActor } from '../services/money/gift-codes';
 import { limited } from '../limits';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 /** Gift codes made from the caller's own balance. */
 export const giftsRouter = {
-  create: userProcedure
+  create: scopedProcedure('billing:write')
     .input(giftCodeInput)
     .use(limited((ctx) => [['gift', ctx.user!.id]]))
     .mutation(async ({ ctx, input }) => {
@@ -17,10 +17,12 @@ export const giftsRouter = {
       await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger); // a gift may take the balance below the threshold
       return r;
     }),
-  list: userProcedure.query(({ ctx }) => listGiftCodes(ctx.db, ctx.user.id)),
-  cancel: userProcedure.input(giftCodeParam).mutation(async ({ ctx, input }) => {
-    const r = await ctx.db.transaction((tx) => cancelGiftCode(tx, { userId: ctx.user.id, code: input.code, actor: userActor(ctx.user.id, ctx.req.ip) }));
-    await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
-    return r;
-  }),
+  list: scopedProcedure('billing:write').query(({ ctx }) => listGiftCodes(ctx.db, ctx.user.id)),
+  cancel: scopedProcedure('billing:write')
+    .input(giftCodeParam)
+    .mutation(async ({ ctx, input }) => {
+      const r = await ctx.db.transaction((tx) => cancelGiftCode(tx, { userId: ctx.user.id, code: input.code, actor: userActor(ctx.user.id, ctx.req.ip) }));
+      await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
+      return r;
+    }),
 } satisfies TRPCRouterRecord;

@@ -2,14 +2,14 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import { parseAllowlistEntry, setIpAllowlistInput } from '@proxyhub/core';
 import type { ApiConfig } from '../config';
 import { DEFAULT_ENTRY_PORTS, getIpAllowlist, setIpAllowlist } from '../services/accounts/ip-allowlist';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 /** The gateways' entry ports (GATEWAY_ENTRY_PORTS); null when they are off. */
 const entryPortsOf = (config: ApiConfig) => (config.gateway.entryPorts === undefined ? DEFAULT_ENTRY_PORTS : config.gateway.entryPorts);
 
 export const ipAllowlistRouter = {
   /** The list and the password-less setting, with the address this request came from (a suggestion for the list) and the entry ports. */
-  get: userProcedure.query(async ({ ctx }) => ({
+  get: scopedProcedure('accounts:read').query(async ({ ctx }) => ({
     ...(await getIpAllowlist(ctx.db, ctx.user.id)),
     // As an entry would be written (a dual-stack socket reports IPv4 clients as ::ffff:a.b.c.d).
     currentAddress: parseAllowlistEntry(ctx.req.ip)?.entry ?? ctx.req.ip,
@@ -17,7 +17,7 @@ export const ipAllowlistRouter = {
   })),
 
   /** Replaces the list; `passwordless` omitted keeps the current setting. */
-  set: userProcedure
+  set: scopedProcedure('accounts:write')
     .input(setIpAllowlistInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => setIpAllowlist(tx, ctx.user.id, input, entryPortsOf(ctx.deps.config)))),
 } satisfies TRPCRouterRecord;

@@ -17,7 +17,7 @@ import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxy
 import { blockTargets, getTargetRules, setTargetRules } from '../services/accounts/target-rules';
 import { rotateLine } from '../services/network/line-rotations';
 import { testProxyLine } from '../services/network/proxy-test';
-import { userProcedure } from '../trpc';
+import { scopedProcedure } from '../trpc';
 
 /** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint. */
 const proxyCheckOf = (config: ApiConfig) =>
@@ -25,18 +25,18 @@ const proxyCheckOf = (config: ApiConfig) =>
 
 export const proxyAccountsRouter = {
   /** The user's proxy accounts (main, batch, sub) with their credentials, caps and usage. */
-  list: userProcedure.query(({ ctx }) => listProxyAccounts(ctx.db, ctx.deps.secrets, ctx.user.id)),
-  create: userProcedure
+  list: scopedProcedure('accounts:read').query(({ ctx }) => listProxyAccounts(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  create: scopedProcedure('accounts:write')
     .input(createProxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createSubAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
-  update: userProcedure
+  update: scopedProcedure('accounts:write')
     .input(updateProxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateProxyAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
-  rotatePassword: userProcedure
+  rotatePassword: scopedProcedure('accounts:write')
     .input(proxyAccountInput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateAccountPassword(tx, ctx.deps.secrets, ctx.user.id, input.proxyUserId))),
   /** One of the caller's lines tried once through the gateway, unbilled: the exit address and its country, or why not. */
-  test: userProcedure
+  test: scopedProcedure('lines:generate')
     .input(proxyTestInput)
     .use(limited((ctx) => [['proxyTest', ctx.user!.id]]))
     .mutation(({ ctx, input }) => {
@@ -53,14 +53,14 @@ export const proxyAccountsRouter = {
       );
     }),
   /** "A new IP now" (POST /api/lines/rotate): one of the caller's sticky lines gets a new upstream session on every gateway. */
-  rotateLine: userProcedure
+  rotateLine: scopedProcedure('accounts:write')
     .input(rotateLineInput)
     .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),
   /** An account's own target rules (`id`: `main` or a proxy user id of the caller's). */
-  targetRules: userProcedure.input(targetRulesAccountInput).query(({ ctx, input }) => getTargetRules(ctx.db, ctx.user.id, input.id)),
+  targetRules: scopedProcedure('accounts:read').input(targetRulesAccountInput).query(({ ctx, input }) => getTargetRules(ctx.db, ctx.user.id, input.id)),
   /** Replaces them; every gateway applies them within 10 s. */
-  setTargetRules: userProcedure.input(setTargetRulesInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetRules(tx, ctx.user.id, input))),
+  setTargetRules: scopedProcedure('accounts:write').input(setTargetRulesInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetRules(tx, ctx.user.id, input))),
   /** "Block for this account": hosts merged into the account's deny rules. */
-  blockTargets: userProcedure.input(blockTargetsInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => blockTargets(tx, ctx.user.id, input))),
+  blockTargets: scopedProcedure('accounts:write').input(blockTargetsInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => blockTargets(tx, ctx.user.id, input))),
 } satisfies TRPCRouterRecord;

@@ -24,3 +24,5 @@ export * from './site';
 export * from './reconciliation';
 export * from './seller';
 export * from './plans';
+export * from './api-keys';
+export * from './proxy-list';

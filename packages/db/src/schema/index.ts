@@ -10,3 +10,4 @@ export * from './upstream-accounts';
 export * from './reconciliation';
 export * from './seller';
 export * from './plans';
+export * from './api-keys';

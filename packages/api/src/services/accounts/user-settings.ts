@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { deleteUserSessions, hashPassword, newApiKey, newProxyPassword, verifyPassword, type SecretBox } from '@proxyhub/auth';
 import { DomainError, type ChangePasswordInput, type DeleteAccountInput } from '@proxyhub/core';
 import {
+  apiKeys,
   ipAllowlistEntries,
   oneTimeTokens,
   pendingLogins,
@@ -113,6 +114,7 @@ export async function deleteAccount(deps: ApiDeps, input: DeleteAccountInput & {
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, u.id));
     await tx.delete(pendingLogins).where(eq(pendingLogins.userId, u.id));
     await tx.delete(ipAllowlistEntries).where(eq(ipAllowlistEntries.userId, u.id));
+    await tx.delete(apiKeys).where(eq(apiKeys.userId, u.id));
     await tx.delete(telegramChats).where(eq(telegramChats.userId, u.id));
     await tx.delete(telegramLinkCodes).where(eq(telegramLinkCodes.userId, u.id));
     const accounts = await tx.select({ id: proxyAccounts.id, disabledAt: proxyAccounts.disabledAt }).from(proxyAccounts).where(eq(proxyAccounts.userId, u.id));

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { userRemaining } from '../money/wallet';
+import { setDefaultKey } from './api-keys';
 
 /**
  * Creates a user with everything an account needs: an API key and the main proxy account
@@ -12,6 +13,7 @@ export async function createAccount(
   secrets: SecretBox,
   input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean },
 ): Promise<UserAccount> {
+  const apiKey = newApiKey();
   const [user] = await tx
     .insert(users)
     .values({
@@ -20,9 +22,10 @@ export async function createAccount(
       passwordHash: input.passwordHash,
       googleSub: input.googleSub ?? null,
       emailVerifiedAt: input.emailVerified ? new Date() : null,
-      ...apiKeyColumns(secrets, newApiKey()),
+      ...apiKeyColumns(secrets, apiKey),
     })
     .returning();
+  await setDefaultKey(tx, secrets, user!.id, apiKey);
   await tx.insert(proxyAccounts).values({
     kind: 'main',
     name: 'Main',
@@ -40,12 +43,15 @@ export function apiKeyColumns(secrets: SecretBox, apiKey: string) {
 }
 
 /**
- * Replaces a leaked API key. The old key is refused from the next request on: every request looks
- * the key up by its hash, nothing caches it.
+ * Replaces a leaked Default API key (the account's other keys are untouched). The old key is
+ * refused by this server's next request and by the others within the read cache's second.
  */
-export async function rotateApiKey(tx: DbOrTx, secrets: SecretBox, userId: string): Promise<{ apiKey: string }> {
+export async function rotateApiKey(db: DbOrTx, secrets: SecretBox, userId: string): Promise<{ apiKey: string }> {
   const apiKey = newApiKey();
-  await tx.update(users).set(apiKeyColumns(secrets, apiKey)).where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    await tx.update(users).set(apiKeyColumns(secrets, apiKey)).where(eq(users.id, userId));
+    await setDefaultKey(tx, secrets, userId, apiKey);
+  });
   return { apiKey };
 }
 
