@@ -58,9 +58,15 @@ export const proxyAccountsRouter = {
     .use(limited((ctx) => [['lineRotate', ctx.user!.id]]))
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => rotateLine(tx, ctx.user.id, input.username))),
   /** An account's own target rules (`id`: `main` or a proxy user id of the caller's). */
-  targetRules: scopedProcedure('accounts:read').input(targetRulesAccountInput).query(({ ctx, input }) => getTargetRules(ctx.db, ctx.user.id, input.id)),
+  targetRules: scopedProcedure('accounts:read')
+    .input(targetRulesAccountInput)
+    .query(({ ctx, input }) => getTargetRules(ctx.db, ctx.user.id, input.id)),
   /** Replaces them; every gateway applies them within 10 s. */
-  setTargetRules: scopedProcedure('accounts:write').input(setTargetRulesInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetRules(tx, ctx.user.id, input))),
+  setTargetRules: scopedProcedure('accounts:write')
+    .input(setTargetRulesInput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => setTargetRules(tx, ctx.user.id, input))),
   /** "Block for this account": hosts merged into the account's deny rules. */
-  blockTargets: scopedProcedure('accounts:write').input(blockTargetsInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => blockTargets(tx, ctx.user.id, input))),
+  blockTargets: scopedProcedure('accounts:write')
+    .input(blockTargetsInput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => blockTargets(tx, ctx.user.id, input))),
 } satisfies TRPCRouterRecord;
