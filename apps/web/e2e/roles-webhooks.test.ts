@@ -39,7 +39,17 @@ describe('admin roles in the panel', () => {
     await finance.getByTestId('admin-overview').waitFor();
     await expect
       .poll(() => tabs(finance))
-      .toEqual([expect.stringMatching(/^Users/), 'Abuse', 'Payments', 'Promotions', 'Plans', 'Pricing', 'Audit log', expect.stringMatching(/^Alerts/), 'Telegram']);
+      .toEqual([
+        expect.stringMatching(/^Users/),
+        'Abuse',
+        'Payments',
+        'Promotions',
+        'Plans',
+        'Pricing',
+        'Audit log',
+        expect.stringMatching(/^Alerts/),
+        'Telegram',
+      ]);
 
     const support = await adminSignIn('e2e-support', 'Role-Password-1');
     await expect.poll(() => tabs(support)).toEqual(['Generate Codes', expect.stringMatching(/^Users/), 'Abuse', 'Codes', 'Audit log', 'Telegram']);
