@@ -13,6 +13,7 @@ import { proxyAccountsRouter } from './routers/proxy-accounts';
 import { referralsRouter } from './routers/referrals';
 import { statementsRouter } from './routers/statements';
 import { siteRouter } from './routers/site';
+import { statusRouter } from './routers/status';
 import { twoFactorRouter } from './routers/two-factor';
 import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
@@ -37,6 +38,7 @@ export const appRouter = router({
   telegram: telegramRouter,
   statements: statementsRouter,
   site: siteRouter,
+  status: statusRouter,
 });
 
 export type AppRouter = typeof appRouter;

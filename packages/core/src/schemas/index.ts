@@ -23,3 +23,4 @@ export * from './statements';
 export * from './site';
 export * from './reconciliation';
 export * from './seller';
+export * from './status';

@@ -9,3 +9,4 @@ export * from './telegram';
 export * from './upstream-accounts';
 export * from './reconciliation';
 export * from './seller';
+export * from './status';
