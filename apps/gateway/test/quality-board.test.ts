@@ -1,6 +1,6 @@
 /**
  * The measured quality board (issue 48, item 4), through the real gateway: the server's prober runs
- * as in production (every QUALITY_PROBE_MINUTES = 0.1) over the one offered country (US), through
+ * as in production (every QUALITY_PROBE_MINUTES = 0.1, two servers' jobs, one round a period) over the one offered country (US), through
  * its one pool, a loopback CONNECT upstream that fails every other tunnel, to the IP-echo page. The
  * probes are stored; the country goes degraded (an incident opens) and the confirmed subscriber
  * gets exactly one mail for it, the unconfirmed one none; once the upstream heals and 3 probes pass
@@ -13,7 +13,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocations, PROBE_BATCH_CODE } from '@proxyhub/api';
-import { batches, gatewayLeases, proxyAccounts, qualityIncidents, qualityProbes } from '@proxyhub/db';
+import { batches, gatewayLeases, jobClaims, proxyAccounts, qualityIncidents, qualityProbes } from '@proxyhub/db';
 import { startBackgroundJobs } from '@proxyhub/server';
 import type { Gateway } from '../src/gateway';
 import {
@@ -35,7 +35,7 @@ let target: Awaited<ReturnType<typeof startTarget>>;
 let flaky: Awaited<ReturnType<typeof startFlakyUpstream>>;
 let customer: ProxyUser;
 let upstreamId: string;
-let stopJobs: (() => Promise<void>) | undefined;
+const stopJobs: Array<() => Promise<void>> = [];
 const CONFIRMED = 'watcher@example.com';
 const UNCONFIRMED = 'lurker@example.com';
 
@@ -98,7 +98,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await stopJobs?.();
+  for (const stop of stopJobs) await stop();
   await gateway?.close();
   await server?.close();
   await target?.close();
@@ -134,7 +134,8 @@ describe('the quality board', () => {
 
   it('probes through the gateway: the flaky country goes degraded, one mail per confirmed subscriber, nothing billed', async () => {
     const before = { wallet: await balances(customer), usage: await hourlyUsage(server, customer.userId) };
-    stopJobs = await startBackgroundJobs({ deps: server.deps, periodic: true });
+    // Two servers' periodic jobs on one database, as a fleet of two runs them.
+    for (let i = 0; i < 2; i++) stopJobs.push(await startBackgroundJobs({ deps: server.deps, periodic: true }));
     const db = server.database.db;
 
     // Fail, pass, fail: 1 of the last 3 is below 0.5, the incident opens (the 3rd round, about 12 s in).
@@ -154,8 +155,12 @@ describe('the quality board', () => {
     expect(statusMails(CONFIRMED)).toHaveLength(1);
     expect(server.mails(UNCONFIRMED).map((m) => m.subject)).toEqual(['Confirm ProxyHub status mails']);
 
+    // One round per period across the fleet: as many probes (one target) as periods claimed, give or take the round running now.
+    const claims = await db.select().from(jobClaims).where(eq(jobClaims.job, 'quality-probes'));
     // The probes as stored: every one through the pool, about half passing, the passing ones' exit in US.
     const probes = await db.select().from(qualityProbes);
+    expect(probes.length).toBeGreaterThanOrEqual(claims.length - 1);
+    expect(probes.length).toBeLessThanOrEqual(claims.length);
     expect(probes.every((p) => p.country === 'US' && p.upstreamId === upstreamId)).toBe(true);
     expect(probes.filter((p) => p.ok).length).toBeGreaterThan(0);
     expect(probes.filter((p) => !p.ok).length).toBeGreaterThan(0);
