@@ -35,6 +35,7 @@ export { reconcileTick, reconciliationCsvText, upstreamReconciliation } from './
 export { ProviderError, readProviderBalance, readProviderUsage } from './services/network/provider-adapters';
 export { qualityProbePeriodMs, qualityProbeTick, runQualityProbes, PROBE_BATCH_CODE } from './services/status/quality-probes';
 export { sendStatusNotices, setChatSubscribed } from './services/status/status-subscriptions';
+export { updateIncidents } from './services/status/quality-incidents';
 export { qualityBoard } from './services/status/quality-board';
 export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/provider-accounts';
 // Notifications.
