@@ -22,7 +22,7 @@ export const PROBE_BATCH_CODE = 'quality-probe';
 /** Probes are kept this long: the board shows 90 days. */
 export const QUALITY_KEEP_DAYS = 90;
 /** Probes in flight at once: a catalogue of 200 countries must not open 200 tunnels together. */
-const PROBE_CONCURRENCY = 8;
+const PROBE_CONCURRENCY = 16;
 
 export const qualityProbePeriodMs = (config: ApiConfig) => Math.round((config.quality?.probeMinutes ?? DEFAULT_QUALITY_PROBE_MINUTES) * 60_000);
 
