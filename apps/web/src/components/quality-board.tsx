@@ -60,10 +60,10 @@ export function QualityBoardSection({ countries }: { countries: QualityCountry[]
                   <th scope="row">
                     {c.country} {c.degraded && <span className="badge badge-amber">Degraded</span>}
                   </th>
-                  <td>{pct(c.okRate24h)}</td>
-                  <td>{ms(c.p50ConnectMs)}</td>
-                  <td>{ms(c.p95ConnectMs)}</td>
-                  <td>{pct(c.exitCountryMatchRate)}</td>
+                  <td data-label="Success, 24 h">{pct(c.okRate24h)}</td>
+                  <td data-label="Connect p50">{ms(c.p50ConnectMs)}</td>
+                  <td data-label="Connect p95">{ms(c.p95ConnectMs)}</td>
+                  <td data-label="Exit in country">{pct(c.exitCountryMatchRate)}</td>
                 </tr>,
                 <tr key={`${c.country}-days`} className="quality-strip-row" data-strip={c.country}>
                   <td colSpan={5}>
