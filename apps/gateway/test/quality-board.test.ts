@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadLocations, PROBE_BATCH_CODE } from '@proxyhub/api';
+import { loadLocations, PROBE_BATCH_CODE, runQualityProbes } from '@proxyhub/api';
 import { batches, gatewayLeases, jobClaims, proxyAccounts, qualityIncidents, qualityProbes } from '@proxyhub/db';
 import { startBackgroundJobs } from '@proxyhub/server';
 import type { Gateway } from '../src/gateway';
@@ -219,4 +219,34 @@ describe('the quality board', () => {
     const again = await c.post<{ error: string }>('/api/status/unsubscribe', { token });
     expect(again).toMatchObject({ status: 400, body: { error: 'This link is invalid or expired' } });
   }, 90_000);
+});
+
+describe('the prober with direct egress', () => {
+  it('probes each offered country once, upstream null, through the gateway to the check page', async () => {
+    const direct = await startTestServer({ quality: { cacheMs: 0 } });
+    const directGateway = await startGateway(direct);
+    try {
+      const admin = await adminClient(direct);
+      expect((await admin.request('PUT', '/admin/catalogue', { countries: ['DE', 'US'] })).status).toBe(200);
+      direct.config.proxyCheck = {
+        url: `${target.url}/ip?as=8.8.8.8`,
+        gateway: { host: '127.0.0.1', port: (directGateway.server.address() as AddressInfo).port },
+      };
+      const round = await runQualityProbes(direct.database.db, direct.deps.secrets, direct.config);
+      expect(round).toEqual({ probes: 2, failed: 0, incidents: [] });
+      const rows = await direct.database.db.select().from(qualityProbes);
+      expect(rows.map((r) => [r.country, r.upstreamId, r.ok, r.exitCountry]).sort()).toEqual([
+        ['DE', null, true, 'US'],
+        ['US', null, true, 'US'],
+      ]);
+      const board = await direct.client().get<{ countries: Array<{ country: string; exitCountryMatchRate: number }> }>('/api/status/quality');
+      expect(board.body.countries.map((c) => [c.country, c.exitCountryMatchRate])).toEqual([
+        ['DE', 0],
+        ['US', 1],
+      ]);
+    } finally {
+      await directGateway.close();
+      await direct.close();
+    }
+  });
 });
