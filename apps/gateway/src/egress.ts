@@ -32,7 +32,7 @@ export interface EgressRequest {
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
   sticky?: { upstreamId: string | null };
   /** A quality probe's pool: that one only, down or not, never another or the default upstream; null: the default route. */
-  pin?: string | null;
+  pin?: string | null | undefined;
 }
 
 export interface EgressOptions {

@@ -66,7 +66,7 @@ export function targetOpener(egress: Egress, sessionSecret = '', policy?: Target
           durationMinutes: parts.durationMinutes,
           hard: parts.hard,
           sticky: line,
-          ...(session.probe ? { pin: session.probe.upstreamId } : {}),
+          pin: session.probe?.upstreamId,
         });
       } catch (err) {
         if (err instanceof EgressError) return refusal(err.kind, err.message);
