@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { AllowlistMatcher, locationString, parseProxyUsername, randomSessionToken, type ProxyUsernameParts } from '@proxyhub/core';
-import { lineTestSigned } from '@proxyhub/core/node';
+import { lineTestOf, type LineProbe } from '@proxyhub/core/node';
 import { addressKeyOf, AuthCache, credKeyOf, DEFAULT_AUTH_CACHE_OPTIONS, type AuthAnswer, type AuthCacheOptions } from './auth-cache';
 import type { AccountAnswer, Backend, PortLine } from './backend';
 import type { Logger } from './log';
@@ -28,6 +28,8 @@ export interface Session {
   parts: ProxyUsernameParts;
   /** The server's signed test of the line (LINE_TEST_HEADER): relayed unbilled, for a short time. */
   lineTest?: boolean;
+  /** A quality probe (a line test naming its pool): only that pool carries it, and it takes no lease. */
+  probe?: LineProbe;
   /**
    * Its entry in the connection log's rows, once it has a row (row-writer.ts). Made undefined with
    * the session, so every session has one shape wherever it is read.
@@ -141,10 +143,9 @@ export class Authenticator {
     const parsed = usernameParts(username);
     if (!parsed.ok) return refusal('bad_username', `Malformed proxy username: ${parsed.reason}`);
     const parts = parsed.value;
-    const lineTest = credentials.lineTest !== undefined;
-    if (lineTest && !lineTestSigned(this.lineTestKey, username, credentials.lineTest!)) {
-      return refusal('forbidden', 'Line test signature not valid: the server and this gateway must share INTERNAL_API_KEY');
-    }
+    const signed = credentials.lineTest === undefined ? undefined : lineTestOf(this.lineTestKey, username, credentials.lineTest);
+    if (signed === null) return refusal('forbidden', 'Line test signature not valid: the server and this gateway must share INTERNAL_API_KEY');
+    const lineTest = signed !== undefined;
     // Logins with the same password for the same user id share a place while they wait.
     const attempt = this.limiter.attempt(remote, parts.proxyUserId, credKeyOf(parts.proxyUserId, password ?? ''));
     if (!attempt) return refusal('limited', 'Too many failed proxy logins: try again in a minute');
@@ -154,7 +155,7 @@ export class Authenticator {
     };
     if (!password || password.length > MAX_PASSWORD_LENGTH) return failed();
     const answer = this.cache.check(parts.proxyUserId, password, parts.location);
-    const admit = (a: AuthAnswer) => this.admit(a, attempt, failed, parts, password, remote, lineTest);
+    const admit = (a: AuthAnswer) => this.admit(a, attempt, failed, parts, password, remote, lineTest, signed?.probe ?? null);
     if (!(answer instanceof Promise)) return admit(answer);
     return answer.then(admit, (err: unknown) => {
       attempt.abandoned();
@@ -172,6 +173,7 @@ export class Authenticator {
     password: string,
     remote: string | undefined,
     lineTest: boolean,
+    probe: LineProbe | null,
   ): Session | Refusal {
     if (!answer.account.ok && answer.account.reason === 'bad_credentials') return failed();
     attempt.succeeded();
@@ -192,6 +194,7 @@ export class Authenticator {
     account.disabled = false;
     const session: Session = { ok: true, account, credKey: credKeyOf(parts.proxyUserId, password), parts, logSession: undefined };
     if (lineTest) session.lineTest = true;
+    if (probe) session.probe = probe;
     return session;
   }
 

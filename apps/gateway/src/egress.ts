@@ -31,6 +31,8 @@ export interface EgressRequest {
   hard?: boolean | undefined;
   /** The sticky session: the pool upstream it keeps for its duration (set once one carried it). */
   sticky?: { upstreamId: string | null };
+  /** A quality probe's pool: that one only, down or not, never another or the default upstream; null: the default route. */
+  pin?: string | null | undefined;
 }
 
 export interface EgressOptions {
@@ -102,6 +104,23 @@ async function viaUpstream(up: Upstream, req: EgressRequest, opts: EgressOptions
   return socket;
 }
 
+/** A probe of one pool: that pool's answer, or its failure, as the measure of that pool alone. */
+async function viaPinned(req: EgressRequest, id: string, route: Upstream[] | null, opts: EgressOptions): Promise<TargetSocket> {
+  const up = route?.find((u) => u.id === id);
+  if (!up) throw new EgressError('unreachable', `No upstream serves country ${req.location.country}`);
+  try {
+    const socket = await viaUpstream(up, req, opts);
+    opts.pool?.succeeded(up.id);
+    return socket;
+  } catch (err) {
+    if (err instanceof EgressError && err.upstreamFailed) {
+      opts.pool?.failed(up.id);
+      throw noUpstreamAnswered(req.location.country, err);
+    }
+    throw err;
+  }
+}
+
 /**
  * Every upstream tried failed itself (no connection, no answer in time): the exit is unavailable,
  * not the target (the log's outcome is upstream_failed), and the customer is not told our
@@ -131,10 +150,11 @@ export function createEgress(opts: EgressOptions): Egress {
   return async (req) => {
     const pool = opts.pool;
     const route = pool?.route(req.location, req.sid, Date.now(), req.hard) ?? null;
-    if (!route && !fallback) return direct(req);
+    if (!route && !fallback && !req.pin) return direct(req);
     // The upstream resolves names at its exit; literal private addresses are still ours to refuse.
     const host = bareHost(req.host);
     if (!opts.allowPrivate && isIP(host) && isPrivateAddress(host)) throw new EgressError('forbidden', `Destination ${req.host} is a private address`);
+    if (req.pin) return viaPinned(req, req.pin, route, opts);
     const candidates = route ? [...route] : [];
     // A hard line keeps its one exit or fails; the default upstream carries only what it can.
     if (fallback && !(req.hard && candidates.length) && upstreamCarries(fallback, req)) candidates.push(fallback);

@@ -55,7 +55,8 @@ export function targetOpener(egress: Egress, sessionSecret = '', policy?: Target
     const pending: MeteredConnection = { credKey: session.credKey, remote: client.remoteAddress, close: () => client.destroy() };
     acc.conns.add(pending);
     try {
-      const noLease = await leaseRefusal(acc);
+      // A probe is relayed unbilled from an account with no wallet: nothing to lease.
+      const noLease = session.probe ? null : await leaseRefusal(acc);
       if (noLease) return noLease;
       if (client.destroyed) return null;
       let socket: TargetSocket;
@@ -73,6 +74,7 @@ export function targetOpener(egress: Egress, sessionSecret = '', policy?: Target
           durationMinutes: parts.durationMinutes,
           hard: parts.hard,
           sticky: line,
+          pin: session.probe?.upstreamId,
         });
       } catch (err) {
         if (err instanceof EgressError) return refusal(err.kind, err.message);

@@ -3,7 +3,8 @@
  * IP-echo page. It answers the exit address and its country; a line of someone else is 403; a dead
  * page or an empty balance is `ok: false` with the gateway's reason; the test is never billed (the
  * wallet, the usage and the ledger are unchanged, and the connection log shows it with billedBytes
- * 0); the 11th test in a minute is 429. The gateway honours only a signature of the internal key.
+ * 0); the 11th test in a minute is 429. The gateway honours only a signature of the internal key,
+ * and a quality probe's pool only as that signature names it.
  */
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -214,5 +215,18 @@ describe('the gateway and a line-test signature', () => {
     expect(await connectWith(u, username, signLineTest(INTERNAL_KEY, u.username()))).toBe('HTTP/1.1 403 Forbidden');
     expect(await connectWith(u, username, 'garbage')).toBe('HTTP/1.1 403 Forbidden');
     expect(await connectWith(u, username, signLineTest(INTERNAL_KEY, username))).toBe('HTTP/1.1 200 Connection Established');
+  });
+
+  it("a quality probe's pool is under its signature: re-pointed or added to a line test it is 403; a probe opens without a lease", async () => {
+    const broke = await userWithCredits(server, 0n);
+    const username = broke.username();
+    const probe = signLineTest(INTERNAL_KEY, username, Date.now(), { upstreamId: null });
+    expect(probe).toMatch(/\.\*$/);
+    // The pool named after the signature was made: another pool, or a plain test's signature with a pool added.
+    expect(await connectWith(broke, username, probe.replace(/\*$/, '11111111-2222-3333-4444-555555555555'))).toBe('HTTP/1.1 403 Forbidden');
+    expect(await connectWith(broke, username, `${signLineTest(INTERNAL_KEY, username)}.*`)).toBe('HTTP/1.1 403 Forbidden');
+    // A line test of an empty wallet is refused at its lease; the prober's probe takes none.
+    expect(await connectWith(broke, username, signLineTest(INTERNAL_KEY, username))).toBe('HTTP/1.1 402 Payment Required');
+    expect(await connectWith(broke, username, probe)).toBe('HTTP/1.1 200 Connection Established');
   });
 });

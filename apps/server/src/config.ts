@@ -54,6 +54,7 @@ export function apiConfigFromEnv(env: ServerEnv): ApiConfig {
       balanceMinutes: env.UPSTREAM_BALANCE_MINUTES,
       driftAlertPercent: env.UPSTREAM_DRIFT_ALERT_PERCENT,
     },
+    quality: { probeMinutes: env.QUALITY_PROBE_MINUTES, incidentOkRate: env.QUALITY_INCIDENT_OK_RATE },
     referrals: { percent: env.REFERRAL_PERCENT, pendingDays: env.REFERRAL_PENDING_DAYS },
     ...(env.CONTENT_DIR ? { contentDir: resolve(env.CONTENT_DIR) } : {}),
   };

@@ -12,7 +12,7 @@ import {
   parseEnv,
   parseStatementSigningKey,
 } from '@proxyhub/core/node';
-import { DEFAULT_UPSTREAM_BALANCE_MINUTES, DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
+import { DEFAULT_QUALITY_INCIDENT_OK_RATE, DEFAULT_QUALITY_PROBE_MINUTES, DEFAULT_UPSTREAM_BALANCE_MINUTES, DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -73,6 +73,10 @@ const schema = z.object({
   UPSTREAM_CHECK_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).default(DEFAULT_UPSTREAM_CHECK_URL)),
   /** How often one server of the fleet reads every provider account's balance (fractions: tests). */
   UPSTREAM_BALANCE_MINUTES: z.coerce.number().positive().max(1440).default(DEFAULT_UPSTREAM_BALANCE_MINUTES),
+  /** How often one server of the fleet probes every offered country for the quality board (fractions: tests). */
+  QUALITY_PROBE_MINUTES: z.coerce.number().positive().max(1440).default(DEFAULT_QUALITY_PROBE_MINUTES),
+  /** A country whose last 3 probes pass less often than this share is degraded (an incident opens). */
+  QUALITY_INCIDENT_OK_RATE: z.coerce.number().min(0).max(1).default(DEFAULT_QUALITY_INCIDENT_OK_RATE),
   /** A day whose provider usage is more than this percent above ours raises an alert (reconciliation). */
   UPSTREAM_DRIFT_ALERT_PERCENT: z.coerce.number().min(0).max(1000).default(3),
   /** The IP-echo page a customer's line test fetches through the gateway. */

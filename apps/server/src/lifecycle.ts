@@ -10,6 +10,9 @@ import {
   kickTelegram,
   loadLocations,
   maintainConnectionLog,
+  qualityProbePeriodMs,
+  qualityProbeTick,
+  sendStatusNotices,
   makeDueStatements,
   reconcileExpiredLeases,
   reconcileTick,
@@ -144,6 +147,28 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const runReconcile = () => void reconcile7().catch((err: unknown) => deps.logger.error({ err }, 'upstream reconciliation failed'));
     runReconcile();
     timers.push(setInterval(runReconcile, 5 * 60 * 1000).unref());
+    // The quality board: every QUALITY_PROBE_MINUTES the server that claims the period probes each
+    // offered country through the gateway; the incident mails it owes go out after (claimed first,
+    // so each goes once), and the Telegram ones through the bot's outbox.
+    const probePeriodMs = qualityProbePeriodMs(deps.config);
+    let probing = false;
+    const probe = async () => {
+      if (probing) return;
+      probing = true;
+      try {
+        const r = await qualityProbeTick(deps.db, deps.secrets, deps.config, serverId);
+        if (r?.incidents.length) {
+          deps.logger.warn({ incidents: r.incidents }, 'quality incidents changed');
+          kickTelegram(deps);
+        }
+        await sendStatusNotices(deps.db, deps.mailer, deps.config.publicUrl, deps.logger);
+      } finally {
+        probing = false;
+      }
+    };
+    const runProbe = () => void probe().catch((err: unknown) => deps.logger.error({ err }, 'quality probes failed'));
+    runProbe();
+    timers.push(setInterval(runProbe, Math.max(250, Math.min(30_000, probePeriodMs / 4))).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

@@ -1,10 +1,13 @@
 /**
  * The Telegram bot against a fake Bot API on loopback: the webhook's secret, linking, every command
- * linked and unlinked, notifications after the changes commit, the broadcast, and a 429 retried.
+ * linked and unlinked, notifications after the changes commit, the broadcast, a 429 retried, and
+ * the status board's /status with its subscription.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, promotions, telegramChats, telegramLinkCodes, telegramOutbox } from '@proxyhub/db';
+import { updateIncidents } from '@proxyhub/api';
+import { auditLog, promotions, qualityProbes, telegramChats, telegramLinkCodes, telegramOutbox } from '@proxyhub/db';
+import { STATUS_SUBSCRIBED, STATUS_UNSUBSCRIBED, STATUS_USAGE } from '../src/telegram/commands';
 import { ADMIN_USERNAME, adminClient } from './credits-helpers';
 import { BOT_TOKEN, BOT_USERNAME, FakeTelegram, textUpdate, WEBHOOK_SECRET } from './helpers';
 import { internalClient, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
@@ -415,5 +418,42 @@ describe('account deletion', () => {
     const r = await u.client.request('DELETE', '/auth/user', { password: 'Secret123' });
     expect(r.status).toBe(200);
     expect(await say(u.chatId, '/balance')).toContain('/start');
+  });
+});
+
+describe('/status', () => {
+  /** Probes as only the prober writes them (a second apart, from 10 minutes ago), then the incident check it runs after a round. */
+  const base = Date.now() - 600_000;
+  let seq = 0;
+  async function probed(country: string, oks: boolean[]) {
+    await server.database.db
+      .insert(qualityProbes)
+      .values(
+        oks.map((ok) => ({ country, upstreamId: null, at: new Date(base + ++seq * 1000), ok, connectMs: ok ? 150 : null, exitCountry: ok ? country : null })),
+      );
+    return updateIncidents(server.database.db, [country], server.config);
+  }
+
+  it('/status subscribe: one message when a country becomes degraded and one when it recovers; /status shows the board; unsubscribe stops them', async () => {
+    const chatId = nextChat++;
+    // No link needed: the board is public.
+    expect(await say(chatId, '/status subscribe')).toBe(STATUS_SUBSCRIBED);
+    expect(await say(chatId, '/status now')).toBe(STATUS_USAGE);
+
+    expect(await probed('FR', [false, true, false])).toHaveLength(1);
+    const opened = await waitFor(() => fake.sent(chatId).find((t) => t.includes('FR is degraded')), 'the degraded message');
+    expect(opened).toBe('ProxyHub status: FR is degraded. Test connections through FR exits are failing.');
+    // Still failing: no second message.
+    expect(await probed('FR', [false])).toHaveLength(0);
+    expect(await say(chatId, '/status')).toContain('FR: DEGRADED, 25.0% ok, connect 150 ms');
+
+    expect(await probed('FR', [true, true, true])).toHaveLength(1);
+    await waitFor(() => fake.sent(chatId).find((t) => t.includes('FR has recovered')), 'the recovered message');
+    expect(fake.sent(chatId).filter((t) => t.startsWith('ProxyHub status: FR'))).toHaveLength(2);
+
+    expect(await say(chatId, '/status unsubscribe')).toBe(STATUS_UNSUBSCRIBED);
+    await probed('FR', [false, false, false]);
+    const outbox = await server.database.db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, chatId));
+    expect(outbox.filter((m) => m.text.startsWith('ProxyHub status:'))).toHaveLength(2);
   });
 });

@@ -64,6 +64,13 @@ export interface ApiConfig {
   contentDir?: string;
   /** How long GET /api/status is served from memory (default 5000 ms; tests set 0). */
   statusCacheMs?: number;
+  /**
+   * The quality board (services/status): `probeMinutes` (QUALITY_PROBE_MINUTES, default 5, fractions
+   * allowed) how often one server of the fleet probes every offered country; `incidentOkRate`
+   * (QUALITY_INCIDENT_OK_RATE, default 0.5) below this share of its last 3 probes passing a country
+   * is degraded. `cacheMs`: how long GET /api/status/quality is served from memory (default 60 s).
+   */
+  quality?: { probeMinutes?: number; incidentOkRate?: number; cacheMs?: number };
   /** REFERRAL_PERCENT and REFERRAL_PENDING_DAYS (absent: 10 % pending 14 days). */
   referrals?: { percent: number; pendingDays: number };
 }
@@ -104,7 +111,10 @@ export type RateLimitName =
   | 'accountPassword'
   | 'gift'
   | 'proxyTest'
-  | 'lineRotate';
+  | 'lineRotate'
+  | 'statusSubscribe'
+  | 'statusSubscribeEmail'
+  | 'statusLink';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -154,6 +164,12 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   proxyTest: { points: 10, durationSeconds: 60 },
   /** "A new IP now" per user: each one re-derives a line's session on every gateway and closes its tunnels. */
   lineRotate: { points: 30, durationSeconds: 60 },
+  /** Status-mail subscriptions per address (each one may mail a stranger's address once). */
+  statusSubscribe: { points: 10, durationSeconds: 60 * 60 },
+  /** Confirmation mails per email address, whoever asks. */
+  statusSubscribeEmail: { points: 3, durationSeconds: 60 * 60 },
+  /** Confirm and unsubscribe links followed per address. */
+  statusLink: { points: 30, durationSeconds: 15 * 60 },
 };
 
 export type { UsageType };

@@ -33,6 +33,10 @@ export { maintainConnectionLog } from './services/connection-log/store';
 export { isKnownLocation, loadLocations } from './services/network/locations';
 export { reconcileTick, reconciliationCsvText, upstreamReconciliation } from './services/network/upstream-reconciliation';
 export { ProviderError, readProviderBalance, readProviderUsage } from './services/network/provider-adapters';
+export { qualityProbePeriodMs, qualityProbeTick, runQualityProbes, PROBE_BATCH_CODE } from './services/status/quality-probes';
+export { sendStatusNotices, setChatSubscribed } from './services/status/status-subscriptions';
+export { updateIncidents } from './services/status/quality-incidents';
+export { qualityBoard } from './services/status/quality-board';
 export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/provider-accounts';
 // Notifications.
 export { checkBalanceAlerts } from './services/notify/balance-alerts';

@@ -16,6 +16,7 @@ import { proxyLinesRouter } from './routers/proxy-lines';
 import { referralsRouter } from './routers/referrals';
 import { statementsRouter } from './routers/statements';
 import { siteRouter } from './routers/site';
+import { statusRouter } from './routers/status';
 import { twoFactorRouter } from './routers/two-factor';
 import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
@@ -43,6 +44,7 @@ export const appRouter = router({
   statements: statementsRouter,
   site: siteRouter,
   plans: plansRouter,
+  status: statusRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,7 @@ import {
   kickTelegram,
   linkTelegramChat,
   newTopupCode,
+  setChatSubscribed,
   type ApiDeps,
   type ChatOwner,
   type Context,
@@ -39,6 +40,7 @@ export const HELP_TEXT = [
   '/proxies COUNTRY [N] - N proxy lines for a country (default 10, at most 100), sticky 60 minutes',
   '/rotate LINE - a new IP now for one of your sticky lines (its username or the whole line)',
   '/giveaway GB COUNT - admins: a code COUNT people can redeem once each',
+  '/status - the measured quality board; /status subscribe (or unsubscribe) - a message when a country becomes degraded and when it recovers',
   '/help - this list',
 ].join('\n');
 
@@ -52,6 +54,23 @@ export const ROTATE_USAGE = 'Usage: /rotate LINE, for example /rotate host:port:
 export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
 export const GIVEAWAY_USAGE = 'Usage: /giveaway GB COUNT (for example /giveaway 1 50: 1 GB each for the first 50 people).';
 
+export const STATUS_SUBSCRIBED = 'Subscribed: this chat gets a message when a country becomes degraded and when it recovers. /status unsubscribe stops them.';
+export const STATUS_UNSUBSCRIBED = 'Unsubscribed: this chat gets no more status messages.';
+export const STATUS_USAGE = 'Usage: /status, /status subscribe or /status unsubscribe';
+
+/** The board in a message: each country's last 24 hours, degraded ones first. */
+export function statusBoardText(
+  countries: ReadonlyArray<{ country: string; okRate24h: number | null; p50ConnectMs: number | null; degraded: boolean }>,
+): string {
+  if (!countries.length) return 'No measurements yet.';
+  const rows = [...countries].sort((a, b) => Number(b.degraded) - Number(a.degraded) || a.country.localeCompare(b.country));
+  const pct = (r: number | null) => (r === null ? 'no probes' : `${(r * 100).toFixed(1)}% ok`);
+  return [
+    'Measured quality, last 24 hours:',
+    ...rows.map((c) => `${c.country}: ${c.degraded ? 'DEGRADED, ' : ''}${pct(c.okRate24h)}${c.p50ConnectMs === null ? '' : `, connect ${c.p50ConnectMs} ms`}`),
+  ].join('\n');
+}
+
 export function giveawayText(code: string, gb: number, count: number): string {
   return `Giveaway created: ${code}\n${gb} GB each for the first ${count} ${count === 1 ? 'person' : 'people'}. Claim it with /redeem ${code}`;
 }
@@ -59,7 +78,7 @@ export const PROXIES_MAX = 100;
 export const PROXIES_DEFAULT = 10;
 
 /** The tRPC context of one chat's account: no cookies, a rate-limit key of its own per chat. */
-async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner): Promise<Context> {
+async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner | null): Promise<Context> {
   const ctx: Context = {
     deps,
     db: deps.db,
@@ -75,6 +94,7 @@ async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner): Prom
     apiKey: null,
     apiKeyRefused: null,
   };
+  if (!owner) return ctx;
   if ('userId' in owner) {
     const [u] = await deps.db.select().from(users).where(eq(users.id, owner.userId));
     // A suspended account is refused by the procedures with the web's own message.
@@ -178,6 +198,18 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
   });
 
   bot.command('help', (ctx) => reply(ctx, HELP_TEXT));
+
+  // Anyone may follow the board, linked or not: it is public, and the chat itself asked.
+  bot.command('status', async (ctx) => {
+    const arg = ctx.match.trim().toLowerCase();
+    if (arg === 'subscribe' || arg === 'unsubscribe') {
+      await deps.db.transaction((tx) => setChatSubscribed(tx, ctx.chat.id, arg === 'subscribe'));
+      return reply(ctx, arg === 'subscribe' ? STATUS_SUBSCRIBED : STATUS_UNSUBSCRIBED);
+    }
+    if (arg) return reply(ctx, STATUS_USAGE);
+    const board = await createCaller(await contextFor(deps, ctx.chat.id, null)).status.quality();
+    await reply(ctx, statusBoardText(board.countries));
+  });
 
   for (const [name, run] of Object.entries(customerCommands)) {
     bot.command(name, async (ctx) => {

@@ -10,6 +10,7 @@ import {
   registerInput,
   resendVerificationInput,
   resetPasswordForm,
+  statusSubscribeInput,
   twoFactorLoginInput,
   type LoginInput,
   type RegisterInput,
@@ -33,6 +34,7 @@ export const resolvers = {
   resendVerification: zodResolver(resendVerificationInput),
   resetPassword: zodResolver(resetPasswordForm),
   twoFactorLogin: zodResolver(twoFactorLoginInput),
+  statusSubscribe: zodResolver(statusSubscribeInput),
 };
 
 /** react-hook-form's control without a hook: the signed-out forms take their inputs over once this has loaded. */

@@ -3,7 +3,7 @@
  * would otherwise be part of every signed-out page's first download.
  */
 import { useEffect, useState } from 'react';
-import { DEFAULT_PRICING, type Plan, type Pricing, type Seller } from '@proxyhub/core';
+import { DEFAULT_PRICING, type Plan, type Pricing, type QualityBoard, type Seller } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
 export class ServerAnswer extends Error {}
@@ -59,6 +59,9 @@ export interface ServiceStatus {
   days: Array<{ date: string; uptime: number | null }>;
 }
 export const serviceStatus = () => getJson<ServiceStatus>('/api/status');
+
+/** GET /api/status/quality: what the prober measured per country. */
+export const qualityBoard = () => getJson<QualityBoard>('/api/status/quality');
 
 export const sitePage = (slug: string) => getJson<{ title: string; html: string }>(`/api/pages/${encodeURIComponent(slug)}`);
 

@@ -1,5 +1,9 @@
+import { useSearchParams } from 'react-router-dom';
 import { PublicDataPage } from '../components/public-site';
-import { serviceStatus, type ServiceStatus } from '../lib/public-calls';
+import { QualityBoardSection, StatusLinkAction, SubscribeForm } from '../components/quality-board';
+import { qualityBoard, serviceStatus, type ServiceStatus } from '../lib/public-calls';
+
+const loadStatus = () => Promise.all([serviceStatus(), qualityBoard()]).then(([s, q]) => ({ ...s, quality: q.countries }));
 
 const HEADLINE: Record<ServiceStatus['status'], string> = {
   operational: 'All systems operational',
@@ -13,12 +17,21 @@ function barLevel(uptime: number | null): string {
   return uptime >= 99.9 ? 'good' : uptime >= 95 ? 'fair' : 'bad';
 }
 
-/** /status: the proxy gateways now (GET /api/status) and 90 days of daily uptime. */
+/**
+ * /status: the proxy gateways now (GET /api/status) and 90 days of daily uptime; the measured
+ * quality per country (GET /api/status/quality) and its incident mails. A mail's link opens this
+ * page with `?confirm=` or `?unsubscribe=` and its token.
+ */
 export function StatusPage() {
+  const [params] = useSearchParams();
+  const confirm = params.get('confirm');
+  const unsubscribe = params.get('unsubscribe');
   return (
-    <PublicDataPage title="Status" lead="Whether the proxy gateways take connections now, and how often they did over the last 90 days." load={serviceStatus}>
+    <PublicDataPage title="Status" lead="Whether the proxy gateways take connections now, and how often they did over the last 90 days." load={loadStatus}>
       {(s) => (
         <div className="public-stack">
+          {confirm && <StatusLinkAction kind="confirm" token={confirm} />}
+          {unsubscribe && <StatusLinkAction kind="unsubscribe" token={unsubscribe} />}
           <section className={`card public-card status-now status-${s.status}`} aria-label="Current status" data-testid="status-now" data-status={s.status}>
             <span className="status-dot" aria-hidden="true" />
             <div>
@@ -47,6 +60,8 @@ export function StatusPage() {
               A minute counts as up when at least one gateway reported in it. Operational: every gateway up; degraded: some down; down: none up.
             </p>
           </section>
+          <QualityBoardSection countries={s.quality} />
+          <SubscribeForm />
         </div>
       )}
     </PublicDataPage>

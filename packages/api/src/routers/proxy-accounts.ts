@@ -2,8 +2,6 @@ import type { TRPCRouterRecord } from '@trpc/server';
 import {
   blockTargetsInput,
   createProxyAccountInput,
-  DEFAULT_UPSTREAM_CHECK_URL,
-  LOCAL_GATEWAY_HOST,
   proxyAccountInput,
   proxyTestInput,
   rotateLineInput,
@@ -11,17 +9,12 @@ import {
   targetRulesAccountInput,
   updateProxyAccountInput,
 } from '@proxyhub/core';
-import type { ApiConfig } from '../config';
 import { limited } from '../limits';
 import { createSubAccount, listProxyAccounts, rotateAccountPassword, updateProxyAccount } from '../services/accounts/proxy-accounts';
 import { blockTargets, getTargetRules, setTargetRules } from '../services/accounts/target-rules';
 import { rotateLine } from '../services/network/line-rotations';
-import { testProxyLine } from '../services/network/proxy-test';
+import { proxyTestOptions, testProxyLine } from '../services/network/proxy-test';
 import { scopedProcedure } from '../trpc';
-
-/** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint. */
-const proxyCheckOf = (config: ApiConfig) =>
-  config.proxyCheck ?? { url: DEFAULT_UPSTREAM_CHECK_URL, gateway: { host: config.gateway.publicHost ?? LOCAL_GATEWAY_HOST, port: config.gateway.publicPort } };
 
 export const proxyAccountsRouter = {
   /** The user's proxy accounts (main, batch, sub) with their credentials, caps and usage. */
@@ -40,17 +33,7 @@ export const proxyAccountsRouter = {
     .input(proxyTestInput)
     .use(limited((ctx) => [['proxyTest', ctx.user!.id]]))
     .mutation(({ ctx, input }) => {
-      const check = proxyCheckOf(ctx.deps.config);
-      return testProxyLine(
-        ctx.db,
-        ctx.deps.secrets,
-        { userId: ctx.user.id, username: input.username },
-        {
-          checkUrl: check.url,
-          gateway: check.gateway,
-          internalApiKey: ctx.deps.config.internalApiKey,
-        },
-      );
+      return testProxyLine(ctx.db, ctx.deps.secrets, { userId: ctx.user.id, username: input.username }, proxyTestOptions(ctx.deps.config));
     }),
   /** "A new IP now" (POST /api/lines/rotate): one of the caller's sticky lines gets a new upstream session on every gateway. */
   rotateLine: scopedProcedure('accounts:write')

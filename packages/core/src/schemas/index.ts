@@ -26,3 +26,4 @@ export * from './seller';
 export * from './plans';
 export * from './api-keys';
 export * from './proxy-list';
+export * from './status';

@@ -11,3 +11,4 @@ export * from './reconciliation';
 export * from './seller';
 export * from './plans';
 export * from './api-keys';
+export * from './status';

@@ -8,10 +8,11 @@
  * the gateway relays that tunnel unbilled and logs it with billedBytes 0.
  */
 import { isIP, type Socket } from 'node:net';
-import { DomainError, type ProxyTestAnswer, type ProxyTestFailure } from '@proxyhub/core';
-import { dialUpstream, EgressError, LINE_TEST_HEADER, signLineTest } from '@proxyhub/core/node';
+import { DEFAULT_UPSTREAM_CHECK_URL, DomainError, LOCAL_GATEWAY_HOST, type ProxyTestAnswer, type ProxyTestFailure } from '@proxyhub/core';
+import { dialUpstream, EgressError, LINE_TEST_HEADER, signLineTest, type LineProbe } from '@proxyhub/core/node';
 import type { SecretBox } from '@proxyhub/auth';
 import type { DbOrTx } from '@proxyhub/db';
+import type { ApiConfig } from '../../config';
 import { notYourLineMessage, ownLineAccount } from './line-rotations';
 import { fetchThrough } from './upstream-test';
 
@@ -26,6 +27,15 @@ export interface ProxyTestOptions {
   gateway: { host: string; port: number };
   /** Signs the test so the gateway does not bill it. */
   internalApiKey: string;
+}
+
+/** Where a line test goes: PROXY_CHECK_URL through the gateway's endpoint, signed with the internal key. */
+export function proxyTestOptions(config: ApiConfig): ProxyTestOptions {
+  const check = config.proxyCheck ?? {
+    url: DEFAULT_UPSTREAM_CHECK_URL,
+    gateway: { host: config.gateway.publicHost ?? LOCAL_GATEWAY_HOST, port: config.gateway.publicPort },
+  };
+  return { checkUrl: check.url, gateway: check.gateway, internalApiKey: config.internalApiKey };
 }
 
 /** The exit address in an IP-echo page's answer: a bare address, or JSON with `ip` (or `origin`, `query`). */
@@ -91,14 +101,24 @@ async function ownLinePassword(db: DbOrTx, secrets: SecretBox, userId: string, u
   return secrets.decrypt(account.passwordEnc);
 }
 
-export async function testProxyLine(
-  db: DbOrTx,
-  secrets: SecretBox,
-  input: { userId: string; username: string },
+/**
+ * What one line test through the gateway saw: the page's exit and its country, with `connectMs`
+ * (dialling the gateway to the tunnel open) and `latencyMs` (the whole test); or why it failed.
+ */
+export type GatewayLineResult =
+  | { ok: true; connectMs: number; latencyMs: number; exitIp: string | null; country: string | null }
+  | { ok: false; failure: ProxyTestFailure; error: string; connectMs: number | null };
+
+/**
+ * One test of a line through the gateway, as the customer's Test and the quality prober make it:
+ * CONNECT with the line's credentials and the signed header (`probe`: through that pool only),
+ * then one GET of the check page through the tunnel.
+ */
+export async function testLineThroughGateway(
   opts: ProxyTestOptions,
-): Promise<ProxyTestAnswer> {
-  const { username } = input;
-  const password = await ownLinePassword(db, secrets, input.userId, username);
+  line: { username: string; password: string; probe?: LineProbe },
+): Promise<GatewayLineResult> {
+  const { username, password } = line;
   const url = new URL(opts.checkUrl);
   const target = { host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
   const started = performance.now();
@@ -106,12 +126,13 @@ export async function testProxyLine(
   const timedOut = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new Error(TIMED_OUT)), { once: true }));
   timedOut.catch(() => undefined);
   let socket: Socket | undefined;
+  let connectMs: number | null = null;
   try {
     const dialling = dialUpstream({ protocol: 'http', ...opts.gateway }, { username, password }, target, {
       timeoutMs: PROXY_TEST_TIMEOUT_MS,
       // The gateway's address is our own configuration, never the caller's; the gateway checks the target.
       allowPrivate: true,
-      headers: { [LINE_TEST_HEADER]: signLineTest(opts.internalApiKey, username) },
+      headers: { [LINE_TEST_HEADER]: signLineTest(opts.internalApiKey, username, Date.now(), line.probe) },
     });
     // A tunnel that opens after the deadline is closed at once.
     dialling.then(
@@ -119,16 +140,28 @@ export async function testProxyLine(
       () => undefined,
     );
     socket = await Promise.race([dialling, timedOut]);
+    connectMs = Math.round(performance.now() - started);
     const page = await fetchThrough(url, socket, signal, 'ProxyHub line test');
     const latencyMs = Math.round(performance.now() - started);
     if (page.status < 200 || page.status >= 400) {
-      return { ok: false, failure: 'check_page', error: `The line works, but the check page answered ${page.status} through it` };
+      return { ok: false, failure: 'check_page', error: `The line works, but the check page answered ${page.status} through it`, connectMs };
     }
     const exitIp = exitIpIn(page.body);
-    return { ok: true, latencyMs, exitIp, country: exitIp ? await countryOfAddress(exitIp) : null };
+    return { ok: true, connectMs, latencyMs, exitIp, country: exitIp ? await countryOfAddress(exitIp) : null };
   } catch (err) {
-    return signal.aborted ? { ok: false, failure: 'gateway', error: TIMED_OUT } : { ok: false, ...blame(err, target) };
+    return signal.aborted ? { ok: false, failure: 'gateway', error: TIMED_OUT, connectMs } : { ok: false, ...blame(err, target), connectMs };
   } finally {
     socket?.destroy();
   }
+}
+
+export async function testProxyLine(
+  db: DbOrTx,
+  secrets: SecretBox,
+  input: { userId: string; username: string },
+  opts: ProxyTestOptions,
+): Promise<ProxyTestAnswer> {
+  const password = await ownLinePassword(db, secrets, input.userId, input.username);
+  const r = await testLineThroughGateway(opts, { username: input.username, password });
+  return r.ok ? { ok: true, latencyMs: r.latencyMs, exitIp: r.exitIp, country: r.country } : { ok: false, failure: r.failure, error: r.error };
 }
