@@ -146,9 +146,10 @@ const PROVIDERS: Record<string, FakeProvider> = {
               p,
             )
           : null;
-      const parsed = groups(m) as (Parsed & { hardSession?: string }) | null;
-      if (!parsed?.hardSession) return parsed;
-      const { hardSession, ...rest } = parsed;
+      const parsed = groups(m);
+      const hardSession = m?.groups?.hardSession;
+      if (!parsed || !hardSession) return parsed;
+      const { hardSession: _id, ...rest } = parsed as Parsed & { hardSession: string };
       return { ...rest, session: hardSession, hard: 'hardsession' };
     },
     spelled: { country: 'US', state: 'california', city: 'los.angeles', duration: '10' },
