@@ -59,7 +59,8 @@ describe('settings: IP allow-list', () => {
     expect(before.ok).toBe(false);
 
     // Each add and remove is saved at once: there is no separate Save to forget.
-    expect(await page.getByRole('button', { name: /^Save/ }).count()).toBe(0);
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'IP Allow-List' }) });
+    expect(await card.getByRole('button', { name: /^Save/ }).count()).toBe(0);
     const field = page.getByLabel('Address or range');
     await field.fill('10.0.0.300');
     await page.getByRole('button', { name: 'Add', exact: true }).click();

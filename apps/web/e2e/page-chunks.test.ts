@@ -15,8 +15,11 @@ afterAll(async () => {
 /** The build's manifest: source module or shared chunk -> its file under dist/. */
 const manifest = JSON.parse(readFileSync(join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, { file: string; name?: string }>;
 const pageChunk = (page: string) => `/${manifest[`src/pages/${page}.tsx`]!.file}`;
-/** The chart library's chunk (recharts and d3), shared by the dashboard, billing and admin pages. */
-const chartChunk = `/${Object.values(manifest).find((c) => c.name === 'usage-chart')!.file}`;
+/**
+ * The chart library's chunk (recharts and d3), shared by the dashboard, billing and admin pages:
+ * found by recharts' own class name, as rollup names a shared chunk after whichever of its modules comes first.
+ */
+const chartChunk = `/${Object.values(manifest).find((c) => c.file.endsWith('.js') && readFileSync(join(WEB_DIST, c.file), 'utf8').includes('recharts-wrapper'))!.file}`;
 const SIGNED_IN_ONLY = ['dashboard', 'admin', 'proxies', 'proxy-accounts', 'api-settings', 'topup', 'billing'].map(pageChunk);
 const namedChunk = (name: string) => `/${Object.values(manifest).find((c) => c.name === name)!.file}`;
 /** The data layer: the tRPC hooks with TanStack Query, and the providers module that sets them up. */
