@@ -43,7 +43,7 @@ export async function notifyExpiringAccounts(
         .returning({ id: a.id });
       if (!row) return false;
       const data = { proxyAccountId: r.id, proxyUserId: r.proxyUserId, name: r.name, expiresAt: expiresAt.toISOString() };
-      await emitWebhookEvent(tx, { userId: r.userId, type: 'proxy_account.expiring', data, dedupeKey: `expiring:${r.id}:${expiresAt.toISOString()}` });
+      await emitWebhookEvent(tx, { userId: r.userId, type: 'proxy_account.expiring', data });
       await notifyTelegram(tx, { userId: r.userId }, `Proxy account "${r.name || r.proxyUserId}" expires at ${utc(expiresAt)} (UTC).`);
       return true;
     });

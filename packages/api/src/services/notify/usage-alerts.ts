@@ -117,12 +117,8 @@ export async function checkUsageMeters(
       const p = await advanceMark(tx, m, reached);
       if (p === null) return null;
       const data = { meter: m.meter, ...m.subject, percent: p, usedBytes: String(m.usedBytes), limitBytes: String(m.limitBytes), period: m.period };
-      await emitWebhookEvent(tx, {
-        userId: m.owner.userId,
-        type: 'usage.threshold',
-        data,
-        dedupeKey: `usage:${m.meter}:${m.subjectId}:${m.period}:${m.limitBytes}:${p}`,
-      });
+      // No dedupe key: the mark's move is the once, and a period or limit seen again is a new crossing.
+      await emitWebhookEvent(tx, { userId: m.owner.userId, type: 'usage.threshold', data });
       await notifyTelegram(tx, { userId: m.owner.userId }, `Usage alert: ${p}% of ${m.what} used (${formatGb(m.usedBytes)} of ${formatGb(m.limitBytes)} GB).`);
       return p;
     });
