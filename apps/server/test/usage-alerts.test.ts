@@ -142,7 +142,7 @@ describe('usage.threshold', () => {
         proxyAccountId: acc.id,
         proxyUserId: acc.proxyUserId,
         percent: 80,
-        usedBytes: String((LEASE * 85n) / 100n * BigInt(GATEWAYS)),
+        usedBytes: String(((LEASE * 85n) / 100n) * BigInt(GATEWAYS)),
         limitBytes: String(BYTES_PER_GB),
         period: 'lifetime',
       },
