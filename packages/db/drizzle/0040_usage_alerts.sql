@@ -4,7 +4,7 @@ CREATE TABLE "usage_alert_marks" (
 	"period" text NOT NULL,
 	"notified_percent" integer DEFAULT 0 NOT NULL,
 	"limit_bytes" bigint NOT NULL,
-	CONSTRAINT "usage_alert_marks_meter_subject_id_pk" PRIMARY KEY("meter","subject_id")
+	CONSTRAINT "usage_alert_marks_subject_id_meter_pk" PRIMARY KEY("subject_id","meter")
 );
 --> statement-breakpoint
 ALTER TABLE "proxy_accounts" ADD COLUMN "expiry_notified_for" timestamp with time zone;--> statement-breakpoint

@@ -97,7 +97,8 @@ export const usageAlertMarks = pgTable(
     /** The limit the percent is of: a different limit (raised or lowered) re-arms what usage is now under. */
     limitBytes: bigint('limit_bytes', { mode: 'bigint' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.meter, t.subjectId] })],
+  // Subject first: a check reads the marks of the accounts a report spent for.
+  (t) => [primaryKey({ columns: [t.subjectId, t.meter] })],
 );
 
 /** Bytes a gateway reserved from a wallet and has not yet reported as used or returned. */
