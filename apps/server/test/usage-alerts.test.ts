@@ -219,6 +219,39 @@ describe('usage.threshold', () => {
   });
 });
 
+describe('usage.threshold, monthly', () => {
+  it('a monthly limit notifies once a month: the next UTC month re-arms it', async () => {
+    const u = await alertedUser(1);
+    const acc = await subAccount(u.client, { name: 'monthly', monthlyLimitGB: 0.01 });
+    const gateway = internalClient(server).gateway;
+    const spend = async (gatewayId: string) => {
+      const lease = await gateway.reserveLease.mutate({ gatewayId, proxyAccountId: acc.id, bytes: 10_000_000 });
+      expect(lease.outcome).toBe('granted');
+      await gateway.report.mutate({ gatewayId, seq: 1, items: [{ leaseId: lease.leaseId!, bytesUp: 0, bytesDown: 9_800_000, sessions: 1, release: true }] });
+    };
+    const now = () => told(u, /^90% used: the monthly limit of proxy account "monthly"/, 'usage.threshold', 'Usage alert: 90% of the monthly limit');
+    const month = new Date().toISOString().slice(0, 7);
+
+    // 9.8 MB of 10.7 MB is past both 80 % and 90 % in one report: one notice, for 90 %.
+    await spend('gw-month-1');
+    let t = await now();
+    expect({ mails: t.mails, telegram: t.telegram }).toEqual({ mails: 1, telegram: 1 });
+    expect(t.events).toEqual([expect.objectContaining({ meter: 'monthly', percent: 90, usedBytes: '9800000', limitBytes: '10737419', period: month })]);
+
+    // As if that was last month.
+    const d = new Date();
+    const lastMonthDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 15)).toISOString().slice(0, 10);
+    await server.deps.db.update(proxyAccounts).set({ usageDay: lastMonthDay }).where(eq(proxyAccounts.id, acc.id));
+    await server.deps.db
+      .update(usageAlertMarks)
+      .set({ period: lastMonthDay.slice(0, 7) })
+      .where(eq(usageAlertMarks.subjectId, acc.id));
+    await spend('gw-month-2');
+    t = await now();
+    expect({ mails: t.mails, telegram: t.telegram, periods: t.events.map((e) => e['period']) }).toEqual({ mails: 2, telegram: 2, periods: [month, month] });
+  });
+});
+
 describe('proxy_account.expiring', () => {
   it('three days before expiresAt, once across two servers and repeated looks; a new expiresAt re-arms', async () => {
     const u = await alertedUser(1);
