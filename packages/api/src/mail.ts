@@ -183,7 +183,7 @@ export const mailTemplates = {
   usageThreshold: (to: string, link: string, n: { percent: number; what: string; usedGb: string; limitGb: string }) =>
     composeMail(to, {
       subject: `${n.percent}% used: ${n.what}`,
-      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. At the limit the account stops until it is raised or the period ends.`,
+      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. At 100% the account stops until the limit is raised (a daily or monthly limit starts again with the next UTC day or month).`,
       action: { label: 'Proxy accounts', url: link },
       outro: 'You get this mail because of the usage alert percents in Settings.',
     }),
