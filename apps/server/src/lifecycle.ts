@@ -5,6 +5,8 @@ import {
   balanceWatchTick,
   checkBalanceAlerts,
   CONNECTION_LOG_DAYS,
+  EXPIRING_PERIOD_MS,
+  expiringAccountsTick,
   creditDueReferrals,
   GATEWAY_DOWN_AFTER_MS,
   kickTelegram,
@@ -169,6 +171,15 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const runProbe = () => void probe().catch((err: unknown) => deps.logger.error({ err }, 'quality probes failed'));
     runProbe();
     timers.push(setInterval(runProbe, Math.max(250, Math.min(30_000, probePeriodMs / 4))).unref());
+    // Proxy accounts that expire within three days: the server that claims the period notifies
+    // their owners, once per expires_at.
+    const expiring = async () => {
+      const r = await expiringAccountsTick(deps.db, deps, serverId, Date.now(), deps.logger);
+      if (r?.length) kickTelegram(deps);
+    };
+    const runExpiring = () => void expiring().catch((err: unknown) => deps.logger.error({ err }, 'expiring account notices failed'));
+    runExpiring();
+    timers.push(setInterval(runExpiring, EXPIRING_PERIOD_MS / 4).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

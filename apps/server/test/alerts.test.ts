@@ -32,17 +32,17 @@ async function topUp(client: HttpClient, gb: number) {
 describe('/api/alerts', () => {
   it('reads and sets the threshold (cookie and Bearer); refuses bad amounts with 400', async () => {
     const { client, user } = await signedInUser(server);
-    expect((await client.get('/api/alerts')).body).toEqual({ lowBalanceGB: null });
+    expect((await client.get('/api/alerts')).body).toEqual({ lowBalanceGB: null, usageAlertPercents: [80, 90] });
     const set = await client.request('PUT', '/api/alerts', { lowBalanceGB: 0.01 });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ lowBalanceGB: 0.01 });
-    expect((await client.get('/api/alerts')).body).toEqual({ lowBalanceGB: 0.01 });
+    expect(set.body).toEqual({ lowBalanceGB: 0.01, usageAlertPercents: [80, 90] });
+    expect((await client.get('/api/alerts')).body).toEqual({ lowBalanceGB: 0.01, usageAlertPercents: [80, 90] });
 
     const bearer = server.client({ origin: null });
     bearer.bearer = user.apiKey;
     expect((await bearer.request('PUT', '/api/alerts', { lowBalanceGB: 2.5 })).status).toBe(200);
-    expect((await bearer.get('/api/alerts')).body).toEqual({ lowBalanceGB: 2.5 });
-    expect((await bearer.request('PUT', '/api/alerts', { lowBalanceGB: null })).body).toEqual({ lowBalanceGB: null });
+    expect((await bearer.get('/api/alerts')).body).toEqual({ lowBalanceGB: 2.5, usageAlertPercents: [80, 90] });
+    expect((await bearer.request('PUT', '/api/alerts', { lowBalanceGB: null })).body).toEqual({ lowBalanceGB: null, usageAlertPercents: [80, 90] });
 
     for (const bad of [0, -1, 0.001, 'x']) {
       const r = await client.request<{ success: boolean; error: string }>('PUT', '/api/alerts', { lowBalanceGB: bad });

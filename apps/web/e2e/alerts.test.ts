@@ -63,4 +63,27 @@ describe('settings: low-balance alert', () => {
       await page.unroute(/\/trpc\/[^?]*alerts\.get/);
     }
   });
+
+  it('usage alert percents: shows the default, saves sorted, refuses a repeated or out-of-range percent', async () => {
+    const serverPercents = () =>
+      page.evaluate(async () => ((await (await fetch('/api/alerts')).json()) as { usageAlertPercents: number[] }).usageAlertPercents);
+    await page.reload();
+    const field = page.getByLabel('Usage alerts at (%)');
+    await expect.poll(() => field.inputValue()).toBe('80,90');
+
+    await field.fill('80, 80');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('Usage alert percents must not repeat').waitFor();
+    await field.fill('50 150');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('Usage alert percents must be whole numbers from 1 to 99').waitFor();
+    expect(await serverPercents()).toEqual([80, 90]);
+
+    await field.fill('90, 50, 75');
+    await page.getByRole('button', { name: 'Save Alert' }).click();
+    await page.getByText('Usage alerts at 50, 75, 90 % of a limit.').waitFor();
+    expect(await serverPercents()).toEqual([50, 75, 90]);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Usage alerts at (%)').inputValue()).toBe('50,75,90');
+  });
 });

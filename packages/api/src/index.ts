@@ -40,5 +40,7 @@ export { qualityBoard } from './services/status/quality-board';
 export { balanceWatchPeriodMs, balanceWatchTick, checkUpstreamBalances, providerAccountOf, upstreamAccountStates } from './services/network/provider-accounts';
 // Notifications.
 export { checkBalanceAlerts } from './services/notify/balance-alerts';
+export { EXPIRING_PERIOD_MS, expiringAccountsTick, notifyExpiringAccounts } from './services/notify/expiring-accounts';
+export { checkUsageMeters, proxyAccountMeters, reachedPercent, type UsageMeter } from './services/notify/usage-alerts';
 export { deliverDueWebhooks, startWebhookSender } from './services/notify/webhooks';
 export { chatOwner, claimOutbox, linkTelegramChat, markOutboxSent, releaseOutbox, type ChatOwner } from './services/notify/telegram';

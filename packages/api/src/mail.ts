@@ -179,6 +179,22 @@ export const mailTemplates = {
       action: { label: 'Top up', url: link },
       outro: 'You get this mail because you set a low balance alert in Settings.',
     }),
+  /** A usage alert: `what` names the limit ("the daily limit of proxy account \"shop\""). */
+  usageThreshold: (to: string, link: string, n: { percent: number; what: string; usedGb: string; limitGb: string }) =>
+    composeMail(to, {
+      subject: `${n.percent}% used: ${n.what}`,
+      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. At 100% the account stops until the limit is raised (a daily or monthly limit starts again with the next UTC day or month).`,
+      action: { label: 'Proxy accounts', url: link },
+      outro: 'You get this mail because of the usage alert percents in Settings.',
+    }),
+  /** Three days before a proxy account's expiry. */
+  proxyAccountExpiring: (to: string, link: string, n: { name: string; expiresAt: string }) =>
+    composeMail(to, {
+      subject: `Proxy account "${n.name}" expires soon`,
+      intro: `Your proxy account "${n.name}" expires at ${n.expiresAt} (UTC): from then on it is refused. Set a later expiry to keep it running.`,
+      action: { label: 'Proxy accounts', url: link },
+      outro: 'You get this mail three days before a proxy account you set to expire does.',
+    }),
   /** The Abuse tab's "Suspend with reason": the operator's reason, word for word. */
   accountSuspended: (to: string, link: string, reason: string) =>
     composeMail(to, {

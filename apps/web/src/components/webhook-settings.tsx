@@ -13,6 +13,8 @@ const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'balance.low': 'Balance low',
   'payment.credited': 'Payment credited',
   'proxy_account.limit_reached': 'Proxy account limit reached',
+  'usage.threshold': 'Usage alert (share of a limit)',
+  'proxy_account.expiring': 'Proxy account expiring',
   'account.suspended': 'Account suspended',
   'statement.ready': 'Statement ready',
 };

@@ -61,6 +61,8 @@ export const proxyAccounts = pgTable(
     usageDay: date('usage_day', { mode: 'string' }),
     /** From this time the account is refused (null: never). */
     expiresAt: ts('expires_at'),
+    /** The expires_at the "expiring soon" notice was sent for: a new expires_at re-arms it. */
+    expiryNotifiedFor: ts('expiry_notified_for'),
     /** Concurrent connections across the fleet (null: no limit). */
     maxConnections: integer('max_connections'),
     createdAt: createdAt(),
@@ -75,6 +77,28 @@ export const proxyAccounts = pgTable(
     index('proxy_accounts_user_idx').on(t.userId),
     index('proxy_accounts_batch_idx').on(t.batchId),
   ],
+);
+
+/**
+ * Usage alerts: the highest share of a meter's limit already notified in its period (a meter is a
+ * proxy account's cap, daily or monthly limit; a plan period's allowance plugs in as another meter
+ * kind). One row per (meter, subject); the check moves it by conditional UPDATE, so each crossing
+ * notifies once however many reports check at the same time.
+ */
+export const usageAlertMarks = pgTable(
+  'usage_alert_marks',
+  {
+    meter: text('meter').notNull(),
+    /** What the meter belongs to (a proxy account's id for cap, daily and monthly). */
+    subjectId: uuid('subject_id').notNull(),
+    /** The period the percent is for: 'lifetime' for a cap, the UTC day or month for a limit. */
+    period: text('period').notNull(),
+    notifiedPercent: integer('notified_percent').notNull().default(0),
+    /** The limit the percent is of: a different limit (raised or lowered) re-arms what usage is now under. */
+    limitBytes: bigint('limit_bytes', { mode: 'bigint' }).notNull(),
+  },
+  // Subject first: a check reads the marks of the accounts a report spent for.
+  (t) => [primaryKey({ columns: [t.subjectId, t.meter] })],
 );
 
 /** Bytes a gateway reserved from a wallet and has not yet reported as used or returned. */

@@ -47,6 +47,11 @@ export const users = pgTable(
     lowBalanceBytes: bigint('low_balance_bytes', { mode: 'bigint' }),
     /** Which balance mail was sent last, so each crossing mails once: armed, low or out. */
     balanceAlertState: text('balance_alert_state', { enum: BALANCE_ALERT_STATES }).notNull().default('armed'),
+    /** The shares of an allowance (cap, daily or monthly limit) whose crossing alerts: 1-99, ascending. */
+    usageAlertPercents: integer('usage_alert_percents')
+      .array()
+      .notNull()
+      .default(sql`'{80,90}'::integer[]`),
     ...twoFactorColumns(),
     /** The code of this user's referral link (/login?ref=CODE): 16 upper-case hex digits (64 random bits: no collision in practice), made by the database for every row. */
     referralCode: text('referral_code')

@@ -1,12 +1,13 @@
 /**
  * A gateway's report, applied: its usage (once per gateway and seq, leases.ts), its connection
  * records stored with it (connection-log/store.ts), and what follows from it (late records for
- * statements, low-balance alerts, the gateway's connection allowances). gateway.report is this.
+ * statements, low-balance and usage alerts, the gateway's connection allowances). gateway.report is this.
  */
 import type { GatewayReportInput } from '@proxyhub/core';
 import type { Db } from '@proxyhub/db';
-import { inBackground, type ApiDeps } from '../../deps';
+import { inBackground, kickTelegram, type ApiDeps } from '../../deps';
 import { checkBalanceAlerts, usersOfLeases } from '../notify/balance-alerts';
+import { checkUsageAlertsOfLeases } from '../notify/usage-alerts';
 import { CONNECTION_LOG_DAYS } from '../connection-log/days';
 import { connectionCount, ensureConnectionPartitions, reportConnections, reportDays, storeConnections } from '../connection-log/store';
 import { connectionAllowances, type ConnectionAllowance } from './connection-limits';
@@ -30,6 +31,10 @@ export async function receiveGatewayReport(db: Db, deps: ApiDeps, input: Gateway
   if (result.applied) {
     const leaseIds = input.items.map((i) => i.leaseId);
     inBackground(deps, 'balance alerts', async () => checkBalanceAlerts(db, deps, await usersOfLeases(db, leaseIds), deps.logger));
+    // Shares of a cap, daily or monthly limit crossed by this usage (once each, whichever report sees it).
+    inBackground(deps, 'usage alerts', async () => {
+      if ((await checkUsageAlertsOfLeases(db, deps, leaseIds, deps.logger)).length) kickTelegram(deps);
+    });
   }
   // Connection counts are the gateway's state now, recorded even with a repeated report.
   const answer: GatewayReportAnswer = result;
