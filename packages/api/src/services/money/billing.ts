@@ -204,6 +204,10 @@ export async function listBilling(
       }
       case 'referral':
         return { ...base, kind: 'referral', bytes, description: 'Referral reward', reference: null };
+      case 'plan_grant':
+        return { ...base, kind: 'plan', bytes, description: 'Plan allowance for the period', reference: null };
+      case 'plan_expire':
+        return { ...base, kind: 'plan', bytes, description: 'Plan allowance expired at the end of the period', reference: null };
       case 'batch':
       case 'batch_association': {
         const code = batchById.get(sourceId) ?? null;
