@@ -14,6 +14,7 @@ import {
   qualityProbeTick,
   sendStatusNotices,
   makeDueStatements,
+  planPeriodsTick,
   reconcileExpiredLeases,
   reconcileTick,
   settleDownGateways,
@@ -169,6 +170,22 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const runProbe = () => void probe().catch((err: unknown) => deps.logger.error({ err }, 'quality probes failed'));
     runProbe();
     timers.push(setInterval(runProbe, Math.max(250, Math.min(30_000, probePeriodMs / 4))).unref());
+    // Plan periods: every server each minute; each period end and renewal notice happens once
+    // (row conditions decide), so a server down at a period's end only delays it to the next tick.
+    let planTicking = false;
+    const planTick = async () => {
+      if (planTicking) return;
+      planTicking = true;
+      try {
+        const r = await planPeriodsTick(deps);
+        if (r.periodsEnded || r.notices.length) deps.logger.info({ periodsEnded: r.periodsEnded, notices: r.notices.length }, 'plan periods');
+      } finally {
+        planTicking = false;
+      }
+    };
+    const runPlanTick = () => void planTick().catch((err: unknown) => deps.logger.error({ err }, 'plan periods failed'));
+    runPlanTick();
+    timers.push(setInterval(runPlanTick, 60_000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

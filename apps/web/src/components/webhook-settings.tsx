@@ -15,6 +15,7 @@ const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'proxy_account.limit_reached': 'Proxy account limit reached',
   'account.suspended': 'Account suspended',
   'statement.ready': 'Statement ready',
+  'plan.renewing': 'Plan renewing',
 };
 
 export function WebhookSettings() {

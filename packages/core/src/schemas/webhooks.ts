@@ -1,7 +1,14 @@
 import { z } from 'zod';
 
 /** What a customer's webhook can subscribe to (`statement.ready` is accepted for when statements exist). */
-export const WEBHOOK_EVENTS = ['balance.low', 'payment.credited', 'proxy_account.limit_reached', 'account.suspended', 'statement.ready'] as const;
+export const WEBHOOK_EVENTS = [
+  'balance.low',
+  'payment.credited',
+  'proxy_account.limit_reached',
+  'account.suspended',
+  'statement.ready',
+  'plan.renewing',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** How many webhooks one user may have. */
