@@ -12,8 +12,6 @@ import { adminClient, expectLedgerOk } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
 const GB = 1073741824;
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 let server: TestServer;
 beforeAll(async () => {
