@@ -14,7 +14,7 @@ const MiB = 1024 * 1024;
 let stack: Stack;
 let target: Target;
 beforeAll(async () => {
-  ({ stack, target } = await startStackAndTarget(SMALL_LEASES));
+  ({ stack, target } = await startStackAndTarget({ meter: SMALL_LEASES }));
 });
 afterAll(async () => {
   await stack?.close();
