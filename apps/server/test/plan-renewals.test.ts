@@ -101,5 +101,9 @@ describe('the plan clock', () => {
     expect(events).toHaveLength(4);
     const [lapsed] = (await client.get<{ subscriptions: Array<{ status: string; renewsAt: string | null }> }>('/api/subscriptions')).body.subscriptions;
     expect(lapsed).toMatchObject({ status: 'lapsed', renewsAt: null });
+    expect(await client.request('DELETE', `/api/subscriptions/${row!.id}`)).toMatchObject({
+      status: 409,
+      body: { error: 'This subscription has already ended' },
+    });
   });
 });

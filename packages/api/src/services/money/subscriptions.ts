@@ -128,16 +128,21 @@ async function endPeriod(tx: DbOrTx, due: { id: string; userId: string }, now: D
   return true;
 }
 
+export const SUBSCRIPTION_ENDED = 'This subscription has already ended';
+
 /** Stops renewal: the current period runs to its end; no renewal notice or invoice follows. */
 export async function cancelSubscription(tx: DbOrTx, input: { userId: string; id: string }): Promise<SubscriptionView> {
-  const [row] = isPlanId(input.id)
-    ? await tx
-        .update(subscriptions)
-        .set({ status: 'cancelled' })
-        .where(and(eq(subscriptions.id, input.id), eq(subscriptions.userId, input.userId)))
-        .returning({ id: subscriptions.id })
-    : [];
-  if (!row) throw new DomainError('NOT_FOUND', SUBSCRIPTION_NOT_FOUND);
+  if (!isPlanId(input.id)) throw new DomainError('NOT_FOUND', SUBSCRIPTION_NOT_FOUND);
+  const mine = and(eq(subscriptions.id, input.id), eq(subscriptions.userId, input.userId));
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ status: 'cancelled' })
+    .where(and(mine, isNull(subscriptions.endedAt)))
+    .returning({ id: subscriptions.id });
+  if (!row) {
+    const [ended] = await tx.select({ id: subscriptions.id }).from(subscriptions).where(mine);
+    throw ended ? new DomainError('CONFLICT', SUBSCRIPTION_ENDED) : new DomainError('NOT_FOUND', SUBSCRIPTION_NOT_FOUND);
+  }
   return (await listSubscriptions(tx, input.userId)).find((s) => s.id === row.id)!;
 }
 
