@@ -36,14 +36,14 @@ export async function openBuckets(tx: DbOrTx, userIds: readonly string[]): Promi
   return out;
 }
 
-/** Writes the bucket remainders the caller worked out (one statement). */
+/** Writes the bucket remainders a reservation worked out (a statement per bucket touched: a user has few). */
 export async function saveRemaining(tx: DbOrTx, changes: Map<string, bigint>): Promise<void> {
   for (const [id, remaining] of changes) await tx.update(planBuckets).set({ remainingBytes: remaining }).where(eq(planBuckets.id, id));
 }
 
 /**
  * Charges `bytes` already taken from the user's credits to their buckets, soonest end first (bytes
- * beyond a lease, charged at report time). Returns nothing: what no bucket covers was pay-as-you-go.
+ * beyond a lease, charged at report time); what no bucket covers was pay-as-you-go.
  */
 export async function chargeBuckets(tx: DbOrTx, userId: string, bytes: bigint): Promise<void> {
   if (bytes <= 0n) return;
