@@ -16,6 +16,7 @@ import {
   qualityProbeTick,
   sendStatusNotices,
   makeDueStatements,
+  planPeriodsTick,
   reconcileExpiredLeases,
   reconcileTick,
   settleDownGateways,
@@ -180,6 +181,22 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const runExpiring = () => void expiring().catch((err: unknown) => deps.logger.error({ err }, 'expiring account notices failed'));
     runExpiring();
     timers.push(setInterval(runExpiring, EXPIRING_PERIOD_MS / 4).unref());
+    // Plan periods: every server each minute; each period end and renewal notice happens once
+    // (row conditions decide), so a server down at a period's end only delays it to the next tick.
+    let planTicking = false;
+    const planTick = async () => {
+      if (planTicking) return;
+      planTicking = true;
+      try {
+        const r = await planPeriodsTick(deps);
+        if (r.periodsEnded || r.notices.length) deps.logger.info({ periodsEnded: r.periodsEnded, notices: r.notices.length }, 'plan periods');
+      } finally {
+        planTicking = false;
+      }
+    };
+    const runPlanTick = () => void planTick().catch((err: unknown) => deps.logger.error({ err }, 'plan periods failed'));
+    runPlanTick();
+    timers.push(setInterval(runPlanTick, 60_000).unref());
   }
   return async () => {
     for (const t of timers) clearInterval(t);

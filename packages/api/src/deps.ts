@@ -30,6 +30,8 @@ export interface ApiDeps {
   cache: ReadCache;
   /** The Telegram bot, once the server has started it (null without TELEGRAM_BOT_TOKEN). */
   telegram: TelegramPort | null;
+  /** The clock plan periods run by (tests move it); the real time when absent. */
+  now?: () => Date;
 }
 
 /** What the API needs from the server's Telegram bot. */

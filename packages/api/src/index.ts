@@ -21,6 +21,7 @@ export { receivePaymentNotification, sandboxOrder, type NotificationResult } fro
 export { attachReferrer, creditDueReferrals } from './services/money/referrals';
 export { createPromotion } from './services/money/promotions';
 export { makeDueStatements } from './services/money/statements';
+export { planPeriodsTick, type PlanTick } from './services/money/plan-renewals';
 export type { BillingEntry, Receipt } from './services/money/billing';
 // The gateway fleet and its usage.
 export { LEASE_TTL_MS, reconcileExpiredLeases } from './services/gateway/leases';

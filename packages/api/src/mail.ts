@@ -195,6 +195,14 @@ export const mailTemplates = {
       action: { label: 'Proxy accounts', url: link },
       outro: 'You get this mail three days before a proxy account you set to expire does.',
     }),
+  /** Seven days and one day before a plan period ends: the link pays the next period. */
+  planRenewing: (to: string, link: string, planName: string, endsOn: string) =>
+    composeMail(to, {
+      subject: `Your ${planName} plan renews on ${endsOn}`,
+      intro: `Your ${PRODUCT_NAME} plan ${planName} ends its period on ${endsOn}. Pay the next period before then and it starts right when this one ends; unpaid, the plan lapses and your pay-as-you-go data stays as it is.`,
+      action: { label: 'Pay the next period', url: link },
+      outro: 'To stop renewing, cancel renewal under Billing. What is left of this period is yours until it ends.',
+    }),
   /** The Abuse tab's "Suspend with reason": the operator's reason, word for word. */
   accountSuspended: (to: string, link: string, reason: string) =>
     composeMail(to, {

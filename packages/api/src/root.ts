@@ -9,6 +9,7 @@ import { gatewayRouter } from './routers/gateway';
 import { giftsRouter } from './routers/gifts';
 import { ipAllowlistRouter } from './routers/ip-allowlist';
 import { plansRouter } from './routers/plans';
+import { subscriptionsRouter } from './routers/subscriptions';
 import { webhooksRouter } from './routers/webhooks';
 import { locationsRouter } from './routers/locations';
 import { proxyAccountsRouter } from './routers/proxy-accounts';
@@ -44,6 +45,7 @@ export const appRouter = router({
   statements: statementsRouter,
   site: siteRouter,
   plans: plansRouter,
+  subscriptions: subscriptionsRouter,
   status: statusRouter,
 });
 

@@ -14,6 +14,7 @@ import { ipAllowlistRoutes } from './ip-allowlist';
 import { webhookRoutes } from './webhooks';
 import { creditsRoutes } from './credits';
 import { plansRoutes } from './plans';
+import { subscriptionsRoutes } from './subscriptions';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
@@ -32,6 +33,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...credentialRoutes,
   ...creditsRoutes,
   ...plansRoutes,
+  ...subscriptionsRoutes,
   ...adminRoutes,
   ...upstreamReconciliationRoutes,
   ...adminAlertsRoutes,

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { centsToUsd, planPricePerGbCents, type Plan } from '@proxyhub/core';
 
 const PERIOD_WORD: Record<Plan['period'], string> = { month: 'month', week: 'week' };
@@ -6,7 +7,16 @@ const PERIOD_WORD: Record<Plan['period'], string> = { month: 'month', week: 'wee
  * The active plans beside pay-as-you-go: the allowance, the price and the price per GB each works
  * out to, so a buyer can compare it with `payAsYouGoCents` per GB. Nothing when there are none.
  */
-export function PlansTable({ plans, payAsYouGoCents }: { plans: readonly Plan[]; payAsYouGoCents: number }) {
+export function PlansTable({
+  plans,
+  payAsYouGoCents,
+  action,
+}: {
+  plans: readonly Plan[];
+  payAsYouGoCents: number;
+  /** A last cell per plan (the Top Up page's Subscribe button). */
+  action?: (plan: Plan) => ReactNode;
+}) {
   if (plans.length === 0) return null;
   return (
     <table className="public-table" data-testid="plans">
@@ -17,6 +27,7 @@ export function PlansTable({ plans, payAsYouGoCents }: { plans: readonly Plan[];
           <th scope="col">Price</th>
           <th scope="col">Price per GB</th>
           <th scope="col">Unused GB</th>
+          {action && <th scope="col" aria-label="Subscribe" />}
         </tr>
       </thead>
       <tbody>
@@ -26,6 +37,7 @@ export function PlansTable({ plans, payAsYouGoCents }: { plans: readonly Plan[];
           <td>-</td>
           <td>${centsToUsd(payAsYouGoCents)}</td>
           <td>Kept while your account is open</td>
+          {action && <td />}
         </tr>
         {plans.map((p) => (
           <tr key={p.id} data-plan={p.name}>
@@ -38,6 +50,7 @@ export function PlansTable({ plans, payAsYouGoCents }: { plans: readonly Plan[];
             </td>
             <td>${centsToUsd(planPricePerGbCents(p))}</td>
             <td>{p.rollover ? 'Carried into the next period once' : `Expire at the end of the ${PERIOD_WORD[p.period]}`}</td>
+            {action && <td>{action(p)}</td>}
           </tr>
         ))}
       </tbody>

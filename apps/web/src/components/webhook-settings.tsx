@@ -17,6 +17,7 @@ const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
   'proxy_account.expiring': 'Proxy account expiring',
   'account.suspended': 'Account suspended',
   'statement.ready': 'Statement ready',
+  'plan.renewing': 'Plan renewing',
 };
 
 export function WebhookSettings() {

@@ -7,6 +7,7 @@ import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
+import { SubscriptionsCard } from '../components/subscriptions-card';
 
 type Entry = RouterOutputs['billing']['list']['entries'][number];
 
@@ -19,6 +20,7 @@ const KIND_LABEL: Record<Entry['kind'], string> = {
   reversal: 'Reversal',
   gift: 'Gift code',
   referral: 'Referral',
+  plan: 'Plan',
 };
 
 /** A waiting order: its invoice to pay and Cancel; a part-paid one: its invoice to pay the rest. */
@@ -88,6 +90,7 @@ export function BillingPage() {
   return (
     <>
       <PageHeader title="Billing" subtitle="Every top-up, batch and crypto order on your account, newest first." />
+      <SubscriptionsCard />
       <Card
         title="History"
         actions={

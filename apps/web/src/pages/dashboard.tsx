@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { exactBytes, gbBreakdown } from '@proxyhub/core';
+import { exactBytes, formatGb, gbBreakdown } from '@proxyhub/core';
 import { BurnCard } from '../components/burn-card';
 import { Card, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
@@ -25,6 +25,12 @@ export function DashboardPage() {
           <span className="stat-value" data-testid="remaining-data" title={exactBytes(user.credits)}>
             {remaining}
           </span>
+          {user.planBytes > 0n && (
+            <span className="stat-foot" data-testid="plan-bytes" title={exactBytes(user.planBytes)}>
+              Plan: {formatGb(user.planBytes)} GB until {user.planEndsAt ? new Date(user.planEndsAt).toLocaleDateString() : '-'} · Pay as you go:{' '}
+              {formatGb(user.credits - user.planBytes)} GB
+            </span>
+          )}
           <Link to="/topup" className="stat-link">
             Top up →
           </Link>

@@ -19,6 +19,7 @@ import {
   promotionCodeField,
   redeemCodeInput,
   withGbBeside,
+  type Plan,
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
@@ -90,9 +91,26 @@ function Plans({ payAsYouGoCents }: { payAsYouGoCents: number }) {
   return (
     <Card title="Plans" description="A fixed allowance each month or week, for a lower price per GB than pay-as-you-go.">
       <div className="table-wrap">
-        <PlansTable plans={q.data.plans} payAsYouGoCents={payAsYouGoCents} />
+        <PlansTable plans={q.data.plans} payAsYouGoCents={payAsYouGoCents} action={(p) => <SubscribeButton plan={p} />} />
       </div>
     </Card>
+  );
+}
+
+/** Subscribing opens the period's invoice, as a crypto top-up does; the subscription starts when it is paid. */
+function SubscribeButton({ plan }: { plan: Plan }) {
+  const subscribe = trpc.subscriptions.subscribe.useMutation({ onSuccess: (r) => window.location.assign(r.invoiceUrl) });
+  return (
+    <span className="row-actions">
+      <Button variant="secondary" loading={subscribe.isPending} aria-label={`Subscribe to ${plan.name}`} onClick={() => subscribe.mutate({ planId: plan.id })}>
+        Subscribe
+      </Button>
+      {subscribe.error && (
+        <span className="field-error" role="alert">
+          {errorMessage(subscribe.error, 'Could not subscribe')}
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -21,7 +21,7 @@ export type BillingListInput = z.infer<typeof billingListInput>;
 
 export const receiptInput = z.object({ paymentId: z.string({ error: 'Receipt not found' }).max(100, 'Receipt not found') });
 
-export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal', 'gift', 'referral'] as const;
+export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal', 'gift', 'referral', 'plan'] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
 /** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */

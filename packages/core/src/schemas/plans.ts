@@ -75,3 +75,32 @@ export interface Plan {
 
 /** What a plan's GB cost, in cents per GB (rounded to the cent), for comparing it with pay-as-you-go. */
 export const planPricePerGbCents = (p: Pick<Plan, 'gbPerPeriod' | 'priceCents'>): number => Math.round(p.priceCents / p.gbPerPeriod);
+
+/** `POST /api/subscriptions`: the plan to subscribe to (paid on an invoice, as a crypto top-up is). */
+export const subscribeInput = z.object({
+  planId: z.string({ error: 'Choose a plan' }).trim().min(1, 'Choose a plan').max(100, 'Plan not found'),
+  idempotencyKey: z.string().trim().min(1).max(100).optional(),
+});
+export type SubscribeInput = z.infer<typeof subscribeInput>;
+
+/** `DELETE /api/subscriptions/:id`. */
+export const subscriptionIdInput = z.object({
+  id: z.string({ error: 'Subscription id is required' }).trim().min(1, 'Subscription id is required').max(100, 'Subscription not found'),
+});
+
+export const SUBSCRIPTION_STATUS_VALUES = ['active', 'lapsed', 'cancelled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUS_VALUES)[number];
+
+/** A subscription as its owner sees it (`GET /api/subscriptions`). Bytes as decimal strings in JSON. */
+export interface SubscriptionView {
+  id: string;
+  plan: Plan;
+  status: SubscriptionStatus;
+  periodStart: Date;
+  periodEnd: Date;
+  allowanceBytes: bigint;
+  usedBytes: bigint;
+  carriedBytes: bigint;
+  /** When the next period starts if its renewal is paid; null once renewal is stopped or it lapsed. */
+  renewsAt: Date | null;
+}

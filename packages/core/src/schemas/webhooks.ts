@@ -9,6 +9,7 @@ export const WEBHOOK_EVENTS = [
   'proxy_account.expiring',
   'account.suspended',
   'statement.ready',
+  'plan.renewing',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -3,6 +3,7 @@ import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle
 import { PAYMENT_STATUSES } from '@proxyhub/core';
 import { bigint } from 'drizzle-orm/pg-core';
 import { bytes, createdAt, ts } from './columns';
+import { plans } from './plans';
 import { batches } from './proxies';
 import { adminUsers, users } from './users';
 
@@ -66,6 +67,10 @@ export const payments = pgTable(
     receiptNumber: text('receipt_number'),
     /** The client's key for this order (a double click sends it twice); cleared when a later order reuses it after the window. */
     idempotencyKey: text('idempotency_key'),
+    /** A plan period's payment (null: pay-as-you-go GB): credited as the plan's allowance, never as GB. */
+    planId: uuid('plan_id').references(() => plans.id),
+    /** The subscription a renewal pays for (null for the first period: the subscription is made when it is paid). */
+    subscriptionId: uuid('subscription_id'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -96,7 +101,18 @@ export const paymentEvents = pgTable(
   (t) => [index('payment_events_payment_idx').on(t.paymentId)],
 );
 
-export const CREDIT_KINDS = ['code', 'payment', 'batch', 'batch_association', 'admin_adjustment', 'reversal', 'gift', 'referral'] as const;
+export const CREDIT_KINDS = [
+  'code',
+  'payment',
+  'batch',
+  'batch_association',
+  'admin_adjustment',
+  'reversal',
+  'gift',
+  'referral',
+  'plan_grant',
+  'plan_expire',
+] as const;
 
 /**
  * Append-only ledger. `sourceKey` is unique (`code:<id>`, `payment:<id>`, ...), so a repeat of the

@@ -115,6 +115,8 @@ export const gatewayLeases = pgTable(
     createdAt: createdAt(),
     expiresAt: ts('expires_at').notNull(),
     settledAt: ts('settled_at'),
+    /** The plan bucket the granted bytes came from (null: pay-as-you-go); what is unused goes back to it. */
+    planBucketId: uuid('plan_bucket_id'),
   },
   (t) => [index('gateway_leases_open_idx').on(t.gatewayId, t.settledAt), index('gateway_leases_account_idx').on(t.proxyAccountId)],
 );

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { userPlanBytes } from '../money/plan-buckets';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
 import { userRemaining } from '../money/wallet';
@@ -74,6 +75,9 @@ export interface UserView {
   email: string;
   /** Remaining, in bytes (the spec's name): the wallet plus what gateways hold in open leases. */
   credits: bigint;
+  /** Of `credits`, the bytes of plan allowances (they expire at `planEndsAt`, the soonest bucket's end); the rest is pay-as-you-go. */
+  planBytes: bigint;
+  planEndsAt: Date | null;
   total_usage_bytes: bigint;
   proxyUserId: string;
   proxyPassword: string;
@@ -111,11 +115,14 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
   const [row] = await query.execute({ userId });
   if (!row) throw new Error(`user ${userId} has no proxy account`);
   const { user, account, remaining } = row;
+  const plan = await userPlanBytes(db, userId);
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     credits: remaining,
+    planBytes: plan.planBytes,
+    planEndsAt: plan.planEndsAt,
     total_usage_bytes: user.totalUsageBytes,
     proxyUserId: account.proxyUserId,
     proxyPassword: secrets.decrypt(account.proxyPasswordEnc),

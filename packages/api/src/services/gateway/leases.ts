@@ -15,6 +15,7 @@ import { gatewayLeases, gatewayReports, proxyAccounts, type Db, type DbOrTx } fr
 import { arrayOf } from '../lib/any-of';
 import { countCapUsage, readFunds, spendable, standing, type SpendRefusal } from '../money/caps';
 import { emitProxyAccountLimitReached } from '../notify/webhooks';
+import { chargeBuckets, openBuckets, saveRemaining, settleBucketLeases, type LeaseSettlement } from '../money/plan-buckets';
 import { addHourlyUsage, splitUsage, type HourlyUsageDelta, type UsageSplit } from '../usage/usage-counts';
 import {
   adjustWallet,
@@ -95,8 +96,14 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     tx,
     live.map((a) => a.wallet),
   );
+  // After the wallets (readFunds locked them): the plan bytes among their credits, soonest end first.
+  const buckets = await openBuckets(
+    tx,
+    live.flatMap((a) => ('userId' in a.wallet ? [a.wallet.userId] : [])),
+  );
+  const bucketRemaining = new Map<string, bigint>();
   const expiresAt = new Date(Date.now() + ttlMs);
-  const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint }> = [];
+  const leases: Array<{ id: string; proxyAccountId: string; grantedBytes: bigint; planBucketId: string | null }> = [];
   const wallets = new WalletDeltas();
   const capReached: string[] = [];
   const grants = input.items.map((item): LeaseGrant => {
@@ -115,22 +122,30 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
     const share = fairShare(may.pool, holding.size - (holding.has(acc.proxyAccountId) ? 1 : 0));
     if (granted > share) granted = share;
     if (granted > may.bytes) granted = may.bytes;
+    // A lease draws from one source: the bucket ending soonest while it has bytes, then pay-as-you-go.
+    const bucket = 'userId' in acc.wallet ? buckets.get(acc.wallet.userId)?.find((b) => b.remainingBytes > 0n) : undefined;
+    if (bucket) {
+      if (granted > bucket.remainingBytes) granted = bucket.remainingBytes;
+      bucket.remainingBytes -= granted;
+      bucketRemaining.set(bucket.id, bucket.remainingBytes);
+    }
     // What this grant takes is gone for the items after it.
     funds.credits.set(key, funds.credits.get(key)! - granted);
     holders.set(key, holding.add(acc.proxyAccountId));
     for (const c of may.caps) c.room -= granted;
     wallets.add(acc.wallet, -granted, 0n);
     const id = randomUUID();
-    leases.push({ id, proxyAccountId: acc.proxyAccountId, grantedBytes: granted });
+    leases.push({ id, proxyAccountId: acc.proxyAccountId, grantedBytes: granted, planBucketId: bucket?.id ?? null });
     return { leaseId: id, grantedBytes: granted, outcome: 'granted' };
   });
   await wallets.apply(tx);
+  await saveRemaining(tx, bucketRemaining);
   await emitProxyAccountLimitReached(tx, capReached);
   if (leases.length) {
     const l = gatewayLeases;
     await tx.execute(
-      sql`insert into ${l} (${sql.identifier(l.id.name)}, ${sql.identifier(l.gatewayId.name)}, ${sql.identifier(l.proxyAccountId.name)}, ${sql.identifier(l.grantedBytes.name)}, ${sql.identifier(l.expiresAt.name)})
-          select n.id, ${input.gatewayId}::text, n.account, n.granted, ${expiresAt.toISOString()}::timestamptz from unnest(${arrayOf(
+      sql`insert into ${l} (${sql.identifier(l.id.name)}, ${sql.identifier(l.gatewayId.name)}, ${sql.identifier(l.proxyAccountId.name)}, ${sql.identifier(l.grantedBytes.name)}, ${sql.identifier(l.expiresAt.name)}, ${sql.identifier(l.planBucketId.name)})
+          select n.id, ${input.gatewayId}::text, n.account, n.granted, ${expiresAt.toISOString()}::timestamptz, nullif(n.bucket, '')::uuid from unnest(${arrayOf(
             l.id,
             leases.map((x) => x.id),
           )}, ${arrayOf(
@@ -139,7 +154,7 @@ export async function reserveLeases(tx: DbOrTx, input: GatewayReserveLeasesInput
           )}, ${arrayOf(
             l.grantedBytes,
             leases.map((x) => x.grantedBytes),
-          )}) as n(id, account, granted)`,
+          )}, ${sql.param(leases.map((x) => x.planBucketId ?? ''))}::text[]) as n(id, account, granted, bucket)`,
     );
   }
   return grants;
@@ -159,6 +174,7 @@ function leaseRows(tx: DbOrTx, where: SQL | undefined) {
     grantedBytes: gatewayLeases.grantedBytes,
     usedBytes: gatewayLeases.usedBytes,
     settledAt: gatewayLeases.settledAt,
+    planBucketId: gatewayLeases.planBucketId,
   })
     .innerJoin(gatewayLeases, eq(gatewayLeases.proxyAccountId, proxyAccounts.id))
     .where(where)
@@ -213,6 +229,8 @@ export async function applyGatewayReport(
   const hourly = new Map<string, HourlyUsageDelta>();
   const batchUsage = new Map<string, bigint>();
   const accountUsage = new Map<string, bigint>();
+  const bucketLeases: LeaseSettlement[] = [];
+  const charged = new Map<string, bigint>();
   if (merged.size) {
     const rows = await leaseRows(tx, and(inArray(gatewayLeases.id, [...merged.keys()]), eq(gatewayLeases.gatewayId, input.gatewayId)));
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -233,6 +251,7 @@ export async function applyGatewayReport(
         const credits = await walletCredits(tx, acc.wallet, { lock: true });
         if (extra > credits) extra = credits;
         await adjustWallet(tx, acc.wallet, { credits: -extra, usage: 0n });
+        if ('userId' in acc.wallet) charged.set(acc.wallet.userId, (charged.get(acc.wallet.userId) ?? 0n) + extra);
       }
       const counted = fromLease + extra;
       const up = m.up < counted ? m.up : counted;
@@ -250,6 +269,7 @@ export async function applyGatewayReport(
         }
       }
       wallets.add(acc.wallet, returned, counted);
+      if (row.planBucketId) bucketLeases.push({ leaseId, bucketId: row.planBucketId, used: fromLease, returned });
       if (acc.capBatchId) batchUsage.set(acc.capBatchId, (batchUsage.get(acc.capBatchId) ?? 0n) + counted);
       accountUsage.set(acc.proxyAccountId, (accountUsage.get(acc.proxyAccountId) ?? 0n) + counted);
       for (const part of splitUsage(m.parts, up, counted - up, m.sessions)) {
@@ -263,6 +283,8 @@ export async function applyGatewayReport(
     }
   }
   await wallets.apply(tx);
+  await settleBucketLeases(tx, bucketLeases);
+  for (const [userId, bytes] of charged) await chargeBuckets(tx, userId, bytes);
   await countCapUsage(tx, 'batch', batchUsage);
   await countCapUsage(tx, 'account', accountUsage);
   await addHourlyUsage(tx, [...hourly.values()]);
@@ -293,11 +315,13 @@ export async function releaseLeases(tx: DbOrTx, input: ReleaseInput): Promise<{ 
   const rows = await leaseRows(tx, and(...conds));
   if (!rows.length) return { released: 0, returnedBytes: 0n };
   const wallets = new WalletDeltas();
+  const bucketLeases: LeaseSettlement[] = [];
   let returnedBytes = 0n;
   for (const r of rows) {
     const back = r.grantedBytes - r.usedBytes;
     returnedBytes += back;
     wallets.add(toAccountWallet(r).wallet, back, 0n);
+    if (r.planBucketId) bucketLeases.push({ leaseId: r.id, bucketId: r.planBucketId, used: 0n, returned: back });
   }
   await tx
     .update(gatewayLeases)
@@ -309,6 +333,7 @@ export async function releaseLeases(tx: DbOrTx, input: ReleaseInput): Promise<{ 
       ),
     );
   await wallets.apply(tx);
+  await settleBucketLeases(tx, bucketLeases);
   return { released: rows.length, returnedBytes };
 }
 

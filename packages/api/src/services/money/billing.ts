@@ -119,6 +119,7 @@ export async function listBilling(
         status: payments.status,
         paidCents: payments.paidCents,
         invoiceUrl: payments.invoiceUrl,
+        planId: payments.planId,
       })
       .from(payments)
       .where(and(eq(payments.userId, userId), before(payments.createdAt, payments.id)))
@@ -175,9 +176,11 @@ export async function listBilling(
       return {
         ...base,
         kind: 'crypto',
-        bytes: o.creditedBytes.toString(),
-        description:
-          o.status === 'partially_paid'
+        // A plan order's bytes are the plan grant's own entry: the order itself adds none.
+        bytes: o.planId ? '0' : o.creditedBytes.toString(),
+        description: o.planId
+          ? `Plan payment: ${o.gbAmount} GB period for $${centsToUsd(o.priceCents)}`
+          : o.status === 'partially_paid'
             ? `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}. ${partialNote(o)}`
             : `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
         reference: o.id,
@@ -204,6 +207,10 @@ export async function listBilling(
       }
       case 'referral':
         return { ...base, kind: 'referral', bytes, description: 'Referral reward', reference: null };
+      case 'plan_grant':
+        return { ...base, kind: 'plan', bytes, description: 'Plan allowance for the period', reference: null };
+      case 'plan_expire':
+        return { ...base, kind: 'plan', bytes, description: 'Plan allowance expired at the end of the period', reference: null };
       case 'batch':
       case 'batch_association': {
         const code = batchById.get(sourceId) ?? null;

@@ -7,7 +7,7 @@
  */
 import { and, count, desc, eq, gt, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, minOrderGb, minOrderMessage, ORDER_IDEMPOTENCY_MINUTES } from '@proxyhub/core';
-import { paymentEvents, payments, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+import { paymentEvents, payments, plans, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, kickTelegram, type ApiDeps } from '../../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../../payments';
 import { checkBalanceAlerts } from '../notify/balance-alerts';
@@ -20,6 +20,7 @@ import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettin
 import { notifyTelegram } from '../notify/telegram';
 import { credit, walletCredits, walletRemaining } from './wallet';
 import { emitWebhookEvent } from '../notify/webhooks';
+import { planOrderPaid, planToSubscribe } from './subscriptions';
 
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
@@ -118,10 +119,55 @@ export async function createCryptoPayment(
   return openInvoice(deps, provider, payment, input.gbAmount, priceCents);
 }
 
+/**
+ * An order for one period of a plan, at the plan's price, paid on an invoice as a top-up is: the
+ * same provider, webhook and idempotency. Paid, it credits the plan's allowance (subscriptions.ts),
+ * never pay-as-you-go GB. Without `subscriptionId` the plan must be one the user may subscribe to.
+ */
+export async function createPlanPayment(
+  deps: ApiDeps,
+  input: { userId: string; planId: string; subscriptionId?: string; idempotencyKey?: string | undefined },
+): Promise<CreatedPayment> {
+  const key = input.idempotencyKey;
+  if (key) {
+    const earlier = await orderUnderKey(deps.db, input.userId, key);
+    if (earlier) return repeatAnswer(deps, earlier);
+  }
+  const plan = input.subscriptionId
+    ? (await deps.db.select().from(plans).where(eq(plans.id, input.planId)))[0]!
+    : await planToSubscribe(deps.db, { userId: input.userId, planId: input.planId });
+  const provider = activeProvider(deps);
+  let payment;
+  try {
+    payment = await insertOrder(deps, provider, {
+      userId: input.userId,
+      gbAmount: plan.gbPerPeriod,
+      priceCents: plan.priceCents,
+      idempotencyKey: key,
+      planId: plan.id,
+      subscriptionId: input.subscriptionId ?? null,
+    });
+  } catch (e) {
+    if (!key || !isUniqueViolation(e)) throw e;
+    const earlier = await orderUnderKey(deps.db, input.userId, key);
+    if (!earlier) throw e;
+    return repeatAnswer(deps, earlier);
+  }
+  return openInvoice(deps, provider, payment, plan.gbPerPeriod, plan.priceCents, `ProxyHub plan ${plan.name}: ${plan.gbPerPeriod} GB a ${plan.period}`);
+}
+
 async function insertOrder(
   deps: ApiDeps,
   provider: PaymentProvider,
-  input: { userId: string; gbAmount: number; priceCents: number; promoCode?: string | null | undefined; idempotencyKey?: string | undefined },
+  input: {
+    userId: string;
+    gbAmount: number;
+    priceCents: number;
+    promoCode?: string | null | undefined;
+    idempotencyKey?: string | undefined;
+    planId?: string;
+    subscriptionId?: string | null;
+  },
 ) {
   const { priceCents } = input;
   return deps.db.transaction(async (tx) => {
@@ -146,6 +192,8 @@ async function insertOrder(
         promotionId: bonus?.promotionId ?? null,
         status: 'waiting',
         idempotencyKey: input.idempotencyKey ?? null,
+        planId: input.planId ?? null,
+        subscriptionId: input.subscriptionId ?? null,
       })
       .returning();
     await tx.insert(paymentEvents).values({ paymentId: row!.id, status: 'waiting', source: 'created' });
@@ -153,14 +201,21 @@ async function insertOrder(
   });
 }
 
-async function openInvoice(deps: ApiDeps, provider: PaymentProvider, payment: { id: string }, gbAmount: number, priceCents: number): Promise<CreatedPayment> {
+async function openInvoice(
+  deps: ApiDeps,
+  provider: PaymentProvider,
+  payment: { id: string },
+  gbAmount: number,
+  priceCents: number,
+  description = `ProxyHub ${gbAmount} GB`,
+): Promise<CreatedPayment> {
   const base = deps.config.publicUrl;
   let invoice;
   try {
     invoice = await provider.createInvoice({
       orderId: payment.id,
       priceCents,
-      description: `ProxyHub ${gbAmount} GB`,
+      description,
       ipnCallbackUrl: new URL(`/webhooks/${provider.name}`, base).toString(),
       successUrl: new URL('/topup?payment=finished', base).toString(),
       cancelUrl: new URL('/topup?payment=failed', base).toString(),
@@ -264,6 +319,7 @@ export async function receivePaymentNotification(
       source: `${providerName}:webhook`,
       payload: body,
       referrals: referralSettings(deps.config),
+      now: deps.now?.(),
     }),
   );
   kickTelegram(deps);
@@ -321,6 +377,7 @@ async function applyStatus(
     source: string;
     payload: unknown;
     referrals: ReferralSettings;
+    now?: Date;
   },
 ): Promise<NotificationResult> {
   // Row lock: concurrent deliveries of the same order apply one after another.
@@ -337,7 +394,21 @@ async function applyStatus(
   const payerId = order.payerId ?? input.payerId;
   let credited = false;
   const target = next === 'finished' ? 'full' : next === 'partially_paid' && input.paidCents !== null ? { paidCents: input.paidCents } : null;
-  if (target) {
+  if (order.planId) {
+    // A plan period is paid whole or not at all: a partial payment waits for the rest.
+    if (next === 'finished' && creditedBytes === 0n) {
+      await planOrderPaid(tx, { userId: order.userId, planId: order.planId, gbAmount: order.gbAmount }, input.now ?? new Date());
+      credited = true;
+      creditedBytes = creditsBytes;
+      creditedAt ??= new Date();
+      await emitWebhookEvent(tx, {
+        userId: order.userId,
+        type: 'payment.credited',
+        data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(creditsBytes), planId: order.planId },
+      });
+      await notifyTelegram(tx, { userId: order.userId }, `Plan payment credited: ${order.gbAmount} GB plan period started or renewed.`);
+    }
+  } else if (target) {
     const r = await creditOrder(tx, order, target);
     ({ creditsBytes, bonusBytes, bonusNote } = r);
     if (r.credited > 0n) {
@@ -356,7 +427,8 @@ async function applyStatus(
       await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${formatGb(r.credited)} GB added. Remaining: ${formatGb(remaining)} GB`);
     }
   }
-  if (next === 'refunded' && creditedBytes > 0n) {
+  // A refunded plan period is not taken back from the allowance here (the operator settles it by hand).
+  if (next === 'refunded' && creditedBytes > 0n && !order.planId) {
     await onOrderRefunded(tx, { paymentId: order.id });
     // Take back what is left of it: the balance may already be partly spent and cannot go below zero.
     const available = await walletCredits(tx, { userId: order.userId }, { lock: true });

@@ -4,7 +4,7 @@
  */
 import { asc, eq, sql } from 'drizzle-orm';
 import { DomainError, isPlanId, type CreatePlanValues, type Plan, type UpdatePlanInput } from '@proxyhub/core';
-import { plans, type DbOrTx } from '@proxyhub/db';
+import { payments, plans, subscriptions, type DbOrTx } from '@proxyhub/db';
 
 export const PLAN_NOT_FOUND = 'Plan not found';
 
@@ -49,8 +49,18 @@ export async function updatePlan(tx: DbOrTx, input: UpdatePlanInput): Promise<Pl
   return viewOf(row);
 }
 
+export const PLAN_IN_USE = 'This plan has subscriptions: deactivate it instead';
+
 export async function deletePlan(tx: DbOrTx, id: string): Promise<void> {
   if (!isPlanId(id)) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
+  // Orders name it too: an unpaid one may still be paid and must find its plan.
+  const [used] = await tx
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(eq(subscriptions.planId, id))
+    .union(tx.select({ id: payments.id }).from(payments).where(eq(payments.planId, id)))
+    .limit(1);
+  if (used) throw new DomainError('CONFLICT', PLAN_IN_USE);
   const [row] = await tx.delete(plans).where(eq(plans.id, id)).returning({ id: plans.id });
   if (!row) throw new DomainError('NOT_FOUND', PLAN_NOT_FOUND);
 }
