@@ -17,6 +17,7 @@ import { plansRoutes } from './plans';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { teamRoutes } from './team';
 import { telegramRoutes } from './telegram';
 import { siteRoutes } from './site';
 import { twoFactorRoutes } from './two-factor';
@@ -47,6 +48,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...ipAllowlistRoutes,
   ...webhookRoutes,
   ...apiKeyRoutes,
+  ...teamRoutes,
   ...giftAndReferralRoutes,
   ...telegramRoutes,
   ...siteRoutes,
