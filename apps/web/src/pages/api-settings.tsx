@@ -12,6 +12,7 @@ import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
 import { ReferralSettings } from '../components/referral-settings';
+import { AuditSettings, TeamSettings } from '../components/team-settings';
 import { TelegramSettings } from '../components/telegram-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { SecretField } from '../components/secret-field';
@@ -29,6 +30,8 @@ const SECTIONS = [
   { id: 'security', label: 'Security' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'account', label: 'Account' },
+  { id: 'team', label: 'Team' },
+  { id: 'audit', label: 'Audit' },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]['id'];
 
@@ -62,6 +65,8 @@ export function ApiSettingsPage() {
             <WebhookSettings />
           </>
         )}
+        {current === 'team' && <TeamSettings />}
+        {current === 'audit' && <AuditSettings />}
         {current === 'account' && (
           <>
             <ProfileSettings />

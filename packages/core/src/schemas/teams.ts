@@ -56,6 +56,8 @@ const roleField = z.string({ error: 'Role is required' }).refine((r): r is TeamR
 
 /** POST /api/team/invites */
 export const teamInviteInput = z.object({ email: emailField, role: roleField });
+export type TeamInviteInput = z.input<typeof teamInviteInput>;
+export type TeamInviteValues = z.output<typeof teamInviteInput>;
 /** PATCH /api/team/members/:id */
 export const teamMemberRoleInput = z.object({ id: z.uuid({ error: 'Member not found' }), role: roleField });
 /** DELETE /api/team/members/:id */
