@@ -5,7 +5,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { TEAM_ROLE_LABELS, TEAM_ROLES, teamInviteInput, type TeamInviteInput, type TeamInviteValues, type TeamRole } from '@proxyhub/core';
+import { TEAM_ROLE_LABELS, TEAM_ROLES, teamInviteInput, type TeamInviteInput, type TeamInviteValues } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
