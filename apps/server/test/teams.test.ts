@@ -5,8 +5,10 @@
  * refused at once when removed; the account's audit log records members' and keys' changes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appRouter } from '@proxyhub/api';
+import { eq } from 'drizzle-orm';
+import { appRouter, pruneAccountAudit } from '@proxyhub/api';
 import { gbToBytes, roleAllows, roleRefusal, TEAM_ROLES, type TeamRole } from '@proxyhub/core';
+import { accountAudit } from '@proxyhub/db';
 import { restRoutes } from '../src/rest';
 import { addCredits, linkToken, RELAXED_LIMITS, signedInUser, startTestServer, uniqueEmail, type HttpClient, type TestServer } from './helpers';
 import { memberRight, REST_SCOPES, TRPC_SCOPES } from './user-scopes';
@@ -297,5 +299,23 @@ describe('the audit log', () => {
       status: 403,
       body: { success: false, error: 'Your role (developer) cannot read the audit log' },
     });
+  });
+
+  it('keeps 180 days: the retention pass deletes older entries only', async () => {
+    const owner = await signedInUser(server, 'Old Team');
+    expect((await owner.client.post('/auth/rotate-proxy-password')).status).toBe(200);
+    expect((await owner.client.post('/auth/rotate-proxy-password')).status).toBe(200);
+    const [first] = (await owner.client.get<{ entries: Entry[] }>('/api/audit')).body.entries.slice(-1);
+    // No API ages an entry: the row is moved into the past directly.
+    const old = (await server.deps.db.select().from(accountAudit).where(eq(accountAudit.accountId, owner.user.id))).find(
+      (r) => r.at.toISOString() === first!.at,
+    )!;
+    await server.deps.db
+      .update(accountAudit)
+      .set({ at: new Date(Date.now() - 181 * 24 * 60 * 60 * 1000) })
+      .where(eq(accountAudit.id, old.id));
+    expect(await pruneAccountAudit(server.deps.db)).toBeGreaterThanOrEqual(1);
+    const left = (await owner.client.get<{ entries: Entry[] }>('/api/audit')).body.entries;
+    expect(left.map((e) => e.action)).toEqual(['auth.rotateProxyPassword']);
   });
 });
