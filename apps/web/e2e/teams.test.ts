@@ -58,6 +58,10 @@ describe('teams in the browser', () => {
     await member.goto('/api?section=team');
     await member.getByText('Your role (developer) cannot manage the team').waitFor();
     await screenshots(member, 'team-member-acting');
+    // The team's keys, not its Default key (its owner's alone).
+    await member.goto('/api');
+    await member.getByTestId('api-key-form').waitFor();
+    expect(await member.getByRole('heading', { name: 'API Key', exact: true }).count()).toBe(0);
 
     // Back to their own account.
     await member.getByTestId('account-switcher').selectOption('');

@@ -94,29 +94,34 @@ function ApiAndProxySection() {
   };
   return (
     <>
-      <Card
-        title="API Key"
-        description={
-          <>
-            Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call is
-            described in the{' '}
-            <a href="/docs" target="_blank" rel="noreferrer">
-              API reference
-            </a>
-            .
-          </>
-        }
-      >
-        <SecretField id="api-key" label="API key" value={user.apiKey} />
-        <RotateCredential
-          name="API Key"
-          what="your API key"
-          warning="Your current API key stops working at once. Tools that use it need the new key."
-          done="New API key created. The old key no longer works."
-          rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
-          pending={rotateKey.isPending}
-        />
-      </Card>
+      {/* The team's Default key is its owner's alone (docs/teams.md): a member acting on it sees the team's other keys. */}
+      {!user.actor && (
+        <>
+          <Card
+            title="API Key"
+            description={
+              <>
+                Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call
+                is described in the{' '}
+                <a href="/docs" target="_blank" rel="noreferrer">
+                  API reference
+                </a>
+                .
+              </>
+            }
+          >
+            <SecretField id="api-key" label="API key" value={user.apiKey} />
+            <RotateCredential
+              name="API Key"
+              what="your API key"
+              warning="Your current API key stops working at once. Tools that use it need the new key."
+              done="New API key created. The old key no longer works."
+              rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
+              pending={rotateKey.isPending}
+            />
+          </Card>
+        </>
+      )}
       <ApiKeySettings />
       <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
         <SecretField id="proxy-password" label="Proxy password" value={user.proxyPassword} />
