@@ -55,11 +55,7 @@ export function TeamSettings() {
           aria-label={`Role of ${m.email}`}
           value={m.role}
           onChange={(e) =>
-            void act(
-              () => setRole.mutateAsync({ id: m.id, role: e.target.value }),
-              `${m.email} is now ${e.target.value}.`,
-              'Changing the role failed',
-            )
+            void act(() => setRole.mutateAsync({ id: m.id, role: e.target.value }), `${m.email} is now ${e.target.value}.`, 'Changing the role failed')
           }
         >
           {TEAM_ROLES.map((r) => (
