@@ -12,6 +12,7 @@ import {
   kickTelegram,
   loadLocations,
   maintainConnectionLog,
+  pruneAccountAudit,
   qualityProbePeriodMs,
   qualityProbeTick,
   sendStatusNotices,
@@ -77,6 +78,9 @@ export async function startBackgroundJobs(opts: BackgroundJobOptions): Promise<(
     const connectionLog = async () => {
       const r = await maintainConnectionLog(deps.db, Date.now(), deps.config.connectionLogDays ?? CONNECTION_LOG_DAYS);
       if (r.dropped.length) deps.logger.info({ dropped: r.dropped }, 'connection log days dropped');
+      // The customers' audit logs keep ACCOUNT_AUDIT_DAYS: the same retention pass.
+      const audit = await pruneAccountAudit(deps.db);
+      if (audit) deps.logger.info({ entries: audit }, 'account audit entries pruned');
     };
     const runConnectionLog = () => void connectionLog().catch((err: unknown) => deps.logger.error({ err }, 'connection log maintenance failed'));
     runConnectionLog();

@@ -20,6 +20,7 @@ const DashboardPage = lazy(() => import('./pages/dashboard').then((m) => ({ defa
 const ProxiesPage = lazy(() => import('./pages/proxies').then((m) => ({ default: m.ProxiesPage })));
 const ProxyAccountsPage = lazy(() => import('./pages/proxy-accounts').then((m) => ({ default: m.ProxyAccountsPage })));
 const ApiSettingsPage = lazy(() => import('./pages/api-settings').then((m) => ({ default: m.ApiSettingsPage })));
+const TeamAcceptPage = lazy(() => import('./pages/team-accept').then((m) => ({ default: m.TeamAcceptPage })));
 const TopUpPage = lazy(() => import('./pages/topup').then((m) => ({ default: m.TopUpPage })));
 const ConnectionsPage = lazy(() => import('./pages/connections').then((m) => ({ default: m.ConnectionsPage })));
 const BillingPage = lazy(() => import('./pages/billing').then((m) => ({ default: m.BillingPage })));
@@ -79,6 +80,7 @@ export function App() {
               <Route path="/topup" element={<TopUpPage />} />
               <Route path="/connections" element={<ConnectionsPage />} />
               <Route path="/billing" element={<BillingPage />} />
+              <Route path="/team/accept" element={<TeamAcceptPage />} />
             </Route>
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,6 +1,7 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '@proxyhub/api';
+import { actingHeaders } from './acting-account';
 
 /**
  * The tRPC client without React: the signed-out forms import this module when used (not on open),
@@ -11,6 +12,8 @@ export const links = [
   httpBatchLink({
     url: '/trpc',
     transformer: superjson,
+    // The team account chosen in the sidebar (docs/teams.md); none: the person's own.
+    headers: actingHeaders,
     fetch: (url, init) => fetch(url, { ...(init as RequestInit), credentials: 'include' }),
   }),
 ];

@@ -1,6 +1,8 @@
+import { ACCOUNT_HEADER, NOT_A_MEMBER, type TeamRole } from '@proxyhub/core';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import type { ApiDeps } from './deps';
 import { findApiKey, keyRefusal, touchApiKey, type AuthenticatedKey } from './services/accounts/api-keys';
+import { findMembership } from './services/accounts/team';
 import { recordNetwork } from './services/money/referrals';
 
 /** The little the API reads from an HTTP request; apps/server adapts Fastify to it. */
@@ -35,6 +37,44 @@ export interface Context {
   apiKey: AuthenticatedKey | null;
   /** Why a known API key was refused for this request (expired, address outside its networks): a 401 saying so. */
   apiKeyRefused: string | null;
+  /**
+   * A team member acting on another account (`X-ProxyHub-Account`): `user` is then that account
+   * (every service charges and reads it), `actor` the member and their role, `self` their own account.
+   */
+  actor: { id: string; name: string; role: TeamRole } | null;
+  self: UserRow | null;
+  /** The header named an account the caller is not a member of: a 403 saying so. */
+  accountRefused: string | null;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Acting on a team's account: the membership is read on every request (through the read cache, so
+ * a removed member is refused on the next request here and within its bound on every server).
+ */
+async function actOnTeamAccount(deps: ApiDeps, ctx: Context, header: string | undefined): Promise<void> {
+  const accountId = header?.trim();
+  if (!accountId || !ctx.user || accountId.toLowerCase() === ctx.user.id) return;
+  // A key belongs to one account: it never switches.
+  if (ctx.apiKey || !UUID_RE.test(accountId)) {
+    ctx.accountRefused = NOT_A_MEMBER;
+    return;
+  }
+  const member = ctx.user;
+  const found = await deps.cache.get(`membership:${accountId.toLowerCase()}:${member.id}`, () => findMembership(deps.db, accountId.toLowerCase(), member.id));
+  if (!found) {
+    ctx.accountRefused = NOT_A_MEMBER;
+    return;
+  }
+  if (found.account.disabledAt) {
+    ctx.suspended = true;
+    ctx.user = null;
+    return;
+  }
+  ctx.self = member;
+  ctx.user = found.account;
+  ctx.actor = { id: member.id, name: member.name, role: found.role };
 }
 
 /**
@@ -71,6 +111,9 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
     suspended: false,
     apiKey: null,
     apiKeyRefused: null,
+    actor: null,
+    self: null,
+    accountRefused: null,
   };
   const { user: userSessions, admin: adminSessions } = deps.sessions;
 
@@ -88,8 +131,9 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
       else if (found.user.disabledAt) ctx.suspended = true;
       else {
         ctx.user = found.user;
-        ctx.apiKey = { id: found.key.id, scopes: found.key.scopes, isDefault: found.key.isDefault };
+        ctx.apiKey = { id: found.key.id, name: found.key.name, scopes: found.key.scopes, isDefault: found.key.isDefault };
         await touchApiKey(deps.db, found.key.id);
+        await actOnTeamAccount(deps, ctx, req.header(ACCOUNT_HEADER));
       }
     }
     return ctx;
@@ -102,6 +146,7 @@ export async function createContext(deps: ApiDeps, req: RequestLike, res: Respon
       if (!check.account.disabledAt) {
         ctx.user = check.account;
         ctx.sessionId = check.sessionId;
+        await actOnTeamAccount(deps, ctx, req.header(ACCOUNT_HEADER));
       }
       if (check.refreshed) res.setCookie(check.refreshed);
     } else {

@@ -144,6 +144,14 @@ export const mailTemplates = {
       action: { label: 'Change your password', url: link },
       outro: 'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
     }),
+  /** The inviter's name is the account holder's own text, escaped by the renderer like every field. */
+  teamInvite: (to: string, link: string, accountName: string, role: string) =>
+    composeMail(to, {
+      subject: `You are invited to a ${PRODUCT_NAME} team`,
+      intro: `${accountName} invited you to their ${PRODUCT_NAME} account as ${role}. Sign in or create an account with this email address, then accept.`,
+      action: { label: 'Accept the invite', url: link },
+      outro: 'This link expires in 7 days and can be used once. If you do not know the sender, ignore this email.',
+    }),
   resetPassword: (to: string, link: string) =>
     composeMail(to, {
       subject: 'Reset your password',

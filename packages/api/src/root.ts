@@ -19,6 +19,7 @@ import { statementsRouter } from './routers/statements';
 import { siteRouter } from './routers/site';
 import { statusRouter } from './routers/status';
 import { twoFactorRouter } from './routers/two-factor';
+import { teamRouter } from './routers/team';
 import { telegramRouter } from './routers/telegram';
 import { usageRouter } from './routers/usage';
 import { createCallerFactory, router } from './trpc';
@@ -47,6 +48,7 @@ export const appRouter = router({
   plans: plansRouter,
   subscriptions: subscriptionsRouter,
   status: statusRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,11 +8,15 @@ import {
   NOT_ALLOWED_FOR_ROLE,
   humanizeIdentifier,
   missingScopeMessage,
+  roleAllows,
+  roleRefusal,
   type AdminRole,
+  type TeamRight,
   type DomainErrorCode,
   type RequiredScope,
 } from '@proxyhub/core';
 import type { Context } from './context';
+import { recordAccountAudit, type AuditActor } from './services/accounts/account-audit';
 import { recordAudit, type Actor } from './services/admin/audit-log';
 
 /** The one place domain error codes become tRPC codes (and, through tRPC, HTTP statuses). */
@@ -115,9 +119,35 @@ export const publicProcedure = t.procedure.use(invalidateReads).use(domainErrors
 
 const signedInProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.apiKeyRefused) throw new TRPCError({ code: 'UNAUTHORIZED', message: ctx.apiKeyRefused });
+  if (ctx.accountRefused) throw new TRPCError({ code: 'FORBIDDEN', message: ctx.accountRefused });
   if (ctx.suspended) throw new TRPCError({ code: 'FORBIDDEN', message: ACCOUNT_DISABLED_MESSAGE });
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Not authenticated' });
   return next({ ctx: { ...ctx, user: ctx.user } });
+});
+
+/** Who made a change on the account: the key it came through, else the person (owner or member). */
+function accountActorOf(ctx: Pick<Context, 'apiKey' | 'actor'> & { user: NonNullable<Context['user']> }): AuditActor {
+  if (ctx.apiKey) return { kind: 'key', id: ctx.apiKey.id, name: ctx.apiKey.name };
+  if (ctx.actor) return { kind: 'member', id: ctx.actor.id, name: ctx.actor.name };
+  return { kind: 'member', id: ctx.user.id, name: ctx.user.name };
+}
+
+/** What a user procedure's input names, for the account audit's target column. */
+function accountTargetOf(input: unknown): string | null {
+  if (!input || typeof input !== 'object') return null;
+  const i = input as Record<string, unknown>;
+  for (const key of ['id', 'proxyUserId', 'proxyAccountId', 'code', 'paymentId', 'email'] as const) {
+    if (typeof i[key] === 'string') return `${key}:${i[key]}`;
+  }
+  return null;
+}
+
+/** Every change made on an account (not reads), after it succeeded, in the account's own audit log. */
+const auditAccountChanges = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
+  const result = await next();
+  if (type !== 'mutation' || !result.ok || !ctx.user) return result;
+  await recordAccountAudit(ctx.db, ctx.user.id, accountActorOf({ ...ctx, user: ctx.user }), path, accountTargetOf(await getRawInput()));
+  return result;
 });
 
 /** Whether the caller holds a scope: a session and the Default key hold them all; other keys only those they were given. */
@@ -126,19 +156,51 @@ export function holdsScope(ctx: Pick<Context, 'apiKey'>, scope: RequiredScope): 
   return scope !== ACCOUNT_ADMIN_SCOPE && ctx.apiKey.scopes.includes(scope);
 }
 
-/** A user procedure an API key may call only with this scope (docs/api-keys.md lists which is which). */
-export function scopedProcedure(scope: RequiredScope) {
-  return signedInProcedure.use(({ ctx, next }) => {
-    if (!holdsScope(ctx, scope)) throw new TRPCError({ code: 'FORBIDDEN', message: missingScopeMessage(scope) });
-    return next();
-  });
+/** A member acting on a team's account may do what their role allows (docs/teams.md). */
+function refuseRole(ctx: Pick<Context, 'actor'>, right: TeamRight): void {
+  if (ctx.actor && !roleAllows(ctx.actor.role, right)) throw new TRPCError({ code: 'FORBIDDEN', message: roleRefusal(ctx.actor.role, right) });
 }
 
 /**
- * Account administration (password, two-factor, Telegram, API keys, the account itself): a session
- * or the Default key. Deny by default: a user procedure not built from `scopedProcedure` is this.
+ * A user procedure an API key may call only with this scope (docs/api-keys.md lists which is which),
+ * and a team member only with a role that holds it. `anyMember`: every role may (the account itself).
  */
-export const userProcedure = scopedProcedure(ACCOUNT_ADMIN_SCOPE);
+export function scopedProcedure(scope: RequiredScope, opts: { anyMember?: boolean } = {}) {
+  return signedInProcedure
+    .use(({ ctx, next }) => {
+      if (!holdsScope(ctx, scope)) throw new TRPCError({ code: 'FORBIDDEN', message: missingScopeMessage(scope) });
+      if (!opts.anyMember) refuseRole(ctx, scope);
+      return next();
+    })
+    .use(auditAccountChanges);
+}
+
+/**
+ * Account administration (password, two-factor, Telegram, the account itself): a session or the
+ * Default key. Deny by default: a user procedure not built from `scopedProcedure` is this. A member
+ * acting on a team's account administers their own account here, never the team's.
+ */
+export const userProcedure = signedInProcedure
+  .use(({ ctx, next }) => {
+    if (!holdsScope(ctx, ACCOUNT_ADMIN_SCOPE)) throw new TRPCError({ code: 'FORBIDDEN', message: missingScopeMessage(ACCOUNT_ADMIN_SCOPE) });
+    if (ctx.self) return next({ ctx: { ...ctx, user: ctx.self, actor: null, self: null } });
+    return next();
+  })
+  .use(auditAccountChanges);
+
+/**
+ * The team account's own administration: its members, API keys and audit log. Keys with scopes are
+ * refused (`account:admin`); a member needs a role that holds the right (admin; developer for keys).
+ */
+export function teamProcedure(right: Exclude<TeamRight, RequiredScope>) {
+  return signedInProcedure
+    .use(({ ctx, next }) => {
+      if (!holdsScope(ctx, ACCOUNT_ADMIN_SCOPE)) throw new TRPCError({ code: 'FORBIDDEN', message: missingScopeMessage(ACCOUNT_ADMIN_SCOPE) });
+      refuseRole(ctx, right);
+      return next();
+    })
+    .use(auditAccountChanges);
+}
 
 /** Who is acting, for the audit log. */
 export function actorOf(ctx: Pick<Context, 'admin' | 'internal' | 'req'>): Actor {

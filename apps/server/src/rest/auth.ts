@@ -11,7 +11,11 @@ import { RestResponse, restRoute } from './rest';
 
 /** The spec's /auth paths over the auth router: same procedures, the spec's field names. */
 export const authRoutes = [
-  restRoute({ method: 'GET', url: '/auth/user' }, async (caller) => ({ success: true, user: await caller.auth.me() })),
+  restRoute({ method: 'GET', url: '/auth/user' }, async (caller) => {
+    const { actor, ...user } = await caller.auth.me();
+    // The account acted on is `user`; a team member acting on it is `actor` (absent otherwise).
+    return actor ? { success: true, user, actor } : { success: true, user };
+  }),
   restRoute({ method: 'POST', url: '/auth/logout' }, async (caller) => ({ success: true, ...(await caller.auth.logout()) })),
   restRoute({ method: 'POST', url: '/auth/register', body: registerInput }, async (caller, input) => ({
     success: true,

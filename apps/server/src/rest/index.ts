@@ -18,6 +18,7 @@ import { subscriptionsRoutes } from './subscriptions';
 import { locationsRoutes } from './locations';
 import { proxyAccountsRoutes } from './proxy-accounts';
 import { registerRestRoutes, type RestRoute } from './rest';
+import { teamRoutes } from './team';
 import { telegramRoutes } from './telegram';
 import { siteRoutes } from './site';
 import { twoFactorRoutes } from './two-factor';
@@ -49,6 +50,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...ipAllowlistRoutes,
   ...webhookRoutes,
   ...apiKeyRoutes,
+  ...teamRoutes,
   ...giftAndReferralRoutes,
   ...telegramRoutes,
   ...siteRoutes,

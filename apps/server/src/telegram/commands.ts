@@ -93,6 +93,9 @@ async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner | null
     // A linked chat acts as its owner's session does.
     apiKey: null,
     apiKeyRefused: null,
+    actor: null,
+    self: null,
+    accountRefused: null,
   };
   if (!owner) return ctx;
   if ('userId' in owner) {

@@ -1,6 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
+import { NOT_A_MEMBER } from '@proxyhub/core';
+import { actingAccount, forgetActingAccount, switchAccount } from '../acting-account';
+import { AccountSwitcher } from './account-switcher';
 import { errorMessage } from '../lib/errors';
 import { rememberReturningVisitor } from '../lib/returning';
 import { SESSION_KEY, useSession, useSessionActions } from '../session';
@@ -33,6 +36,8 @@ export function ProtectedLayout() {
   const [loggedOut, setLoggedOut] = useState(false);
   if (session.isPending) return <FullPageLoading />;
   if (session.isError) {
+    // A team account this person no longer belongs to: back to their own.
+    if (actingAccount() && session.error.message === NOT_A_MEMBER) switchAccount(null);
     return (
       <div className="full-page-center">
         <Alert kind="error">{errorMessage(session.error, 'Failed to get user info')}</Alert>
@@ -40,7 +45,7 @@ export function ProtectedLayout() {
       </div>
     );
   }
-  if (!session.data) return loggedOut ? <Navigate to="/" replace /> : <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!session.data) return loggedOut ? <Navigate to="/" replace /> : <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   return <AppShell name={session.data.name} email={session.data.email} onLoggedOut={() => setLoggedOut(true)} />;
 }
 
@@ -70,6 +75,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
     }
     // Logout clears the user and goes home (spec section 4).
     onLoggedOut();
+    forgetActingAccount();
     qc.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
     setUser(null);
   }
@@ -97,6 +103,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
               </NavLink>
             ))}
           </nav>
+          <AccountSwitcher />
           <div className="sidebar-user">
             <span className="avatar" aria-hidden="true">
               {name.trim().charAt(0).toUpperCase() || '?'}

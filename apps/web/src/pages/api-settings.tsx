@@ -12,6 +12,7 @@ import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
 import { ReferralSettings } from '../components/referral-settings';
+import { AuditSettings, TeamSettings } from '../components/team-settings';
 import { TelegramSettings } from '../components/telegram-settings';
 import { TwoFactorSettings } from '../components/two-factor-settings';
 import { SecretField } from '../components/secret-field';
@@ -29,6 +30,8 @@ const SECTIONS = [
   { id: 'security', label: 'Security' },
   { id: 'notifications', label: 'Notifications' },
   { id: 'account', label: 'Account' },
+  { id: 'team', label: 'Team' },
+  { id: 'audit', label: 'Audit' },
 ] as const;
 type SectionId = (typeof SECTIONS)[number]['id'];
 
@@ -62,6 +65,8 @@ export function ApiSettingsPage() {
             <WebhookSettings />
           </>
         )}
+        {current === 'team' && <TeamSettings />}
+        {current === 'audit' && <AuditSettings />}
         {current === 'account' && (
           <>
             <ProfileSettings />
@@ -89,29 +94,34 @@ function ApiAndProxySection() {
   };
   return (
     <>
-      <Card
-        title="API Key"
-        description={
-          <>
-            Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call is
-            described in the{' '}
-            <a href="/docs" target="_blank" rel="noreferrer">
-              API reference
-            </a>
-            .
-          </>
-        }
-      >
-        <SecretField id="api-key" label="API key" value={user.apiKey} />
-        <RotateCredential
-          name="API Key"
-          what="your API key"
-          warning="Your current API key stops working at once. Tools that use it need the new key."
-          done="New API key created. The old key no longer works."
-          rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
-          pending={rotateKey.isPending}
-        />
-      </Card>
+      {/* The team's Default key is its owner's alone (docs/teams.md): a member acting on it sees the team's other keys. */}
+      {!user.actor && (
+        <>
+          <Card
+            title="API Key"
+            description={
+              <>
+                Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call
+                is described in the{' '}
+                <a href="/docs" target="_blank" rel="noreferrer">
+                  API reference
+                </a>
+                .
+              </>
+            }
+          >
+            <SecretField id="api-key" label="API key" value={user.apiKey} />
+            <RotateCredential
+              name="API Key"
+              what="your API key"
+              warning="Your current API key stops working at once. Tools that use it need the new key."
+              done="New API key created. The old key no longer works."
+              rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
+              pending={rotateKey.isPending}
+            />
+          </Card>
+        </>
+      )}
       <ApiKeySettings />
       <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
         <SecretField id="proxy-password" label="Proxy password" value={user.proxyPassword} />

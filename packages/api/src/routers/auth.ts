@@ -15,12 +15,13 @@ import {
   resendVerificationInput,
   resetPasswordInput,
   resetTokenCheckInput,
+  roleAllows,
   verifyEmailInput,
 } from '@proxyhub/core';
-import { getUserView, rotateApiKey, rotateProxyPassword } from '../services/accounts/users';
+import { getUserView, rotateApiKey, rotateProxyPassword, type UserView } from '../services/accounts/users';
 import { changePassword, deleteAccount, renameUser } from '../services/accounts/user-settings';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/accounts/sign-in';
-import { endSession, startSession } from '../context';
+import { endSession, startSession, type Context } from '../context';
 import { tokenUsable } from '../services/accounts/one-time-tokens';
 import { clientKey, limited, signInLimited } from '../limits';
 import { holdsScope, publicProcedure, scopedProcedure, userProcedure } from '../trpc';
@@ -37,10 +38,16 @@ import { twoFactorEnabled } from '../services/accounts/two-factor';
 import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {
-  me: scopedProcedure('accounts:read').query(async ({ ctx }) => {
+  /** The account the call acts on; with a member acting on a team's account, `actor` is the member. */
+  me: scopedProcedure('accounts:read', { anyMember: true }).query(async ({ ctx }) => {
     const view = await ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id));
-    // The Default key's secret is every right: a key with scopes must not read its way to it.
-    return holdsScope(ctx, ACCOUNT_ADMIN_SCOPE) ? view : { ...view, apiKey: '' };
+    const actor = ctx.actor;
+    // The Default key's secret is every right: a key with scopes, or a member, must not read its way to it.
+    const apiKey = holdsScope(ctx, ACCOUNT_ADMIN_SCOPE) && !actor ? view.apiKey : '';
+    // A member whose role cannot read proxy accounts does not see the main proxy password either.
+    const proxyPassword = actor && !roleAllows(actor.role, 'accounts:read') ? '' : view.proxyPassword;
+    const answer: UserView & { actor?: Context['actor'] } = { ...view, apiKey, proxyPassword, actor };
+    return answer;
   }),
   /** Leaked credentials: a new Default API key (the old one stops working at once) or main proxy password. */
   rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),

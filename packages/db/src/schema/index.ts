@@ -12,3 +12,4 @@ export * from './seller';
 export * from './plans';
 export * from './api-keys';
 export * from './status';
+export * from './teams';

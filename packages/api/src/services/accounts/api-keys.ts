@@ -18,8 +18,10 @@ import {
   DomainError,
   MAX_API_KEYS,
   TOO_MANY_API_KEYS,
+  roleRefusal,
   type ApiKeyScope,
   type ApiKeyView,
+  type TeamRole,
   type CreatedApiKey,
   type createApiKeyInput,
 } from '@proxyhub/core';
@@ -46,6 +48,18 @@ function view(row: KeyRow, defaultKeyEnc: string | null, secrets: SecretBox): Ap
   };
 }
 
+/** A team member's role: the scopes a key they make or delete may hold at most. */
+export interface RoleLimit {
+  role: TeamRole;
+  scopes: readonly ApiKeyScope[];
+}
+
+/** A member must not mint (or take away) a key more powerful than they are. */
+function refuseBeyondRole(scopes: readonly string[], within: RoleLimit | null): void {
+  const beyond = within && scopes.find((s) => !(within.scopes as readonly string[]).includes(s));
+  if (within && beyond) throw new DomainError('FORBIDDEN', roleRefusal(within.role, beyond as ApiKeyScope));
+}
+
 /** Sets the account's Default key (every scope) to this secret: made with the account, replaced by `auth.rotateApiKey`. */
 export async function setDefaultKey(tx: DbOrTx, secrets: SecretBox, userId: string, secret: string): Promise<void> {
   const keyHash = secrets.lookupHash(secret);
@@ -68,7 +82,14 @@ export async function listApiKeys(db: DbOrTx, secrets: SecretBox, userId: string
 }
 
 /** POST /api/keys: a new key, its secret answered this once. At most MAX_API_KEYS per account. */
-export async function createApiKey(tx: DbOrTx, secrets: SecretBox, userId: string, input: z.output<typeof createApiKeyInput>): Promise<CreatedApiKey> {
+export async function createApiKey(
+  tx: DbOrTx,
+  secrets: SecretBox,
+  userId: string,
+  input: z.output<typeof createApiKeyInput>,
+  within: RoleLimit | null = null,
+): Promise<CreatedApiKey> {
+  refuseBeyondRole(input.scopes, within);
   // Concurrent creations count one after another: the user's row is the lock.
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
   const [held] = await tx.select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, userId));
@@ -90,13 +111,14 @@ export async function createApiKey(tx: DbOrTx, secrets: SecretBox, userId: strin
 }
 
 /** DELETE /api/keys/:id: refused from the next request on (other servers within the read cache's second). */
-export async function deleteApiKey(tx: DbOrTx, userId: string, id: string): Promise<{ deleted: true }> {
+export async function deleteApiKey(tx: DbOrTx, userId: string, id: string, within: RoleLimit | null = null): Promise<{ deleted: true }> {
   const [row] = await tx
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
   if (!row) throw new DomainError('NOT_FOUND', API_KEY_NOT_FOUND);
   if (row.isDefault) throw new DomainError('CONFLICT', DEFAULT_KEY_KEPT);
+  refuseBeyondRole(row.scopes, within);
   await tx.delete(apiKeys).where(eq(apiKeys.id, id));
   return { deleted: true };
 }
@@ -104,6 +126,8 @@ export async function deleteApiKey(tx: DbOrTx, userId: string, id: string): Prom
 /** The key a request authenticated with: what it may do. */
 export interface AuthenticatedKey {
   id: string;
+  /** For the account's audit log. */
+  name: string;
   scopes: readonly ApiKeyScope[];
   /** Today's single key: every scope and account administration. */
   isDefault: boolean;
@@ -127,6 +151,7 @@ export async function findApiKey(db: DbOrTx, keyHash: string): Promise<KeyLookup
   return {
     key: {
       id: key.id,
+      name: key.name,
       scopes: key.scopes.filter((s): s is ApiKeyScope => (API_KEY_SCOPES as readonly string[]).includes(s)),
       isDefault: key.isDefault,
       expiresAt: key.expiresAt,
