@@ -27,3 +27,4 @@ export * from './plans';
 export * from './api-keys';
 export * from './proxy-list';
 export * from './status';
+export * from './outputs';

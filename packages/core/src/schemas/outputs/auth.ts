@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** What the `auth.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
+
+export const authMeOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  credits: z.bigint(),
+  total_usage_bytes: z.bigint(),
+  proxyUserId: z.string(),
+  proxyPassword: z.string(),
+  apiKey: z.string(),
+  emailVerified: z.boolean(),
+  authType: z.enum(['email', 'google']),
+  returning: z.boolean(),
+  createdAt: z.date(),
+  referralCode: z.string(),
+});
+
+export const authRotateApiKeyOutput = z.object({ apiKey: z.string() });
+
+export const authRotateProxyPasswordOutput = z.object({ proxyPassword: z.string() });
+
+export const authRegisterOutput = z.object({ message: z.string() });
+
+export const authLoginOutput = z.union([
+  z.object({ status: z.literal('verification_required'), message: z.string() }),
+  z.object({ status: z.literal('two_factor_required') }),
+  z.object({
+    status: z.literal('ok'),
+    user: z.object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string(),
+      credits: z.bigint(),
+      total_usage_bytes: z.bigint(),
+      proxyUserId: z.string(),
+      proxyPassword: z.string(),
+      apiKey: z.string(),
+      emailVerified: z.boolean(),
+      authType: z.enum(['email', 'google']),
+      returning: z.boolean(),
+      createdAt: z.date(),
+      referralCode: z.string(),
+    }),
+  }),
+]);
+
+export const authLogoutOutput = z.object({ message: z.string() });
+
+export const authChangePasswordOutput = z.object({ message: z.string() });
+
+export const authRenameOutput = z.object({
+  user: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    credits: z.bigint(),
+    total_usage_bytes: z.bigint(),
+    proxyUserId: z.string(),
+    proxyPassword: z.string(),
+    apiKey: z.string(),
+    emailVerified: z.boolean(),
+    authType: z.enum(['email', 'google']),
+    returning: z.boolean(),
+    createdAt: z.date(),
+    referralCode: z.string(),
+  }),
+});
+
+export const authDeleteAccountOutput = z.object({ message: z.string() });
+
+export const authSignInOptionsOutput = z.object({ google: z.boolean() });
+
+export const authVerifyEmailOutput = z.object({ alreadyVerified: z.boolean(), message: z.string() });
+
+export const authResendVerificationOutput = z.object({ message: z.string() });
+
+export const authForgotPasswordOutput = z.object({ message: z.string() });
+
+export const authResetPasswordOutput = z.object({ message: z.string() });
+
+export const authCheckResetTokenOutput = z.object({ valid: z.boolean() });
+
+export const authGoogleStartOutput = z.object({ url: z.string(), state: z.string(), codeVerifier: z.string() });
+
+export const authGoogleCallbackOutput = z.object({ requiresTwoFactor: z.boolean(), userId: z.string() });
