@@ -155,6 +155,22 @@ describe('the API reference', () => {
   });
 });
 
+describe('the README’s calls with a key', () => {
+  it('one REST path and one tRPC procedure answer a usage:read key the same usage', async () => {
+    const { client: user } = await signedInUser(server);
+    const keyed = server.client({ origin: null });
+    keyed.bearer = (await user.post<{ secret: string }>('/api/keys', { name: 'readme', scopes: ['usage:read'] })).body.secret;
+    const rest = await keyed.get<{ points: unknown[] }>('/api/usage?granularity=day');
+    expect(rest.status).toBe(200);
+    const input = encodeURIComponent(JSON.stringify({ json: { granularity: 'day' } }));
+    const trpc = await keyed.get<{ result: { data: { json: { points: unknown[] } } } }>(`/trpc/usage.history?input=${input}`);
+    expect(trpc.status).toBe(200);
+    expect(trpc.body.result.data.json.points).toHaveLength(rest.body.points.length);
+    keyed.bearer = (await user.post<{ secret: string }>('/api/keys', { name: 'other', scopes: ['accounts:read'] })).body.secret;
+    expect(await keyed.get('/api/usage?granularity=day')).toMatchObject({ status: 403, body: { success: false, error: 'Missing scope: usage:read' } });
+  });
+});
+
 describe('/docs', () => {
   it('is a page from our origin that loads the document and says how to use the API key', async () => {
     const client = server.client({ origin: null });

@@ -1,17 +1,20 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { bytesToGb, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
+import { bytesToGb, hundredthsGbToBytes, setAlertsInput, alertsGetOutput, alertsSetOutput } from '@proxyhub/core';
 import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/notify/balance-alerts';
 import { scopedProcedure } from '../trpc';
 
 export const alertsRouter = {
   /** The low-balance threshold in GB (null: no alerts). */
-  get: scopedProcedure('accounts:read').query(async ({ ctx }) => {
-    const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
-    return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes) };
-  }),
+  get: scopedProcedure('accounts:read')
+    .output(alertsGetOutput)
+    .query(async ({ ctx }) => {
+      const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
+      return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes) };
+    }),
 
   set: scopedProcedure('accounts:write')
     .input(setAlertsInput)
+    .output(alertsSetOutput)
     .mutation(async ({ ctx, input }) => {
       await setLowBalanceThreshold(ctx.db, ctx.user.id, input.lowBalanceGB === null ? null : hundredthsGbToBytes(input.lowBalanceGB));
       // A balance already below the new threshold is reported now, not at the next report.
