@@ -578,41 +578,6 @@ export const adminUserConnectionsOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
-export const adminUserConnectionsAllOutput = z.array(
-  z.object({
-    id: z.string(),
-    state: z.string(),
-    proxyUserId: z.string(),
-    proxyAccountId: z.string(),
-    country: z.string(),
-    city: z.string(),
-    protocol: z.string(),
-    bytesUp: z.string(),
-    bytesDown: z.string(),
-    target: z.string(),
-    reason: z.string(),
-    outcome: z.enum([
-      'ok',
-      'refused',
-      'target_unreachable',
-      'upstream_failed',
-      'cut_off',
-      'client_closed',
-      'timeout',
-      'blocked',
-      'upstream_unavailable',
-      'rotated',
-    ]),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    session: z.string(),
-    zip: z.string(),
-    asn: z.string(),
-    billedBytes: z.string(),
-    connectMs: z.number().nullable(),
-  }),
-);
-
 export const adminSuspendUserOutput = z.object({ success: z.literal(true), suspendedAt: z.string() });
 
 export const adminUnsuspendUserOutput = z.object({ success: z.literal(true) });

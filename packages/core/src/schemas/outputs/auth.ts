@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 /** What the `auth.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
+/** The signed-in user as every answer that carries one shows them. */
 export const authMeOutput = z.object({
   id: z.string(),
   name: z.string(),
@@ -29,21 +30,7 @@ export const authLoginOutput = z.union([
   z.object({ status: z.literal('two_factor_required') }),
   z.object({
     status: z.literal('ok'),
-    user: z.object({
-      id: z.string(),
-      name: z.string(),
-      email: z.string(),
-      credits: z.bigint(),
-      total_usage_bytes: z.bigint(),
-      proxyUserId: z.string(),
-      proxyPassword: z.string(),
-      apiKey: z.string(),
-      emailVerified: z.boolean(),
-      authType: z.enum(['email', 'google']),
-      returning: z.boolean(),
-      createdAt: z.date(),
-      referralCode: z.string(),
-    }),
+    user: authMeOutput,
   }),
 ]);
 
@@ -52,21 +39,7 @@ export const authLogoutOutput = z.object({ message: z.string() });
 export const authChangePasswordOutput = z.object({ message: z.string() });
 
 export const authRenameOutput = z.object({
-  user: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string(),
-    credits: z.bigint(),
-    total_usage_bytes: z.bigint(),
-    proxyUserId: z.string(),
-    proxyPassword: z.string(),
-    apiKey: z.string(),
-    emailVerified: z.boolean(),
-    authType: z.enum(['email', 'google']),
-    returning: z.boolean(),
-    createdAt: z.date(),
-    referralCode: z.string(),
-  }),
+  user: authMeOutput,
 });
 
 export const authDeleteAccountOutput = z.object({ message: z.string() });

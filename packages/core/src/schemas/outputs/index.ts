@@ -1,3 +1,9 @@
+/**
+ * What each procedure answers, one file per router (`<router><Procedure>Output`): the procedure
+ * checks its answer with `.output(...)`, and the REST path over it documents the same schema (or
+ * its reshaping) in the OpenAPI document. Bigints and dates are as tRPC sends them; REST sends
+ * them as numbers and ISO strings.
+ */
 export * from './auth';
 export * from './credits';
 export * from './admin';

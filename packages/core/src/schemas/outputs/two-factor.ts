@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { authMeOutput } from './auth';
 
 /** What the `twoFactor.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -12,21 +13,7 @@ export const twoFactorDisableOutput = z.object({ success: z.literal(true) });
 
 export const twoFactorLoginOutput = z.object({
   success: z.literal(true),
-  user: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string(),
-    credits: z.bigint(),
-    total_usage_bytes: z.bigint(),
-    proxyUserId: z.string(),
-    proxyPassword: z.string(),
-    apiKey: z.string(),
-    emailVerified: z.boolean(),
-    authType: z.enum(['email', 'google']),
-    returning: z.boolean(),
-    createdAt: z.date(),
-    referralCode: z.string(),
-  }),
+  user: authMeOutput,
 });
 
 export const twoFactorAdminSetupOutput = z.object({ secret: z.string(), otpauthUrl: z.string(), qrCodeDataUrl: z.string() });

@@ -105,41 +105,6 @@ export const usageConnectionOutput = z.object({
   }),
 });
 
-export const usageConnectionsAllOutput = z.array(
-  z.object({
-    id: z.string(),
-    state: z.string(),
-    proxyUserId: z.string(),
-    proxyAccountId: z.string(),
-    country: z.string(),
-    city: z.string(),
-    protocol: z.string(),
-    bytesUp: z.string(),
-    bytesDown: z.string(),
-    target: z.string(),
-    reason: z.string(),
-    outcome: z.enum([
-      'ok',
-      'refused',
-      'target_unreachable',
-      'upstream_failed',
-      'cut_off',
-      'client_closed',
-      'timeout',
-      'blocked',
-      'upstream_unavailable',
-      'rotated',
-    ]),
-    startedAt: z.string(),
-    endedAt: z.string(),
-    session: z.string(),
-    zip: z.string(),
-    asn: z.string(),
-    billedBytes: z.string(),
-    connectMs: z.number().nullable(),
-  }),
-);
-
 export const usageBurnOutput = z.object({
   from: z.string(),
   to: z.string(),
