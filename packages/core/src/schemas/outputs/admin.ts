@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pricingOutput } from './credits';
 
 /** What the `admin.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -353,23 +354,7 @@ export const adminDeletePlanOutput = z.object({ success: z.literal(true) });
 
 export const adminSetPricingOutput = z.object({
   success: z.literal(true),
-  pricing: z.union([
-    z.object({
-      pricePerGbCents: z.number(),
-      minOrderCents: z.number(),
-      minOrderGb: z.number(),
-      minOrderTotalCents: z.number(),
-      tiers: z.array(z.object({ minGb: z.number(), pricePerGbCents: z.number() })),
-    }),
-    z.object({
-      userPricePerGbCents: z.number().nullable(),
-      pricePerGbCents: z.number(),
-      minOrderCents: z.number(),
-      minOrderGb: z.number(),
-      minOrderTotalCents: z.number(),
-      tiers: z.array(z.object({ minGb: z.number(), pricePerGbCents: z.number() })),
-    }),
-  ]),
+  pricing: pricingOutput,
 });
 
 export const adminSetUserPriceOutput = z.object({ success: z.literal(true), user: z.object({ id: z.string(), pricePerGbCents: z.number().nullable() }) });

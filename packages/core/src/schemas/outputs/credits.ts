@@ -10,23 +10,20 @@ export const creditsCancelCryptoPaymentOutput = z.object({ paymentId: z.string()
 
 export const creditsPromoPreviewOutput = z.object({ code: z.string(), bonusPercent: z.number(), bonusBytes: z.bigint(), creditsBytes: z.bigint() });
 
-export const creditsPricingOutput = z.union([
-  z.object({
-    pricePerGbCents: z.number(),
-    minOrderCents: z.number(),
-    minOrderGb: z.number(),
-    minOrderTotalCents: z.number(),
-    tiers: z.array(z.object({ minGb: z.number(), pricePerGbCents: z.number() })),
-  }),
-  z.object({
-    userPricePerGbCents: z.number().nullable(),
-    pricePerGbCents: z.number(),
-    minOrderCents: z.number(),
-    minOrderGb: z.number(),
-    minOrderTotalCents: z.number(),
-    tiers: z.array(z.object({ minGb: z.number(), pricePerGbCents: z.number() })),
-  }),
-]);
+/**
+ * The price list; signed in, also the caller's own rate (null without one). One object, not a
+ * union: zod keeps the first union member that matches and would drop `userPricePerGbCents`.
+ */
+export const pricingOutput = z.object({
+  userPricePerGbCents: z.number().nullable().optional(),
+  pricePerGbCents: z.number(),
+  minOrderCents: z.number(),
+  minOrderGb: z.number(),
+  minOrderTotalCents: z.number(),
+  tiers: z.array(z.object({ minGb: z.number(), pricePerGbCents: z.number() })),
+});
+
+export const creditsPricingOutput = pricingOutput;
 
 export const creditsPaymentsOutput = z.array(
   z.object({
