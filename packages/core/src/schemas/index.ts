@@ -28,4 +28,3 @@ export * from './api-keys';
 export * from './proxy-list';
 export * from './status';
 export * from './teams';
-export * from './outputs';
