@@ -11,6 +11,7 @@ export * from './units';
 export * from './upstream-template';
 export * from './upstream-presets';
 export * from './pricing';
+export * from './plan-price';
 export * from './target-policy';
 export * from './target-host';
 export * from './target-rules';

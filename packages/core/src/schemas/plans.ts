@@ -73,9 +73,6 @@ export interface Plan {
   active: boolean;
 }
 
-/** What a plan's GB cost, in cents per GB (rounded to the cent), for comparing it with pay-as-you-go. */
-export const planPricePerGbCents = (p: Pick<Plan, 'gbPerPeriod' | 'priceCents'>): number => Math.round(p.priceCents / p.gbPerPeriod);
-
 /** `POST /api/subscriptions`: the plan to subscribe to (paid on an invoice, as a crypto top-up is). */
 export const subscribeInput = z.object({
   planId: z.string({ error: 'Choose a plan' }).trim().min(1, 'Choose a plan').max(100, 'Plan not found'),
