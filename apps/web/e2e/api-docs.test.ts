@@ -31,6 +31,11 @@ describe('API docs', () => {
     const doc = (await page.evaluate(async () => (await fetch('/api/openapi.json')).json())) as { paths: Record<string, object> };
     const operations = Object.values(doc.paths).reduce((n, ops) => n + Object.keys(ops).length, 0);
     expect(drawn).toBe(operations);
+    // Each path shows its summary, and opened, the schema of its answer.
+    const me = page.locator('#operations-auth-getAuthUser');
+    expect(await me.locator('.opblock-summary-description').textContent()).toContain('The signed-in user');
+    await me.locator('.opblock-summary').click();
+    await me.locator('.responses-wrapper').getByText('proxyPassword').first().waitFor();
     expect(problems).toEqual([]);
     expect(requests.every((u) => u.startsWith(e2e.baseUrl) || u.startsWith('data:'))).toBe(true);
   });

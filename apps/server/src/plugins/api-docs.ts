@@ -14,13 +14,40 @@ import type { RestRoute } from '../rest/rest';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
+/** A payment notification's answer: the payment's state after it, and whether it credited the balance. */
+const WEBHOOK_ANSWER: ExtraPath['answer'] = {
+  description: 'The notification was applied.',
+  schema: {
+    type: 'object',
+    properties: {
+      success: { const: true },
+      status: { type: 'string', description: 'The payment’s status after the notification.' },
+      credited: { type: 'boolean' },
+    },
+    required: ['success', 'status', 'credited'],
+  },
+};
+
 /** Plain-HTTP paths that are not REST shims: browser redirects and provider webhooks. */
 const EXTRA_PATHS: readonly ExtraPath[] = [
-  { method: 'GET', url: '/auth/google', summary: 'Starts Google sign-in (a browser redirect).', security: 'none' },
-  { method: 'GET', url: '/auth/google/callback', summary: 'Where Google sends the browser back after sign-in.', security: 'none' },
-  { method: 'POST', url: '/webhooks/nowpayments', summary: 'Payment notifications from NOWPayments (signed).', security: 'none' },
-  { method: 'POST', url: '/webhooks/sandbox', summary: 'Payment notifications from the sandbox provider (signed).', security: 'none' },
-  { method: 'GET', url: '/api/openapi.json', summary: 'This document.', security: 'none' },
+  { method: 'GET', url: '/auth/google', summary: 'Starts Google sign-in (a browser redirect).', security: 'none', answer: 'redirect' },
+  { method: 'GET', url: '/auth/google/callback', summary: 'Where Google sends the browser back after sign-in.', security: 'none', answer: 'redirect' },
+  { method: 'POST', url: '/webhooks/nowpayments', summary: 'Payment notifications from NOWPayments (signed).', security: 'none', answer: WEBHOOK_ANSWER },
+  { method: 'POST', url: '/webhooks/sandbox', summary: 'Payment notifications from the sandbox provider (signed).', security: 'none', answer: WEBHOOK_ANSWER },
+  {
+    method: 'GET',
+    url: '/api/openapi.json',
+    summary: 'This document.',
+    security: 'none',
+    answer: {
+      description: 'The OpenAPI 3.1 document.',
+      schema: {
+        type: 'object',
+        properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+        required: ['openapi', 'info', 'paths'],
+      },
+    },
+  },
 ];
 
 const page = (title: string) => `<!doctype html>

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { BILLING_PAGE_MAX, billingListInput, escapeHtml, formatGb, GB_CSV_COLUMN, receiptInput } from '@proxyhub/core';
+import { BILLING_PAGE_MAX, billingListInput, escapeHtml, formatGb, GB_CSV_COLUMN, receiptInput, billingListOutput } from '@proxyhub/core';
 import type { BillingEntry, Receipt } from '@proxyhub/api';
 import { errorAnswer, hasErrorAnswer } from '../error-answer';
 import { RestResponse, restRoute } from './rest';
@@ -57,23 +57,42 @@ ${r.bonusNote ? `<tr><th>Bonus</th><td data-testid="receipt-bonus">${escapeHtml(
 
 /** Billing history (cookie or Bearer API key) and printable receipts of paid orders. */
 export const billingRoutes = [
-  restRoute({ method: 'GET', url: '/api/billing', query: billingListInput }, async (caller, input) => {
-    if (input?.format !== 'csv') return caller.billing.list(input);
-    const { entries } = await caller.billing.list({ ...input, limit: input.limit ?? BILLING_PAGE_MAX });
-    return new RestResponse(200, billingCsv(entries), CSV);
-  }),
+  restRoute(
+    {
+      method: 'GET',
+      url: '/api/billing',
+      summary: 'Billing history (orders, codes, gifts, adjustments), newest first; `format=csv` for CSV.',
+      response: billingListOutput,
+      text: { type: 'text/csv', description: 'With `format=csv`: the entries as CSV.' },
+      query: billingListInput,
+    },
+    async (caller, input) => {
+      if (input?.format !== 'csv') return caller.billing.list(input);
+      const { entries } = await caller.billing.list({ ...input, limit: input.limit ?? BILLING_PAGE_MAX });
+      return new RestResponse(200, billingCsv(entries), CSV);
+    },
+  ),
   // A page for a person: errors are pages too (a signed-out browser, an unpaid order).
-  restRoute({ method: 'GET', url: '/billing/receipts/:paymentId', params: receiptInput }, async (caller, input) => {
-    try {
-      return new RestResponse(200, receiptHtml(await caller.billing.receipt(input)), HTML);
-    } catch (err) {
-      if (!hasErrorAnswer(err)) throw err;
-      const { status, body } = errorAnswer(err);
-      return new RestResponse(
-        status,
-        page('Receipt', `<h1>Receipt</h1><p data-testid="receipt-error">${escapeHtml(body.error)}</p><p><a href="/billing">Billing</a></p>`),
-        HTML,
-      );
-    }
-  }),
+  restRoute(
+    {
+      method: 'GET',
+      url: '/billing/receipts/:paymentId',
+      summary: `A paid order's printable receipt (an HTML page).`,
+      text: { type: 'text/html', description: 'The receipt as a page (errors are pages too).' },
+      params: receiptInput,
+    },
+    async (caller, input) => {
+      try {
+        return new RestResponse(200, receiptHtml(await caller.billing.receipt(input)), HTML);
+      } catch (err) {
+        if (!hasErrorAnswer(err)) throw err;
+        const { status, body } = errorAnswer(err);
+        return new RestResponse(
+          status,
+          page('Receipt', `<h1>Receipt</h1><p data-testid="receipt-error">${escapeHtml(body.error)}</p><p><a href="/billing">Billing</a></p>`),
+          HTML,
+        );
+      }
+    },
+  ),
 ];

@@ -1,8 +1,9 @@
 /**
  * The OpenAPI 3.1 document of the REST paths, generated from the same zod schemas the procedures
  * validate with (3.1 is JSON Schema 2020-12, which zod writes directly), so it cannot drift from
- * what the server accepts. Answers are described by their error shape only: the procedures' outputs
- * are typed for tRPC callers, not declared as schemas.
+ * what the server accepts. Answers are described by each route's response schema: the procedure's
+ * output schema (which the procedure checks with `.output`) or the shim's reshaping of it, written
+ * as the shim sends it (bigints as integers, dates as ISO strings: see `jsonSafe`).
  */
 import { z } from 'zod';
 import type { RestRoute } from './rest';
@@ -15,6 +16,8 @@ export interface ExtraPath {
   url: string;
   summary: string;
   security?: 'none';
+  /** What it answers: a browser redirect, or JSON of this schema. */
+  answer: 'redirect' | { description: string; schema: JsonSchema };
 }
 
 const ERROR_SCHEMA = {
@@ -25,9 +28,27 @@ const ERROR_SCHEMA = {
 
 const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
-function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+/** What JSON makes of the values zod cannot write as JSON Schema: `jsonSafe` sends bigints as numbers, dates as ISO strings. */
+const asSent: NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override'] = (ctx) => {
+  const type = ctx.zodSchema._zod.def.type;
+  if (type === 'bigint') Object.assign(ctx.jsonSchema, { type: 'integer' });
+  if (type === 'date') Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
+};
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', override: asSent }) as JsonSchema;
   return rest;
+}
+
+/** The JSON Schema of a route's answer as it is sent (for the document and for checking real answers against it). */
+export const responseJsonSchema = (schema: z.ZodType): JsonSchema => jsonSchemaOf(schema, 'output');
+
+function successAnswer(route: RestRoute) {
+  const content: Record<string, { schema: JsonSchema }> = {};
+  if (route.response) content['application/json'] = { schema: responseJsonSchema(route.response) };
+  if (route.text) content[route.text.type] = { schema: { type: 'string' } };
+  const description = route.text ? `Success. ${route.text.description}` : route.status === 201 ? 'Created.' : 'Success.';
+  return { [String(route.status)]: { description, ...(Object.keys(content).length ? { content } : {}) } };
 }
 
 /** `/a/:id/b` is `/a/{id}/b` in OpenAPI. */
@@ -46,8 +67,9 @@ function operationFor(route: RestRoute) {
   const op: Record<string, unknown> = {
     operationId: operationIdOf(route.method, route.url),
     tags: [tagOf(route.url)],
+    ...(route.summary ? { summary: route.summary } : {}),
     responses: {
-      '200': { description: 'Success: `{ success: true, ... }` or the resource asked for.' },
+      ...successAnswer(route),
       '400': errorAnswer('The input is not valid; `error` names the field.'),
       '401': errorAnswer('Not signed in, or the API key is not valid.'),
       '429': errorAnswer('Too many requests; see the Retry-After header.'),
@@ -87,7 +109,10 @@ export function openApiDocument(routes: readonly RestRoute[], extra: readonly Ex
       tags: [tagOf(e.url)],
       summary: e.summary,
       ...(e.security === 'none' ? { security: [] } : {}),
-      responses: { default: { description: 'See the summary.' } },
+      responses:
+        e.answer === 'redirect'
+          ? { '302': { description: 'A redirect; the Location header says where.', headers: { Location: { schema: { type: 'string' } } } } }
+          : { '200': { description: e.answer.description, content: { 'application/json': { schema: e.answer.schema } } } },
     };
   }
   return {

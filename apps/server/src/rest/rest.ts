@@ -1,7 +1,9 @@
 /**
  * REST shims: the spec's paths over the same procedures as tRPC. A path is declared with the
- * procedure's own input schema (what an OpenAPI document would describe) and where it carries it
- * (JSON body, query string or path parameters). The shim does not validate: the procedure does,
+ * procedure's own input schema and where it carries it (JSON body, query string or path
+ * parameters), a one-line summary, and the schema of its JSON answer (the procedure's output
+ * schema, reshaped as the shim reshapes it): the OpenAPI document is generated from these, and the
+ * compiler holds each shim's answer to its declared schema. The shim does not validate: the procedure does,
  * after its guards, so an anonymous call with a bad body is a 401 as over tRPC, not a 400.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,10 +35,24 @@ export interface RestRoute {
   pathParams: string[];
   /** Fields a path's error answers carry besides success and error (the spec's login answer has requiresVerification). */
   errorFields: Record<string, unknown>;
+  /** One line for the API reference. */
+  summary?: string;
+  /** The JSON answer's schema; the document describes bigints as integers and dates as ISO strings, as they are sent. */
+  response?: z.ZodType;
+  /** The status of a success: 201 for a path that creates. */
+  status: 200 | 201;
+  /** A text answer the path gives instead (CSV with `format=csv`, a printable page). */
+  text?: TextAnswer;
   answer(caller: Caller, input: unknown, headers: FastifyRequest['headers']): Promise<unknown>;
 }
 
-interface RouteSpec<S extends z.ZodType> {
+/** A text answer: its media type and when it is sent. */
+export interface TextAnswer {
+  type: string;
+  description: string;
+}
+
+interface RouteSpec<S extends z.ZodType, R extends z.ZodType> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   /** The input schema, under where the request carries the input (one of the three). */
@@ -46,6 +62,12 @@ interface RouteSpec<S extends z.ZodType> {
   /** With `body` or `query`: the URL's parameters are fields of its schema too (the URL wins). */
   pathParams?: true;
   errorFields?: Record<string, unknown>;
+  /** One line for the API reference: what the path does. */
+  summary?: string;
+  /** The JSON answer's schema. Every documented path has one (the API docs test names any without). */
+  response?: R;
+  status?: 201;
+  text?: TextAnswer;
 }
 
 const SOURCES: readonly InputSource[] = ['body', 'query', 'params'];
@@ -55,10 +77,13 @@ const SOURCES: readonly InputSource[] = ['body', 'query', 'params'];
  * passed to validates it with that same schema, so a caller-supplied value is only ever claimed
  * to have that shape until then.
  */
-export function restRoute<S extends z.ZodType>(
-  spec: RouteSpec<S>,
-  /** `headers` for the few answers that depend on them (content negotiation), never for who is calling: the caller knows. */
-  answer: (caller: Caller, input: z.input<S>, headers: FastifyRequest['headers']) => Promise<unknown>,
+export function restRoute<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown>(
+  spec: RouteSpec<S, R>,
+  /**
+   * `headers` for the few answers that depend on them (content negotiation), never for who is calling: the caller knows.
+   * The answer has the declared response's shape (before JSON: bigints and dates as the procedures return them).
+   */
+  answer: (caller: Caller, input: z.input<S>, headers: FastifyRequest['headers']) => Promise<NoInfer<z.input<R>> | RestResponse>,
 ): RestRoute {
   const from = SOURCES.find((k) => spec[k]);
   return {
@@ -67,6 +92,10 @@ export function restRoute<S extends z.ZodType>(
     input: from ? { from, schema: spec[from]! } : null,
     pathParams: spec.pathParams && (from === 'body' || from === 'query') ? [...spec.url.matchAll(/:(\w+)/g)].map((m) => m[1]!) : [],
     errorFields: spec.errorFields ?? {},
+    summary: spec.summary,
+    response: spec.response,
+    status: spec.status ?? 200,
+    text: spec.text,
     answer: (caller, input, headers) => answer(caller, input as z.input<S>, headers),
   };
 }
@@ -137,3 +166,9 @@ function handlerFor(deps: ApiDeps, route: RestRoute) {
 export function registerRestRoutes(app: FastifyInstance, deps: ApiDeps, routes: readonly RestRoute[]): void {
   for (const route of routes) app.route({ method: route.method, url: route.url, handler: handlerFor(deps, route) });
 }
+
+/** `{ success: true, ...answer }`: the spec's shape of most answers, over the procedure's output schema. */
+export const withSuccess = <T extends z.ZodObject>(schema: T) => schema.extend({ success: z.literal(true) });
+
+/** `{ success: true }` and nothing else. */
+export const SUCCESS = z.object({ success: z.literal(true) });

@@ -1,19 +1,22 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { bytesToGb, hundredthsGbToBytes, setAlertsInput } from '@proxyhub/core';
+import { bytesToGb, hundredthsGbToBytes, setAlertsInput, alertsGetOutput, alertsSetOutput } from '@proxyhub/core';
 import { checkBalanceAlerts, getLowBalanceThreshold, setLowBalanceThreshold } from '../services/notify/balance-alerts';
 import { getUsageAlertPercents, setUsageAlertPercents } from '../services/notify/usage-alerts';
 import { scopedProcedure } from '../trpc';
 
 export const alertsRouter = {
   /** The low-balance threshold in GB (null: no alerts) and the usage alert percents. */
-  get: scopedProcedure('accounts:read').query(async ({ ctx }) => {
-    const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
-    return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes), usageAlertPercents: await getUsageAlertPercents(ctx.db, ctx.user.id) };
-  }),
+  get: scopedProcedure('accounts:read')
+    .output(alertsGetOutput)
+    .query(async ({ ctx }) => {
+      const bytes = await getLowBalanceThreshold(ctx.db, ctx.user.id);
+      return { lowBalanceGB: bytes === null ? null : bytesToGb(bytes), usageAlertPercents: await getUsageAlertPercents(ctx.db, ctx.user.id) };
+    }),
 
   /** Left out, `usageAlertPercents` stays as it is. */
   set: scopedProcedure('accounts:write')
     .input(setAlertsInput)
+    .output(alertsSetOutput)
     .mutation(async ({ ctx, input }) => {
       await ctx.db.transaction(async (tx) => {
         await setLowBalanceThreshold(tx, ctx.user.id, input.lowBalanceGB === null ? null : hundredthsGbToBytes(input.lowBalanceGB));

@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { createApiKeyInput, deleteApiKeyInput, TEAM_ROLE_SCOPES } from '@proxyhub/core';
+import { apiKeysCreateOutput, apiKeysDeleteOutput, apiKeysListOutput, createApiKeyInput, deleteApiKeyInput, TEAM_ROLE_SCOPES } from '@proxyhub/core';
 import { createApiKey, deleteApiKey, listApiKeys } from '../services/accounts/api-keys';
 import { teamProcedure } from '../trpc';
 
@@ -8,12 +8,16 @@ import { teamProcedure } from '../trpc';
  * admins, and its developers for keys with at most their own scopes.
  */
 export const apiKeysRouter = {
-  list: teamProcedure('keys:manage').query(({ ctx }) => listApiKeys(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  list: teamProcedure('keys:manage')
+    .output(apiKeysListOutput)
+    .query(({ ctx }) => listApiKeys(ctx.db, ctx.deps.secrets, ctx.user.id)),
   create: teamProcedure('keys:manage')
     .input(createApiKeyInput)
+    .output(apiKeysCreateOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createApiKey(tx, ctx.deps.secrets, ctx.user.id, input, withinRole(ctx.actor)))),
   delete: teamProcedure('keys:manage')
     .input(deleteApiKeyInput)
+    .output(apiKeysDeleteOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => deleteApiKey(tx, ctx.user.id, input.id, withinRole(ctx.actor)))),
 } satisfies TRPCRouterRecord;
 

@@ -17,6 +17,23 @@ import {
   resetTokenCheckInput,
   roleAllows,
   verifyEmailInput,
+  authMeAnswerOutput,
+  authRotateApiKeyOutput,
+  authRotateProxyPasswordOutput,
+  authRegisterOutput,
+  authLoginOutput,
+  authLogoutOutput,
+  authChangePasswordOutput,
+  authRenameOutput,
+  authDeleteAccountOutput,
+  authSignInOptionsOutput,
+  authVerifyEmailOutput,
+  authResendVerificationOutput,
+  authForgotPasswordOutput,
+  authResetPasswordOutput,
+  authCheckResetTokenOutput,
+  authGoogleStartOutput,
+  authGoogleCallbackOutput,
 } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword, type UserView } from '../services/accounts/users';
 import { changePassword, deleteAccount, renameUser } from '../services/accounts/user-settings';
@@ -39,26 +56,32 @@ import { owePendingSecondFactor } from './two-factor';
 
 export const authRouter = {
   /** The account the call acts on; with a member acting on a team's account, `actor` is the member. */
-  me: scopedProcedure('accounts:read', { anyMember: true }).query(async ({ ctx }) => {
-    const view = await ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id));
-    const actor = ctx.actor;
-    // The Default key's secret is every right: a key with scopes, or a member, must not read its way to it.
-    const apiKey = holdsScope(ctx, ACCOUNT_ADMIN_SCOPE) && !actor ? view.apiKey : '';
-    // A member whose role cannot read proxy accounts does not see the main proxy password either.
-    const proxyPassword = actor && !roleAllows(actor.role, 'accounts:read') ? '' : view.proxyPassword;
-    const answer: UserView & { actor?: Context['actor'] } = { ...view, apiKey, proxyPassword, actor };
-    return answer;
-  }),
+  me: scopedProcedure('accounts:read', { anyMember: true })
+    .output(authMeAnswerOutput)
+    .query(async ({ ctx }) => {
+      const view = await ctx.deps.cache.get(`user-view:${ctx.user.id}`, () => getUserView(ctx.db, ctx.deps.secrets, ctx.user.id));
+      const actor = ctx.actor;
+      // The Default key's secret is every right: a key with scopes, or a member, must not read its way to it.
+      const apiKey = holdsScope(ctx, ACCOUNT_ADMIN_SCOPE) && !actor ? view.apiKey : '';
+      // A member whose role cannot read proxy accounts does not see the main proxy password either.
+      const proxyPassword = actor && !roleAllows(actor.role, 'accounts:read') ? '' : view.proxyPassword;
+      const answer: UserView & { actor?: Context['actor'] } = { ...view, apiKey, proxyPassword, actor };
+      return answer;
+    }),
   /** Leaked credentials: a new Default API key (the old one stops working at once) or main proxy password. */
-  rotateApiKey: userProcedure.mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
-  rotateProxyPassword: scopedProcedure('accounts:write').mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  rotateApiKey: userProcedure.output(authRotateApiKeyOutput).mutation(({ ctx }) => rotateApiKey(ctx.db, ctx.deps.secrets, ctx.user.id)),
+  rotateProxyPassword: scopedProcedure('accounts:write')
+    .output(authRotateProxyPasswordOutput)
+    .mutation(({ ctx }) => rotateProxyPassword(ctx.db, ctx.deps.secrets, ctx.user.id)),
   register: publicProcedure
     .input(registerInput)
     .use(limited((ctx) => [['register', clientKey(ctx)]]))
+    .output(authRegisterOutput)
     .mutation(({ ctx, input }) => register(ctx.deps, input, ctx.req.ip)),
   login: publicProcedure
     .input(loginInput)
     .use(signInLimited('login', (input: LoginInput) => input.email))
+    .output(authLoginOutput)
     .mutation(async ({ ctx, input }) => {
       const r = await login(ctx.deps, input);
       if (r.status !== 'ok') return r;
@@ -71,7 +94,7 @@ export const authRouter = {
       // Read again: the sign-in just counted decides whether this is a returning user.
       return { status: 'ok' as const, user: await getUserView(ctx.db, ctx.deps.secrets, r.user.id) };
     }),
-  logout: publicProcedure.mutation(async ({ ctx }) => {
+  logout: publicProcedure.output(authLogoutOutput).mutation(async ({ ctx }) => {
     await endSession(ctx, 'user');
     return { message: 'Logged out' };
   }),
@@ -79,20 +102,28 @@ export const authRouter = {
   changePassword: userProcedure
     .input(changePasswordInput)
     .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? clientKey(ctx)]], { failuresOnly: true }))
+    .output(authChangePasswordOutput)
     .mutation(({ ctx, input }) => changePassword(ctx.deps, { ...input, userId: ctx.user.id, keepSessionId: ctx.sessionId })),
-  rename: userProcedure.input(renameInput).mutation(({ ctx, input }) => ctx.db.transaction((tx) => renameUser(tx, ctx.deps.secrets, ctx.user.id, input.name))),
+  rename: userProcedure
+    .input(renameInput)
+    .output(authRenameOutput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => renameUser(tx, ctx.deps.secrets, ctx.user.id, input.name))),
   /** Deletes the caller's account (anonymised: the ledger keeps its rows) and signs this browser out. */
   deleteAccount: userProcedure
     .input(deleteAccountInput)
     .use(limited((ctx) => [['accountPassword', ctx.user?.id ?? clientKey(ctx)]], { failuresOnly: true }))
+    .output(authDeleteAccountOutput)
     .mutation(async ({ ctx, input }) => {
       const r = await deleteAccount(ctx.deps, { ...input, userId: ctx.user.id });
       ctx.res.setCookie(ctx.deps.sessions.user.blankCookie());
       return r;
     }),
   /** What the sign-in page offers: the Google button only when Google sign-in is configured. */
-  signInOptions: publicProcedure.query(({ ctx }) => ({ google: ctx.deps.config.google !== null })),
-  verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
+  signInOptions: publicProcedure.output(authSignInOptionsOutput).query(({ ctx }) => ({ google: ctx.deps.config.google !== null })),
+  verifyEmail: publicProcedure
+    .input(verifyEmailInput)
+    .output(authVerifyEmailOutput)
+    .mutation(({ ctx, input }) => verifyEmail(ctx.deps, input.token)),
   resendVerification: publicProcedure
     .input(resendVerificationInput)
     .use(
@@ -101,6 +132,7 @@ export const authRouter = {
         ['resendAccount', input.email],
       ]),
     )
+    .output(authResendVerificationOutput)
     .mutation(({ ctx, input }) => resendVerification(ctx.deps, input.email)),
   forgotPassword: publicProcedure
     .input(forgotPasswordInput)
@@ -110,18 +142,21 @@ export const authRouter = {
         ['forgotAccount', input.email],
       ]),
     )
+    .output(authForgotPasswordOutput)
     .mutation(({ ctx, input }) => forgotPassword(ctx.deps, input.email)),
   resetPassword: publicProcedure
     .input(resetPasswordInput)
     .use(limited((ctx) => [['reset', clientKey(ctx)]]))
+    .output(authResetPasswordOutput)
     .mutation(({ ctx, input }) => resetPassword(ctx.deps, input)),
   /** The reset page's check as it opens (the token is not spent), limited per address like the reset. */
   checkResetToken: publicProcedure
     .input(resetTokenCheckInput)
     .use(limited((ctx) => [['resetCheck', clientKey(ctx)]]))
+    .output(authCheckResetTokenOutput)
     .query(async ({ ctx, input }) => ({ valid: await tokenUsable(ctx.db, input.token, 'password_reset') })),
   /** Starts Google sign-in: the caller keeps state and verifier in short-lived cookies. */
-  googleStart: publicProcedure.query(({ ctx }) => {
+  googleStart: publicProcedure.output(authGoogleStartOutput).query(({ ctx }) => {
     const g = google(ctx.deps);
     if (!g) throw new DomainError('NOT_FOUND', GOOGLE_NOT_CONFIGURED);
     return g.start();
@@ -137,6 +172,7 @@ export const authRouter = {
         referralCode: referralCodeField.catch(undefined),
       }),
     )
+    .output(authGoogleCallbackOutput)
     .mutation(async ({ ctx, input }) => {
       const g = google(ctx.deps);
       if (!g) throw new DomainError('NOT_FOUND', GOOGLE_NOT_CONFIGURED);

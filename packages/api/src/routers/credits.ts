@@ -1,5 +1,20 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { cancelCryptoPaymentInput, createBatchInput, cryptoPaymentInput, processBatchInput, promoPreviewInput, redeemCodeInput } from '@proxyhub/core';
+import {
+  cancelCryptoPaymentInput,
+  createBatchInput,
+  cryptoPaymentInput,
+  processBatchInput,
+  promoPreviewInput,
+  redeemCodeInput,
+  creditsRedeemOutput,
+  creditsCreateCryptoPaymentOutput,
+  creditsCancelCryptoPaymentOutput,
+  creditsPromoPreviewOutput,
+  creditsPricingOutput,
+  creditsPaymentsOutput,
+  creditsProcessBatchOutput,
+  creditsCreateBatchOutput,
+} from '@proxyhub/core';
 import { checkBalanceAlerts } from '../services/notify/balance-alerts';
 import { createBatch, processBatch } from '../services/accounts/batches';
 import { redeemCode } from '../services/money/topup-codes';
@@ -23,6 +38,7 @@ export const creditsRouter = {
         { failuresOnly: true },
       ),
     )
+    .output(creditsRedeemOutput)
     .mutation(async ({ ctx, input }) => {
       // Promotions and top-up codes share one space of codes: a promotion's code is never a top-up code.
       const result = await ctx.db.transaction(async (tx) =>
@@ -36,6 +52,7 @@ export const creditsRouter = {
   createCryptoPayment: scopedProcedure('billing:write')
     .input(cryptoPaymentInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
+    .output(creditsCreateCryptoPaymentOutput)
     .mutation(({ ctx, input }) =>
       createCryptoPayment(ctx.deps, {
         userId: ctx.user.id,
@@ -48,15 +65,19 @@ export const creditsRouter = {
   /** Gives up one of the user's orders still waiting for payment. */
   cancelCryptoPayment: scopedProcedure('billing:write')
     .input(cancelCryptoPaymentInput)
+    .output(creditsCancelCryptoPaymentOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => cancelCryptoPayment(tx, { userId: ctx.user.id, paymentId: input.paymentId }))),
   /** The bonus a promo code would add to an order of this size (the Top Up page shows it before paying). */
   promoPreview: scopedProcedure('billing:write')
     .input(promoPreviewInput)
     .use(limited((ctx) => [['promoPreview', ctx.user!.id]], { failuresOnly: true }))
+    .output(creditsPromoPreviewOutput)
     .query(({ ctx, input }) => ctx.db.transaction((tx) => previewPromotion(tx, { userId: ctx.user.id, code: input.code, gbAmount: input.gbAmount }))),
   /** The price list in force (public: the landing page and the API docs show it). */
-  pricing: publicProcedure.query(({ ctx }) => publicPricing(ctx.db, ctx.user?.id)),
-  payments: scopedProcedure('usage:read').query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
+  pricing: publicProcedure.output(creditsPricingOutput).query(({ ctx }) => publicPricing(ctx.db, ctx.user?.id)),
+  payments: scopedProcedure('usage:read')
+    .output(creditsPaymentsOutput)
+    .query(({ ctx }) => listUserPayments(ctx.db, ctx.user.id)),
   processBatch: scopedProcedure('billing:write')
     .input(processBatchInput)
     .use(
@@ -65,6 +86,7 @@ export const creditsRouter = {
         ['batch', `user:${ctx.user!.id}`],
       ]),
     )
+    .output(creditsProcessBatchOutput)
     .mutation(async ({ ctx, input }) => {
       const result = await ctx.db.transaction((tx) => processBatch(tx, { userId: ctx.user.id, batchId: input.batchId }));
       await checkBalanceAlerts(ctx.db, ctx.deps, [ctx.user.id], ctx.deps.logger);
@@ -72,5 +94,6 @@ export const creditsRouter = {
     }),
   createBatch: adminOrInternalProcedure
     .input(createBatchInput)
+    .output(creditsCreateBatchOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => createBatch(tx, ctx.deps.secrets, input))),
 } satisfies TRPCRouterRecord;

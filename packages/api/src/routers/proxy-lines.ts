@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { proxyListInput } from '@proxyhub/core';
+import { proxyListInput, proxyLinesListOutput } from '@proxyhub/core';
 import { proxyList, requestHostname } from '../services/network/proxy-list';
 import { scopedProcedure } from '../trpc';
 
@@ -7,6 +7,7 @@ export const proxyLinesRouter = {
   /** GET /api/proxy-list: the generator's lines for one of the caller's proxy accounts. */
   list: scopedProcedure('lines:generate')
     .input(proxyListInput)
+    .output(proxyLinesListOutput)
     .query(({ ctx, input }) =>
       proxyList(
         ctx.db,

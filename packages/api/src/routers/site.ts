@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { sitePageInput } from '@proxyhub/core';
+import { sitePageInput, siteStatusOutput, sitePageOutput, siteSellerOutput } from '@proxyhub/core';
 import type { ApiDeps } from '../deps';
 import { fleetStatus, type FleetStatus } from '../services/gateway/fleet-status';
 import { GATEWAY_DOWN_AFTER_MS } from '../services/gateway/gateway-fleet';
@@ -24,8 +24,11 @@ function cachedStatus(deps: ApiDeps): Promise<FleetStatus> {
 
 /** The public site's data: the status page, the operator's Markdown pages and the seller they name. */
 export const siteRouter = {
-  status: publicProcedure.query(({ ctx }) => cachedStatus(ctx.deps)),
-  page: publicProcedure.input(sitePageInput).query(async ({ ctx, input }) => readSitePage(ctx.deps.config.contentDir, input.slug, await getSeller(ctx.db))),
+  status: publicProcedure.output(siteStatusOutput).query(({ ctx }) => cachedStatus(ctx.deps)),
+  page: publicProcedure
+    .input(sitePageInput)
+    .output(sitePageOutput)
+    .query(async ({ ctx, input }) => readSitePage(ctx.deps.config.contentDir, input.slug, await getSeller(ctx.db))),
   /** The footer's company and support email, and the legal pages' fields. */
-  seller: publicProcedure.query(({ ctx }) => getSeller(ctx.db)),
+  seller: publicProcedure.output(siteSellerOutput).query(({ ctx }) => getSeller(ctx.db)),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,13 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { statusSubscribeInput, statusTokenInput, type QualityBoard } from '@proxyhub/core';
+import {
+  statusSubscribeInput,
+  statusTokenInput,
+  type QualityBoard,
+  statusQualityOutput,
+  statusSubscribeOutput,
+  statusConfirmOutput,
+  statusUnsubscribeOutput,
+} from '@proxyhub/core';
 import { inBackground, type ApiDeps } from '../deps';
 import { clientKey, limited } from '../limits';
 import { qualityBoard } from '../services/status/quality-board';
@@ -23,7 +31,7 @@ function cachedBoard(deps: ApiDeps): Promise<QualityBoard> {
 
 /** The status page's quality board and its incident mails. */
 export const statusRouter = {
-  quality: publicProcedure.query(({ ctx }) => cachedBoard(ctx.deps)),
+  quality: publicProcedure.output(statusQualityOutput).query(({ ctx }) => cachedBoard(ctx.deps)),
   subscribe: publicProcedure
     .input(statusSubscribeInput)
     .use(
@@ -32,6 +40,7 @@ export const statusRouter = {
         ['statusSubscribeEmail', input.email],
       ]),
     )
+    .output(statusSubscribeOutput)
     .mutation(async ({ ctx, input }) => {
       const mail = await ctx.db.transaction((tx) => subscribeEmail(tx, input.email, ctx.deps.config.publicUrl));
       // After the answer: whether a mail goes (not to a confirmed address) must not show in its timing.
@@ -41,6 +50,7 @@ export const statusRouter = {
   confirm: publicProcedure
     .input(statusTokenInput)
     .use(limited((ctx) => [['statusLink', clientKey(ctx)]]))
+    .output(statusConfirmOutput)
     .mutation(async ({ ctx, input }) => {
       const r = await ctx.db.transaction((tx) => confirmSubscription(tx, input.token));
       return { success: true as const, message: `Subscribed: ${r.email} will get a mail when a country becomes degraded and when it recovers.` };
@@ -48,6 +58,7 @@ export const statusRouter = {
   unsubscribe: publicProcedure
     .input(statusTokenInput)
     .use(limited((ctx) => [['statusLink', clientKey(ctx)]]))
+    .output(statusUnsubscribeOutput)
     .mutation(async ({ ctx, input }) => {
       const r = await ctx.db.transaction((tx) => unsubscribe(tx, input.token));
       return { success: true as const, message: `Unsubscribed: ${r.email} will get no more status mails.` };

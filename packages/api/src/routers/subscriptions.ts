@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { subscribeInput, subscriptionIdInput } from '@proxyhub/core';
+import { subscribeInput, subscriptionIdInput, subscriptionOutput, subscriptionsListOutput } from '@proxyhub/core';
 import { createPlanPayment } from '../services/money/payments';
 import { cancelSubscription, listSubscriptions } from '../services/money/subscriptions';
 import { limited } from '../limits';
@@ -11,9 +11,12 @@ export const subscriptionsRouter = {
     .input(subscribeInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
     .mutation(({ ctx, input }) => createPlanPayment(ctx.deps, { userId: ctx.user.id, planId: input.planId, idempotencyKey: input.idempotencyKey })),
-  list: scopedProcedure('usage:read').query(async ({ ctx }) => ({ subscriptions: await listSubscriptions(ctx.db, ctx.user.id) })),
+  list: scopedProcedure('usage:read')
+    .output(subscriptionsListOutput)
+    .query(async ({ ctx }) => ({ subscriptions: await listSubscriptions(ctx.db, ctx.user.id) })),
   /** Stops renewal; the current period runs to its end. */
   cancel: scopedProcedure('billing:write')
     .input(subscriptionIdInput)
+    .output(subscriptionOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => cancelSubscription(tx, { userId: ctx.user.id, id: input.id }))),
 } satisfies TRPCRouterRecord;

@@ -1,5 +1,14 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { telegramBroadcastInput } from '@proxyhub/core';
+import {
+  telegramBroadcastInput,
+  telegramStatusOutput,
+  telegramLinkOutput,
+  telegramUnlinkOutput,
+  adminTelegramStatusOutput,
+  adminTelegramLinkOutput,
+  adminTelegramUnlinkOutput,
+  adminTelegramBroadcastOutput,
+} from '@proxyhub/core';
 import { kickTelegram, type ApiDeps } from '../deps';
 import { issueTelegramLinkCode, queueBroadcast, telegramLinkOf, unlinkTelegram, type ChatOwner } from '../services/notify/telegram';
 import { adminOrInternalProcedure, adminProcedure, userProcedure } from '../trpc';
@@ -16,21 +25,32 @@ const adminOwner = (ctx: { admin?: { id: string } | null }): ChatOwner => ({ adm
 
 /** Settings' "Connect Telegram" card. */
 export const telegramRouter = {
-  status: userProcedure.query(({ ctx }) => linkStatus(ctx.deps, userOwner(ctx))),
+  status: userProcedure.output(telegramStatusOutput).query(({ ctx }) => linkStatus(ctx.deps, userOwner(ctx))),
   /** A one-time code (10 minutes) and the t.me link that sends it to the bot. */
-  link: userProcedure.mutation(({ ctx }) => ctx.db.transaction((tx) => issueTelegramLinkCode(tx, userOwner(ctx), botUsername(ctx.deps)))),
-  unlink: userProcedure.mutation(async ({ ctx }) => ({ unlinked: await ctx.db.transaction((tx) => unlinkTelegram(tx, userOwner(ctx))) })),
+  link: userProcedure
+    .output(telegramLinkOutput)
+    .mutation(({ ctx }) => ctx.db.transaction((tx) => issueTelegramLinkCode(tx, userOwner(ctx), botUsername(ctx.deps)))),
+  unlink: userProcedure
+    .output(telegramUnlinkOutput)
+    .mutation(async ({ ctx }) => ({ unlinked: await ctx.db.transaction((tx) => unlinkTelegram(tx, userOwner(ctx))) })),
 } satisfies TRPCRouterRecord;
 
 /** The admin panel's Telegram card and broadcast; merged into the admin router. */
 export const adminTelegramProcedures = {
-  telegramStatus: adminProcedure.query(({ ctx }) => linkStatus(ctx.deps, adminOwner(ctx))),
-  telegramLink: adminProcedure.mutation(({ ctx }) => ctx.db.transaction((tx) => issueTelegramLinkCode(tx, adminOwner(ctx), botUsername(ctx.deps)))),
-  telegramUnlink: adminProcedure.mutation(async ({ ctx }) => ({ unlinked: await ctx.db.transaction((tx) => unlinkTelegram(tx, adminOwner(ctx))) })),
+  telegramStatus: adminProcedure.output(adminTelegramStatusOutput).query(({ ctx }) => linkStatus(ctx.deps, adminOwner(ctx))),
+  telegramLink: adminProcedure
+    .output(adminTelegramLinkOutput)
+    .mutation(({ ctx }) => ctx.db.transaction((tx) => issueTelegramLinkCode(tx, adminOwner(ctx), botUsername(ctx.deps)))),
+  telegramUnlink: adminProcedure
+    .output(adminTelegramUnlinkOutput)
+    .mutation(async ({ ctx }) => ({ unlinked: await ctx.db.transaction((tx) => unlinkTelegram(tx, adminOwner(ctx))) })),
   /** One message to every linked chat, through the outbox (Telegram's rate limits apply there). */
-  telegramBroadcast: adminOrInternalProcedure.input(telegramBroadcastInput).mutation(async ({ ctx, input }) => {
-    const sent = await ctx.db.transaction((tx) => queueBroadcast(tx, input.text));
-    kickTelegram(ctx.deps);
-    return { success: true as const, sent };
-  }),
+  telegramBroadcast: adminOrInternalProcedure
+    .input(telegramBroadcastInput)
+    .output(adminTelegramBroadcastOutput)
+    .mutation(async ({ ctx, input }) => {
+      const sent = await ctx.db.transaction((tx) => queueBroadcast(tx, input.text));
+      kickTelegram(ctx.deps);
+      return { success: true as const, sent };
+    }),
 } satisfies TRPCRouterRecord;

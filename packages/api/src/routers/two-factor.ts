@@ -4,7 +4,21 @@
  * no session exists until the code is accepted.
  */
 import type { TRPCRouterRecord } from '@trpc/server';
-import { DomainError, twoFactorDisableInput, twoFactorEnableInput, twoFactorLoginInput } from '@proxyhub/core';
+import {
+  DomainError,
+  twoFactorDisableInput,
+  twoFactorEnableInput,
+  twoFactorLoginInput,
+  twoFactorStatusOutput,
+  twoFactorSetupOutput,
+  twoFactorEnableOutput,
+  twoFactorDisableOutput,
+  twoFactorLoginOutput,
+  twoFactorAdminSetupOutput,
+  twoFactorAdminEnableOutput,
+  twoFactorAdminDisableOutput,
+  twoFactorAdminLoginOutput,
+} from '@proxyhub/core';
 import { servedOverHttps } from '../config';
 import { startSession, type Context } from '../context';
 import { clientKey, limited } from '../limits';
@@ -87,15 +101,21 @@ async function adminForSetup(ctx: Context): Promise<{ account: TwoFactorAccount;
 }
 
 export const twoFactorRouter = {
-  status: userProcedure.query(async ({ ctx }) => ({ enabled: await twoFactorEnabled(ctx.db, { kind: 'user', id: ctx.user.id }) })),
-  setup: userProcedure.mutation(({ ctx }) => setupTwoFactor(ctx.db, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, ctx.user.email)),
+  status: userProcedure
+    .output(twoFactorStatusOutput)
+    .query(async ({ ctx }) => ({ enabled: await twoFactorEnabled(ctx.db, { kind: 'user', id: ctx.user.id }) })),
+  setup: userProcedure
+    .output(twoFactorSetupOutput)
+    .mutation(({ ctx }) => setupTwoFactor(ctx.db, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, ctx.user.email)),
   enable: userProcedure
     .input(twoFactorEnableInput)
     .use(codeLimited)
+    .output(twoFactorEnableOutput)
     .mutation(({ ctx, input }) => ctx.db.transaction((tx) => enableTwoFactor(tx, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, input.code))),
   disable: userProcedure
     .input(twoFactorDisableInput)
     .use(codeLimited)
+    .output(twoFactorDisableOutput)
     .mutation(async ({ ctx, input }) => {
       await ctx.db.transaction((tx) => disableTwoFactor(tx, ctx.deps.secrets, { kind: 'user', id: ctx.user.id }, input));
       return { success: true as const };
@@ -105,6 +125,7 @@ export const twoFactorRouter = {
     .input(twoFactorLoginInput)
     .use(codeLimited)
     .use(accountCodeLimited('user'))
+    .output(twoFactorLoginOutput)
     .mutation(async ({ ctx, input }) => {
       const pending = await claimPendingAttempt(ctx.db, ctx.req.cookie(PENDING_COOKIE.user), 'user');
       const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, pending, input.code));
@@ -114,13 +135,14 @@ export const twoFactorRouter = {
       return { success: true as const, user: await getUserView(ctx.db, ctx.deps.secrets, r.account.id) };
     }),
 
-  adminSetup: publicProcedure.mutation(async ({ ctx }) => {
+  adminSetup: publicProcedure.output(twoFactorAdminSetupOutput).mutation(async ({ ctx }) => {
     const { account, label } = await adminForSetup(ctx);
     return setupTwoFactor(ctx.db, ctx.deps.secrets, account, label);
   }),
   adminEnable: publicProcedure
     .input(twoFactorEnableInput)
     .use(codeLimited)
+    .output(twoFactorAdminEnableOutput)
     .mutation(async ({ ctx, input }) => {
       const { account, pending } = await adminForSetup(ctx);
       const r = await ctx.db.transaction((tx) => enableTwoFactor(tx, ctx.deps.secrets, account, input.code));
@@ -134,6 +156,7 @@ export const twoFactorRouter = {
   adminDisable: adminProcedure
     .input(twoFactorDisableInput)
     .use(codeLimited)
+    .output(twoFactorAdminDisableOutput)
     .mutation(async ({ ctx, input }) => {
       if (ctx.deps.config.adminRequire2fa) throw new DomainError('FORBIDDEN', 'Two-factor sign-in is required for admins here');
       await ctx.db.transaction((tx) => disableTwoFactor(tx, ctx.deps.secrets, { kind: 'admin', id: ctx.admin.id }, input));
@@ -143,6 +166,7 @@ export const twoFactorRouter = {
     .input(twoFactorLoginInput)
     .use(codeLimited)
     .use(accountCodeLimited('admin'))
+    .output(twoFactorAdminLoginOutput)
     .mutation(async ({ ctx, input }) => {
       const pending = await claimPendingAttempt(ctx.db, ctx.req.cookie(PENDING_COOKIE.admin), 'admin');
       const r = await ctx.db.transaction((tx) => finishPendingLogin(tx, ctx.deps.secrets, pending, input.code));

@@ -28,3 +28,4 @@ export * from './api-keys';
 export * from './proxy-list';
 export * from './status';
 export * from './teams';
+export * from './outputs';

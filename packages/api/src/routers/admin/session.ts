@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { adminLoginInput, DomainError } from '@proxyhub/core';
+import { adminLoginInput, DomainError, adminLoginOutput, adminLogoutOutput, adminMeOutput } from '@proxyhub/core';
 import { endSession, startSession } from '../../context';
 import { signInLimited } from '../../limits';
 import { adminLogin } from '../../services/admin/admin-sign-in';
@@ -13,6 +13,7 @@ export const adminSessionProcedures = {
   login: publicProcedure
     .input(adminLoginInput)
     .use(signInLimited('adminLogin', (input: { username: string }) => input.username))
+    .output(adminLoginOutput)
     .mutation(async ({ ctx, input }) => {
       let signedIn: Awaited<ReturnType<typeof adminLogin>>;
       try {
@@ -37,12 +38,12 @@ export const adminSessionProcedures = {
       await recordAudit(ctx.db, { ...actorOf(ctx), actor: `admin:${username}`, adminId }, { action: 'admin.login', target: `admin:${username}` });
       return { success: true as const, username };
     }),
-  logout: publicProcedure.mutation(async ({ ctx }) => {
+  logout: publicProcedure.output(adminLogoutOutput).mutation(async ({ ctx }) => {
     await endSession(ctx, 'admin');
     return { success: true as const };
   }),
   /** UNAUTHORIZED whenever there is no admin session, a user session or not: the panel shows its login. */
-  me: publicProcedure.query(({ ctx }) => {
+  me: publicProcedure.output(adminMeOutput).query(({ ctx }) => {
     if (!ctx.admin) throw new DomainError('UNAUTHORIZED', 'Admin login required');
     return { username: ctx.admin.username, role: ctx.admin.role };
   }),
