@@ -6,7 +6,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { batches, creditEntries, users, type DbOrTx } from '@proxyhub/db';
-import { openLeaseBytes, userLeasedBytes } from './wallet';
+import { openLeaseBytes, userLeased } from './wallet';
 
 export interface LedgerCheck {
   entries: bigint;
@@ -32,10 +32,22 @@ export async function checkLedger(db: DbOrTx): Promise<LedgerCheck> {
 
 /** The invariant for one user's wallet (accounts owned by the user, leases on them). */
 export async function checkUserLedger(db: DbOrTx, userId: string): Promise<LedgerCheck> {
-  const [e] = await db
-    .select({ v: sum(sql`${creditEntries.amountBytes}`) })
-    .from(creditEntries)
-    .where(eq(creditEntries.userId, userId));
-  const [u] = await db.select({ c: users.creditsBytes, t: users.totalUsageBytes }).from(users).where(eq(users.id, userId));
-  return check(BigInt(e!.v), u?.c ?? 0n, await userLeasedBytes(db, userId), u?.t ?? 0n);
+  // One statement, one snapshot: read apart, a lease reserved between the reads was counted twice.
+  const [u] = await db
+    .select({
+      e: sql<string>`(select coalesce(sum(${creditEntries.amountBytes}), 0) from ${creditEntries} where ${creditEntries.userId} = ${userId})`,
+      c: users.creditsBytes,
+      t: users.totalUsageBytes,
+      leased: userLeased(),
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!u) {
+    const [e] = await db
+      .select({ v: sum(sql`${creditEntries.amountBytes}`) })
+      .from(creditEntries)
+      .where(eq(creditEntries.userId, userId));
+    return check(BigInt(e!.v ?? 0), 0n, 0n, 0n);
+  }
+  return check(BigInt(u.e), u.c, u.leased, u.t);
 }

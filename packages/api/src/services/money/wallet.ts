@@ -345,6 +345,9 @@ function leaseHoldersBy(db: DbOrTx, by: AccountGroup, ids: readonly string[]): P
   return openLeasesBy(db, by, ids, sql<string[]>`array_agg(distinct ${gatewayLeases.proxyAccountId})`);
 }
 
+/** Bytes held in open leases on the accounts of the outer query's `users` row. */
+export const userLeased = (): SQL<bigint> => openLeaseBytes(usersAccounts());
+
 /** Bytes held in open leases on a user's accounts. */
 export async function userLeasedBytes(db: DbOrTx, userId: string): Promise<bigint> {
   const [row] = await db
