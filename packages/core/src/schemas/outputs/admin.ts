@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BILLING_KINDS } from '../billing';
+import { billingEntryOutput } from './billing';
+import { CONNECTION_OUTCOMES } from '../connections';
 import { pricingOutput } from './credits';
 
 /** What the `admin.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
@@ -506,21 +507,7 @@ export const adminUserOutput = z.object({
       createdAt: z.string(),
     }),
   ),
-  billing: z.array(
-    z.object({
-      id: z.string(),
-      createdAt: z.string(),
-      kind: z.enum(BILLING_KINDS),
-      bytes: z.string(),
-      description: z.string(),
-      reference: z.string().nullable(),
-      history: z
-        .array(z.object({ status: z.enum(['waiting', 'confirming', 'failed', 'refunded', 'expired', 'cancelled', 'created', 'paid']), at: z.string() }))
-        .optional(),
-      invoiceUrl: z.string().nullable().optional(),
-      cancellable: z.boolean().optional(),
-    }),
-  ),
+  billing: z.array(billingEntryOutput),
   usageByDay: z.array(z.object({ start: z.string(), bytesUp: z.string(), bytesDown: z.string(), sessions: z.number() })),
   usageByCountry: z.array(z.object({ country: z.string().nullable(), bytes: z.string(), okRate: z.number().nullable(), p50ConnectMs: z.number().nullable() })),
   sessions: z.object({ active: z.number(), expiresAt: z.array(z.string()) }),
@@ -540,18 +527,7 @@ export const adminUserConnectionsOutput = z.object({
       bytesDown: z.string(),
       target: z.string(),
       reason: z.string(),
-      outcome: z.enum([
-        'ok',
-        'refused',
-        'target_unreachable',
-        'upstream_failed',
-        'cut_off',
-        'client_closed',
-        'timeout',
-        'blocked',
-        'upstream_unavailable',
-        'rotated',
-      ]),
+      outcome: z.enum(CONNECTION_OUTCOMES),
       startedAt: z.string(),
       endedAt: z.string(),
       session: z.string(),

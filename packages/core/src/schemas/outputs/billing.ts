@@ -3,22 +3,23 @@ import { BILLING_KINDS } from '../billing';
 
 /** What the `billing.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
+/** One line of billing history (also in the admin's user detail). */
+export const billingEntryOutput = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  kind: z.enum(BILLING_KINDS),
+  bytes: z.string(),
+  description: z.string(),
+  reference: z.string().nullable(),
+  history: z
+    .array(z.object({ status: z.enum(['waiting', 'confirming', 'failed', 'refunded', 'expired', 'cancelled', 'created', 'paid']), at: z.string() }))
+    .optional(),
+  invoiceUrl: z.string().nullable().optional(),
+  cancellable: z.boolean().optional(),
+});
+
 export const billingListOutput = z.object({
-  entries: z.array(
-    z.object({
-      id: z.string(),
-      createdAt: z.string(),
-      kind: z.enum(BILLING_KINDS),
-      bytes: z.string(),
-      description: z.string(),
-      reference: z.string().nullable(),
-      history: z
-        .array(z.object({ status: z.enum(['waiting', 'confirming', 'failed', 'refunded', 'expired', 'cancelled', 'created', 'paid']), at: z.string() }))
-        .optional(),
-      invoiceUrl: z.string().nullable().optional(),
-      cancellable: z.boolean().optional(),
-    }),
-  ),
+  entries: z.array(billingEntryOutput),
   nextCursor: z.string().nullable(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONNECTION_OUTCOMES } from '../connections';
 
 /** What the `usage.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -15,18 +16,7 @@ export const usageHistoryOutput = z.object({
   ),
   byOutcome: z.array(
     z.object({
-      outcome: z.enum([
-        'ok',
-        'refused',
-        'target_unreachable',
-        'upstream_failed',
-        'cut_off',
-        'client_closed',
-        'timeout',
-        'blocked',
-        'upstream_unavailable',
-        'rotated',
-      ]),
+      outcome: z.enum(CONNECTION_OUTCOMES),
       connections: z.number(),
     }),
   ),
@@ -46,18 +36,7 @@ export const usageConnectionsOutput = z.object({
       bytesDown: z.string(),
       target: z.string(),
       reason: z.string(),
-      outcome: z.enum([
-        'ok',
-        'refused',
-        'target_unreachable',
-        'upstream_failed',
-        'cut_off',
-        'client_closed',
-        'timeout',
-        'blocked',
-        'upstream_unavailable',
-        'rotated',
-      ]),
+      outcome: z.enum(CONNECTION_OUTCOMES),
       startedAt: z.string(),
       endedAt: z.string(),
       session: z.string(),
@@ -83,18 +62,7 @@ export const usageConnectionOutput = z.object({
     bytesDown: z.string(),
     target: z.string(),
     reason: z.string(),
-    outcome: z.enum([
-      'ok',
-      'refused',
-      'target_unreachable',
-      'upstream_failed',
-      'cut_off',
-      'client_closed',
-      'timeout',
-      'blocked',
-      'upstream_unavailable',
-      'rotated',
-    ]),
+    outcome: z.enum(CONNECTION_OUTCOMES),
     startedAt: z.string(),
     endedAt: z.string(),
     session: z.string(),
