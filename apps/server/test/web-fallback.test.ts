@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers';
 
-const APP = '<!doctype html><title>ProxyHub app</title><div id="root"></div>';
+const APP = '<!doctype html><html lang="en"><title>ProxyHub app</title><div id="root"></div>';
+/** The page as the server sends it in `locale`. */
+const appIn = (locale: string) => APP.replace('<html lang="en">', `<html lang="${locale}" data-locale="${locale}">`);
 let server: TestServer;
 let bare: TestServer;
 beforeAll(async () => {
@@ -31,7 +33,7 @@ describe('the root and unknown paths', () => {
       expect(r.body).toContain('/docs');
     }
     const page = await server.client().get<string>('/', { accept: 'text/html,application/xhtml+xml' });
-    expect(page).toMatchObject({ status: 200, body: APP });
+    expect(page).toMatchObject({ status: 200, body: appIn('en') });
   });
 
   it('a browser gets the app on trailing slashes and unknown paths; the status says whether the path exists', async () => {
@@ -45,7 +47,22 @@ describe('the root and unknown paths', () => {
       ['/auth/nope', 404],
     ] as const) {
       const r = await server.client().get<string>(path, { accept: 'text/html' });
-      expect({ path, status: r.status, body: r.body }).toEqual({ path, status, body: APP });
+      expect({ path, status: r.status, body: r.body }).toEqual({ path, status, body: appIn('en') });
+    }
+  });
+
+  it("the page starts in the browser's best language, or the one the visitor chose (the locale cookie)", async () => {
+    for (const [headers, locale] of [
+      [{ 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' }, 'ru'],
+      [{ 'accept-language': 'de-DE,pt;q=0.7' }, 'pt-BR'],
+      [{ 'accept-language': 'zh-Hans-CN' }, 'zh-CN'],
+      [{ 'accept-language': 'de-DE' }, 'en'],
+      [{ 'accept-language': 'ru', cookie: 'locale=es' }, 'es'],
+      [{ 'accept-language': 'ru', cookie: 'locale=klingon' }, 'ru'],
+    ] as const) {
+      const r = await server.client().get<string>('/pricing', { accept: 'text/html', ...headers });
+      expect({ headers, body: r.body }).toEqual({ headers, body: appIn(locale) });
+      expect(r.headers.get('vary')).toMatch(/Accept-Language/);
     }
   });
 

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { PublicOnly } from './components/public-only';
 import { SkipLink } from './components/public-site';
@@ -39,11 +40,13 @@ const SITE_PAGES = [
 ] as const;
 
 export function App() {
+  // A new language redraws every screen, so labels, table cells and formatted figures all follow it.
+  const { i18n } = useTranslation('common', { useSuspense: false });
   return (
     <>
       <SkipLink />
       <Suspense fallback={<FullPageLoading />}>
-        <Routes>
+        <Routes key={i18n.language}>
           <Route
             path="/"
             element={

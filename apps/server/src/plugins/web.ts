@@ -3,11 +3,12 @@
  * the server does not answer gets index.html; programs get a 404 in the spec's error shape. Without
  * encapsulation: the not-found handler answers for the whole app.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { requestLocale } from '../request-locale';
 
 const API_PREFIXES = ['/auth', '/admin/', '/api/', '/trpc', '/webhooks', '/health', '/sandbox'];
 /** The app's own pages that share a prefix with the API (`/admin/` is the admin panel). */
@@ -33,11 +34,23 @@ export const webApp = fp(
     }
     const hasApp = () => index !== null && existsSync(index);
     const wantsHtml = (req: FastifyRequest) => (req.headers.accept ?? '').includes('text/html');
+    // The page in the visitor's language from the first paint: <html lang> and the pick the app starts in.
+    let page: string | null = null;
+    const sendApp = (req: FastifyRequest, reply: FastifyReply, status = 200) => {
+      page ??= readFileSync(index!, 'utf8');
+      const locale = requestLocale(req);
+      return reply
+        .code(status)
+        .header('vary', 'Accept-Language, Cookie')
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(page.replace('<html lang="en">', `<html lang="${locale}" data-locale="${locale}">`));
+    };
 
     // `curl localhost:3000` (no Accept: text/html) is told what is here instead of getting a 404;
     // a browser gets the app.
     app.get('/', (req, reply) => {
-      if (wantsHtml(req) && hasApp()) return reply.type('text/html').sendFile('index.html');
+      if (wantsHtml(req) && hasApp()) return sendApp(req, reply);
       return reply.type('text/plain; charset=utf-8').send(ROOT_TEXT);
     });
 
@@ -45,10 +58,7 @@ export const webApp = fp(
       // A browser navigating anywhere (a trailing slash, a mistyped /admin/ path) gets the app, which
       // routes or redirects; an unknown API path keeps its 404 status, and programs get the JSON error.
       if (req.method === 'GET' && wantsHtml(req) && hasApp()) {
-        return reply
-          .code(isUnknownApiPath(req.url) ? 404 : 200)
-          .type('text/html')
-          .sendFile('index.html');
+        return sendApp(req, reply, isUnknownApiPath(req.url) ? 404 : 200);
       }
       return reply.code(404).send({ success: false, error: `Not found: ${req.method} ${req.url.split('?')[0]}` });
     });

@@ -4,6 +4,7 @@ import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { NOT_A_MEMBER } from '@proxyhub/core';
 import { actingAccount, forgetActingAccount, switchAccount } from '../acting-account';
 import { AccountSwitcher } from './account-switcher';
+import { LanguagePicker } from './language-picker';
 import { errorMessage } from '../lib/errors';
 import { rememberReturningVisitor } from '../lib/returning';
 import { SESSION_KEY, useSession, useSessionActions } from '../session';
@@ -104,6 +105,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
             ))}
           </nav>
           <AccountSwitcher />
+          <LanguagePicker className="sidebar-language" />
           <div className="sidebar-user">
             <span className="avatar" aria-hidden="true">
               {name.trim().charAt(0).toUpperCase() || '?'}

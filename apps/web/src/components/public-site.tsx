@@ -8,6 +8,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { centsToUsd } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { usePublicPricing, useSeller } from '../lib/public-calls';
+import { LanguagePicker } from './language-picker';
 import { Alert, BigIcon, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
@@ -46,6 +47,7 @@ export function SiteHeader({ account = true }: { account?: boolean }) {
     <header className="site-header">
       <Brand />
       <SiteNav label="Site" className="site-nav" />
+      <LanguagePicker className="site-language" />
       {account && (
         <div className="site-header-actions">
           <LinkButton to="/login" variant="secondary">

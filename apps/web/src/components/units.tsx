@@ -1,6 +1,7 @@
 /** GB said once and exact bytes on demand: what the numbers on the money screens mean. */
-import { exactBytes, formatGb, GB_NOTE } from '@proxyhub/core';
+import { exactBytes, GB_NOTE } from '@proxyhub/core';
 import { formatBytes } from '../lib/bytes';
+import { fmt } from '../lib/format';
 
 /** The note beside GB figures: 2^30 bytes, not 10^9 (so 40,000,000 bytes read as 38.15 MB). */
 export function GbNote() {
@@ -14,7 +15,7 @@ export function GbNote() {
 /** A byte count for people (GB, or MB below a GB), the exact count in its tooltip. `gb`: always in GB, signed. */
 export function Bytes({ bytes, gb, signed }: { bytes: bigint | number | string; gb?: boolean; signed?: boolean }) {
   const b = BigInt(bytes);
-  const text = gb ? `${signed && b > 0n ? '+' : ''}${formatGb(b)} GB` : formatBytes(b);
+  const text = gb ? fmt.gb(b, signed) : formatBytes(b);
   return (
     <span title={exactBytes(b)} data-bytes={String(b)}>
       {text}

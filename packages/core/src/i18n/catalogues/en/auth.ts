@@ -1,0 +1,2 @@
+/** The auth namespace in English: the spec's own words. */
+export default {} as const;

@@ -1,0 +1,2 @@
+/** The public namespace in English: the spec's own words. */
+export default {} as const;
