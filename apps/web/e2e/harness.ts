@@ -104,8 +104,8 @@ export interface E2E {
   server: TestServer;
   browser: Browser;
   baseUrl: string;
-  /** A fresh browser profile (own cookies), clipboard allowed, desktop size. */
-  newContext(): Promise<BrowserContext>;
+  /** A fresh browser profile (own cookies), clipboard allowed, desktop size; `locale` sets the browser's languages (Accept-Language). */
+  newContext(options?: { locale?: string }): Promise<BrowserContext>;
   newPage(): Promise<Page>;
   /** Latest mailed link with a token for this address and path. */
   mailLink(email: string, path: '/verify-email' | '/reset-password'): Promise<string>;
@@ -131,8 +131,8 @@ export async function startE2E(config: Partial<ApiConfig> & Pick<TestServerInput
   const baseUrl = `http://localhost:${port}`;
   const browser = await sharedBrowser();
   const contexts: BrowserContext[] = [];
-  const newContext = async () => {
-    const ctx = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.desktop, acceptDownloads: true });
+  const newContext = async (options: { locale?: string } = {}) => {
+    const ctx = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.desktop, acceptDownloads: true, ...options });
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
     contexts.push(ctx);
     return ctx;
