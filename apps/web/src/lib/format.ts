@@ -2,7 +2,7 @@
  * Numbers, money, traffic and dates in the language on show: core's Intl formatters bound to the
  * current locale (the app re-renders on a language change, so table cells and labels follow).
  */
-import { formatBytesFor, formatCents, formatDate, formatDateTime, formatGbFor, formatNumber, formatTime, formatUsd } from '@proxyhub/core/i18n';
+import { formatBytesFor, formatCents, formatCountry, formatDate, formatDateTime, formatGbFor, formatNumber, formatTime, formatUsd } from '@proxyhub/core/i18n';
 import { currentLocale } from '../i18n';
 
 type When = Date | string | number;
@@ -16,4 +16,5 @@ export const fmt = {
   date: (d: When, options?: Intl.DateTimeFormatOptions) => formatDate(currentLocale(), d, options),
   dateTime: (d: When) => formatDateTime(currentLocale(), d),
   time: (d: When, options?: Intl.DateTimeFormatOptions) => formatTime(currentLocale(), d, options),
+  country: (code: string) => formatCountry(currentLocale(), code),
 };

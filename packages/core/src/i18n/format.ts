@@ -70,3 +70,15 @@ export const formatDateTime = (locale: Locale, d: When) =>
 /** A time of day. */
 export const formatTime = (locale: Locale, d: When, options: Intl.DateTimeFormatOptions = { timeStyle: 'medium' }) =>
   dateFormat(locale, options).format(asDate(d));
+
+const regionNames = new Map<Locale, Intl.DisplayNames>();
+/** A country by its ISO code in the language ("US" → "United States", "США"); the code itself if Intl has no name. */
+export function formatCountry(locale: Locale, code: string): string {
+  let names = regionNames.get(locale);
+  if (!names) regionNames.set(locale, (names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' })));
+  try {
+    return names.of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * Every screen in every language (issue 51 item 5): what the sweep reads from a page and the rules it
+ * holds each language to. A screen is read in English first; another language must then show none
+ * of English's sentences in the main content (an allow-list keeps brand names, units, protocol
+ * names, codes and the test's own data), no raw catalogue key anywhere, and nothing wider than the
+ * window at 1280x800 and 390x844.
+ */
+import type { Page } from 'playwright-core';
+import { LOCALE_COOKIE, type Locale } from '@proxyhub/core/i18n';
+
+export const SWEEP_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/** Words any language keeps as they are. */
+const KEPT_WORDS = new Set(
+  [
+    'ProxyHub',
+    'Telegram',
+    'Google',
+    'Authenticator',
+    'HTTP',
+    'HTTPS',
+    'SOCKS5',
+    'SOCKS',
+    'CONNECT',
+    'API',
+    'REST',
+    'tRPC',
+    'OpenAPI',
+    'JSON',
+    'CSV',
+    'PDF',
+    'URL',
+    'USD',
+    'USDT',
+    'BTC',
+    'ETH',
+    'LTC',
+    'TRX',
+    'TRC20',
+    'ERC20',
+    'NOWPayments',
+    'Sandbox',
+    'GB',
+    'MB',
+    'KB',
+    'ms',
+    'CIDR',
+    'IPv4',
+    'IPv6',
+    'TOTP',
+    '2FA',
+    'curl',
+    'Python',
+    'Node.js',
+    'Go',
+    'PHP',
+    'Scrapy',
+    'Puppeteer',
+    'Playwright',
+    'Selenium',
+    'requests',
+    'fetch',
+    'undici',
+    'axios',
+    'PostgreSQL',
+    'Redis',
+    'Webhook',
+    'webhook',
+    'HMAC',
+    'SHA256',
+    'ASN',
+    'ISP',
+    'DNS',
+    'TLS',
+    'SNI',
+    'IP',
+    'ID',
+  ].map((w) => w.toLowerCase()),
+);
+
+/** A word that is data, not prose: an address, a host, a code, an id, a username, a number. */
+const DATA_WORD = /^(?:\S+@\S+|https?:\/\/\S+|[\w.-]*\d[\w.:/-]*|[\w-]+(?:\.[\w-]+)+|[A-Z0-9_-]{2,}|[\w-]*_[\w-]*|[$€£]\S*)$/;
+
+/** Whether a text still reads as English: a Latin word of three letters or more that is not kept or data. */
+export function englishWords(text: string, kept: ReadonlySet<string>): string[] {
+  return text
+    .split(/[\s,;:()[\]{}"'«»“”‘’!?…·|/=+*<>—–]+/)
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter((w) => /[A-Za-z]{3,}/.test(w) && !/[^\x00-\x7F]/.test(w))
+    .filter((w) => !KEPT_WORDS.has(w.toLowerCase()) && !kept.has(w.toLowerCase()) && !DATA_WORD.test(w));
+}
+
+/** The texts a person reads in the main content: text nodes, placeholders, labels and titles. */
+export function mainTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const root = document.querySelector('main') ?? document.body;
+    const skip = (el: Element | null) => Boolean(el?.closest('[translate="no"], code, pre, kbd, samp, script, style, textarea, [data-operator-content]'));
+    const visible = (el: Element) => {
+      const box = (el as HTMLElement).getClientRects?.();
+      return !box || box.length > 0;
+    };
+    const out: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent?.replace(/\s+/g, ' ').trim();
+      const el = n.parentElement;
+      if (text && el && !skip(el) && visible(el)) out.push(text);
+    }
+    for (const el of root.querySelectorAll('[placeholder], [aria-label], [title]')) {
+      if (skip(el)) continue;
+      for (const attr of ['placeholder', 'aria-label', 'title']) {
+        const v = el.getAttribute(attr)?.trim();
+        if (v) out.push(v);
+      }
+    }
+    return out;
+  });
+}
+
+/** Raw catalogue keys anywhere on the page ("dashboard:usage.title", "usage.title"). */
+export function rawKeys(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const key = /^(?:[a-z][a-zA-Z]*:)?[a-z][a-zA-Z0-9]*(?:\.[a-zA-Z0-9_]+)+$|^[a-z][a-zA-Z]*:[a-zA-Z0-9_.]+$/;
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const text = n.textContent?.trim() ?? '';
+      if (key.test(text) && !/\.(com|net|org|io|json|csv|md|js|ts)$/.test(text) && !n.parentElement?.closest('code, pre, [translate="no"]')) out.push(text);
+    }
+    return out;
+  });
+}
+
+export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+/** Waits until the screen has its data: the network quiet and no spinner left. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('.spinner, .skeleton'), undefined, { timeout: 15_000 }).catch(() => undefined);
+}
+
+/** Shows the app in `locale` from the next page load (the visitor's choice cookie). */
+export async function useLocale(page: Page, baseUrl: string, locale: Locale): Promise<void> {
+  await page.context().addCookies([{ name: LOCALE_COOKIE, value: locale, url: baseUrl }]);
+}
+
+/**
+ * Reads the screen on show at both sizes: in English it keeps the texts under `key`; in another
+ * language it adds to `problems` each English sentence left, raw key and overflow.
+ */
+export async function checkScreen(
+  page: Page,
+  locale: Locale,
+  key: string,
+  english: Map<string, Set<string>>,
+  kept: ReadonlySet<string>,
+  problems: string[],
+): Promise<void> {
+  await settle(page);
+  const lang = await page.evaluate(() => document.documentElement.lang);
+  if (lang !== locale) problems.push(`${locale} ${key}: <html lang="${lang}">`);
+  for (const k of await rawKeys(page)) problems.push(`${locale} ${key}: raw key ${k}`);
+  const texts = await mainTexts(page);
+  if (locale === 'en') english.set(key, new Set(texts));
+  else {
+    const en = english.get(key) ?? new Set<string>();
+    for (const text of new Set(texts)) if (en.has(text) && englishWords(text, kept).length) problems.push(`${locale} ${key}: English left: "${text}"`);
+  }
+  for (const size of SWEEP_SIZES) {
+    await page.setViewportSize(size);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (!(await fitsWidth(page))) problems.push(`${locale} ${key}: wider than ${size.width}px`);
+  }
+  await page.setViewportSize(SWEEP_SIZES[0]);
+}
