@@ -148,7 +148,7 @@ describe('global view', () => {
       ],
     });
     type Overview = {
-      days: { day: string; bytes: string; codeCents: number; cryptoCents: number; revenueCents: number }[];
+      days: { day: string; bytes: string; codeCents: number; cryptoCents: number; planCents: number; revenueCents: number }[];
       byCountry: { country: string | null; bytes: string }[];
     };
     const r = await admin.get<Overview>('/admin/usage/history');
@@ -158,7 +158,7 @@ describe('global view', () => {
     expect(today.day).toBe(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
     expect(BigInt(today.bytes)).toBeGreaterThanOrEqual(123_456n);
     expect(today.codeCents).toBeGreaterThanOrEqual(180); // 2 GB at $0.90
-    expect(today.revenueCents).toBe(today.codeCents + today.cryptoCents);
+    expect(today.revenueCents).toBe(today.codeCents + today.cryptoCents + today.planCents);
     expect(r.body.byCountry).toContainEqual({ country: 'JP', bytes: '123456' });
   });
 });

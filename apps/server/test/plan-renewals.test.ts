@@ -56,8 +56,12 @@ describe('the plan clock', () => {
     expect(await tick(new Date('2030-02-04T00:00:00Z'))).toEqual({ ended: 0, notices: [] });
     await server.settle();
     expect(mails()).toHaveLength(1);
+    // The notice's invoice is the subscription's to pay (the dashboard's Pay button) until it is paid.
+    const renewal = async () => (await client.get<{ subscriptions: Array<{ renewalInvoiceUrl: string | null }> }>('/api/subscriptions')).body.subscriptions[0]!;
+    expect((await renewal()).renewalInvoiceUrl).toBe(linkIn(mails()[0]!.text));
     clock = new Date('2030-02-05T00:00:00Z');
     expect((await pay(client, linkIn(mails()[0]!.text))).status).toBe(303);
+    expect((await renewal()).renewalInvoiceUrl).toBeNull();
     expect(await tick(new Date('2030-02-09T12:00:00Z'))).toEqual({ ended: 0, notices: [] }); // paid: no one-day notice
     expect(await tick(new Date('2030-02-10T00:01:00Z'))).toEqual({ ended: 1, notices: [] });
     const [p2] = await server.deps.db.select().from(subscriptions);

@@ -10,6 +10,7 @@ import { adminClient } from './credits-helpers';
 import { startTestServer, type HttpClient, type TestServer } from './helpers';
 
 type Plan = { id: string; name: string; gbPerPeriod: number; priceCents: number; period: string; rollover: boolean; active: boolean };
+type AdminPlan = Plan & { subscribers: number; revenueCentsThisMonth: number };
 
 let server: TestServer;
 let admin: HttpClient;
@@ -34,13 +35,16 @@ describe('plans', () => {
     const weekly = await create({ name: 'Weekly 20', gbPerPeriod: 20, priceCents: 1500, period: 'week' });
     expect(weekly).toMatchObject({ rollover: false, active: true });
 
-    const all = await admin.get<{ plans: Plan[] }>('/admin/plans');
+    const all = await admin.get<{ plans: AdminPlan[] }>('/admin/plans');
     expect(all.status).toBe(200);
     // Cheapest first.
     expect(all.body.plans.map((p) => p.name)).toEqual(['Weekly 20', 'Starter 50']);
     const open = await anonymous.get<{ plans: Plan[] }>('/api/plans');
     expect(open.status).toBe(200);
-    expect(open.body.plans).toEqual(all.body.plans);
+    // The admin's list adds each plan's subscribers and this month's revenue (none yet).
+    expect(all.body.plans.map(({ subscribers, revenueCentsThisMonth, ...p }) => ({ ...p, n: [subscribers, revenueCentsThisMonth] }))).toEqual(
+      open.body.plans.map((p) => ({ ...p, n: [0, 0] })),
+    );
 
     const changed = await admin.request<{ success: boolean; plan: Plan }>('PATCH', `/admin/plans/${monthly.id}`, { priceCents: 3000, name: 'Starter' });
     expect(changed).toMatchObject({ status: 200, body: { success: true, plan: { name: 'Starter', priceCents: 3000, gbPerPeriod: 50 } } });

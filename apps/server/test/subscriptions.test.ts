@@ -24,6 +24,7 @@ type Subscription = {
   usedBytes: number;
   carriedBytes: number;
   renewsAt: string | null;
+  renewalInvoiceUrl: string | null;
 };
 
 let server: TestServer;
@@ -78,6 +79,7 @@ describe('subscriptions', () => {
       usedBytes: 0,
       carriedBytes: 0,
       renewsAt: sub!.periodEnd,
+      renewalInvoiceUrl: null,
     });
     const start = new Date(sub!.periodStart);
     const end = new Date(sub!.periodEnd);
@@ -98,11 +100,17 @@ describe('subscriptions', () => {
       .where(like(creditEntries.sourceKey, `plan-grant:${sub!.id}:%`));
     expect(grants).toEqual([{ key: `plan-grant:${sub!.id}:1`, bytes: BigInt(5 * GB) }]);
 
-    // A second subscription to the same plan is refused; the plan cannot be deleted while used.
+    // A second subscription to the same plan is refused, with no order or subscription written; the plan cannot be deleted while used.
+    const rowsOf = async () => ({
+      orders: (await server.deps.db.select().from(payments).where(eq(payments.planId, plan.id))).length,
+      subscriptions: (await server.deps.db.select().from(subscriptions).where(eq(subscriptions.planId, plan.id))).length,
+    });
+    const before = await rowsOf();
     expect(await client.post('/api/subscriptions', { planId: plan.id })).toMatchObject({
       status: 409,
       body: { success: false, error: 'You already have an active subscription to this plan' },
     });
+    expect(await rowsOf()).toEqual(before);
     expect(await admin.request('DELETE', `/admin/plans/${plan.id}`)).toMatchObject({
       status: 409,
       body: { error: 'This plan has subscriptions: deactivate it instead' },
@@ -160,6 +168,84 @@ describe('subscriptions', () => {
     expect((await client.request('DELETE', '/api/subscriptions/nope')).status).toBe(404);
     expect((await server.client().post('/api/subscriptions', { planId: inactive.id })).status).toBe(401);
     expect((await server.client().get('/api/subscriptions')).status).toBe(401);
+  });
+
+  it("the admin's views: subscribers and this month's revenue per plan, a user's subscriptions and buckets, plan revenue in the overview", async () => {
+    type Overview = {
+      days: Array<{ cryptoCents: number; codeCents: number; planCents: number; revenueCents: number }>;
+      totals: { revenueCents: number; topUpCents: number; planCents: number };
+    };
+    const overview = async () => {
+      const r = await admin.get<Overview>('/admin/usage/history');
+      expect(r.status).toBe(200);
+      return { today: r.body.days.at(-1)!, totals: r.body.totals };
+    };
+    const before = await overview();
+    const plan = await createPlan({ gbPerPeriod: 3, priceCents: 1200 });
+    const subscribe = async () => {
+      const u = await signedInUser(server);
+      const r = await u.client.post<{ invoiceUrl: string }>('/api/subscriptions', { planId: plan.id });
+      expect(r.status).toBe(200);
+      return { ...u, invoiceUrl: r.body.invoiceUrl };
+    };
+    // Two paid (one of them then cancelled: not a subscriber any more, its payment still revenue), one unpaid.
+    const a = await subscribe();
+    const b = await subscribe();
+    await subscribe();
+    for (const u of [a, b]) expect((await form(u.client, u.invoiceUrl, 'finished')).status).toBe(303);
+    const [bSub] = await listOf(b.client);
+    expect((await b.client.request('DELETE', `/api/subscriptions/${bSub!.id}`)).status).toBe(200);
+    // A top-up the same day counts as a top-up, not as plan revenue.
+    const topUp = await a.client.post<{ invoiceUrl: string }>('/auth/create-crypto-payment', { gbAmount: 12, priceUsd: 10.8 });
+    expect((await form(a.client, topUp.body.invoiceUrl, 'finished')).status).toBe(303);
+
+    const plans = await admin.get<{ plans: Array<{ id: string; subscribers: number; revenueCentsThisMonth: number }> }>('/admin/plans');
+    expect(plans.body.plans.find((p) => p.id === plan.id)).toMatchObject({ subscribers: 1, revenueCentsThisMonth: 2400 });
+
+    const after = await overview();
+    expect(after.today.planCents - before.today.planCents).toBe(2400);
+    expect(after.today.cryptoCents - before.today.cryptoCents).toBe(1080);
+    expect(after.today.revenueCents).toBe(after.today.cryptoCents + after.today.codeCents + after.today.planCents);
+    expect({ plans: after.totals.planCents - before.totals.planCents, topUps: after.totals.topUpCents - before.totals.topUpCents }).toEqual({
+      plans: 2400,
+      topUps: 1080,
+    });
+    expect(after.totals.revenueCents).toBe(after.totals.planCents + after.totals.topUpCents);
+
+    const [aSub] = await listOf(a.client);
+    const detail = await admin.get<{ success: boolean; subscriptions: unknown[]; planBuckets: unknown[] }>(`/admin/users/${a.user.id}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.subscriptions).toEqual([
+      {
+        id: aSub!.id,
+        planId: plan.id,
+        planName: plan.name,
+        status: 'active',
+        periodStart: aSub!.periodStart,
+        periodEnd: aSub!.periodEnd,
+        allowanceBytes: String(3 * GB),
+        usedBytes: '0',
+        carriedBytes: '0',
+        renewsAt: aSub!.periodEnd,
+      },
+    ]);
+    expect(detail.body.planBuckets).toEqual([
+      {
+        id: expect.any(String),
+        subscriptionId: aSub!.id,
+        planName: plan.name,
+        period: 1,
+        grantedBytes: String(3 * GB),
+        carriedBytes: '0',
+        usedBytes: '0',
+        remainingBytes: String(3 * GB),
+        startsAt: aSub!.periodStart,
+        endsAt: aSub!.periodEnd,
+        closedAt: null,
+      },
+    ]);
+    const none = await admin.get<{ subscriptions: unknown[]; planBuckets: unknown[] }>(`/admin/users/${(await signedInUser(server)).user.id}`);
+    expect({ subscriptions: none.body.subscriptions, planBuckets: none.body.planBuckets }).toEqual({ subscriptions: [], planBuckets: [] });
   });
 
   it("one user cannot stop another's subscription", async () => {

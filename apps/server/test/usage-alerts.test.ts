@@ -6,9 +6,9 @@
  */
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expiringAccountsTick, EXPIRING_PERIOD_MS, notifyExpiringAccounts } from '@proxyhub/api';
+import { expiringAccountsTick, EXPIRING_PERIOD_MS, notifyExpiringAccounts, planPeriodsTick } from '@proxyhub/api';
 import { BYTES_PER_GB } from '@proxyhub/core';
-import { proxyAccounts, telegramOutbox, usageAlertMarks, webhookDeliveries } from '@proxyhub/db';
+import { proxyAccounts, subscriptions, telegramOutbox, usageAlertMarks, webhookDeliveries } from '@proxyhub/db';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { BOT_TOKEN, FakeTelegram, signedInUser, startTestServer, textUpdate, WEBHOOK_SECRET, type HttpClient, type TestServer } from './helpers';
 
@@ -249,6 +249,84 @@ describe('usage.threshold, monthly', () => {
     await spend('gw-month-2');
     t = await now();
     expect({ mails: t.mails, telegram: t.telegram, periods: t.events.map((e) => e['period']) }).toEqual({ mails: 2, telegram: 2, periods: [month, month] });
+  });
+});
+
+describe('usage.threshold, plan allowance', () => {
+  const GATEWAYS = 8;
+  const LEASE = BYTES_PER_GB / BigInt(GATEWAYS);
+  const pay = (client: HttpClient, invoiceUrl: string) =>
+    client.request('POST', new URL(invoiceUrl).pathname, 'outcome=finished', { 'content-type': 'application/x-www-form-urlencoded' });
+
+  it("80 % then 90 % of a period's allowance under concurrent reports: once each; the next period re-arms", async () => {
+    const plan = (await admin.post<{ plan: { id: string } }>('/admin/plans', { name: 'Alerted 1', gbPerPeriod: 1, priceCents: 1000, period: 'month' })).body
+      .plan;
+    const u = await alertedUser(1);
+    const sub = await u.client.post<{ invoiceUrl: string }>('/api/subscriptions', { planId: plan.id });
+    expect((await pay(u.client, sub.body.invoiceUrl)).status).toBe(303);
+    const [row] = await server.deps.db.select().from(subscriptions).where(eq(subscriptions.planId, plan.id));
+    // No cap or limit on the account: the plan is the only meter.
+    const acc = await subAccount(u.client, { name: 'on-plan' });
+    const gateway = internalClient(server).gateway;
+    const spendAll = async (prefix: string, seq: number, bytesEach: bigint, leases: Array<{ leaseId: string | null }>, release = false) =>
+      Promise.all(
+        leases.map((l, i) =>
+          gateway.report.mutate({
+            gatewayId: `${prefix}-${i}`,
+            seq,
+            items: [{ leaseId: l.leaseId!, bytesUp: 0, bytesDown: Number(bytesEach), sessions: 1, release }],
+          }),
+        ),
+      );
+    const reserve = (prefix: string) =>
+      Promise.all(
+        Array.from({ length: GATEWAYS }, (_, i) => gateway.reserveLease.mutate({ gatewayId: `${prefix}-${i}`, proxyAccountId: acc.id, bytes: Number(LEASE) })),
+      );
+    const now = () => told(u, /^\d+% used: the allowance of plan "Alerted 1" this period$/, 'usage.threshold', 'Usage alert:');
+
+    const leases = await reserve('gw-pl');
+    await spendAll('gw-pl', 1, (LEASE * 85n) / 100n, leases);
+    let t = await now();
+    expect({ mails: t.mails, telegram: t.telegram }).toEqual({ mails: 1, telegram: 1 });
+    expect(t.events).toEqual([
+      {
+        meter: 'plan',
+        subscriptionId: row!.id,
+        planId: plan.id,
+        percent: 80,
+        usedBytes: String(((LEASE * 85n) / 100n) * BigInt(GATEWAYS)),
+        limitBytes: String(BYTES_PER_GB),
+        period: row!.periodStart.toISOString(),
+      },
+    ]);
+    const mail = server.mails(u.email).at(-1)!;
+    expect(mail.text).toContain('pay-as-you-go credit');
+    expect(mail.text).toContain('/dashboard');
+
+    await spendAll('gw-pl', 2, LEASE / 10n, leases);
+    await spendAll('gw-pl', 3, LEASE / 50n, leases, true);
+    t = await now();
+    expect({ mails: t.mails, telegram: t.telegram, percents: t.events.map((e) => e['percent']) }).toEqual({ mails: 2, telegram: 2, percents: [80, 90] });
+
+    // The renewal paid, the clock past the period's end: the next period's allowance starts again from 0 %.
+    let clock = new Date(row!.periodEnd.getTime() - 6 * 86_400_000);
+    server.deps.now = () => clock;
+    try {
+      await planPeriodsTick(server.deps, clock);
+      await server.settle();
+      const notice = server.mails(u.email).find((m) => m.subject.startsWith('Your Alerted 1 plan renews'))!;
+      expect((await pay(u.client, /https?:\/\/\S+\/sandbox\/pay\/[0-9a-f-]{36}/.exec(notice.text)![0])).status).toBe(303);
+      clock = new Date(row!.periodEnd.getTime() + 60_000);
+      expect((await planPeriodsTick(server.deps, clock)).periodsEnded).toBe(1);
+    } finally {
+      delete server.deps.now;
+    }
+    const next = await reserve('gw-pm');
+    await spendAll('gw-pm', 1, (LEASE * 85n) / 100n, next, true);
+    t = await now();
+    expect({ mails: t.mails, telegram: t.telegram }).toEqual({ mails: 3, telegram: 3 });
+    expect(t.events.at(-1)).toMatchObject({ meter: 'plan', percent: 80, period: row!.periodEnd.toISOString() });
+    await expectLedgerOk(server);
   });
 });
 

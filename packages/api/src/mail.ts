@@ -188,11 +188,11 @@ export const mailTemplates = {
       outro: 'You get this mail because you set a low balance alert in Settings.',
     }),
   /** A usage alert: `what` names the limit ("the daily limit of proxy account \"shop\""). */
-  usageThreshold: (to: string, link: string, n: { percent: number; what: string; usedGb: string; limitGb: string }) =>
+  usageThreshold: (to: string, link: string, n: { percent: number; what: string; usedGb: string; limitGb: string; atFull: string; linkLabel: string }) =>
     composeMail(to, {
       subject: `${n.percent}% used: ${n.what}`,
-      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. At 100% the account stops until the limit is raised (a daily or monthly limit starts again with the next UTC day or month).`,
-      action: { label: 'Proxy accounts', url: link },
+      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. ${n.atFull}`,
+      action: { label: n.linkLabel, url: link },
       outro: 'You get this mail because of the usage alert percents in Settings.',
     }),
   /** Three days before a proxy account's expiry. */

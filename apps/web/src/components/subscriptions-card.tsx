@@ -66,3 +66,27 @@ export function SubscriptionsCard() {
     </Card>
   );
 }
+
+/**
+ * "Your plan X renews on <date>" with a Pay button to the next period's invoice, while a renewal
+ * notice's invoice waits (the plan clock opens it seven days before the period's end; paid, it goes).
+ */
+export function RenewalNotices() {
+  const list = trpc.subscriptions.list.useQuery(undefined, { staleTime: 0 });
+  const due = (list.data?.subscriptions ?? []).filter((s) => s.renewsAt && s.renewalInvoiceUrl);
+  if (!due.length) return null;
+  return (
+    <>
+      {due.map((s) => (
+        <Alert kind="info" key={s.id}>
+          <span data-testid="renewal-notice">
+            Your plan {s.plan.name} renews on {day(s.renewsAt!)}: pay the next period to keep its allowance.{' '}
+            <a className="btn btn-primary" href={s.renewalInvoiceUrl!} aria-label={`Pay the renewal of ${s.plan.name}`}>
+              Pay
+            </a>
+          </span>
+        </Alert>
+      ))}
+    </>
+  );
+}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { exactBytes, formatGb, gbBreakdown } from '@proxyhub/core';
 import { BurnCard } from '../components/burn-card';
+import { RenewalNotices } from '../components/subscriptions-card';
 import { Card, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
 import { UsagePanel } from '../components/usage-panel';
@@ -19,6 +20,7 @@ export function DashboardPage() {
     <>
       {/* "Welcome back" only for someone who has signed in before this session. */}
       <PageHeader title="Dashboard" subtitle={user.returning ? `Welcome back, ${user.name}` : `Welcome to ProxyHub, ${user.name}!`} />
+      <RenewalNotices />
       <div className="stats">
         <div className="stat stat-primary">
           <span className="stat-label">Remaining Data</span>

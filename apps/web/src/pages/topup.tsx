@@ -24,6 +24,7 @@ import {
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
 import { GbNote } from '../components/units';
 import { PlansTable } from '../components/plans-table';
+import { RenewalNotices } from '../components/subscriptions-card';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
@@ -59,6 +60,7 @@ export function TopUpPage() {
           The payment did not go through. No credits were added; you can try again.
         </Alert>
       )}
+      <RenewalNotices />
       {payment === 'partially_paid' && <PartialPaymentNotice onDismiss={() => setParams({}, { replace: true })} />}
       {payment && payment !== 'finished' && payment !== 'failed' && payment !== 'partially_paid' && (
         <Alert kind="info" onDismiss={() => setParams({}, { replace: true })}>

@@ -100,4 +100,6 @@ export interface SubscriptionView {
   carriedBytes: bigint;
   /** When the next period starts if its renewal is paid; null once renewal is stopped or it lapsed. */
   renewsAt: Date | null;
+  /** The open invoice for the next period, once a renewal notice opened one and until it is paid. */
+  renewalInvoiceUrl: string | null;
 }

@@ -46,7 +46,8 @@ export function AdminOverview() {
   const d = q.data;
   const revenue = d.days.map((x) => ({
     label: new Date(x.day).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' }),
-    usd: x.revenueCents / 100,
+    topUps: (x.cryptoCents + x.codeCents) / 100,
+    plans: x.planCents / 100,
   }));
   return (
     <div className="grid-2" data-testid="admin-overview">
@@ -70,8 +71,11 @@ export function AdminOverview() {
       </Card>
       <Card
         title="Revenue, last 30 days"
-        description={`$${centsToUsd(d.totals.revenueCents)}: paid crypto orders at what was paid, and codes redeemed at the list price ($${centsToUsd(d.listPricePerGbCents)}/GB)`}
+        description={`$${centsToUsd(d.totals.revenueCents)}: paid crypto orders at what was paid, codes redeemed at the list price ($${centsToUsd(d.listPricePerGbCents)}/GB), and paid plan orders`}
       >
+        <p className="muted" data-testid="admin-revenue-split">
+          Top-ups ${centsToUsd(d.totals.topUpCents)} · Plans ${centsToUsd(d.totals.planCents)}
+        </p>
         <div className="usage-chart" data-testid="admin-revenue-chart" data-total-cents={String(d.totals.revenueCents)}>
           <ResponsiveContainer width="100%" height={260}>
             <BarChart data={revenue} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
@@ -79,7 +83,8 @@ export function AdminOverview() {
               <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
               <YAxis tick={{ fontSize: 12 }} width={56} tickFormatter={(v: number) => formatUsd(v, true)} />
               <Tooltip formatter={(v) => formatUsd(Number(v))} />
-              <Bar dataKey="usd" name="Revenue" fill="#16a34a" isAnimationActive={false} />
+              <Bar dataKey="topUps" name="Top-ups" stackId="revenue" fill="#16a34a" isAnimationActive={false} />
+              <Bar dataKey="plans" name="Plans" stackId="revenue" fill="#2563eb" isAnimationActive={false} />
             </BarChart>
           </ResponsiveContainer>
         </div>

@@ -4,6 +4,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { centsToUsd, createPlanInput, planPricePerGbCents, type CreatePlanInput, type CreatePlanValues, type Plan } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
 import { issueMessages } from '../../lib/form';
+import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, EditActions, Field, SelectField, Spinner } from '../ui';
@@ -94,13 +95,17 @@ function PlanForm({ editing, onDone }: { editing: Plan | null; onDone: () => voi
   );
 }
 
-const COLUMNS: Column<Plan>[] = [
+type AdminPlan = RouterOutputs['admin']['plans']['plans'][number];
+
+const COLUMNS: Column<AdminPlan>[] = [
   { head: 'Plan', cell: (p) => p.name },
   { head: 'Allowance', cell: (p) => `${p.gbPerPeriod.toLocaleString('en-US')} GB a ${p.period}` },
   { head: 'Price', num: true, cell: (p) => `$${centsToUsd(p.priceCents)}` },
   { head: 'Per GB', num: true, cell: (p) => `$${centsToUsd(planPricePerGbCents(p))}` },
   { head: 'Unused GB', cell: (p) => (p.rollover ? 'Roll over once' : 'Expire') },
   { head: 'State', cell: (p) => (p.active ? 'Active' : 'Inactive') },
+  { head: 'Subscribers', num: true, cell: (p) => p.subscribers.toLocaleString('en-US') },
+  { head: 'Revenue this month', num: true, cell: (p) => `$${centsToUsd(p.revenueCentsThisMonth)}` },
 ];
 
 export function AdminPlans() {
@@ -119,7 +124,7 @@ export function AdminPlans() {
       setError(errorMessage(err, failed));
     }
   }
-  const actions = (p: Plan) => (
+  const actions = (p: AdminPlan) => (
     <div style={{ display: 'flex', gap: 6 }}>
       <Button variant="secondary" onClick={() => setEditing(p)}>
         Edit

@@ -1,6 +1,6 @@
 /**
  * One user in the admin panel: profile and status, balances, 30 days of usage, proxy accounts,
- * billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
+ * plan subscriptions and buckets, billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
  */
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -38,6 +38,24 @@ const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
   { head: 'Used', num: true, cell: (a) => formatBytes(a.usedBytes) },
   { head: 'Cap', num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
   { head: 'State', cell: (a) => (a.disabled ? 'Disabled' : 'Active') },
+];
+const day = (d: string) => new Date(d).toLocaleDateString();
+const SUBSCRIPTION_STATUS: Record<string, string> = { active: 'Active', cancelled: 'Renewal cancelled', lapsed: 'Lapsed' };
+const SUBSCRIPTION_COLUMNS: Column<Detail['subscriptions'][number]>[] = [
+  { head: 'Plan', cell: (s) => s.planName },
+  { head: 'Status', cell: (s) => SUBSCRIPTION_STATUS[s.status] ?? s.status },
+  { head: 'Period', cell: (s) => `${day(s.periodStart)} – ${day(s.periodEnd)}` },
+  { head: 'Used', num: true, cell: (s) => `${formatGb(BigInt(s.usedBytes))} of ${formatGb(BigInt(s.allowanceBytes))} GB` },
+  { head: 'Carried over', num: true, cell: (s) => `${formatGb(BigInt(s.carriedBytes))} GB` },
+  { head: 'Renews', cell: (s) => (s.renewsAt ? day(s.renewsAt) : '—') },
+];
+const BUCKET_COLUMNS: Column<Detail['planBuckets'][number]>[] = [
+  { head: 'Plan', cell: (b) => `${b.planName}, period ${b.period}` },
+  { head: 'Granted', num: true, cell: (b) => `${formatGb(BigInt(b.grantedBytes) + BigInt(b.carriedBytes))} GB` },
+  { head: 'Used', num: true, cell: (b) => formatBytes(b.usedBytes) },
+  { head: 'Remaining', num: true, cell: (b) => formatBytes(b.remainingBytes) },
+  { head: 'Ends', cell: (b) => day(b.endsAt) },
+  { head: 'State', cell: (b) => (b.closedAt ? 'Closed' : 'Open') },
 ];
 const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
   { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
@@ -121,6 +139,18 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
       </Card>
       <Card title={`Proxy accounts (${d.proxyAccounts.length})`}>
         <DataTable columns={ACCOUNT_COLUMNS} rows={d.proxyAccounts} rowKey={(a) => a.proxyUserId} empty="No proxy accounts." />
+      </Card>
+      <Card title={`Subscriptions (${d.subscriptions.length})`}>
+        <DataTable
+          testId="admin-user-subscriptions"
+          columns={SUBSCRIPTION_COLUMNS}
+          rows={d.subscriptions}
+          rowKey={(s) => s.id}
+          empty="No plan subscriptions."
+        />
+      </Card>
+      <Card title={`Plan buckets (${d.planBuckets.length})`} description="Each period's allowance: what is left of an open bucket expires at its end.">
+        <DataTable testId="admin-user-buckets" columns={BUCKET_COLUMNS} rows={d.planBuckets} rowKey={(b) => b.id} empty="No plan buckets." />
       </Card>
       <Card title="Billing">
         <DataTable testId="admin-user-billing" columns={BILLING_COLUMNS} rows={d.billing} rowKey={(e) => e.id} empty="No credits or orders yet." />

@@ -8,12 +8,12 @@ import {
   adminUpdatePlanOutput,
   adminDeletePlanOutput,
 } from '@proxyhub/core';
-import { createPlan, deletePlan, listPlans, updatePlan } from '../../services/money/plans';
+import { createPlan, deletePlan, listPlansForAdmin, updatePlan } from '../../services/money/plans';
 import { financeProcedure } from '../../trpc';
 
 /** The Plans tab: the allowances sold besides pay-as-you-go. */
 export const adminPlansProcedures = {
-  plans: financeProcedure.output(adminPlansOutput).query(async ({ ctx }) => ({ plans: await listPlans(ctx.db, { activeOnly: false }) })),
+  plans: financeProcedure.output(adminPlansOutput).query(async ({ ctx }) => ({ plans: await listPlansForAdmin(ctx.db) })),
   createPlan: financeProcedure
     .input(createPlanInput)
     .output(adminCreatePlanOutput)

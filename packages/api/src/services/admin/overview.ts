@@ -1,7 +1,8 @@
 /**
  * The admin's view of the whole business over the last 30 UTC days: traffic by day and by country
- * (from the daily usage rows) and revenue by day: paid crypto orders at what was paid (an underpaid
- * one at its paid part), redeemed codes at the list price in force (codes carry no price of their own).
+ * (from the daily usage rows) and revenue by day: paid crypto top-ups at what was paid (an underpaid
+ * one at its paid part), paid plan orders beside them, redeemed codes at the list price in force
+ * (codes carry no price of their own).
  */
 import { and, gte, isNotNull, sql } from 'drizzle-orm';
 import { payments, topupCodes, usageDaily, type DbOrTx } from '@proxyhub/db';
@@ -16,6 +17,7 @@ export interface OverviewDay {
   bytes: string;
   cryptoCents: number;
   codeCents: number;
+  planCents: number;
   revenueCents: number;
 }
 
@@ -42,7 +44,11 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
       .groupBy(usageDaily.country)
       .orderBy(sql`sum(${usageDaily.bytesUp} + ${usageDaily.bytesDown}) desc`, usageDaily.country),
     db
-      .select({ day: dayOf(payments.creditedAt), cents: sql<string>`sum(${paidCentsSql})::text` })
+      .select({
+        day: dayOf(payments.creditedAt),
+        cents: sql<string>`coalesce(sum(${paidCentsSql}) filter (where ${payments.planId} is null), 0)::text`,
+        planCents: sql<string>`coalesce(sum(${paidCentsSql}) filter (where ${payments.planId} is not null), 0)::text`,
+      })
       .from(payments)
       .where(and(isNotNull(payments.creditedAt), gte(payments.creditedAt, since)))
       .groupBy(sql`1`),
@@ -60,8 +66,16 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
   const days: OverviewDay[] = [];
   for (let d = start; d <= end; d += DAY_MS) {
     const cryptoCents = Number(p.get(d)?.cents ?? 0);
+    const planCents = Number(p.get(d)?.planCents ?? 0);
     const codeCents = centsForBytes(BigInt(r.get(d)?.bytes ?? 0), pricing.pricePerGbCents);
-    days.push({ day: new Date(d).toISOString(), bytes: t.get(d)?.bytes ?? '0', cryptoCents, codeCents, revenueCents: cryptoCents + codeCents });
+    days.push({
+      day: new Date(d).toISOString(),
+      bytes: t.get(d)?.bytes ?? '0',
+      cryptoCents,
+      codeCents,
+      planCents,
+      revenueCents: cryptoCents + codeCents + planCents,
+    });
   }
   return {
     from: new Date(start).toISOString(),
@@ -73,6 +87,9 @@ export async function adminOverview(db: DbOrTx, now = Date.now()) {
     totals: {
       bytes: days.reduce((n, d) => n + BigInt(d.bytes), 0n).toString(),
       revenueCents: days.reduce((n, d) => n + d.revenueCents, 0),
+      /** Top-ups: crypto orders and redeemed codes. */
+      topUpCents: days.reduce((n, d) => n + d.cryptoCents + d.codeCents, 0),
+      planCents: days.reduce((n, d) => n + d.planCents, 0),
     },
   };
 }

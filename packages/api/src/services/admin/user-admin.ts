@@ -9,6 +9,8 @@ import { deleteUserSessions } from '@proxyhub/auth';
 import { DomainError, formatGb, hundredthsGbToBytes } from '@proxyhub/core';
 import { auditLog, proxyAccounts, sessions, users, type DbOrTx } from '@proxyhub/db';
 import { listBilling } from '../money/billing';
+import { listUserBuckets } from '../money/plan-buckets';
+import { listSubscriptions } from '../money/subscriptions';
 import { notifyTelegram } from '../notify/telegram';
 import { statusOf } from './user-list';
 import { userUsageHistory } from '../usage/usage-history';
@@ -26,10 +28,10 @@ async function findUser(db: DbOrTx, id: string, opts: { lock?: boolean } = {}) {
   return u;
 }
 
-/** Everything about one user: profile, balances, proxy accounts, billing, 30 days of usage, sessions. */
+/** Everything about one user: profile, balances, proxy accounts, plans, billing, 30 days of usage, sessions. */
 export async function adminUserDetail(db: DbOrTx, id: string) {
   const u = await findUser(db, id);
-  const [leased, accounts, billing, usage, active, suspension] = await Promise.all([
+  const [leased, accounts, billing, usage, active, suspension, subs, buckets] = await Promise.all([
     userLeasedBytes(db, u.id),
     db
       .select({
@@ -59,6 +61,8 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
           .orderBy(desc(auditLog.at))
           .limit(1)
       : [],
+    listSubscriptions(db, u.id),
+    listUserBuckets(db, u.id),
   ]);
   return {
     profile: {
@@ -93,6 +97,31 @@ export async function adminUserDetail(db: DbOrTx, id: string) {
       usedBytes: a.usedBytes.toString(),
       disabled: a.disabledAt !== null,
       createdAt: a.createdAt.toISOString(),
+    })),
+    subscriptions: subs.map((s) => ({
+      id: s.id,
+      planId: s.plan.id,
+      planName: s.plan.name,
+      status: s.status,
+      periodStart: s.periodStart.toISOString(),
+      periodEnd: s.periodEnd.toISOString(),
+      allowanceBytes: s.allowanceBytes.toString(),
+      usedBytes: s.usedBytes.toString(),
+      carriedBytes: s.carriedBytes.toString(),
+      renewsAt: s.renewsAt?.toISOString() ?? null,
+    })),
+    planBuckets: buckets.map((b) => ({
+      id: b.id,
+      subscriptionId: b.subscriptionId,
+      planName: b.planName,
+      period: b.period,
+      grantedBytes: b.grantedBytes.toString(),
+      carriedBytes: b.carriedBytes.toString(),
+      usedBytes: b.usedBytes.toString(),
+      remainingBytes: b.remainingBytes.toString(),
+      startsAt: b.startsAt.toISOString(),
+      endsAt: b.endsAt.toISOString(),
+      closedAt: b.closedAt?.toISOString() ?? null,
     })),
     billing: billing.entries,
     usageByDay: usage.points,

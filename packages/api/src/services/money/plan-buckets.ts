@@ -15,9 +15,9 @@
  * the bucket's, what it returns afterwards expires as it comes back (`plan-expire:...:<lease>`), so
  * plan bytes never turn into pay-as-you-go credit.
  */
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { BYTES_PER_GB } from '@proxyhub/core';
-import { gatewayLeases, planBuckets, users, type DbOrTx } from '@proxyhub/db';
+import { gatewayLeases, planBuckets, plans, subscriptions, users, type DbOrTx } from '@proxyhub/db';
 import { credit } from './wallet';
 
 export type BucketRow = typeof planBuckets.$inferSelect;
@@ -150,6 +150,30 @@ export async function closeBucket(tx: DbOrTx, input: { subscriptionId: string; p
   await credit(tx, { wallet: { userId: b.userId }, bytes: -expire, kind: 'plan_expire', sourceKey: `plan-expire:${b.subscriptionId}:${b.period}` });
   await tx.update(planBuckets).set({ remainingBytes: 0n, closedAt: input.now }).where(eq(planBuckets.id, b.id));
   return carried;
+}
+
+/** A user's buckets for the admin, latest end first (the open ones hold their plan bytes until `endsAt`). */
+export async function listUserBuckets(db: DbOrTx, userId: string, limit = 50) {
+  return db
+    .select({
+      id: planBuckets.id,
+      subscriptionId: planBuckets.subscriptionId,
+      planName: plans.name,
+      period: planBuckets.period,
+      grantedBytes: planBuckets.grantedBytes,
+      carriedBytes: planBuckets.carriedBytes,
+      usedBytes: planBuckets.usedBytes,
+      remainingBytes: planBuckets.remainingBytes,
+      startsAt: planBuckets.startsAt,
+      endsAt: planBuckets.endsAt,
+      closedAt: planBuckets.closedAt,
+    })
+    .from(planBuckets)
+    .innerJoin(subscriptions, eq(subscriptions.id, planBuckets.subscriptionId))
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(planBuckets.userId, userId))
+    .orderBy(desc(planBuckets.endsAt), desc(planBuckets.period))
+    .limit(limit);
 }
 
 /** Plan bytes a user has: what their open buckets hold in the wallet and in leases drawn from them; and the soonest end. */

@@ -2,9 +2,10 @@
  * Plans: what the operator sells besides pay-as-you-go GB, a fixed allowance each month or week
  * at a fixed price. Admins (owner, finance) keep the list; everyone reads the active ones.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import { DomainError, isPlanId, type CreatePlanValues, type Plan, type UpdatePlanInput } from '@proxyhub/core';
 import { payments, plans, subscriptions, type DbOrTx } from '@proxyhub/db';
+import { paidCentsSql } from '../network/upstreams';
 
 export const PLAN_NOT_FOUND = 'Plan not found';
 
@@ -28,6 +29,30 @@ export async function listPlans(db: DbOrTx, opts: { activeOnly: boolean }): Prom
     .where(opts.activeOnly ? eq(plans.active, true) : undefined)
     .orderBy(asc(plans.priceCents), asc(plans.name), asc(plans.id));
   return rows.map(viewOf);
+}
+
+/**
+ * Every plan for the admin's Plans tab, each with its subscribers (active subscriptions still
+ * running; a cancelled one is not renewing) and its revenue this UTC month (credited plan orders).
+ */
+export async function listPlansForAdmin(db: DbOrTx, now = new Date()): Promise<Array<Plan & { subscribers: number; revenueCentsThisMonth: number }>> {
+  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const [all, subscribers, revenue] = await Promise.all([
+    listPlans(db, { activeOnly: false }),
+    db
+      .select({ planId: subscriptions.planId, n: sql<number>`count(*)::int` })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.status, 'active'), isNull(subscriptions.endedAt)))
+      .groupBy(subscriptions.planId),
+    db
+      .select({ planId: payments.planId, cents: sql<string>`sum(${paidCentsSql})::text` })
+      .from(payments)
+      .where(and(isNotNull(payments.planId), isNotNull(payments.creditedAt), gte(payments.creditedAt, monthStart)))
+      .groupBy(payments.planId),
+  ]);
+  const count = new Map(subscribers.map((r) => [r.planId, Number(r.n)]));
+  const cents = new Map(revenue.map((r) => [r.planId, Number(r.cents)]));
+  return all.map((p) => ({ ...p, subscribers: count.get(p.id) ?? 0, revenueCentsThisMonth: cents.get(p.id) ?? 0 }));
 }
 
 export async function createPlan(tx: DbOrTx, input: CreatePlanValues): Promise<Plan> {

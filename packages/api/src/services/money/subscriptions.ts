@@ -5,9 +5,9 @@
  * A period's end is processed once whatever the number of servers: the subscription row is locked
  * and re-read (`endedAt is null and periodEnd <= now`), and the ledger's source keys are unique.
  */
-import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { BYTES_PER_GB, DomainError, isPlanId, type SubscriptionView } from '@proxyhub/core';
-import { planBuckets, plans, subscriptions, type Db, type DbOrTx } from '@proxyhub/db';
+import { payments, planBuckets, plans, subscriptions, type Db, type DbOrTx } from '@proxyhub/db';
 import { closeBucket, grantBucket, lockWallet } from './plan-buckets';
 import { PLAN_NOT_FOUND } from './plans';
 
@@ -155,6 +155,16 @@ export async function listSubscriptions(db: DbOrTx, userId: string): Promise<Sub
     .leftJoin(planBuckets, and(eq(planBuckets.subscriptionId, subscriptions.id), eq(planBuckets.period, subscriptions.period)))
     .where(eq(subscriptions.userId, userId))
     .orderBy(sql`${subscriptions.endedAt} is not null`, desc(subscriptions.createdAt));
+  // A renewal notice opens the next period's invoice (payments.subscription_id); the newest still waiting is the one to pay.
+  const running = rows.filter((r) => !r.sub.endedAt).map((r) => r.sub.id);
+  const open = running.length
+    ? await db
+        .select({ subscriptionId: payments.subscriptionId, url: payments.invoiceUrl })
+        .from(payments)
+        .where(and(inArray(payments.subscriptionId, running), eq(payments.status, 'waiting'), isNotNull(payments.invoiceUrl)))
+        .orderBy(asc(payments.createdAt))
+    : [];
+  const invoiceOf = new Map(open.map((p) => [p.subscriptionId, p.url]));
   return rows.map(({ sub, plan, bucket }) => ({
     id: sub.id,
     plan: {
@@ -173,5 +183,6 @@ export async function listSubscriptions(db: DbOrTx, userId: string): Promise<Sub
     usedBytes: bucket?.usedBytes ?? 0n,
     carriedBytes: bucket?.carriedBytes ?? 0n,
     renewsAt: sub.status === 'active' && !sub.endedAt ? sub.periodEnd : null,
+    renewalInvoiceUrl: sub.status === 'active' && !sub.endedAt ? (invoiceOf.get(sub.id) ?? null) : null,
   }));
 }

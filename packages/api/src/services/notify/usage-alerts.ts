@@ -2,8 +2,9 @@
  * Usage alerts: a notice (mail, Telegram, the `usage.threshold` webhook event) when usage first
  * reaches one of the user's percents of a limit in a period. Generic over "meters": anything with
  * bytes used of a limit in a named period. A proxy account's cap ('lifetime'), daily limit (the UTC
- * day) and monthly limit (the UTC month) are meters; a plan period's allowance plugs in the same
- * way (meter 'plan', the subscription's id, the period's start as period).
+ * day) and monthly limit (the UTC month) are meters, and so is a plan period's allowance (meter
+ * 'plan': the subscription's id, the period's start as period, the bucket's used bytes of its
+ * granted plus carried bytes).
  *
  * Exactly once per crossing: the highest percent notified is kept per (meter, subject) with its
  * period and limit, and moved only by a conditional UPDATE (WHERE it is still what was read), so of
@@ -12,31 +13,37 @@
  * percents usage is now under (a raised cap); usage only grows within a period, so a check that read
  * it earlier than another never moves the mark back.
  */
-import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
 import { formatGb } from '@proxyhub/core';
-import { gatewayLeases, proxyAccounts, usageAlertMarks, users, type DbOrTx } from '@proxyhub/db';
+import { gatewayLeases, planBuckets, plans, proxyAccounts, subscriptions, usageAlertMarks, users, type DbOrTx } from '@proxyhub/db';
 import { mailTemplates, type DraftMailer } from '../../mail';
 import { periodUsed, usagePeriod } from '../money/caps';
+import { usersOfLeases } from './balance-alerts';
 import { notifyTelegram } from './telegram';
 import { emitWebhookEvent } from './webhooks';
 
-/** The meters built here; a plan's allowance adds 'plan'. */
-export type UsageMeterKind = 'cap' | 'daily' | 'monthly';
+export type UsageMeterKind = 'cap' | 'daily' | 'monthly' | 'plan';
 
 export interface UsageMeter {
   meter: UsageMeterKind;
-  /** Whose meter it is (the proxy account's id): with `meter`, the key of its mark. */
+  /** Whose meter it is (the proxy account's or the subscription's id): with `meter`, the key of its mark. */
   subjectId: string;
-  /** Later periods compare greater ('lifetime' for a cap, YYYY-MM-DD, YYYY-MM). */
+  /** Later periods compare greater ('lifetime' for a cap, YYYY-MM-DD, YYYY-MM, an ISO time). */
   period: string;
   usedBytes: bigint;
   limitBytes: bigint;
   owner: { userId: string; email: string; percents: readonly number[] };
   /** Words for the mail and Telegram: `the daily limit of proxy account "shop"`. */
   what: string;
-  /** The event's fields naming the subject (proxyAccountId, proxyUserId). */
+  /** The event's fields naming the subject (proxyAccountId, proxyUserId; subscriptionId, planId). */
   subject: Record<string, string>;
+  /** The mail's sentence on what happens at 100 %, and the page its button opens. */
+  atFull: string;
+  page: { path: string; label: string };
 }
+
+const ACCOUNT_AT_FULL = 'At 100% the account stops until the limit is raised (a daily or monthly limit starts again with the next UTC day or month).';
+const ACCOUNT_PAGE = { path: '/proxy-accounts', label: 'Proxy accounts' };
 
 export interface UsageNotice {
   meter: UsageMeterKind;
@@ -128,12 +135,14 @@ export async function checkUsageMeters(
       return p;
     });
     if (percent === null) continue;
-    const link = new URL('/proxy-accounts', mail.config.publicUrl).toString();
+    const link = new URL(m.page.path, mail.config.publicUrl).toString();
     const message = mailTemplates.usageThreshold(m.owner.email, link, {
       percent,
       what: m.what,
       usedGb: formatGb(m.usedBytes),
       limitGb: formatGb(m.limitBytes),
+      atFull: m.atFull,
+      linkLabel: m.page.label,
     });
     // The crossing is recorded: a failing mailer loses this mail but fails neither the caller nor the other meters.
     try {
@@ -186,6 +195,8 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
     const used = periodUsed(r, now);
     const base = {
       subjectId: r.id,
+      atFull: ACCOUNT_AT_FULL,
+      page: ACCOUNT_PAGE,
       owner: { userId: r.userId, email: r.email, percents: r.percents },
       subject: { proxyAccountId: r.id, proxyUserId: r.proxyUserId },
     };
@@ -199,6 +210,44 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
   });
 }
 
+/**
+ * The plan meters of these users: each running subscription's current period, its bucket's used
+ * bytes of its allowance (granted plus carried). Past 100 % traffic goes on from pay-as-you-go credit.
+ */
+export async function planMeters(db: DbOrTx, userIds: readonly string[]): Promise<UsageMeter[]> {
+  if (!userIds.length) return [];
+  const rows = await db
+    .select({
+      id: subscriptions.id,
+      planId: plans.id,
+      planName: plans.name,
+      periodStart: subscriptions.periodStart,
+      used: planBuckets.usedBytes,
+      granted: planBuckets.grantedBytes,
+      carried: planBuckets.carriedBytes,
+      userId: users.id,
+      email: users.email,
+      percents: users.usageAlertPercents,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .innerJoin(planBuckets, and(eq(planBuckets.subscriptionId, subscriptions.id), eq(planBuckets.period, subscriptions.period)))
+    .where(and(inArray(subscriptions.userId, [...new Set(userIds)]), isNull(subscriptions.endedAt)));
+  return rows.map((r) => ({
+    meter: 'plan',
+    subjectId: r.id,
+    period: r.periodStart.toISOString(),
+    usedBytes: r.used,
+    limitBytes: r.granted + r.carried,
+    owner: { userId: r.userId, email: r.email, percents: r.percents },
+    what: `the allowance of plan "${r.planName}" this period`,
+    subject: { subscriptionId: r.id, planId: r.planId },
+    atFull: 'At 100% your traffic goes on from your pay-as-you-go credit until the next period starts.',
+    page: { path: '/dashboard', label: 'Dashboard' },
+  }));
+}
+
 /** The proxy accounts the given leases spend for. */
 export async function accountsOfLeases(db: DbOrTx, leaseIds: readonly string[]): Promise<string[]> {
   if (!leaseIds.length) return [];
@@ -209,14 +258,15 @@ export async function accountsOfLeases(db: DbOrTx, leaseIds: readonly string[]):
   return rows.map((r) => r.id);
 }
 
-/** After a gateway report: the usage alerts of the accounts its leases spent for. */
+/** After a gateway report: the usage alerts of the accounts its leases spent for and of their owners' plans. */
 export async function checkUsageAlertsOfLeases(
   db: DbOrTx,
   mail: { mailer: DraftMailer; config: { publicUrl: string } },
   leaseIds: readonly string[],
   logger?: { error(obj: object, msg: string): void },
 ): Promise<UsageNotice[]> {
-  return checkUsageMeters(db, mail, await proxyAccountMeters(db, await accountsOfLeases(db, leaseIds)), logger);
+  const meters = [...(await proxyAccountMeters(db, await accountsOfLeases(db, leaseIds))), ...(await planMeters(db, await usersOfLeases(db, leaseIds)))];
+  return checkUsageMeters(db, mail, meters, logger);
 }
 
 /** The user's usage alert percents (ascending). */

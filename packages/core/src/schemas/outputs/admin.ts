@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { billingEntryOutput } from './billing';
 import { CONNECTION_OUTCOMES } from '../connections';
 import { pricingOutput } from './credits';
+import { SUBSCRIPTION_STATUS_VALUES } from '../plans';
 
 /** What the `admin.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -322,6 +323,10 @@ export const adminPlansOutput = z.object({
       period: z.enum(['month', 'week']),
       rollover: z.boolean(),
       active: z.boolean(),
+      /** Active subscriptions still running. */
+      subscribers: z.number(),
+      /** Cents of the plan's orders credited this UTC month. */
+      revenueCentsThisMonth: z.number(),
     }),
   ),
 });
@@ -507,6 +512,37 @@ export const adminUserOutput = z.object({
       createdAt: z.string(),
     }),
   ),
+  /** Running ones first; bytes of the current (or last) period. */
+  subscriptions: z.array(
+    z.object({
+      id: z.string(),
+      planId: z.string(),
+      planName: z.string(),
+      status: z.enum(SUBSCRIPTION_STATUS_VALUES),
+      periodStart: z.string(),
+      periodEnd: z.string(),
+      allowanceBytes: z.string(),
+      usedBytes: z.string(),
+      carriedBytes: z.string(),
+      renewsAt: z.string().nullable(),
+    }),
+  ),
+  /** Latest end first; `remainingBytes` is what the bucket still holds in the wallet (0 once closed). */
+  planBuckets: z.array(
+    z.object({
+      id: z.string(),
+      subscriptionId: z.string(),
+      planName: z.string(),
+      period: z.number(),
+      grantedBytes: z.string(),
+      carriedBytes: z.string(),
+      usedBytes: z.string(),
+      remainingBytes: z.string(),
+      startsAt: z.string(),
+      endsAt: z.string(),
+      closedAt: z.string().nullable(),
+    }),
+  ),
   billing: z.array(billingEntryOutput),
   usageByDay: z.array(z.object({ start: z.string(), bytesUp: z.string(), bytesDown: z.string(), sessions: z.number() })),
   usageByCountry: z.array(z.object({ country: z.string().nullable(), bytes: z.string(), okRate: z.number().nullable(), p50ConnectMs: z.number().nullable() })),
@@ -560,10 +596,12 @@ export const adminGlobalUsageOutput = z.object({
 export const adminGlobalHistoryOutput = z.object({
   from: z.string(),
   to: z.string(),
-  days: z.array(z.object({ day: z.string(), bytes: z.string(), cryptoCents: z.number(), codeCents: z.number(), revenueCents: z.number() })),
+  days: z.array(
+    z.object({ day: z.string(), bytes: z.string(), cryptoCents: z.number(), codeCents: z.number(), planCents: z.number(), revenueCents: z.number() }),
+  ),
   listPricePerGbCents: z.number(),
   byCountry: z.array(z.object({ country: z.string().nullable(), bytes: z.string() })),
-  totals: z.object({ bytes: z.string(), revenueCents: z.number() }),
+  totals: z.object({ bytes: z.string(), revenueCents: z.number(), topUpCents: z.number(), planCents: z.number() }),
 });
 
 export const adminPaymentsOutput = z.object({

@@ -26,6 +26,7 @@ export const subscriptionOutput = z.object({
   usedBytes: z.bigint(),
   carriedBytes: z.bigint(),
   renewsAt: z.date().nullable(),
+  renewalInvoiceUrl: z.string().nullable(),
 });
 
 export const subscriptionsSubscribeOutput = z.object({ invoiceUrl: z.string(), message: z.string() });
