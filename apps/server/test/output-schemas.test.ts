@@ -152,5 +152,5 @@ describe('output schemas', () => {
     expect(reads.filter((r) => !watch.checked.has(r))).toEqual([]);
     for (const r of ['proxyAccounts.list', 'apiKeys.list', 'gifts.list', 'webhooks.list', 'admin.user', 'admin.users', 'admin.payments', 'admin.codes'])
       expect(watch.checked.has(r), r).toBe(true);
-  });
+  }, 180_000); // it walks every read path and query of the API
 });
