@@ -18,6 +18,8 @@ const TIGHT: RateLimitConfig = {
   forgotAccount: { points: 1, durationSeconds: 60 },
   reset: { points: 2, durationSeconds: 600 },
   resetCheck: { points: 2, durationSeconds: 600 },
+  teamInvite: { points: 3, durationSeconds: 60 },
+  teamInviteEmail: { points: 1, durationSeconds: 60 },
 };
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -152,6 +154,26 @@ function scenarios(getServer: () => TestServer) {
     for (let i = 0; i < 2; i++) expect((await c.get(`/auth/reset-password/check?token=guess-${i}`)).body).toEqual({ valid: false });
     expectLimited(await c.get('/auth/reset-password/check?token=guess-2'));
     expect((await client().get('/auth/reset-password/check?token=guess-3')).status).toBe(200);
+  });
+
+  it('team invites: per inviting account and per invited address; the limited call mails nothing', async () => {
+    const s = getServer();
+    const owner = await signedInUser(s, 'Inviting Owner', { client: client() });
+    const other = await signedInUser(s, 'Other Owner', { client: client() });
+    const invitee = uniqueEmail('invitee');
+    expect((await owner.client.post('/api/team/invites', { email: invitee, role: 'viewer' })).status).toBe(201);
+    // The same address again, from another account too: its one mail an hour is spent.
+    expectLimited(await owner.client.post('/api/team/invites', { email: invitee, role: 'admin' }));
+    expectLimited(await other.client.post('/api/team/invites', { email: invitee, role: 'viewer' }));
+    // A burst of other addresses from one account: the account's allowance (3 here, counting the first).
+    for (let i = 0; i < 2; i++) expect((await owner.client.post('/api/team/invites', { email: uniqueEmail('i'), role: 'viewer' })).status).toBe(201);
+    const burst = uniqueEmail('burst');
+    expectLimited(await owner.client.post('/api/team/invites', { email: burst, role: 'viewer' }));
+    expect((await other.client.post('/api/team/invites', { email: uniqueEmail('i'), role: 'viewer' })).status).toBe(201);
+    await s.settle();
+    expect(s.mails(invitee)).toHaveLength(1);
+    expect(s.mails(burst)).toHaveLength(0);
+    expect((await owner.client.get<{ invites: unknown[] }>('/api/team')).body.invites).toHaveLength(3);
   });
 
   it('tRPC: TOO_MANY_REQUESTS with a Retry-After header', async () => {

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { appRouter, pruneAccountAudit } from '@proxyhub/api';
-import { gbToBytes, roleAllows, roleRefusal, TEAM_ROLES, type TeamRole } from '@proxyhub/core';
+import { appRouter, AUDITED_PROCEDURES, pruneAccountAudit } from '@proxyhub/api';
+import { ACCOUNT_AUDIT_ACTIONS, gbToBytes, roleAllows, roleRefusal, TEAM_ROLES, type TeamRole } from '@proxyhub/core';
 import { accountAudit } from '@proxyhub/db';
 import { restRoutes } from '../src/rest';
 import { addCredits, linkToken, RELAXED_LIMITS, signedInUser, startTestServer, uniqueEmail, type HttpClient, type TestServer } from './helpers';
@@ -279,20 +279,34 @@ describe('the audit log', () => {
     expect((await program.post('/auth/rotate-proxy-password')).status).toBe(200);
     await program.get('/api/proxy-accounts');
 
+    // A member's proxy account, a role changed, a key deleted: each entry names what it changed readably.
+    const scraper = await acting(dev.client, owner.user.id).post<{ account: { proxyUserId: string } }>('/api/proxy-accounts', { name: 'scraper' });
+    const members = (await owner.client.get<{ members: { id: string; userId: string }[] }>('/api/team')).body.members;
+    const adminMember = members.find((m) => m.userId === admin.user.id)!;
+    expect((await owner.client.request('PATCH', `/api/team/members/${adminMember.id}`, { role: 'admin' })).status).toBe(200);
+    expect((await owner.client.request('DELETE', `/api/keys/${key.body.key.id}`)).status).toBe(200);
+    expect((await owner.client.request('DELETE', '/api/keys/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+
     const log = await owner.client.get<{ entries: Entry[] }>('/api/audit');
     expect(log.status).toBe(200);
     const entries = log.body.entries;
-    expect(entries.map((e) => [e.actor.kind, e.actor.name, e.action])).toEqual([
-      ['key', 'robot', 'auth.rotateProxyPassword'],
-      ['member', 'Audited Team', 'apiKeys.create'],
-      ['member', 'developer person', 'ipAllowlist.set'],
-      // The owner's invites and the people's acceptances (on their own accounts) come before.
-      ...entries.slice(3).map((e) => [e.actor.kind, e.actor.name, e.action]),
+    expect(entries.slice(0, 6).map((e) => [e.actor.kind, e.actor.name, e.action, e.target])).toEqual([
+      ['member', 'Audited Team', 'api_key.delete', 'robot'],
+      ['member', 'Audited Team', 'team.set_role', `${admin.email} as admin`],
+      ['member', 'developer person', 'proxy_account.create', scraper.body.account.proxyUserId],
+      ['key', 'robot', 'proxy_password.rotate', null],
+      ['member', 'Audited Team', 'api_key.create', 'robot'],
+      ['member', 'developer person', 'allowlist.update', null],
     ]);
-    expect(entries[0]!.actor.id).toBe(key.body.key.id);
-    expect(entries[2]!.actor.id).toBe(dev.user.id);
-    expect(entries.filter((e) => e.action === 'team.invite')).toHaveLength(2);
-    expect(entries.every((e) => !e.action.endsWith('list'))).toBe(true);
+    expect(entries[3]!.actor.id).toBe(key.body.key.id);
+    expect(entries[5]!.actor.id).toBe(dev.user.id);
+    // The owner's invites (the people's acceptances are on their own accounts), oldest last.
+    expect(entries.slice(6).map((e) => [e.action, e.target])).toEqual([
+      ['team.invite', `${admin.email} as admin`],
+      ['team.invite', `${dev.email} as developer`],
+    ]);
+    // Reads are not changes; every action is one of the fixed names.
+    expect(entries.every((e) => (ACCOUNT_AUDIT_ACTIONS as readonly string[]).includes(e.action))).toBe(true);
 
     expect((await acting(admin.client, owner.user.id).get('/api/audit')).status).toBe(200);
     expect(await acting(dev.client, owner.user.id).get('/api/audit')).toMatchObject({
@@ -316,6 +330,16 @@ describe('the audit log', () => {
       .where(eq(accountAudit.id, old.id));
     expect(await pruneAccountAudit(server.deps.db)).toBeGreaterThanOrEqual(1);
     const left = (await owner.client.get<{ entries: Entry[] }>('/api/audit')).body.entries;
-    expect(left.map((e) => e.action)).toEqual(['auth.rotateProxyPassword']);
+    expect(left.map((e) => e.action)).toEqual(['proxy_password.rotate']);
+  });
+
+  it('names every change a user procedure can make: each mutation has its action', () => {
+    const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+    const mutations = Object.keys(TRPC_SCOPES).filter((path) => procedures[path]?._def.type === 'mutation');
+    expect(mutations.length).toBeGreaterThan(30);
+    expect(mutations.filter((path) => !AUDITED_PROCEDURES[path])).toEqual([]);
+    // One name for one kind of change.
+    const actions = Object.values(AUDITED_PROCEDURES).map((a) => a.action);
+    expect(new Set(actions).size).toBe(actions.length);
   });
 });

@@ -91,8 +91,11 @@ describe('teams in the browser', () => {
     await person.getByRole('button', { name: 'Accept Invite' }).click();
     await person.getByText('You joined Acme Team as finance.').waitFor();
 
-    // The owner's audit log shows who did it.
+    // The owner's audit log says who did what in a sentence, with the action's stable name beside it.
     await owner.goto('/api?section=audit');
-    await owner.getByTestId('audit-entry').filter({ hasText: 'team.invite' }).first().waitFor();
+    const entry = owner.getByTestId('audit-entry').filter({ hasText: `Acme Team invited ${email} as finance` });
+    await entry.waitFor();
+    expect(await entry.locator('code').textContent()).toBe('team.invite');
+    await owner.getByTestId('audit-entry').filter({ hasText: 'Acme Team removed' }).first().waitFor();
   });
 });

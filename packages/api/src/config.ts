@@ -114,7 +114,9 @@ export type RateLimitName =
   | 'lineRotate'
   | 'statusSubscribe'
   | 'statusSubscribeEmail'
-  | 'statusLink';
+  | 'statusLink'
+  | 'teamInvite'
+  | 'teamInviteEmail';
 /**
  * The three limits of one sign-in form: failures per (account, address), reset by a success;
  * failures per address across accounts (slow brute force); a per-account ceiling across addresses.
@@ -170,6 +172,10 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   statusSubscribeEmail: { points: 3, durationSeconds: 60 * 60 },
   /** Confirm and unsubscribe links followed per address. */
   statusLink: { points: 30, durationSeconds: 15 * 60 },
+  /** Team invites sent per account (each one mails an address the account names). */
+  teamInvite: { points: 20, durationSeconds: 60 * 60 },
+  /** Invite mails per invited address, whichever account sends them. */
+  teamInviteEmail: { points: 3, durationSeconds: 60 * 60 },
 };
 
 export type { UsageType };

@@ -30,7 +30,7 @@ export { userUsageTotals } from './services/usage/usage-counts';
 export { CONNECTION_LOG_DAYS } from './services/connection-log/days';
 export { connectionsCsvText } from './services/connection-log/reads';
 export { maintainConnectionLog } from './services/connection-log/store';
-export { pruneAccountAudit } from './services/accounts/account-audit';
+export { AUDITED_PROCEDURES, pruneAccountAudit } from './services/accounts/account-audit';
 // Upstreams and locations.
 export { isKnownLocation, loadLocations } from './services/network/locations';
 export { reconcileTick, reconciliationCsvText, upstreamReconciliation } from './services/network/upstream-reconciliation';

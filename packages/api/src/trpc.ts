@@ -16,7 +16,7 @@ import {
   type RequiredScope,
 } from '@proxyhub/core';
 import type { Context } from './context';
-import { recordAccountAudit, type AuditActor } from './services/accounts/account-audit';
+import { AUDITED_PROCEDURES, auditTarget, auditTargetBefore, recordAccountAudit, type AuditActor } from './services/accounts/account-audit';
 import { recordAudit, type Actor } from './services/admin/audit-log';
 
 /** The one place domain error codes become tRPC codes (and, through tRPC, HTTP statuses). */
@@ -132,21 +132,15 @@ function accountActorOf(ctx: Pick<Context, 'apiKey' | 'actor'> & { user: NonNull
   return { kind: 'member', id: ctx.user.id, name: ctx.user.name };
 }
 
-/** What a user procedure's input names, for the account audit's target column. */
-function accountTargetOf(input: unknown): string | null {
-  if (!input || typeof input !== 'object') return null;
-  const i = input as Record<string, unknown>;
-  for (const key of ['id', 'proxyUserId', 'proxyAccountId', 'code', 'paymentId', 'email'] as const) {
-    if (typeof i[key] === 'string') return `${key}:${i[key]}`;
-  }
-  return null;
-}
-
 /** Every change made on an account (not reads), after it succeeded, in the account's own audit log. */
 const auditAccountChanges = t.middleware(async ({ ctx, path, type, getRawInput, next }) => {
+  const audited = AUDITED_PROCEDURES[path];
+  if (type !== 'mutation' || !audited || !ctx.user) return next();
+  const input = await getRawInput();
+  const before = await auditTargetBefore(ctx.db, ctx.user.id, path, input);
   const result = await next();
-  if (type !== 'mutation' || !result.ok || !ctx.user) return result;
-  await recordAccountAudit(ctx.db, ctx.user.id, accountActorOf({ ...ctx, user: ctx.user }), path, accountTargetOf(await getRawInput()));
+  if (!result.ok) return result;
+  await recordAccountAudit(ctx.db, ctx.user.id, accountActorOf({ ...ctx, user: ctx.user }), audited.action, auditTarget(path, input, result.data, before));
   return result;
 });
 

@@ -1,4 +1,5 @@
 export * from './address-key';
+export * from './account-audit';
 export * from './admin-roles';
 export * from './constants';
 export * from './errors';

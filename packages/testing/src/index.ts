@@ -68,3 +68,4 @@ export {
   type FakeProvider,
   type FakeProviderName,
 } from './fake-providers';
+export { strippedKeys, watchOutputs, type OutputWatch } from './output-check';

@@ -5,7 +5,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { TEAM_ROLE_LABELS, TEAM_ROLES, teamInviteInput, type TeamInviteInput, type TeamInviteValues } from '@proxyhub/core';
+import { accountAuditSentence, TEAM_ROLE_LABELS, TEAM_ROLES, teamInviteInput, type TeamInviteInput, type TeamInviteValues } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
@@ -142,9 +142,9 @@ export function TeamSettings() {
 type Entry = RouterOutputs['team']['audit']['entries'][number];
 const AUDIT_COLUMNS: Column<Entry>[] = [
   { head: 'When', cell: (e) => new Date(e.at).toLocaleString() },
-  { head: 'Who', cell: (e) => (e.actor.kind === 'key' ? `API key ${e.actor.name}` : e.actor.name) },
+  { head: 'What happened', cell: (e) => accountAuditSentence(e) },
+  // The stable name a program matches in GET /api/audit.
   { head: 'Action', cell: (e) => <code>{e.action}</code> },
-  { head: 'Target', cell: (e) => e.target ?? '' },
 ];
 
 /** Settings → Audit: who changed what on the account, newest first, kept 180 days. */

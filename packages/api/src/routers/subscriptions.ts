@@ -1,5 +1,5 @@
 import type { TRPCRouterRecord } from '@trpc/server';
-import { subscribeInput, subscriptionIdInput, subscriptionOutput, subscriptionsListOutput } from '@proxyhub/core';
+import { creditsCreateCryptoPaymentOutput, subscribeInput, subscriptionIdInput, subscriptionOutput, subscriptionsListOutput } from '@proxyhub/core';
 import { createPlanPayment } from '../services/money/payments';
 import { cancelSubscription, listSubscriptions } from '../services/money/subscriptions';
 import { limited } from '../limits';
@@ -10,6 +10,8 @@ export const subscriptionsRouter = {
   subscribe: scopedProcedure('billing:write')
     .input(subscribeInput)
     .use(limited((ctx) => [['payment', ctx.user!.id]]))
+    // The same invoice answer as a crypto top-up's: a plan is paid on that path.
+    .output(creditsCreateCryptoPaymentOutput)
     .mutation(({ ctx, input }) => createPlanPayment(ctx.deps, { userId: ctx.user.id, planId: input.planId, idempotencyKey: input.idempotencyKey })),
   list: scopedProcedure('usage:read')
     .output(subscriptionsListOutput)

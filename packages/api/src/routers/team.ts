@@ -14,6 +14,7 @@ import {
   teamMembershipsOutput,
   teamSetRoleOutput,
 } from '@proxyhub/core';
+import { limited } from '../limits';
 import { mailTemplates } from '../mail';
 import { listAccountAudit } from '../services/accounts/account-audit';
 import { acceptInvite, inviteMember, listMemberships, listTeam, removeMember, revokeInvite, setMemberRole } from '../services/accounts/team';
@@ -26,6 +27,14 @@ export const teamRouter = {
     .query(({ ctx }) => listTeam(ctx.db, ctx.user.id)),
   invite: teamProcedure('team:manage')
     .input(teamInviteInput)
+    // Each invite mails an address the caller names: limited like the other mail-sending paths.
+    .use(
+      limited((ctx, input: { email: string }) => [
+        // The address first: a refused repeat does not spend the account's allowance.
+        ['teamInviteEmail', input.email],
+        ['teamInvite', ctx.user!.id],
+      ]),
+    )
     .output(teamInviteAnswerOutput)
     .mutation(async ({ ctx, input }) => {
       const invitedBy = ctx.actor?.id ?? ctx.user.id;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AccountAuditAction } from '../account-audit';
 import { ACCOUNT_ADMIN_SCOPE, API_KEY_SCOPES, type ApiKeyScope, type RequiredScope } from './api-keys';
 import { emailField } from './auth';
 
@@ -112,6 +113,6 @@ export interface MembershipView {
 export interface AccountAuditEntry {
   at: string;
   actor: { kind: 'member' | 'key'; id: string; name: string };
-  action: string;
+  action: AccountAuditAction;
   target: string | null;
 }

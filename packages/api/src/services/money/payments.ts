@@ -473,7 +473,7 @@ export interface PaymentView {
   bonusBytes: bigint;
   creditedBytes: bigint;
   paidCents: number | null;
-  status: string;
+  status: (typeof PAYMENT_STATUSES)[number];
   /** The provider's invoice page (pay, or pay the rest); null until it exists. */
   invoiceUrl: string | null;
   createdAt: Date;

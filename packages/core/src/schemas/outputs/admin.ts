@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { billingEntryOutput } from './billing';
-import { CONNECTION_OUTCOMES } from '../connections';
-import { pricingOutput } from './credits';
 import { SUBSCRIPTION_STATUS_VALUES } from '../plans';
+import { UPSTREAM_PROVIDERS } from '../upstream-accounts';
+import { paymentOutput, pricingOutput } from './credits';
+import { usageConnectionsOutput, usageCountryOutput, usagePointOutput } from './usage';
 
 /** What the `admin.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -11,11 +12,7 @@ export const adminSellerOutput = z.object({
   placeholders: z.array(z.string()),
 });
 
-export const adminSetSellerOutput = z.object({
-  seller: z.object({ companyName: z.string(), address: z.string(), supportEmail: z.string(), legalUpdatedOn: z.string(), legalEffectiveOn: z.string() }),
-  placeholders: z.array(z.string()),
-  success: z.literal(true),
-});
+export const adminSetSellerOutput = adminSellerOutput.extend({ success: z.literal(true) });
 
 export const adminTelegramStatusOutput = z.object({
   enabled: z.boolean(),
@@ -130,77 +127,49 @@ export const adminReconcileUpstreamOutput = z.object({
   days: z.array(z.object({ date: z.string(), status: z.enum(['error', 'fetched', 'final']), error: z.string().nullable() })),
 });
 
+/** One upstream pool as the admin's upstream procedures answer it. */
+const upstreamOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  protocol: z.enum(['http', 'socks5']),
+  host: z.string(),
+  port: z.number(),
+  usernameTemplate: z.string(),
+  passwordTemplate: z.string(),
+  hasPassword: z.boolean(),
+  countries: z.array(z.string()).nullable(),
+  weight: z.number(),
+  costPerGbCents: z.number(),
+  maxSessionMinutes: z.number().nullable(),
+  enabled: z.boolean(),
+  costWarning: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  account: z
+    .object({
+      provider: z.enum(UPSTREAM_PROVIDERS),
+      apiKeySet: z.boolean(),
+      balanceUrl: z.string().nullable(),
+      usageUrl: z.string().nullable(),
+      lowBalanceGB: z.number(),
+      balance: z.object({ bytes: z.string(), checkedAt: z.string() }).nullable(),
+      status: z.enum(['error', 'low', 'ok', 'dry', 'unchecked']),
+      error: z.string().nullable(),
+      lastCheckAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+
 export const adminUpstreamsOutput = z.object({
   upstreams: z.array(
-    z.object({
-      usage: z.object({ bytes: z.number(), costCents: z.number(), revenueCents: z.number(), marginCents: z.number() }),
-      id: z.string(),
-      name: z.string(),
-      protocol: z.enum(['http', 'socks5']),
-      host: z.string(),
-      port: z.number(),
-      usernameTemplate: z.string(),
-      passwordTemplate: z.string(),
-      hasPassword: z.boolean(),
-      countries: z.array(z.string()).nullable(),
-      weight: z.number(),
-      costPerGbCents: z.number(),
-      maxSessionMinutes: z.number().nullable(),
-      enabled: z.boolean(),
-      costWarning: z.string().nullable(),
-      createdAt: z.string(),
-      updatedAt: z.string(),
-      account: z
-        .object({
-          provider: z.enum(['custom', 'oxylabs', 'brightdata', 'decodo', 'iproyal', 'soax']),
-          apiKeySet: z.boolean(),
-          balanceUrl: z.string().nullable(),
-          usageUrl: z.string().nullable(),
-          lowBalanceGB: z.number(),
-          balance: z.object({ bytes: z.string(), checkedAt: z.string() }).nullable(),
-          status: z.enum(['error', 'low', 'ok', 'dry', 'unchecked']),
-          error: z.string().nullable(),
-          lastCheckAt: z.string().nullable(),
-        })
-        .nullable(),
-    }),
+    upstreamOutput.extend({ usage: z.object({ bytes: z.number(), costCents: z.number(), revenueCents: z.number(), marginCents: z.number() }) }),
   ),
 });
 
 export const adminCostWarningsOutput = z.object({ warnings: z.array(z.string()) });
 
 export const adminUpstreamUsageOutput = z.object({
-  upstream: z.object({
-    id: z.string(),
-    name: z.string(),
-    protocol: z.enum(['http', 'socks5']),
-    host: z.string(),
-    port: z.number(),
-    usernameTemplate: z.string(),
-    passwordTemplate: z.string(),
-    hasPassword: z.boolean(),
-    countries: z.array(z.string()).nullable(),
-    weight: z.number(),
-    costPerGbCents: z.number(),
-    maxSessionMinutes: z.number().nullable(),
-    enabled: z.boolean(),
-    costWarning: z.string().nullable(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    account: z
-      .object({
-        provider: z.enum(['custom', 'oxylabs', 'brightdata', 'decodo', 'iproyal', 'soax']),
-        apiKeySet: z.boolean(),
-        balanceUrl: z.string().nullable(),
-        usageUrl: z.string().nullable(),
-        lowBalanceGB: z.number(),
-        balance: z.object({ bytes: z.string(), checkedAt: z.string() }).nullable(),
-        status: z.enum(['error', 'low', 'ok', 'dry', 'unchecked']),
-        error: z.string().nullable(),
-        lastCheckAt: z.string().nullable(),
-      })
-      .nullable(),
-  }),
+  upstream: upstreamOutput,
   days: z.array(
     z.object({
       day: z.string(),
@@ -216,69 +185,9 @@ export const adminUpstreamUsageOutput = z.object({
   soldPricePerGbCents: z.number(),
 });
 
-export const adminCreateUpstreamOutput = z.object({
-  id: z.string(),
-  name: z.string(),
-  protocol: z.enum(['http', 'socks5']),
-  host: z.string(),
-  port: z.number(),
-  usernameTemplate: z.string(),
-  passwordTemplate: z.string(),
-  hasPassword: z.boolean(),
-  countries: z.array(z.string()).nullable(),
-  weight: z.number(),
-  costPerGbCents: z.number(),
-  maxSessionMinutes: z.number().nullable(),
-  enabled: z.boolean(),
-  costWarning: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  account: z
-    .object({
-      provider: z.enum(['custom', 'oxylabs', 'brightdata', 'decodo', 'iproyal', 'soax']),
-      apiKeySet: z.boolean(),
-      balanceUrl: z.string().nullable(),
-      usageUrl: z.string().nullable(),
-      lowBalanceGB: z.number(),
-      balance: z.object({ bytes: z.string(), checkedAt: z.string() }).nullable(),
-      status: z.enum(['error', 'low', 'ok', 'dry', 'unchecked']),
-      error: z.string().nullable(),
-      lastCheckAt: z.string().nullable(),
-    })
-    .nullable(),
-});
+export const adminCreateUpstreamOutput = upstreamOutput;
 
-export const adminUpdateUpstreamOutput = z.object({
-  id: z.string(),
-  name: z.string(),
-  protocol: z.enum(['http', 'socks5']),
-  host: z.string(),
-  port: z.number(),
-  usernameTemplate: z.string(),
-  passwordTemplate: z.string(),
-  hasPassword: z.boolean(),
-  countries: z.array(z.string()).nullable(),
-  weight: z.number(),
-  costPerGbCents: z.number(),
-  maxSessionMinutes: z.number().nullable(),
-  enabled: z.boolean(),
-  costWarning: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  account: z
-    .object({
-      provider: z.enum(['custom', 'oxylabs', 'brightdata', 'decodo', 'iproyal', 'soax']),
-      apiKeySet: z.boolean(),
-      balanceUrl: z.string().nullable(),
-      usageUrl: z.string().nullable(),
-      lowBalanceGB: z.number(),
-      balance: z.object({ bytes: z.string(), checkedAt: z.string() }).nullable(),
-      status: z.enum(['error', 'low', 'ok', 'dry', 'unchecked']),
-      error: z.string().nullable(),
-      lastCheckAt: z.string().nullable(),
-    })
-    .nullable(),
-});
+export const adminUpdateUpstreamOutput = upstreamOutput;
 
 export const adminTestUpstreamOutput = z.union([
   z.object({ ok: z.literal(true), status: z.number(), latencyMs: z.number(), username: z.string(), body: z.string() }),
@@ -459,6 +368,8 @@ export const adminCodesOutput = z.object({
 
 export const adminRevokeCodeOutput = z.object({ code: z.string(), revokedAt: z.string(), success: z.literal(true) });
 
+const userStatus = z.enum(['suspended', 'active', 'unverified', 'deleted']);
+
 export const adminUsersOutput = z.object({
   users: z.array(
     z.object({
@@ -469,7 +380,7 @@ export const adminUsersOutput = z.object({
       totalUsageBytes: z.bigint(),
       authType: z.enum(['email', 'google']),
       emailVerified: z.boolean(),
-      status: z.enum(['suspended', 'active', 'unverified', 'deleted']),
+      status: userStatus,
       createdAt: z.date(),
     }),
   ),
@@ -489,7 +400,7 @@ export const adminUserOutput = z.object({
     email: z.string(),
     name: z.string(),
     authType: z.enum(['email', 'google']),
-    status: z.enum(['suspended', 'active', 'unverified', 'deleted']),
+    status: userStatus,
     emailVerified: z.boolean(),
     twoFactor: z.boolean(),
     signIns: z.number(),
@@ -544,37 +455,13 @@ export const adminUserOutput = z.object({
     }),
   ),
   billing: z.array(billingEntryOutput),
-  usageByDay: z.array(z.object({ start: z.string(), bytesUp: z.string(), bytesDown: z.string(), sessions: z.number() })),
-  usageByCountry: z.array(z.object({ country: z.string().nullable(), bytes: z.string(), okRate: z.number().nullable(), p50ConnectMs: z.number().nullable() })),
+  usageByDay: z.array(usagePointOutput),
+  usageByCountry: z.array(usageCountryOutput),
   sessions: z.object({ active: z.number(), expiresAt: z.array(z.string()) }),
 });
 
-export const adminUserConnectionsOutput = z.object({
-  connections: z.array(
-    z.object({
-      id: z.string(),
-      state: z.string(),
-      proxyUserId: z.string(),
-      proxyAccountId: z.string(),
-      country: z.string(),
-      city: z.string(),
-      protocol: z.string(),
-      bytesUp: z.string(),
-      bytesDown: z.string(),
-      target: z.string(),
-      reason: z.string(),
-      outcome: z.enum(CONNECTION_OUTCOMES),
-      startedAt: z.string(),
-      endedAt: z.string(),
-      session: z.string(),
-      zip: z.string(),
-      asn: z.string(),
-      billedBytes: z.string(),
-      connectMs: z.number().nullable(),
-    }),
-  ),
-  nextCursor: z.string().nullable(),
-});
+/** The admin's view of a user's connection log: the same records the user reads. */
+export const adminUserConnectionsOutput = usageConnectionsOutput;
 
 export const adminSuspendUserOutput = z.object({ success: z.literal(true), suspendedAt: z.string() });
 
@@ -604,27 +491,7 @@ export const adminGlobalHistoryOutput = z.object({
   totals: z.object({ bytes: z.string(), revenueCents: z.number(), topUpCents: z.number(), planCents: z.number() }),
 });
 
-export const adminPaymentsOutput = z.object({
-  payments: z.array(
-    z.object({
-      userEmail: z.string(),
-      id: z.string(),
-      provider: z.string(),
-      gbAmount: z.number(),
-      priceCents: z.number(),
-      creditsBytes: z.bigint(),
-      bonusBytes: z.bigint(),
-      creditedBytes: z.bigint(),
-      paidCents: z.number().nullable(),
-      status: z.enum(['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired', 'cancelled']),
-      invoiceUrl: z.string().nullable(),
-      createdAt: z.date(),
-      creditedAt: z.date().nullable(),
-      events: z.array(z.object({ status: z.string(), source: z.string(), createdAt: z.date() })),
-    }),
-  ),
-  total: z.number(),
-});
+export const adminPaymentsOutput = z.object({ payments: z.array(paymentOutput.extend({ userEmail: z.string() })), total: z.number() });
 
 export const adminLoginOutput = z.union([
   z.object({ success: z.literal(false), requiresTwoFactor: z.boolean(), username: z.string() }),

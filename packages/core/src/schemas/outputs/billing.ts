@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILLING_KINDS } from '../billing';
+import { BILLING_KINDS, ORDER_STEPS } from '../billing';
 
 /** What the `billing.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -11,9 +11,7 @@ export const billingEntryOutput = z.object({
   bytes: z.string(),
   description: z.string(),
   reference: z.string().nullable(),
-  history: z
-    .array(z.object({ status: z.enum(['waiting', 'confirming', 'failed', 'refunded', 'expired', 'cancelled', 'created', 'paid']), at: z.string() }))
-    .optional(),
+  history: z.array(z.object({ status: z.enum(ORDER_STEPS), at: z.string() })).optional(),
   invoiceUrl: z.string().nullable().optional(),
   cancellable: z.boolean().optional(),
 });

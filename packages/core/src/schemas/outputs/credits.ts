@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAYMENT_STATUSES } from '../../constants';
 
 /** What the `credits.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -25,23 +26,24 @@ export const pricingOutput = z.object({
 
 export const creditsPricingOutput = pricingOutput;
 
-export const creditsPaymentsOutput = z.array(
-  z.object({
-    id: z.string(),
-    provider: z.string(),
-    gbAmount: z.number(),
-    priceCents: z.number(),
-    creditsBytes: z.bigint(),
-    bonusBytes: z.bigint(),
-    creditedBytes: z.bigint(),
-    paidCents: z.number().nullable(),
-    status: z.string(),
-    invoiceUrl: z.string().nullable(),
-    createdAt: z.date(),
-    creditedAt: z.date().nullable(),
-    events: z.array(z.object({ status: z.string(), source: z.string(), createdAt: z.date() })),
-  }),
-);
+/** One crypto order with its provider's events (the user's payment history and the admin's payments). */
+export const paymentOutput = z.object({
+  id: z.string(),
+  provider: z.string(),
+  gbAmount: z.number(),
+  priceCents: z.number(),
+  creditsBytes: z.bigint(),
+  bonusBytes: z.bigint(),
+  creditedBytes: z.bigint(),
+  paidCents: z.number().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+  invoiceUrl: z.string().nullable(),
+  createdAt: z.date(),
+  creditedAt: z.date().nullable(),
+  events: z.array(z.object({ status: z.string(), source: z.string(), createdAt: z.date() })),
+});
+
+export const creditsPaymentsOutput = z.array(paymentOutput);
 
 export const creditsProcessBatchOutput = z.object({ message: z.string(), creditedBytes: z.bigint(), accounts: z.number() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_AUDIT_ACTIONS } from '../../account-audit';
 import { TEAM_ROLES } from '../teams';
 
 /** What the `team.*` procedures answer (the REST paths under /api/team and /api/audit document the same). */
@@ -18,7 +19,8 @@ export const teamAuditOutput = z.object({
     z.object({
       at: z.string(),
       actor: z.object({ kind: z.enum(['member', 'key']), id: z.string(), name: z.string() }),
-      action: z.string(),
+      action: z.enum(ACCOUNT_AUDIT_ACTIONS),
+      /** What the change named, readably: a name, an address, a proxy user id; null when the action says it all. */
       target: z.string().nullable(),
     }),
   ),
