@@ -39,13 +39,23 @@ export function formatCents(locale: Locale, cents: number | bigint): string {
   return numberFormat(locale, { style: 'currency', currency: 'USD' }).format(decimal as Intl.StringNumericLiteral);
 }
 
-const unitFormat = (locale: Locale, unit: 'gigabyte' | 'megabyte' | 'kilobyte', digits: number) =>
-  numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', minimumFractionDigits: digits, maximumFractionDigits: digits });
+/** Traffic units as each language writes them (KB, not Intl's "kB": the product's units are 2^10 steps). */
+const UNIT_LABELS: Record<Locale, { GB: string; MB: string; KB: string }> = {
+  en: { GB: 'GB', MB: 'MB', KB: 'KB' },
+  ru: { GB: 'ГБ', MB: 'МБ', KB: 'КБ' },
+  'zh-CN': { GB: 'GB', MB: 'MB', KB: 'KB' },
+  es: { GB: 'GB', MB: 'MB', KB: 'KB' },
+  'pt-BR': { GB: 'GB', MB: 'MB', KB: 'KB' },
+};
+
+/** A traffic figure: two decimals in the language's decimal sign, no grouping (as core's GB figures read), then its unit. */
+const inUnit = (locale: Locale, value: number | Intl.StringNumericLiteral, unit: 'GB' | 'MB' | 'KB') =>
+  `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(value)} ${UNIT_LABELS[locale][unit]}`;
 
 /** Bytes as GB (2^30) with two decimals, exact: "1.50 GB", "1,50 ГБ". `signed` adds a plus. */
 export function formatGbFor(locale: Locale, bytes: bigint | number | string, signed = false): string {
   const b = BigInt(bytes);
-  const text = unitFormat(locale, 'gigabyte', 2).format(formatGb(b) as Intl.StringNumericLiteral);
+  const text = inUnit(locale, formatGb(b) as Intl.StringNumericLiteral, 'GB');
   return signed && b > 0n ? `+${text}` : text;
 }
 
@@ -54,9 +64,9 @@ export function formatBytesFor(locale: Locale, bytes: bigint | number | string):
   const b = BigInt(bytes);
   const abs = b < 0n ? -b : b;
   if (abs >= BigInt(GiB)) return formatGbFor(locale, b);
-  if (abs >= BigInt(MiB)) return unitFormat(locale, 'megabyte', 2).format(Number(b) / MiB);
-  if (abs >= BigInt(KiB)) return unitFormat(locale, 'kilobyte', 2).format(Number(b) / KiB);
-  return numberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(b);
+  if (abs >= BigInt(MiB)) return inUnit(locale, Number(b) / MiB, 'MB');
+  if (abs >= BigInt(KiB)) return inUnit(locale, Number(b) / KiB, 'KB');
+  return numberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long', useGrouping: false }).format(b);
 }
 
 type When = Date | string | number;
