@@ -126,7 +126,7 @@ export default {
     countries: 'Страны',
     countriesHint: 'Коды, например US, DE; пусто — все',
     weight: 'Вес',
-    cost: 'Цена за ГБ ($)',
+    cost: 'Закупочная цена за ГБ ($)',
     longestSession: 'Максимальная сессия (минуты)',
     longestSessionProvider: 'Максимум провайдера, см. {{docs}}; пусто — без ограничения',
     longestSessionHint: 'Более длинные строки отправляются с этим значением; пусто — без ограничения',
