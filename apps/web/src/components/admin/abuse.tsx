@@ -5,9 +5,12 @@
  */
 import { useState, type FormEvent } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { roleMayUse, suspendUserInput, type AbuseLookupInput } from '@proxyhub/core';
 import { formatBytes } from '../../lib/bytes';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../../lib/form';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -20,35 +23,39 @@ import { when } from './format';
 type Found = RouterOutputs['admin']['abuseLookup']['connections'][number];
 type Suspect = { id: string; email: string };
 
-const FIELDS = [
-  { key: 'target', label: 'Target host', placeholder: 'bank.example (subdomains too)', type: 'text' },
-  { key: 'exitIp', label: 'Exit IP', placeholder: '203.0.113.7', type: 'text' },
-  { key: 'from', label: 'From', placeholder: '', type: 'datetime-local' },
-  { key: 'to', label: 'To', placeholder: '', type: 'datetime-local' },
-] as const;
-type Form = Record<(typeof FIELDS)[number]['key'], string>;
+type Form = Record<'target' | 'exitIp' | 'from' | 'to', string>;
 
-const COLUMNS: Column<Found>[] = [
-  { head: 'When', cell: (c) => `${when(c.startedAt)} – ${new Date(c.endedAt).toLocaleTimeString()}` },
+const fields = (t: TFunction<'network'>) =>
+  [
+    { key: 'target', label: t('abuse.target'), placeholder: t('abuse.targetPlaceholder'), type: 'text' },
+    { key: 'exitIp', label: t('abuse.exitIp'), placeholder: '203.0.113.7', type: 'text' },
+    { key: 'from', label: t('abuse.from'), placeholder: '', type: 'datetime-local' },
+    { key: 'to', label: t('abuse.to'), placeholder: '', type: 'datetime-local' },
+  ] as const;
+
+// Protocols and outcomes are the connection log's codes, shown as they are.
+const columns = (t: TFunction<'network'>): Column<Found>[] => [
+  { head: t('abuse.head.when'), cell: (c) => `${when(c.startedAt)} – ${fmt.time(c.endedAt)}` },
   {
-    head: 'Customer',
+    head: t('abuse.head.customer'),
     cell: (c) => (
       <>
-        {c.email || c.userId} {c.userSuspended && <span className="badge badge-red">Suspended</span>}
+        {c.email || c.userId} {c.userSuspended && <span className="badge badge-red">{t('abuse.suspended')}</span>}
       </>
     ),
   },
-  { head: 'Proxy account', className: 'mono', cell: (c) => `${c.proxyUserId}${c.proxyAccountName ? ` (${c.proxyAccountName})` : ''}` },
-  { head: 'Target', className: 'mono', cell: (c) => c.target },
-  { head: 'Exit IP', className: 'mono', cell: (c) => c.exitIp || 'unknown' },
-  { head: 'Up / down', num: true, cell: (c) => `${formatBytes(c.bytesUp)} / ${formatBytes(c.bytesDown)}` },
-  { head: 'Outcome', cell: (c) => `${c.protocol}, ${c.outcome}` },
+  { head: t('abuse.head.proxyAccount'), className: 'mono', cell: (c) => `${c.proxyUserId}${c.proxyAccountName ? ` (${c.proxyAccountName})` : ''}` },
+  { head: t('abuse.head.target'), className: 'mono', cell: (c) => c.target },
+  { head: t('abuse.head.exitIp'), className: 'mono', cell: (c) => c.exitIp || t('abuse.unknown') },
+  { head: t('abuse.head.upDown'), num: true, cell: (c) => `${formatBytes(c.bytesUp)} / ${formatBytes(c.bytesDown)}` },
+  { head: t('abuse.head.outcome'), cell: (c) => `${c.protocol}, ${c.outcome}` },
 ];
 
 /** datetime-local is the admin's local time; the look-up takes ISO times. */
 const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 export function AdminAbuse() {
+  const { t } = useTranslation('network');
   const [form, setForm] = useState<Form>({ target: '', exitIp: '', from: '', to: '' });
   const [query, setQuery] = useState<AbuseLookupInput | null>(null);
   const [suspect, setSuspect] = useState<Suspect | null>(null);
@@ -60,33 +67,31 @@ export function AdminAbuse() {
     setSuspect(null);
     setQuery({ target: form.target.trim() || undefined, exitIp: form.exitIp.trim() || undefined, from: iso(form.from), to: iso(form.to) });
   };
-  const columns = acts
+  const foundColumns = columns(t);
+  const shownColumns = acts
     ? [
-        ...COLUMNS,
+        ...foundColumns,
         actionColumn<Found>(
-          'Suspend with reason',
+          t('abuse.suspendWithReason'),
           (c) => c.email,
           (c) => !c.userSuspended,
           (c) => setSuspect({ id: c.userId, email: c.email }),
         ),
       ]
-    : COLUMNS;
+    : foundColumns;
   return (
     <div className="stack">
-      <Card
-        title="Abuse look-up"
-        description="Connections from the connection log (30 days) that hit a host or its subdomains, or left through one of our exit IPs. Exit IPs are known for direct connections only."
-      >
+      <Card title={t('abuse.title')} description={t('abuse.description')}>
         <form className="stack" onSubmit={search} noValidate>
-          <FilterFields className="grid-2-tight" fields={FIELDS} values={form} onChange={setForm} />
+          <FilterFields className="grid-2-tight" fields={fields(t)} values={form} onChange={setForm} />
           <div>
             <Button type="submit" loading={found.isFetching}>
-              Search
+              {t('abuse.search')}
             </Button>
           </div>
         </form>
-        {found.error && <Alert kind="error">{errorMessage(found.error, 'The look-up failed')}</Alert>}
-        {query && <DataTable testId="abuse-table" columns={columns} rows={found.data?.connections} rowKey={(c) => c.id} empty="No connections match." />}
+        {found.error && <Alert kind="error">{errorMessage(found.error, t('abuse.failed'))}</Alert>}
+        {query && <DataTable testId="abuse-table" columns={shownColumns} rows={found.data?.connections} rowKey={(c) => c.id} empty={t('abuse.empty')} />}
       </Card>
       {suspect && (
         <SuspendWithReason
@@ -105,6 +110,7 @@ export function AdminAbuse() {
 const suspendResolver = zodResolver(suspendUserInput);
 
 function SuspendWithReason({ suspect, onDone }: { suspect: Suspect; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('network');
   const form = useSchemaForm(suspendResolver, { id: suspect.id, reason: '', notifyCustomer: true });
   const suspend = trpc.admin.suspendUser.useMutation();
   const onSubmit = submitWith(
@@ -114,22 +120,19 @@ function SuspendWithReason({ suspect, onDone }: { suspect: Suspect; onDone: () =
         await suspend.mutateAsync(input);
         await onDone();
       } catch (err) {
-        setFormError(form, errorMessage(err, 'The suspension failed'));
+        setFormError(form, errorMessage(err, t('abuse.suspendFailed')));
       }
     },
-    'The suspension failed',
+    t('abuse.suspendFailed'),
   );
   const error = firstError(form);
   return (
-    <Card
-      title={`Suspend ${suspect.email}`}
-      description="Sign-in, the API key and the proxies stop within seconds; the reason is mailed to the customer and kept in the audit log."
-    >
+    <Card title={t('abuse.suspendTitle', { email: suspect.email })} description={t('abuse.suspendDescription')}>
       <form onSubmit={onSubmit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
-        <FormField form={form} name="reason" showError={false} label="Reason for the customer" />
+        <FormField form={form} name="reason" showError={false} label={t('abuse.reason')} />
         <Button type="submit" variant="danger" loading={suspend.isPending}>
-          Suspend and mail the reason
+          {t('abuse.suspend')}
         </Button>
       </form>
     </Card>

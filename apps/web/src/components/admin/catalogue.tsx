@@ -5,8 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { setCatalogueInput } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { firstError, useActionForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card, Spinner } from '../ui';
@@ -14,6 +16,7 @@ import { Alert, Button, Card, Spinner } from '../ui';
 const resolver = zodResolver(setCatalogueInput);
 
 export function AdminCatalogue() {
+  const { t } = useTranslation('network');
   const current = trpc.admin.catalogue.useQuery(undefined, { staleTime: 0 });
   const choices = trpc.admin.catalogueChoices.useQuery(undefined, { staleTime: Infinity });
   const save = trpc.admin.setCatalogue.useMutation();
@@ -26,9 +29,9 @@ export function AdminCatalogue() {
       const r = await save.mutateAsync(input);
       f.reset({ countries: r.countries });
       await utils.admin.catalogue.invalidate();
-      return `Saved: ${r.countries.length} ${r.countries.length === 1 ? 'country' : 'countries'} in the catalogue.`;
+      return t('catalogue.saved', { count: r.countries.length });
     },
-    (err) => errorMessage(err, 'Saving the catalogue failed'),
+    (err) => errorMessage(err, t('catalogue.saveFailed')),
   );
   const [loaded, setLoaded] = useState(false);
 
@@ -56,17 +59,20 @@ export function AdminCatalogue() {
   }
 
   const invalid = firstError(form);
-  if (current.isError || choices.isError) return <Alert kind="error">{errorMessage(current.error ?? choices.error, 'Failed to load the catalogue')}</Alert>;
-  if (!loaded || !choices.data) return <Spinner label="Loading the catalogue" />;
+  if (current.isError || choices.isError) return <Alert kind="error">{errorMessage(current.error ?? choices.error, t('catalogue.loadFailed'))}</Alert>;
+  if (!loaded || !choices.data) return <Spinner label={t('catalogue.loading')} />;
   return (
-    <Card
-      title={`Catalogue (${picked.size} of ${choices.data.countries.length} countries)`}
-      description="The countries customers can choose. A ticked country is offered while an enabled upstream serves it, or while no upstream is enabled (direct egress)."
-    >
+    <Card title={t('catalogue.title', { picked: fmt.number(picked.size), count: choices.data.countries.length })} description={t('catalogue.description')}>
       <form onSubmit={onSubmit} noValidate data-testid="catalogue-form">
         {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
         <div className="search">
-          <input type="search" aria-label="Search countries" placeholder="Search by name or code" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            type="search"
+            aria-label={t('catalogue.search')}
+            placeholder={t('catalogue.searchPlaceholder')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
         <ul className="catalogue-list" data-testid="catalogue-countries">
           {shown.map((c) => (
@@ -79,10 +85,10 @@ export function AdminCatalogue() {
               </label>
             </li>
           ))}
-          {shown.length === 0 && <li className="table-empty">No country matches “{search}”.</li>}
+          {shown.length === 0 && <li className="table-empty">{t('catalogue.noMatch', { search })}</li>}
         </ul>
         <Button type="submit" loading={save.isPending}>
-          Save catalogue
+          {t('catalogue.save')}
         </Button>
       </form>
     </Card>

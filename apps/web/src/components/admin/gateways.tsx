@@ -1,6 +1,9 @@
 /** The admin panel's gateway fleet, from its heartbeats. */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/bytes';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, type Column } from '../data-table';
@@ -8,34 +11,37 @@ import { Alert, Card } from '../ui';
 import { when } from './format';
 
 type Gateway = RouterOutputs['admin']['gateways']['gateways'][number];
-const GATEWAY_COLUMNS: Column<Gateway>[] = [
-  { head: 'Gateway', className: 'mono', cell: (g) => g.id },
-  { head: 'Status', cell: (g) => <span className={`badge ${g.status === 'up' ? 'badge-green' : 'badge-red'}`}>{g.status === 'up' ? 'Up' : 'Down'}</span> },
-  { head: 'Version', cell: (g) => g.version },
-  { head: 'Started', cell: (g) => when(g.startedAt) },
-  { head: 'Last seen', cell: (g) => when(g.lastSeenAt) },
-  { head: 'Tunnels', num: true, cell: (g) => g.openTunnels },
-  { head: 'Up /s', num: true, cell: (g) => formatBytes(String(g.bytesPerSecUp)) },
-  { head: 'Down /s', num: true, cell: (g) => formatBytes(String(g.bytesPerSecDown)) },
-  { head: 'Leased', num: true, cell: (g) => formatBytes(String(g.leasedBytes)) },
-  { head: 'Upstream errors', num: true, cell: (g) => g.upstreamErrors },
+const gatewayColumns = (t: TFunction<'network'>): Column<Gateway>[] => [
+  { head: t('gateways.head.gateway'), className: 'mono', cell: (g) => g.id },
+  {
+    head: t('gateways.head.status'),
+    cell: (g) => (
+      <span className={`badge ${g.status === 'up' ? 'badge-green' : 'badge-red'}`}>{g.status === 'up' ? t('gateways.up') : t('gateways.down')}</span>
+    ),
+  },
+  { head: t('gateways.head.version'), cell: (g) => g.version },
+  { head: t('gateways.head.started'), cell: (g) => when(g.startedAt) },
+  { head: t('gateways.head.lastSeen'), cell: (g) => when(g.lastSeenAt) },
+  { head: t('gateways.head.tunnels'), num: true, cell: (g) => fmt.number(g.openTunnels) },
+  { head: t('gateways.head.upPerSec'), num: true, cell: (g) => formatBytes(String(g.bytesPerSecUp)) },
+  { head: t('gateways.head.downPerSec'), num: true, cell: (g) => formatBytes(String(g.bytesPerSecDown)) },
+  { head: t('gateways.head.leased'), num: true, cell: (g) => formatBytes(String(g.leasedBytes)) },
+  { head: t('gateways.head.upstreamErrors'), num: true, cell: (g) => fmt.number(g.upstreamErrors) },
 ];
 
 export function AdminGateways() {
+  const { t } = useTranslation('network');
   const q = trpc.admin.gateways.useQuery(undefined, { staleTime: 0, refetchInterval: 10_000 });
   return (
-    <Card
-      title={`Gateways (${q.data?.gateways.length ?? '…'})`}
-      description="From their heartbeats (every 10 s); one silent for 60 s is down and its leases are settled."
-    >
-      {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load gateways')}</Alert>}
+    <Card title={t('gateways.title', { n: q.data ? fmt.number(q.data.gateways.length) : '…' })} description={t('gateways.description')}>
+      {q.isError && <Alert kind="error">{errorMessage(q.error, t('gateways.loadFailed'))}</Alert>}
       <DataTable
         testId="gateways-table"
-        columns={GATEWAY_COLUMNS}
+        columns={gatewayColumns(t)}
         rows={q.data?.gateways}
         rowKey={(g) => g.id}
         rowProps={(g) => ({ 'data-gateway': g.id })}
-        empty="No gateway has reported yet."
+        empty={t('gateways.empty')}
       />
     </Card>
   );

@@ -4,8 +4,10 @@
  */
 import { useEffect } from 'react';
 import type { Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { MAX_TARGET_POLICY_RULES, targetPolicyInput, type TargetPolicy } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { firstError, issueMessages, useActionForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card } from '../ui';
@@ -26,6 +28,7 @@ const resolver: Resolver<PolicyValues, unknown, TargetPolicy> = (values) => {
 };
 
 export function AdminTargetPolicy() {
+  const { t } = useTranslation('network');
   const policy = trpc.admin.targetPolicy.useQuery(undefined, { staleTime: 0 });
   const save = trpc.admin.setTargetPolicy.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
@@ -34,9 +37,9 @@ export function AdminTargetPolicy() {
     async (input, f) => {
       const p = await save.mutateAsync(input);
       f.reset(valuesOf(p));
-      return `Saved ${p.rules.length} rule${p.rules.length === 1 ? '' : 's'}. Every gateway applies them within 10 seconds.`;
+      return t('policy.saved', { count: p.rules.length });
     },
-    (err) => errorMessage(err, 'The policy could not be saved'),
+    (err) => errorMessage(err, t('policy.saveFailed')),
   );
   // The stored policy fills the form once it arrives, never over what the admin is typing (a
   // refetch used to wipe it); until then the box is read-only, so nothing typed is lost to it.
@@ -45,24 +48,21 @@ export function AdminTargetPolicy() {
   }, [policy.data, form]);
   const invalid = firstError(form);
   return (
-    <Card
-      title="Target policy"
-      description={`Targets the gateways refuse (403 "Target blocked by policy"), also as a TLS server name inside a tunnel. One pattern per line, up to ${MAX_TARGET_POLICY_RULES.toLocaleString()}: example.com blocks it and every subdomain, *.example.com only its subdomains.`}
-    >
-      {policy.error && <Alert kind="error">{errorMessage(policy.error, 'The policy could not be loaded')}</Alert>}
+    <Card title={t('policy.title')} description={t('policy.description', { max: fmt.number(MAX_TARGET_POLICY_RULES) })}>
+      {policy.error && <Alert kind="error">{errorMessage(policy.error, t('policy.loadFailed'))}</Alert>}
       <form className="stack" onSubmit={onSubmit} noValidate>
         {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
         <div className="field">
-          <label htmlFor="target-policy-rules">Blocked domains</label>
+          <label htmlFor="target-policy-rules">{t('policy.blocked')}</label>
           <textarea id="target-policy-rules" rows={10} className="mono" spellCheck={false} readOnly={!policy.data} {...form.register('rules')} />
         </div>
         <label className="check">
           <input type="checkbox" {...form.register('blockRawIp')} />
-          <span>Refuse targets given as an IP address</span>
+          <span>{t('policy.rawIp')}</span>
         </label>
         <div>
           <Button type="submit" loading={save.isPending} disabled={!policy.data}>
-            Save policy
+            {t('policy.save')}
           </Button>
         </div>
       </form>

@@ -3,9 +3,20 @@
  * and the account form (provider, API key, URLs, low-balance threshold) on the server's own schema.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TFunction } from 'i18next';
 import type { Resolver } from 'react-hook-form';
-import { formatGb, UPSTREAM_PROVIDER_LABELS, UPSTREAM_PROVIDERS, upstreamAccountInput, type UpstreamAccountInput, type UpstreamProvider } from '@proxyhub/core';
+import { useTranslation } from 'react-i18next';
+import {
+  UPSTREAM_ACCOUNT_STATUSES,
+  UPSTREAM_PROVIDER_LABELS,
+  UPSTREAM_PROVIDERS,
+  upstreamAccountInput,
+  type UpstreamAccountInput,
+  type UpstreamAccountStatus,
+  type UpstreamProvider,
+} from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { FormField, submitWith, formError, useSchemaForm } from '../../lib/form';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -16,25 +27,28 @@ import { when } from './format';
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
 const STATUS_BADGE: Record<string, string> = { ok: 'badge-green', low: 'badge-amber', dry: 'badge-red', error: 'badge-red', unchecked: 'badge-gray' };
-const STATUS_LABEL: Record<string, string> = { ok: 'OK', low: 'Low', dry: 'Dry', error: 'Error', unchecked: 'Not checked yet' };
+const isStatus = (s: string): s is UpstreamAccountStatus => (UPSTREAM_ACCOUNT_STATUSES as readonly string[]).includes(s);
 
 /** Balance, status and last check: the account's columns of the upstreams table. */
-export const accountColumns: Column<Upstream>[] = [
-  { head: 'Balance', num: true, cell: (u) => (u.account?.balance ? `${formatGb(BigInt(u.account.balance.bytes))} GB` : '—') },
+export const accountColumns = (t: TFunction<'network'>): Column<Upstream>[] => [
+  { head: t('account.head.balance'), num: true, cell: (u) => (u.account?.balance ? fmt.gb(u.account.balance.bytes) : t('dash')) },
   {
-    head: 'Account',
+    head: t('account.head.account'),
     cell: (u) =>
       u.account ? (
         <span className={`badge ${STATUS_BADGE[u.account.status] ?? ''}`} title={u.account.error ?? undefined} data-account-status={u.account.status}>
-          {STATUS_LABEL[u.account.status] ?? u.account.status}
+          {isStatus(u.account.status) ? t(`account.status.${u.account.status}`) : u.account.status}
           {u.account.status === 'error' && u.account.error ? `: ${u.account.error}` : ''}
         </span>
       ) : (
-        'None'
+        t('account.none')
       ),
   },
-  { head: 'Last check', cell: (u) => (u.account?.lastCheckAt ? when(u.account.lastCheckAt) : '—') },
+  { head: t('account.head.lastCheck'), cell: (u) => when(u.account?.lastCheckAt) },
 ];
+
+/** The provider's name: brands as they are, our own contract in the language on show. */
+const providerLabel = (t: TFunction<'network'>, p: UpstreamProvider) => (p === 'custom' ? t('account.providerCustom') : UPSTREAM_PROVIDER_LABELS[p]);
 
 /** What the inputs hold, as typed. */
 interface AccountValues {
@@ -60,6 +74,7 @@ const accountResolver: Resolver<AccountValues, unknown, UpstreamAccountInput> = 
   );
 
 export function UpstreamAccountForm({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
+  const { t } = useTranslation('network');
   const a = upstream.account;
   const form = useSchemaForm<AccountValues, UpstreamAccountInput>(accountResolver, {
     provider: a?.provider ?? 'custom',
@@ -76,59 +91,57 @@ export function UpstreamAccountForm({ upstream, onClose }: { upstream: Upstream;
       await utils.admin.upstreams.invalidate();
       onClose();
     } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'Saving the account failed') });
+      form.setError('root', { message: errorMessage(err, t('account.saveFailed')) });
     }
   };
   const custom = form.watch('provider') === 'custom';
   return (
-    <Card
-      title={`Provider account of ${upstream.name}`}
-      description="Where the server reads this upstream's traffic left (every few minutes) and its usage per day. The API key is stored sealed and never shown again."
-    >
-      <form onSubmit={submitWith(form, save, 'Saving the account failed')} noValidate data-testid="upstream-account-form">
+    <Card title={t('account.title', { name: upstream.name })} description={t('account.description')}>
+      <form onSubmit={submitWith(form, save, t('account.saveFailed'))} noValidate data-testid="upstream-account-form">
         {formError(form) && <Alert kind="error">{formError(form)}</Alert>}
         <div className="grid-3">
-          <SelectField label="Provider" {...form.register('provider')}>
+          <SelectField label={t('account.provider')} {...form.register('provider')}>
             {UPSTREAM_PROVIDERS.map((p) => (
               <option key={p} value={p}>
-                {UPSTREAM_PROVIDER_LABELS[p]}
+                {providerLabel(t, p)}
               </option>
             ))}
           </SelectField>
-          <FormField form={form} name="apiKey" label="API key" type="password" autoComplete="new-password" placeholder={a?.apiKeySet ? 'Unchanged' : ''} />
           <FormField
             form={form}
-            name="lowBalanceGB"
-            label="Low balance threshold (GB)"
-            inputMode="decimal"
-            hint="Below it the status is low; empty: only dry"
+            name="apiKey"
+            label={t('account.apiKey')}
+            type="password"
+            autoComplete="new-password"
+            placeholder={a?.apiKeySet ? t('account.unchanged') : ''}
           />
+          <FormField form={form} name="lowBalanceGB" label={t('account.lowBalance')} inputMode="decimal" hint={t('account.lowBalanceHint')} />
           <FormField
             form={form}
             name="balanceUrl"
-            label="Balance URL"
+            label={t('account.balanceUrl')}
             autoComplete="off"
-            hint={custom ? 'Answers { "bytes": N }' : "Optional: replaces the provider's API address"}
+            hint={custom ? t('account.balanceUrlCustom') : t('account.balanceUrlHint')}
           />
           <FormField
             form={form}
             name="usageUrl"
-            label="Usage URL"
+            label={t('account.usageUrl')}
             autoComplete="off"
-            hint={custom ? 'Answers { "date", "bytes" } for ?date=YYYY-MM-DD' : "Optional: replaces the provider's API address for usage"}
+            hint={custom ? t('account.usageUrlCustom') : t('account.usageUrlHint')}
           />
         </div>
         <div style={{ display: 'flex', gap: 8 }}>
           <Button type="submit" loading={update.isPending}>
-            Save account
+            {t('account.save')}
           </Button>
           {a && (
             <Button variant="danger" onClick={() => void save(null)}>
-              Remove account
+              {t('account.remove')}
             </Button>
           )}
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('close')}
           </Button>
         </div>
       </form>

@@ -1,6 +1,7 @@
 /** The upstream form: add one from a provider preset, or edit one (an empty password keeps the stored one). */
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import {
   centsToUsd,
   createUpstreamInput,
@@ -105,10 +106,8 @@ function upstreamResolver(editing: Upstream | null): Resolver<FormValues, unknow
   };
 }
 
-const PLACEHOLDER_HINT =
-  'Placeholders {country} {state} {city} {zip} {asn} {session} {sid} {minutes} {seconds} {hard}; filters |name |lower |upper |snake |compact |plus |flag; [ ... ] is left out when a placeholder in it is empty.';
-
 export function UpstreamForm({ editing, onDone }: { editing: Upstream | null; onDone: () => void }) {
+  const { t } = useTranslation('network');
   const form = useForm<FormValues, unknown, CreateUpstreamInput | UpdateUpstreamInput>({
     resolver: upstreamResolver(editing),
     defaultValues: editing ? valuesOf(editing) : EMPTY,
@@ -145,21 +144,21 @@ export function UpstreamForm({ editing, onDone }: { editing: Upstream | null; on
       await utils.admin.upstreams.invalidate();
       onDone();
     } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'Saving the upstream failed') });
+      form.setError('root', { message: errorMessage(err, t('form.saveFailed')) });
     }
   };
   return (
-    <Card title={editing ? `Edit ${editing.name}` : 'Add an upstream'} description={PLACEHOLDER_HINT}>
+    <Card title={editing ? t('form.editTitle', { name: editing.name }) : t('form.addTitle')} description={t('form.placeholderHint')}>
       <form onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate data-testid="upstream-form">
         {errors.root?.message && <Alert kind="error">{errors.root.message}</Alert>}
         {!editing && (
           <SelectField
-            label="Provider preset"
+            label={t('form.preset')}
             value={preset}
             onChange={(e) => applyPreset(e.target.value)}
-            hint={chosen ? `Replace ${chosen.account} with your account's; from ${chosen.docs[0]}` : 'Any provider: write both templates yourself.'}
+            hint={chosen ? t('form.presetHint', { account: chosen.account, docs: chosen.docs[0] ?? '' }) : t('form.presetAny')}
           >
-            <option value="custom">Custom</option>
+            <option value="custom">{t('form.custom')}</option>
             {UPSTREAM_PRESETS.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.label}
@@ -168,48 +167,52 @@ export function UpstreamForm({ editing, onDone }: { editing: Upstream | null; on
           </SelectField>
         )}
         <div className="grid-3">
-          <Field label="Name" autoComplete="off" {...field('name')} />
-          <SelectField label="Protocol" {...field('protocol')}>
+          <Field label={t('form.name')} autoComplete="off" {...field('name')} />
+          <SelectField label={t('form.protocol')} {...field('protocol')}>
             {UPSTREAM_PROTOCOL_OPTIONS.map((p) => (
               <option key={p} value={p}>
                 {p === 'http' ? 'HTTP (CONNECT)' : 'SOCKS5'}
               </option>
             ))}
           </SelectField>
-          <Field label="Host" autoComplete="off" {...field('host')} />
-          <Field label="Port" inputMode="numeric" {...field('port')} />
-          <Field label="Username template" placeholder="cust-{country}-sess-{sid}" autoComplete="off" {...field('usernameTemplate')} />
+          <Field label={t('form.host')} autoComplete="off" {...field('host')} />
+          <Field label={t('form.port')} inputMode="numeric" {...field('port')} />
+          <Field label={t('form.usernameTemplate')} placeholder="cust-{country}-sess-{sid}" autoComplete="off" {...field('usernameTemplate')} />
           <Field
-            label="Password template"
+            label={t('form.passwordTemplate')}
             placeholder="{password}[_session-{sid}]"
-            hint="Empty: the password as it is"
+            hint={t('form.passwordTemplateHint')}
             autoComplete="off"
             {...field('passwordTemplate')}
           />
-          <Field label="Password" type="password" placeholder={editing?.hasPassword ? 'Unchanged' : ''} autoComplete="new-password" {...field('password')} />
-          <Field label="Countries" hint="Codes like US, DE; empty for all" {...field('countries')} />
-          <Field label="Weight" inputMode="numeric" {...field('weight')} />
-          <Field label="Cost per GB ($)" inputMode="decimal" {...field('costPerGbCents')} />
           <Field
-            label="Longest session (minutes)"
+            label={t('form.password')}
+            type="password"
+            placeholder={editing?.hasPassword ? t('form.unchanged') : ''}
+            autoComplete="new-password"
+            {...field('password')}
+          />
+          <Field label={t('form.countries')} hint={t('form.countriesHint')} {...field('countries')} />
+          <Field label={t('form.weight')} inputMode="numeric" {...field('weight')} />
+          <Field label={t('form.cost')} inputMode="decimal" {...field('costPerGbCents')} />
+          <Field
+            label={t('form.longestSession')}
             inputMode="numeric"
-            hint={
-              chosen?.sessionDocs ? `The provider's longest, from ${chosen.sessionDocs}; empty for none` : 'Longer lines are sent with this; empty for none'
-            }
+            hint={chosen?.sessionDocs ? t('form.longestSessionProvider', { docs: chosen.sessionDocs }) : t('form.longestSessionHint')}
             {...field('maxSessionMinutes')}
           />
         </div>
         {editing ? (
-          <SelectField label="State" {...field('enabled')}>
-            <option value="enabled">Enabled</option>
-            <option value="disabled">Disabled</option>
+          <SelectField label={t('form.state')} {...field('enabled')}>
+            <option value="enabled">{t('form.enabled')}</option>
+            <option value="disabled">{t('form.disabled')}</option>
           </SelectField>
         ) : (
           <p className="muted small" data-testid="upstream-saved-disabled">
-            A new upstream is saved disabled: press Test on its row, and Enable it once the test works.
+            {t('form.savedDisabled')}
           </p>
         )}
-        <EditActions editing={!!editing} saving={create.isPending || update.isPending} labels={['Add upstream', 'Save upstream']} onCancel={onDone} />
+        <EditActions editing={!!editing} saving={create.isPending || update.isPending} labels={[t('form.add'), t('form.save')]} onCancel={onDone} />
       </form>
     </Card>
   );

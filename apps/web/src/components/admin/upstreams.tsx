@@ -3,26 +3,29 @@
  * pool's days and reconciliation; test, enable or disable, delete; the form to add or edit one.
  */
 import { useState } from 'react';
-import { centsToUsd, DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_UPSTREAM_CHECK_URL } from '@proxyhub/core';
 import { formatBytes } from '../../lib/bytes';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { formatConnectMs, formatOkRate, qualityColumns } from '../connection-quality';
 import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, Field, SelectField, Spinner } from '../ui';
+import { costWarningText } from './cost-warning';
 import { accountColumns, UpstreamAccountForm } from './upstream-account';
 import { UpstreamForm } from './upstream-form';
 import { UpstreamReconciliation } from './upstream-reconciliation';
 
 type Upstream = RouterOutputs['admin']['upstreams']['upstreams'][number];
 
-const usd = (cents: number) => `${cents < 0 ? '-' : ''}$${centsToUsd(Math.abs(cents))}`;
-
 type TestAnswer = RouterOutputs['admin']['testUpstream'];
 
 /** One tunnel through the upstream as a line for this place would go, and the page it fetched. */
 function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () => void }) {
+  const { t } = useTranslation('network');
   const [place, setPlace] = useState({ country: 'US', state: '', city: '', zip: '', asn: '', minutes: '10', url: '' });
   const [hard, setHard] = useState(false);
   const [answer, setAnswer] = useState<TestAnswer | null>(null);
@@ -47,52 +50,55 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
         }),
       );
     } catch (err) {
-      setError(errorMessage(err, 'The test failed'));
+      setError(errorMessage(err, t('test.failed')));
     }
   }
   return (
-    <Card title={`Test ${upstream.name}`} description="Opens one tunnel exactly as a customer's line would, and fetches the check page through it. Not billed.">
+    <Card title={t('test.title', { name: upstream.name })} description={t('test.description')}>
       <div data-testid="upstream-test">
         <div className="grid-3">
-          <Field label="Country" value={place.country} onChange={set('country')} />
-          <Field label="State" hint="A code like CA; optional" value={place.state} onChange={set('state')} />
-          <Field label="City" hint="A code like LOSANGELES; optional" value={place.city} onChange={set('city')} />
-          <Field label="ZIP / postal code" hint="As a line's ~z; optional" value={place.zip} onChange={set('zip')} />
-          <Field label="ASN" hint="As a line's ~a, digits; optional" value={place.asn} onChange={set('asn')} />
-          <SelectField label="Session" value={place.minutes} onChange={set('minutes')}>
-            <option value="0">Rotating (new IP per connection)</option>
-            <option value="10">Sticky, 10 minutes</option>
-            <option value="60">Sticky, 60 minutes</option>
+          <Field label={t('test.country')} value={place.country} onChange={set('country')} />
+          <Field label={t('test.state')} hint={t('test.stateHint')} value={place.state} onChange={set('state')} />
+          <Field label={t('test.city')} hint={t('test.cityHint')} value={place.city} onChange={set('city')} />
+          <Field label={t('test.zip')} hint={t('test.zipHint')} value={place.zip} onChange={set('zip')} />
+          <Field label={t('test.asn')} hint={t('test.asnHint')} value={place.asn} onChange={set('asn')} />
+          <SelectField label={t('test.session')} value={place.minutes} onChange={set('minutes')}>
+            <option value="0">{t('test.rotating')}</option>
+            <option value="10">{t('test.sticky10')}</option>
+            <option value="60">{t('test.sticky60')}</option>
           </SelectField>
-          <Field label="Check URL" hint="Empty: the server's check page" placeholder={DEFAULT_UPSTREAM_CHECK_URL} value={place.url} onChange={set('url')} />
+          <Field label={t('test.checkUrl')} hint={t('test.checkUrlHint')} placeholder={DEFAULT_UPSTREAM_CHECK_URL} value={place.url} onChange={set('url')} />
         </div>
         <label className="check">
           <input type="checkbox" checked={hard} onChange={(e) => setHard(e.target.checked)} />
-          <span>Keep the same IP or fail</span>
+          <span>{t('test.hard')}</span>
         </label>
         <div style={{ display: 'flex', gap: 8 }}>
           <Button onClick={() => void run()} loading={test.isPending}>
-            Run test
+            {t('test.run')}
           </Button>
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('close')}
           </Button>
         </div>
         {error && <Alert kind="error">{error}</Alert>}
         {answer && (
           <div data-testid="upstream-test-answer">
             <Alert kind={answer.ok ? 'success' : 'error'}>
-              {answer.ok ? `OK: ${answer.status} in ${answer.latencyMs} ms` : `Failed after ${answer.latencyMs} ms. ${answer.reason}`}
+              {answer.ok
+                ? t('test.ok', { status: answer.status, ms: fmt.number(answer.latencyMs) })
+                : t('test.failedAfter', { ms: fmt.number(answer.latencyMs), reason: answer.reason })}
             </Alert>
             {!answer.ok && (
               // The words as the upstream or the TLS library said them, for the provider's support.
               <details data-testid="upstream-test-details">
-                <summary>Details</summary>
+                <summary>{t('test.details')}</summary>
                 <pre className="mono">{answer.error}</pre>
               </details>
             )}
             <p>
-              Username sent: <span className="mono">{answer.username}</span>
+              {t('test.usernameSent')}
+              <span className="mono">{answer.username}</span>
             </p>
             {answer.body && <pre className="mono">{answer.body}</pre>}
           </div>
@@ -103,41 +109,50 @@ function UpstreamTest({ upstream, onClose }: { upstream: Upstream; onClose: () =
 }
 
 function UpstreamDays({ upstream }: { upstream: Upstream }) {
+  const { t } = useTranslation('network');
   const q = trpc.admin.upstreamUsage.useQuery({ id: upstream.id }, { staleTime: 0 });
   return (
     <Card
-      title={`${upstream.name}: last 30 days`}
-      description={`Per UTC day: cost at the pool's price per GB, revenue at what paid orders brought in per GB${q.data ? ` ($${centsToUsd(q.data.soldPricePerGbCents)})` : ''}; the share of its connections that ended ok and their median connect time${q.data ? ` (30 days: ${formatOkRate(q.data.quality.okRate)}, ${formatConnectMs(q.data.quality.p50ConnectMs)})` : ''}.`}
+      title={t('days.title', { name: upstream.name })}
+      description={t('days.description', {
+        sold: q.data ? t('days.sold', { price: fmt.cents(q.data.soldPricePerGbCents) }) : '',
+        quality: q.data ? t('days.quality', { okRate: formatOkRate(q.data.quality.okRate), connect: formatConnectMs(q.data.quality.p50ConnectMs) }) : '',
+      })}
     >
       {q.isPending ? (
-        <Spinner label="Loading..." />
+        <Spinner label={t('loading')} />
       ) : q.isError ? (
-        <Alert kind="error">{errorMessage(q.error, 'Failed to load the days')}</Alert>
+        <Alert kind="error">{errorMessage(q.error, t('days.loadFailed'))}</Alert>
       ) : (
-        <DataTable testId="upstream-days" columns={DAY_COLUMNS} rows={q.data.days} rowKey={(d) => d.day} empty={null} />
+        <DataTable testId="upstream-days" columns={dayColumns(t)} rows={q.data.days} rowKey={(d) => d.day} empty={null} />
       )}
     </Card>
   );
 }
 
 /** Traffic, cost, revenue and margin: the columns of the per-upstream and the per-day tables. */
-function usageColumns<T>(figures: (row: T) => UsageFigures): Column<T>[] {
+function usageColumns<T>(t: TFunction<'network'>, figures: (row: T) => UsageFigures): Column<T>[] {
   return [
-    { head: 'Traffic', num: true, cell: (r) => formatBytes(String(figures(r).bytes)) },
-    { head: 'Cost', num: true, cell: (r) => usd(figures(r).costCents) },
-    { head: 'Revenue', num: true, cell: (r) => usd(figures(r).revenueCents) },
-    { head: 'Margin', num: true, cell: (r) => usd(figures(r).marginCents) },
+    { head: t('upstreams.head.traffic'), num: true, cell: (r) => formatBytes(String(figures(r).bytes)) },
+    { head: t('upstreams.head.cost'), num: true, cell: (r) => fmt.cents(figures(r).costCents) },
+    { head: t('upstreams.head.revenue'), num: true, cell: (r) => fmt.cents(figures(r).revenueCents) },
+    { head: t('upstreams.head.margin'), num: true, cell: (r) => fmt.cents(figures(r).marginCents) },
   ];
 }
 
 type UsageFigures = { bytes: number | string | bigint; costCents: number; revenueCents: number; marginCents: number };
 type Day = RouterOutputs['admin']['upstreamUsage']['days'][number];
-const DAY_COLUMNS: Column<Day>[] = [{ head: 'Day', cell: (d) => d.day }, ...usageColumns<Day>((d) => d), ...qualityColumns<Day>((d) => d)];
+// The day stays as the UTC date it is (YYYY-MM-DD, as the CSV and the API name it).
+const dayColumns = (t: TFunction<'network'>): Column<Day>[] => [
+  { head: t('upstreams.head.day'), cell: (d) => d.day },
+  ...usageColumns<Day>(t, (d) => d),
+  ...qualityColumns<Day>((d) => d),
+];
 
-function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
+function upstreamColumns(t: TFunction<'network'>, select: (id: string) => void): Column<Upstream>[] {
   return [
     {
-      head: 'Name',
+      head: t('upstreams.head.name'),
       cell: (u) => (
         <>
           <button type="button" className="link-button" onClick={() => select(u.id)}>
@@ -145,22 +160,23 @@ function upstreamColumns(select: (id: string) => void): Column<Upstream>[] {
           </button>
           {u.costWarning && (
             <div className="field-error" role="note" data-testid="upstream-cost-warning">
-              {u.costWarning}
+              {costWarningText(t, u.costWarning)}
             </div>
           )}
         </>
       ),
     },
-    { head: 'Endpoint', className: 'mono', cell: (u) => `${u.protocol}://${u.host}:${u.port}` },
-    { head: 'Countries', cell: (u) => u.countries?.join(', ') ?? 'All' },
-    { head: 'Weight', num: true, cell: (u) => u.weight },
-    { head: 'State', cell: (u) => (u.enabled ? 'Enabled' : 'Disabled') },
-    ...usageColumns<Upstream>((u) => u.usage),
-    ...accountColumns,
+    { head: t('upstreams.head.endpoint'), className: 'mono', cell: (u) => `${u.protocol}://${u.host}:${u.port}` },
+    { head: t('upstreams.head.countries'), cell: (u) => u.countries?.join(', ') ?? t('upstreams.allCountries') },
+    { head: t('upstreams.head.weight'), num: true, cell: (u) => fmt.number(u.weight) },
+    { head: t('upstreams.head.state'), cell: (u) => (u.enabled ? t('upstreams.enabled') : t('upstreams.disabled')) },
+    ...usageColumns<Upstream>(t, (u) => u.usage),
+    ...accountColumns(t),
   ];
 }
 
 export function AdminUpstreams() {
+  const { t } = useTranslation('network');
   const q = trpc.admin.upstreams.useQuery(undefined, { staleTime: 0 });
   const utils = trpc.useUtils();
   const update = trpc.admin.updateUpstream.useMutation();
@@ -170,56 +186,53 @@ export function AdminUpstreams() {
   const [testing, setTesting] = useState<Upstream | null>(null);
   const [accountOf, setAccountOf] = useState<Upstream | null>(null);
   const [error, setError] = useState<string | null>(null);
-  async function run(what: string, f: () => Promise<unknown>) {
+  async function run(failed: string, f: () => Promise<unknown>) {
     setError(null);
     try {
       await f();
       await utils.admin.upstreams.invalidate();
     } catch (err) {
-      setError(errorMessage(err, `${what} failed`));
+      setError(errorMessage(err, failed));
     }
   }
   const onDelete = (u: Upstream) => {
-    if (!window.confirm(`Delete ${u.name}? Gateways stop using it within 30 seconds.`)) return;
+    if (!window.confirm(t('upstreams.confirmDelete', { name: u.name }))) return;
     if (selected === u.id) setSelected(null);
-    void run('Deleting', () => remove.mutateAsync({ id: u.id }));
+    void run(t('upstreams.deleteFailed'), () => remove.mutateAsync({ id: u.id }));
   };
   const list = q.data?.upstreams ?? [];
   const shown = list.find((u) => u.id === selected) ?? null;
   const actionsCell = (u: Upstream) => (
     <div style={{ display: 'flex', gap: 6 }}>
       <Button variant="secondary" onClick={() => setEditing(u)}>
-        Edit
+        {t('upstreams.edit')}
       </Button>
       <Button variant="secondary" onClick={() => setTesting(u)}>
-        Test
+        {t('upstreams.test')}
       </Button>
       <Button variant="secondary" onClick={() => setAccountOf(u)}>
-        Account
+        {t('upstreams.account')}
       </Button>
-      <Button variant="secondary" onClick={() => void run('Saving', () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
-        {u.enabled ? 'Disable' : 'Enable'}
+      <Button variant="secondary" onClick={() => void run(t('upstreams.saveFailed'), () => update.mutateAsync({ id: u.id, enabled: !u.enabled }))}>
+        {u.enabled ? t('upstreams.disable') : t('upstreams.enable')}
       </Button>
       <Button variant="danger" onClick={() => onDelete(u)}>
-        Delete
+        {t('upstreams.delete')}
       </Button>
     </div>
   );
   return (
     <div className="stack">
-      <Card
-        title={`Upstreams (${q.data ? list.length : '…'})`}
-        description="Residential pools traffic leaves through. Usage, cost, revenue and margin over the last 30 days."
-      >
+      <Card title={t('upstreams.title', { n: q.data ? fmt.number(list.length) : '…' })} description={t('upstreams.description')}>
         {error && <Alert kind="error">{error}</Alert>}
-        {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load upstreams')}</Alert>}
+        {q.isError && <Alert kind="error">{errorMessage(q.error, t('upstreams.loadFailed'))}</Alert>}
         <DataTable
           testId="upstreams-table"
-          columns={[...upstreamColumns(setSelected), { head: '', cell: actionsCell }]}
+          columns={[...upstreamColumns(t, setSelected), { head: '', cell: actionsCell }]}
           rows={q.data?.upstreams}
           rowKey={(u) => u.id}
           rowProps={(u) => ({ 'data-upstream': u.name })}
-          empty="No upstreams: gateways use GATEWAY_UPSTREAM_URL, or leave directly."
+          empty={t('upstreams.empty')}
         />
       </Card>
       {shown && <UpstreamDays key={shown.id} upstream={shown} />}
