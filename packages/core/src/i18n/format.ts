@@ -42,10 +42,13 @@ export function formatCents(locale: Locale, cents: number | bigint): string {
 const unitFormat = (locale: Locale, unit: 'gigabyte' | 'megabyte' | 'kilobyte', digits: number) =>
   numberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** A GB figure core already rounded ("1.50", from gbBreakdown), as GB in the language: "1,50 ГБ". */
+export const formatGbDecimal = (locale: Locale, decimal: string) => unitFormat(locale, 'gigabyte', 2).format(decimal as Intl.StringNumericLiteral);
+
 /** Bytes as GB (2^30) with two decimals, exact: "1.50 GB", "1,50 ГБ". `signed` adds a plus. */
 export function formatGbFor(locale: Locale, bytes: bigint | number | string, signed = false): string {
   const b = BigInt(bytes);
-  const text = unitFormat(locale, 'gigabyte', 2).format(formatGb(b) as Intl.StringNumericLiteral);
+  const text = formatGbDecimal(locale, formatGb(b));
   return signed && b > 0n ? `+${text}` : text;
 }
 
