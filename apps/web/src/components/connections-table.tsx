@@ -1,46 +1,36 @@
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { CONNECTION_OUTCOMES, type ConnectionOutcome, type ConnectionRow } from '@proxyhub/core';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Field, SelectField, Spinner } from './ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 
 export interface ConnectionFilters {
   outcome?: ConnectionOutcome;
   target?: string;
 }
 
-/** What each outcome means, in the words a customer uses; the code itself is in the tooltip and the CSV. */
-export const OUTCOME_WORDS: Record<ConnectionOutcome, string> = {
-  ok: 'Completed',
-  refused: 'Refused by the gateway',
-  target_unreachable: 'Site unreachable',
-  upstream_failed: 'Exit network failed',
-  cut_off: 'Cut off: out of data',
-  client_closed: 'Closed by your client',
-  timeout: 'Timed out',
-  blocked: 'Blocked destination',
-  upstream_unavailable: 'No exit available',
-  rotated: 'Closed for a new IP',
-};
-
-const COLUMNS: Column<ConnectionRow>[] = [
-  { head: 'Started', cell: (c) => new Date(c.startedAt).toLocaleString() },
-  { head: 'Protocol', cell: (c) => c.protocol },
-  { head: 'Target', cell: (c) => c.target },
+/** Each outcome in the words a customer uses (the dashboard catalogue's `outcomes`); the code itself is in the tooltip and the CSV. */
+const columns = (t: TFunction<'dashboard'>): Column<ConnectionRow>[] => [
+  { head: t('connections.started'), cell: (c) => fmt.dateTime(c.startedAt) },
+  { head: t('connections.protocol'), cell: (c) => c.protocol },
+  { head: t('connections.target'), cell: (c) => c.target },
   {
-    head: 'Location',
+    head: t('connections.location'),
     cell: (c) => `${[c.country, c.state, c.city].filter(Boolean).join('-') || '—'}${c.zip ? ` ZIP ${c.zip}` : ''}${c.asn ? ` AS${c.asn}` : ''}`,
   },
-  { head: 'Session', cell: (c) => c.session },
-  { head: 'Up', num: true, cell: (c) => formatBytes(c.bytesUp) },
-  { head: 'Down', num: true, cell: (c) => formatBytes(c.bytesDown) },
-  { head: 'Billed', num: true, cell: (c) => formatBytes(c.billedBytes) },
+  { head: t('connections.session'), cell: (c) => c.session },
+  { head: t('connections.up'), num: true, cell: (c) => formatBytes(c.bytesUp) },
+  { head: t('connections.down'), num: true, cell: (c) => formatBytes(c.bytesDown) },
+  { head: t('connections.billed'), num: true, cell: (c) => formatBytes(c.billedBytes) },
   {
-    head: 'Outcome',
+    head: t('connections.outcome'),
     cell: (c) => (
       <span title={c.reason ? `${c.outcome}: ${c.reason}` : c.outcome} data-outcome={c.outcome}>
-        {OUTCOME_WORDS[c.outcome]}
+        {t(`outcomes.${c.outcome}`)}
       </span>
     ),
   },
@@ -85,6 +75,7 @@ interface Props {
 
 /** Filters, pages and the CSV link over a connection log. */
 export function ConnectionsTable({ testId, query, csvHref }: Props) {
+  const { t } = useTranslation('dashboard');
   const [outcome, setOutcome] = useState<ConnectionOutcome | ''>('');
   const [target, setTarget] = useState('');
   const filters: ConnectionFilters = { ...(outcome ? { outcome } : {}), ...(target.trim() ? { target: target.trim() } : {}) };
@@ -92,32 +83,32 @@ export function ConnectionsTable({ testId, query, csvHref }: Props) {
   return (
     <>
       <div className="filters">
-        <SelectField label="Outcome" name="outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as ConnectionOutcome | '')}>
-          <option value="">All</option>
+        <SelectField label={t('connections.outcome')} name="outcome" value={outcome} onChange={(e) => setOutcome(e.target.value as ConnectionOutcome | '')}>
+          <option value="">{t('connections.all')}</option>
           {CONNECTION_OUTCOMES.map((o) => (
             <option key={o} value={o}>
-              {OUTCOME_WORDS[o]}
+              {t(`outcomes.${o}`)}
             </option>
           ))}
         </SelectField>
-        <Field label="Target" name="target" placeholder="example.com" value={target} onChange={(e) => setTarget(e.target.value)} />
+        <Field label={t('connections.target')} name="target" placeholder="example.com" value={target} onChange={(e) => setTarget(e.target.value)} />
         <a className="btn btn-secondary" href={csvHref(filters)} download>
-          Download CSV
+          {t('connections.downloadCsv')}
         </a>
       </div>
-      {q.error ? <Alert kind="error">{errorMessage(q.error, 'Failed to load connections')}</Alert> : null}
+      {q.error ? <Alert kind="error">{errorMessage(q.error, t('connections.loadFailed'))}</Alert> : null}
       <DataTable
         testId={testId}
-        columns={COLUMNS}
+        columns={columns(t)}
         rows={q.rows}
         rowKey={(c) => c.id}
         rowProps={() => ({ 'data-testid': 'connection-row' })}
-        loading={<Spinner label="Loading..." />}
-        empty="No connections in this range."
+        loading={<Spinner label={t('connections.loading')} />}
+        empty={t('connections.empty')}
       />
       {q.hasMore && (
         <Button variant="secondary" loading={q.loadingMore} onClick={q.more}>
-          Load more
+          {t('connections.loadMore')}
         </Button>
       )}
     </>

@@ -1,8 +1,12 @@
 import { useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver } from 'react-hook-form';
 import { proxyTestInput, type ProxyTestAnswer } from '@proxyhub/core';
+import { currentLocale } from '../i18n';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { FormField, formError, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import { trpc } from '../trpc';
 import { isStickyLine, NewIpButton, NewIpOutcome, useNewIp } from './new-ip';
@@ -10,21 +14,20 @@ import { Alert, Button } from './ui';
 
 type Values = { username: string };
 const schemaResolver = zodResolver(proxyTestInput);
-const regions = new Intl.DisplayNames(['en'], { type: 'region' });
 
-/** "United States (US)"; the code alone when the browser has no name for it. */
+/** "United States (US)", "Соединённые Штаты (US)"; the code alone when the browser has no name for it. */
 function countryName(code: string): string {
   try {
-    const name = regions.of(code);
+    const name = new Intl.DisplayNames([currentLocale()], { type: 'region' }).of(code);
     return name && name !== code ? `${name} (${code})` : code;
   } catch {
     return code;
   }
 }
 
-function answerText(a: ProxyTestAnswer & { ok: true }): string {
-  const exit = a.exitIp ? `exit IP ${a.exitIp}` : 'the check page did not show the exit IP';
-  return `The line works: ${a.latencyMs.toLocaleString('en-US')} ms, ${exit}, ${a.country ? countryName(a.country) : 'country unknown'}.`;
+function answerText(t: TFunction<'proxies'>, a: ProxyTestAnswer & { ok: true }): string {
+  const exit = a.exitIp ? t('test.exitIp', { ip: a.exitIp }) : t('test.noExitIp');
+  return t('test.works', { ms: fmt.number(a.latencyMs), exit, country: a.country ? countryName(a.country) : t('test.countryUnknown') });
 }
 
 /**
@@ -34,6 +37,7 @@ function answerText(a: ProxyTestAnswer & { ok: true }): string {
  * sticky line, a "New IP" beside the answer (a banned exit: test again after it).
  */
 export function LineTest({ firstLine }: { firstLine: string | null }) {
+  const { t } = useTranslation('proxies');
   // The resolver reads the list's current first line: an empty field tests it.
   const first = useRef(firstLine);
   first.current = firstLine;
@@ -53,34 +57,38 @@ export function LineTest({ firstLine }: { firstLine: string | null }) {
         setTested(v.username);
         setAnswer(await test.mutateAsync(v));
       } catch (err) {
-        setFormError(form, errorMessage(err, 'The line could not be tested, try again'));
+        setFormError(form, errorMessage(err, t('test.failed')));
       }
     },
-    'Invalid input',
+    t('invalidInput'),
   );
 
   return (
     <div className="line-test">
-      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label="Test a proxy line">
+      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label={t('test.form')}>
         <FormField
           form={form}
           name="username"
-          label="Test a line"
+          label={t('test.label')}
           autoComplete="off"
           spellCheck={false}
-          placeholder={firstLine ? 'Empty: the first line of the list · or paste any of your lines' : 'Paste one of your proxy lines'}
-          hint="Tried once through the gateway, as your client would: not billed, up to 10 tests a minute."
+          placeholder={firstLine ? t('test.placeholderList') : t('test.placeholder')}
+          hint={t('test.hint')}
         />
         <Button type="submit" variant="secondary" loading={test.isPending}>
-          Test
+          {t('test.button')}
         </Button>
       </form>
       <div aria-live="polite" data-testid="line-test-result">
         {formError(form) && <Alert kind="error">{formError(form)}</Alert>}
-        {answer?.ok === true && <Alert kind="success">{answerText(answer)}</Alert>}
+        {answer?.ok === true && <Alert kind="success">{answerText(t, answer)}</Alert>}
         {answer?.ok === false &&
           // The line itself worked when only the check page failed: a warning, not "did not work".
-          (answer.failure === 'check_page' ? <Alert kind="info">{answer.error}</Alert> : <Alert kind="error">The line did not work: {answer.error}</Alert>)}
+          (answer.failure === 'check_page' ? (
+            <Alert kind="info">{answer.error}</Alert>
+          ) : (
+            <Alert kind="error">{t('test.didNotWork', { error: answer.error })}</Alert>
+          ))}
         {answer && isStickyLine(tested) && (
           <div className="line-test-new-ip">
             <NewIpButton username={tested} newIp={newIp} />

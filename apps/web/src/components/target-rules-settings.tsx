@@ -3,9 +3,11 @@
  * line in the target policy's grammar; the core schema (the server's) checks each and names a bad one.
  */
 import { useEffect, useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Resolver } from 'react-hook-form';
 import { MAX_TARGET_RULES, targetRulesInput, type TargetRuleMode, type TargetRules } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { firstError, issueMessages, useActionForm } from '../lib/form';
 import { trpc } from '../trpc';
 import { Alert, Button, Card } from './ui';
@@ -25,6 +27,7 @@ const resolver: Resolver<RulesValues, unknown, TargetRules> = (values) => {
 
 /** The form alone (the proxy accounts page puts one in each account's row); `id` is `main` or a proxy user id. */
 export function TargetRulesForm({ id, name }: { id: string; name: string }) {
+  const { t } = useTranslation('proxies');
   const utils = trpc.useUtils();
   const rules = trpc.proxyAccounts.targetRules.useQuery({ id }, { staleTime: 0 });
   const save = trpc.proxyAccounts.setTargetRules.useMutation();
@@ -36,10 +39,9 @@ export function TargetRulesForm({ id, name }: { id: string; name: string }) {
       const r = await save.mutateAsync({ id, ...input });
       f.reset(valuesOf(r));
       await utils.proxyAccounts.targetRules.invalidate({ id });
-      const n = `${r.patterns.length} pattern${r.patterns.length === 1 ? '' : 's'}`;
-      return `Saved ${n}: ${r.mode === 'deny' ? 'these targets are refused' : 'only these targets are allowed'}. Every gateway applies them within 10 seconds.`;
+      return t('rules.saved', { count: r.patterns.length, what: r.mode === 'deny' ? t('rules.refused') : t('rules.allowedOnly') });
     },
-    (err) => errorMessage(err, 'The target rules could not be saved'),
+    (err) => errorMessage(err, t('rules.saveFailed')),
   );
   // Filled once loaded, never over what is being typed.
   useEffect(() => {
@@ -47,44 +49,50 @@ export function TargetRulesForm({ id, name }: { id: string; name: string }) {
   }, [rules.data, form]);
   const invalid = firstError(form);
   return (
-    <form className="stack target-rules" onSubmit={onSubmit} noValidate aria-label={`Target rules of ${name}`}>
-      {rules.error && <Alert kind="error">{errorMessage(rules.error, 'The target rules could not be loaded')}</Alert>}
+    <form className="stack target-rules" onSubmit={onSubmit} noValidate aria-label={t('rules.form', { name })}>
+      {rules.error && <Alert kind="error">{errorMessage(rules.error, t('rules.loadFailed'))}</Alert>}
       {invalid ? <Alert kind="error">{invalid}</Alert> : outcome}
       <div className="field">
-        <label htmlFor={`${htmlId}-mode`}>Rule for {name}</label>
+        <label htmlFor={`${htmlId}-mode`}>{t('rules.rule', { name })}</label>
         <select id={`${htmlId}-mode`} disabled={!rules.data} {...form.register('mode')}>
-          <option value="deny">Block the targets listed</option>
-          <option value="allow">Allow only the targets listed</option>
+          <option value="deny">{t('rules.deny')}</option>
+          <option value="allow">{t('rules.allow')}</option>
         </select>
       </div>
       <div className="field">
-        <label htmlFor={`${htmlId}-patterns`}>Targets for {name}</label>
+        <label htmlFor={`${htmlId}-patterns`}>{t('rules.targets', { name })}</label>
         <textarea
           id={`${htmlId}-patterns`}
           rows={6}
           className="mono"
           spellCheck={false}
           readOnly={!rules.data}
-          placeholder={'e.g. google-analytics.com\n*.doubleclick.net'}
+          placeholder={t('rules.placeholder')}
           {...form.register('patterns')}
         />
       </div>
       <div>
         <Button type="submit" variant="secondary" loading={save.isPending} disabled={!rules.data}>
-          Save target rules
+          {t('rules.save')}
         </Button>
       </div>
     </form>
   );
 }
 
-export const TARGET_RULES_HELP = `One pattern per line, up to ${MAX_TARGET_RULES.toLocaleString()}: example.com is it and every subdomain, *.example.com only its subdomains. A refused target gets 403 "Target not allowed for this proxy account" and costs nothing; the TLS server name inside a tunnel is checked too. In allow mode, targets given as an IP address are refused.`;
+/** How patterns are written and what a refused target gets, in the language on show. */
+export function useTargetRulesHelp(): string {
+  const { t } = useTranslation('proxies');
+  return t('rules.help', { max: fmt.number(MAX_TARGET_RULES) });
+}
 
 /** Settings card: the main account's rules. */
 export function TargetRulesSettings() {
+  const { t } = useTranslation('proxies');
+  const help = useTargetRulesHelp();
   return (
-    <Card title="Target rules" description={`Which sites your main proxy account may reach. ${TARGET_RULES_HELP}`}>
-      <TargetRulesForm id="main" name="the main account" />
+    <Card title={t('rules.title')} description={t('rules.description', { help })}>
+      <TargetRulesForm id="main" name={t('rules.mainAccount')} />
     </Card>
   );
 }

@@ -1,19 +1,36 @@
 /** GB said once and exact bytes on demand: what the numbers on the money screens mean. */
-import { exactBytes, GB_NOTE } from '@proxyhub/core';
+import { useCallback } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { GiB, MiB } from '@proxyhub/core/i18n';
 import { formatBytes } from '../lib/bytes';
 import { fmt } from '../lib/format';
 
+/** A byte count written out for a tooltip, in the language on show: "1,610,612,736 bytes", "1 610 612 736 байт". */
+export function useExactBytes(): (bytes: bigint | number | string) => string {
+  const { t } = useTranslation('dashboard');
+  return useCallback(
+    (bytes: bigint | number | string) => {
+      const b = BigInt(bytes);
+      // The plural form only needs the count's last digits: a Number is exact enough for it.
+      return t('units.exact', { count: Number(b < 0n ? -b : b), bytes: fmt.number(b) });
+    },
+    [t],
+  );
+}
+
 /** The note beside GB figures: 2^30 bytes, not 10^9 (so 40,000,000 bytes read as 38.15 MB). */
 export function GbNote() {
+  const { t } = useTranslation('dashboard');
   return (
     <p className="units-note" data-testid="gb-note">
-      {GB_NOTE} (2<sup>30</sup>); MB = 1,048,576 bytes. Hover a figure for its exact bytes.
+      <Trans t={t} i18nKey="units.note" values={{ gb: fmt.number(GiB), mb: fmt.number(MiB) }} components={{ sup: <sup /> }} />
     </p>
   );
 }
 
 /** A byte count for people (GB, or MB below a GB), the exact count in its tooltip. `gb`: always in GB, signed. */
 export function Bytes({ bytes, gb, signed }: { bytes: bigint | number | string; gb?: boolean; signed?: boolean }) {
+  const exactBytes = useExactBytes();
   const b = BigInt(bytes);
   const text = gb ? fmt.gb(b, signed) : formatBytes(b);
   return (

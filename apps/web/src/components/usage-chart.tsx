@@ -1,13 +1,15 @@
 /** A bar chart of usage points (download and upload stacked), in the unit the largest bar needs, with the total as data. */
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useTranslation } from 'react-i18next';
 import type { UsageGranularity } from '@proxyhub/core';
 import { chartUnit, formatInUnit } from '../lib/bytes';
+import { fmt } from '../lib/format';
 
+/** A bar's hour or day (UTC, as the buckets are), in the language on show. */
 function bucketLabel(iso: string, granularity: UsageGranularity): string {
-  const d = new Date(iso);
   return granularity === 'hour'
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
-    : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    ? fmt.time(iso, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' })
+    : fmt.date(iso, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
 
 export function UsageChart({
@@ -21,6 +23,7 @@ export function UsageChart({
   totalBytes: bigint;
   testId?: string;
 }) {
+  const { t } = useTranslation('dashboard');
   // One unit for the whole chart, chosen by the tallest bar: small traffic in KB or bytes, so the
   // axis ticks are distinct numbers rather than "0 MB" five times.
   const unit = chartUnit(Math.max(0, ...raw.map((p) => Number(BigInt(p.bytesDown) + BigInt(p.bytesUp)))));
@@ -45,8 +48,8 @@ export function UsageChart({
           />
           <Tooltip formatter={(v) => formatInUnit(Number(v), unit.name)} />
           <Legend />
-          <Bar dataKey="down" name="Download" stackId="b" fill="#4f46e5" isAnimationActive={false} />
-          <Bar dataKey="up" name="Upload" stackId="b" fill="#a5b4fc" isAnimationActive={false} />
+          <Bar dataKey="down" name={t('chart.download')} stackId="b" fill="#4f46e5" isAnimationActive={false} />
+          <Bar dataKey="up" name={t('chart.upload')} stackId="b" fill="#a5b4fc" isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </div>

@@ -4,6 +4,8 @@
  * and median connect time. Re-read with the balance while the tab is visible.
  */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { ConnectionOutcome, UsageGranularity } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { LIVE_REFRESH_MS, type RouterOutputs } from '../session';
@@ -12,92 +14,87 @@ import { DataTable, type Column } from './data-table';
 import { Alert, Card } from './ui';
 import { qualityColumns, type Quality } from './connection-quality';
 import { formatBytes } from '../lib/bytes';
+import { fmt } from '../lib/format';
 import { TabStrip } from './tab-strip';
 import { Bytes } from './units';
 import { UsageChart } from './usage-chart';
 
-/** What a customer can do about each way a connection fails: one line each. */
-export const OUTCOME_HINTS: Partial<Record<ConnectionOutcome, string>> = {
-  refused: 'we refused it: check the username, password, location and your balance (the reason is in Connections)',
-  target_unreachable: 'the site did not answer through this exit; try another location or a rotating line',
-  upstream_failed: 'our upstream provider failed; try again, or another location',
-  upstream_unavailable: 'no exit was left for that country for a moment; try again shortly, or another country',
-  cut_off: 'your balance or the proxy account limit ran out mid-connection; top up or raise the limit',
-  client_closed: 'your client hung up before the end; usually harmless',
-  timeout: 'nothing moved for too long; the site may be slow, or your client idle',
-  rotated: 'you asked for a new IP for its line, which closes its open connections; reconnect to get the new exit',
-};
+/** The outcomes with a hint of what a customer can do about them (one line each, in the dashboard catalogue). */
+const HINTED = ['refused', 'target_unreachable', 'upstream_failed', 'upstream_unavailable', 'cut_off', 'client_closed', 'timeout', 'rotated'] as const;
+type Hinted = (typeof HINTED)[number];
+const hinted = (o: ConnectionOutcome): o is Hinted => (HINTED as readonly string[]).includes(o);
 
 type History = RouterOutputs['usage']['history'];
-const TARGET_COLUMNS: Column<History['byTarget'][number]>[] = [
-  { head: 'By target', cell: (t) => t.host },
-  { head: 'Traffic', num: true, cell: (t) => <Bytes bytes={t.bytes} /> },
-  { head: 'Connections', num: true, cell: (t) => t.connections },
-  ...qualityColumns<History['byTarget'][number]>((t) => t),
+type Dashboard = TFunction<'dashboard'>;
+const targetColumns = (t: Dashboard): Column<History['byTarget'][number]>[] => [
+  { head: t('usage.byTarget'), cell: (r) => r.host },
+  { head: t('usage.traffic'), num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
+  { head: t('usage.connections'), num: true, cell: (r) => fmt.number(r.connections) },
+  ...qualityColumns<History['byTarget'][number]>((r) => r, t),
 ];
-const OUTCOME_COLUMNS: Column<History['byOutcome'][number]>[] = [
+const outcomeColumns = (t: Dashboard): Column<History['byOutcome'][number]>[] => [
   {
-    head: 'By outcome',
+    head: t('usage.byOutcome'),
     cell: (o) => (
       <>
         {o.outcome}
-        {OUTCOME_HINTS[o.outcome] && <div className="muted hint">{OUTCOME_HINTS[o.outcome]}</div>}
+        {hinted(o.outcome) && <div className="muted hint">{t(`hints.${o.outcome}`)}</div>}
       </>
     ),
   },
-  { head: 'Connections', num: true, cell: (o) => o.connections },
-];
-
-const RANGES: { id: UsageGranularity; label: string }[] = [
-  { id: 'hour', label: 'Last 24 hours' },
-  { id: 'day', label: 'Last 30 days' },
+  { head: t('usage.connections'), num: true, cell: (o) => fmt.number(o.connections) },
 ];
 
 export function UsagePanel() {
+  const { t } = useTranslation('dashboard');
+  const ranges: { id: UsageGranularity; label: string }[] = [
+    { id: 'hour', label: t('usage.lastDay') },
+    { id: 'day', label: t('usage.lastMonth') },
+  ];
   const [granularity, setGranularity] = useState<UsageGranularity>('hour');
   const usage = trpc.usage.history.useQuery({ granularity }, { refetchInterval: LIVE_REFRESH_MS, refetchOnWindowFocus: true, staleTime: 0 });
   const data = usage.data;
   const total = data ? BigInt(data.totals.bytesUp) + BigInt(data.totals.bytesDown) : 0n;
   return (
     <Card
-      title="Usage"
-      description={data ? `${formatBytes(total)} in this period, UTC` : 'Traffic through your proxy accounts'}
+      title={t('usage.title')}
+      description={data ? t('usage.periodTotal', { bytes: formatBytes(total) }) : t('usage.description')}
       actions={
         <a className="btn btn-secondary" href={`/api/usage?format=csv&granularity=${granularity}`} download>
-          Download CSV
+          {t('usage.downloadCsv')}
         </a>
       }
     >
       <TabStrip
-        label="Usage period"
+        label={t('usage.period')}
         idPrefix="usage"
         panels={false}
-        tabs={RANGES}
+        tabs={ranges}
         current={granularity}
         onSelect={(id) => setGranularity(id as UsageGranularity)}
       />
-      {usage.isError && <Alert kind="error">{errorMessage(usage.error, 'Failed to load usage')}</Alert>}
+      {usage.isError && <Alert kind="error">{errorMessage(usage.error, t('usage.loadFailed'))}</Alert>}
       <UsageChart points={data?.points ?? []} granularity={granularity} totalBytes={total} />
       <div className="grid-2">
         <UsageTable
           testId="usage-by-country"
-          title="By country"
-          rows={(data?.byCountry ?? []).map((c) => ({ key: c.country ?? '', name: c.country ?? 'Unknown', bytes: c.bytes, quality: c }))}
+          title={t('usage.byCountry')}
+          rows={(data?.byCountry ?? []).map((c) => ({ key: c.country ?? '', name: c.country ?? t('usage.unknownCountry'), bytes: c.bytes, quality: c }))}
         />
         <UsageTable
           testId="usage-by-account"
-          title="By proxy account"
+          title={t('usage.byAccount')}
           rows={(data?.byAccount ?? []).map((a) => ({ key: a.proxyUserId, name: `${a.name} (${a.proxyUserId})`, bytes: a.bytes }))}
         />
       </div>
       <div className="grid-2">
-        <DataTable testId="usage-by-target" columns={TARGET_COLUMNS} rows={data?.byTarget ?? []} rowKey={(t) => t.host} empty="No connections in this period" />
+        <DataTable testId="usage-by-target" columns={targetColumns(t)} rows={data?.byTarget ?? []} rowKey={(r) => r.host} empty={t('usage.noConnections')} />
         <DataTable
           testId="usage-by-outcome"
-          columns={OUTCOME_COLUMNS}
+          columns={outcomeColumns(t)}
           rows={data?.byOutcome ?? []}
           rowKey={(o) => o.outcome}
-          empty="No connections in this period"
+          empty={t('usage.noConnections')}
         />
       </div>
     </Card>
@@ -108,10 +105,11 @@ export function UsagePanel() {
 type Named = { key: string; name: string; bytes: string; quality?: Quality };
 
 function UsageTable({ title, rows, testId }: { title: string; rows: Named[]; testId: string }) {
+  const { t } = useTranslation('dashboard');
   const columns: Column<Named>[] = [
     { head: title, cell: (r) => r.name },
-    { head: 'Traffic', num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
-    ...(rows.some((r) => r.quality) ? qualityColumns<Named>((r) => r.quality ?? { okRate: null, p50ConnectMs: null }) : []),
+    { head: t('usage.traffic'), num: true, cell: (r) => <Bytes bytes={r.bytes} /> },
+    ...(rows.some((r) => r.quality) ? qualityColumns<Named>((r) => r.quality ?? { okRate: null, p50ConnectMs: null }, t) : []),
   ];
-  return <DataTable testId={testId} columns={columns} rows={rows} rowKey={(r) => r.key} empty="No traffic in this period" />;
+  return <DataTable testId={testId} columns={columns} rows={rows} rowKey={(r) => r.key} empty={t('usage.noTraffic')} />;
 }

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { CONNECTION_PAGES, ConnectionsTable, connectionPages, csvQuery, type ConnectionFilters } from '../components/connections-table';
 import { StatementsTable } from '../components/statements-table';
 import { Card, PageHeader } from '../components/ui';
@@ -10,17 +11,15 @@ function useUserConnections(filters: ConnectionFilters) {
 
 /** Every connection of the last 30 days: where it went, what it moved, what it was billed, how it ended. */
 export function ConnectionsPage() {
-  usePageTitle('Connections');
+  const { t } = useTranslation('dashboard');
+  usePageTitle(t('connections.title'));
   return (
     <>
-      <PageHeader
-        title="Connections"
-        subtitle="Every tunnel, SOCKS5 connection and HTTP request through your proxies, newest first. Billed bytes add up to your usage; failed connections are billed 0."
-      />
-      <Card title="Connection log">
+      <PageHeader title={t('connections.title')} subtitle={t('connections.subtitle')} />
+      <Card title={t('connections.log')}>
         <ConnectionsTable testId="connections-table" query={useUserConnections} csvHref={(f) => csvQuery('/api/connections', f)} />
       </Card>
-      <Card title="Daily statements">
+      <Card title={t('connections.statements')}>
         <StatementsTable />
       </Card>
     </>

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useWatch, type Resolver, type ResolverResult } from 'react-hook-form';
 import { flushSync } from 'react-dom';
@@ -13,7 +14,6 @@ import {
   MAX_PROXY_COUNT,
   PROXY_FORMATS,
   PROXY_NOTICE_MS,
-  formatGb,
   formatProxyList,
   generateProxies,
   generateProxiesForm,
@@ -28,16 +28,13 @@ import { ProxyLines } from '../components/proxy-lines';
 import { ProxySnippets } from '../components/proxy-snippets';
 import { Alert, Button, Card, CopyButton, PageHeader, SelectField } from '../components/ui';
 import { downloadText } from '../lib/clipboard';
-import { durationLabel } from '../lib/durations';
+import { useDurationLabel } from '../lib/durations';
+import { fmt } from '../lib/format';
 import { FormField, NumberField, submitWith, useSchemaForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 import { SessionLimitNote } from '../components/session-limit-note';
 import { usePageTitle } from '../lib/page-title';
-
-/** The hint names the shortest and longest of the options offered, so the two cannot disagree. */
-const DURATION_HINT = `Sticky session length: ${durationLabel(DURATION_OPTIONS_MINUTES[0])} to ${durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!)}.`;
-const CITY_NOT_LISTED = 'Choose a city from the list, or leave it empty for any city';
 
 /** What the form holds: the city as typed (searchable among thousands), the count as the box has it. */
 interface Values {
@@ -67,10 +64,14 @@ const cityOf = (cities: readonly City[] | undefined, text: string) => {
  * (its code is what the username carries); a city not listed is the one message.
  */
 const generatorResolver =
-  (cities: { readonly current: readonly City[] | undefined }, offer: { readonly current: Offer }): Resolver<Values, unknown, GenerateProxiesForm> =>
+  (
+    cities: { readonly current: readonly City[] | undefined },
+    offer: { readonly current: Offer },
+    cityNotListed: { readonly current: string },
+  ): Resolver<Values, unknown, GenerateProxiesForm> =>
   async (values, context, options): Promise<ResolverResult<Values, GenerateProxiesForm>> => {
     const city = cityOf(cities.current, values.city);
-    if (city === null) return { values: {}, errors: { city: { type: 'validate', message: CITY_NOT_LISTED } } };
+    if (city === null) return { values: {}, errors: { city: { type: 'validate', message: cityNotListed.current } } };
     // A ZIP or ASN typed for a country whose pools cannot carry it (the field is hidden then) is left out.
     const input = {
       ...values,
@@ -100,7 +101,9 @@ interface Generated {
 }
 
 export function ProxiesPage() {
-  usePageTitle('Proxies');
+  const { t } = useTranslation('proxies');
+  const durationLabel = useDurationLabel();
+  usePageTitle(t('pageTitle'));
   const user = useSession().data!;
   const [format, setFormat] = useState<ProxyFormat>(DEFAULT_PROXY_FORMAT);
   const [generated, setGenerated] = useState<Generated | null>(null);
@@ -116,7 +119,8 @@ export function ProxiesPage() {
   // The listed cities, for matching the typed one on submit (the list is loaded below, by the location chosen here).
   const cityChoices = useRef<readonly City[] | undefined>(undefined);
   const offered = useRef<Offer>({ zip: false, asn: false });
-  const form = useSchemaForm(generatorResolver(cityChoices, offered), {
+  const cityNotListed = useRef(t('settings.cityNotListed'));
+  const form = useSchemaForm(generatorResolver(cityChoices, offered, cityNotListed), {
     country: DEFAULT_COUNTRY,
     state: '',
     city: '',
@@ -193,7 +197,7 @@ export function ProxiesPage() {
       });
       const cityName = location.city && cities?.find((c) => c.code === location.city)?.name;
       const names = [selectedCountry?.name ?? location.country, location.state && (selectedState?.name ?? location.state), cityName];
-      const narrowed = [v.zip && `ZIP ${v.zip}`, v.asn && `AS${v.asn}`, v.hard && 'same IP or fail'].filter(Boolean).join(', ');
+      const narrowed = [v.zip && t('list.zip', { zip: v.zip }), v.asn && `AS${v.asn}`, v.hard && t('list.sameIp')].filter(Boolean).join(', ');
       // The schema's check ends after the click's event, where React would wait for a later task to draw the list: drawn now, as a click's update is.
       flushSync(() => {
         setGenerated({
@@ -205,7 +209,7 @@ export function ProxiesPage() {
         setNotice({ id: Date.now(), count: proxies.length });
       });
     },
-    'Invalid input',
+    t('invalidInput'),
   );
 
   /** A new country clears the state and city, a new state the city. */
@@ -223,62 +227,65 @@ export function ProxiesPage() {
   return (
     <>
       <PageHeader
-        title="Generate Proxies"
-        subtitle="Pick a location and a session duration, then generate as many credentials as you need."
+        title={t('title')}
+        subtitle={t('subtitle')}
         actions={
           <div className="credit-pill" data-testid="credits">
-            <span>Available</span>
-            <strong>{formatGb(user.credits)} GB</strong>
+            <span>{t('available')}</span>
+            <strong>{fmt.gb(user.credits)}</strong>
           </div>
         }
       />
       {outOfData && (
         <div className="inline-note">
-          You have no data left: proxies will not connect until you <Link to="/topup">top up</Link>.
+          <Trans t={t} i18nKey="noData" components={{ topup: <Link to="/topup" /> }} />
         </div>
       )}
       {endpointQuery.isError && (
         <Alert kind="error">
-          The proxy endpoint could not be loaded, so no list can be made yet.{' '}
+          {t('endpointFailed')}{' '}
           <button type="button" className="link-button" onClick={() => void endpointQuery.refetch()}>
-            Try again
+            {t('tryAgain')}
           </button>
         </Alert>
       )}
       <Card
-        title="Proxy Settings"
+        title={t('settings.title')}
         description={
-          <span data-testid="endpoint">
-            {endpoint ? `Endpoint ${endpoint.host}:${endpoint.port} · HTTP, HTTPS and SOCKS5 on one port` : 'Loading the proxy endpoint...'}
-          </span>
+          <span data-testid="endpoint">{endpoint ? t('settings.endpoint', { host: endpoint.host, port: endpoint.port }) : t('settings.loadingEndpoint')}</span>
         }
       >
-        <form className="form" onSubmit={onGenerate} noValidate aria-label="Generate proxies">
+        <form className="form" onSubmit={onGenerate} noValidate aria-label={t('settings.form')}>
           {usable.length > 1 && (
-            <SelectField label="Proxy account" name="account" value={chosen.proxyUserId} onChange={(e) => setAccountId(e.target.value)}>
+            <SelectField label={t('settings.account')} name="account" value={chosen.proxyUserId} onChange={(e) => setAccountId(e.target.value)}>
               {usable.map((a) => (
                 <option key={a.proxyUserId} value={a.proxyUserId}>
-                  {a.kind === 'main' ? 'Main account' : a.name} ({a.proxyUserId})
+                  {a.kind === 'main' ? t('settings.mainAccount') : a.name} ({a.proxyUserId})
                 </option>
               ))}
             </SelectField>
           )}
           <div className="grid-3">
             <SelectField
-              label="Country"
+              label={t('settings.country')}
               // Controlled: its options arrive after it is drawn, and the choice must survive them.
               value={country}
               {...form.register('country', { onChange: resetBelow('state') })}
             >
-              {!selectedCountry && <option value={country}>{countries.isPending ? 'Loading countries...' : country}</option>}
+              {!selectedCountry && <option value={country}>{countries.isPending ? t('settings.loadingCountries') : country}</option>}
               {countries.data?.map((c) => (
                 <option key={c.code} value={c.code}>
                   {c.name}
                 </option>
               ))}
             </SelectField>
-            <SelectField label="State" value={state} disabled={!states.data?.length} {...form.register('state', { onChange: resetBelow('city') })}>
-              <option value="">{states.isFetching ? 'Loading states...' : 'Any state'}</option>
+            <SelectField
+              label={t('settings.state')}
+              value={state}
+              disabled={!states.data?.length}
+              {...form.register('state', { onChange: resetBelow('city') })}
+            >
+              <option value="">{states.isFetching ? t('settings.loadingStates') : t('settings.anyState')}</option>
               {states.data?.map((s) => (
                 <option key={s.code} value={s.code}>
                   {s.name}
@@ -288,7 +295,7 @@ export function ProxiesPage() {
             <FormField
               form={form}
               name="city"
-              label="City"
+              label={t('settings.city')}
               type="search"
               list="city-options"
               autoComplete="off"
@@ -296,10 +303,10 @@ export function ProxiesPage() {
               disabled={!state || !cities?.length}
               placeholder={
                 citiesQuery.isFetching
-                  ? 'Loading cities...'
+                  ? t('settings.loadingCities')
                   : cities?.length
-                    ? `Any city · type to search ${cities.length.toLocaleString('en-US')}`
-                    : 'Any city'
+                    ? t('settings.searchCities', { n: fmt.number(cities.length) })
+                    : t('settings.anyCity')
               }
             />
             <datalist id="city-options" data-testid="city-options">
@@ -314,11 +321,11 @@ export function ProxiesPage() {
                 <FormField
                   form={form}
                   name="zip"
-                  label="ZIP / postal code"
+                  label={t('settings.zip')}
                   autoComplete="off"
                   spellCheck={false}
-                  placeholder="Any"
-                  hint="Optional: 3 to 10 letters and digits"
+                  placeholder={t('settings.any')}
+                  hint={t('settings.zipHint')}
                   transform={(v) => v.toUpperCase()}
                 />
               )}
@@ -326,20 +333,24 @@ export function ProxiesPage() {
                 <FormField
                   form={form}
                   name="asn"
-                  label="ASN"
+                  label={t('settings.asn')}
                   inputMode="numeric"
                   autoComplete="off"
-                  placeholder="Any"
-                  hint="Optional: the network's number, e.g. 7922"
+                  placeholder={t('settings.any')}
+                  hint={t('settings.asnHint')}
                 />
               )}
             </div>
           )}
           <div className="grid-3 grid-align-end">
             <SelectField
-              label="Session Duration"
+              label={t('settings.duration')}
               error={errors.durationMinutes?.message}
-              hint={DURATION_HINT}
+              // The hint names the shortest and longest of the options offered, so the two cannot disagree.
+              hint={t('settings.durationHint', {
+                shortest: durationLabel(DURATION_OPTIONS_MINUTES[0]),
+                longest: durationLabel(DURATION_OPTIONS_MINUTES.at(-1)!),
+              })}
               {...form.register('durationMinutes', { setValueAs: Number, onChange: () => form.clearErrors('durationMinutes') })}
             >
               {GENERATOR_DURATION_OPTIONS.map((m) => (
@@ -351,16 +362,16 @@ export function ProxiesPage() {
             <NumberField
               form={form}
               name="count"
-              label="Number of Proxies"
+              label={t('settings.count')}
               whole
               min={1}
               max={MAX_PROXY_COUNT}
               step={1}
-              hint={`1 to ${MAX_PROXY_COUNT.toLocaleString('en-US')}`}
+              hint={t('settings.countHint', { max: fmt.number(MAX_PROXY_COUNT) })}
             />
             <div className="field field-action">
               <Button type="submit" block disabled={!endpoint} loading={endpointQuery.isPending || form.formState.isSubmitting}>
-                Generate Proxies
+                {t('settings.generate')}
               </Button>
               {/* The success notice takes this reserved line under the button: it never covers the list. */}
               <p className="field-hint generate-notice">
@@ -369,7 +380,7 @@ export function ProxiesPage() {
                     <span className="alert-icon" aria-hidden="true">
                       ✓
                     </span>
-                    Successfully generated {notice.count.toLocaleString('en-US')} {notice.count === 1 ? 'proxy' : 'proxies'}!
+                    {t('settings.generated', { count: notice.count, n: fmt.number(notice.count) })}
                   </span>
                 ) : (
                   '\u00a0'
@@ -382,10 +393,10 @@ export function ProxiesPage() {
             <div data-testid="hard-sticky">
               <label className="check">
                 <input type="checkbox" {...form.register('hard', { onChange: () => form.clearErrors('hard') })} />
-                <span>Keep the same IP or fail</span>
+                <span>{t('settings.hard')}</span>
               </label>
               <p className={errors.hard ? 'field-error' : 'field-hint'} role={errors.hard ? 'alert' : undefined}>
-                {errors.hard?.message ?? 'The provider keeps the exit for the whole session or the connection fails; it never switches to another IP.'}
+                {errors.hard?.message ?? t('settings.hardHint')}
               </p>
             </div>
           )}
@@ -395,28 +406,32 @@ export function ProxiesPage() {
 
       <Card
         className="output-card"
-        title="Proxy List"
+        title={t('list.title')}
         description={
           <span data-testid="generated-count" aria-live="polite">
-            {generated
-              ? `${generatedCount.toLocaleString('en-US')} ${generatedCount === 1 ? 'proxy' : 'proxies'} generated · ${generated.locationName}`
-              : 'No proxies generated yet'}
+            {generated ? t('list.generated', { count: generatedCount, n: fmt.number(generatedCount), location: generated.locationName }) : t('list.none')}
           </span>
         }
         actions={
           <>
-            <CopyButton text={listText} label="Copy All" disabled={!generated} ariaLabel="Copy all proxies" />
+            <CopyButton text={listText} label={t('list.copyAll')} copiedLabel={t('copied')} disabled={!generated} ariaLabel={t('list.copyAllLabel')} />
             <Button
               variant="secondary"
               disabled={!generated}
               onClick={() => downloadText(`proxies-${generated?.location ?? 'list'}-${generatedCount}.txt`, `${listText()}\n`)}
             >
-              Download .txt
+              {t('list.download')}
             </Button>
           </>
         }
       >
-        <SelectField label="Format" name="format" fieldClassName="format-field" value={format} onChange={(e) => setFormat(e.target.value as ProxyFormat)}>
+        <SelectField
+          label={t('list.format')}
+          name="format"
+          fieldClassName="format-field"
+          value={format}
+          onChange={(e) => setFormat(e.target.value as ProxyFormat)}
+        >
           {PROXY_FORMATS.map((f) => (
             <option key={f.id} value={f.id}>
               {f.label}
@@ -425,18 +440,10 @@ export function ProxiesPage() {
         </SelectField>
         {isSocksFormat(format) && (
           <div className="inline-note" data-testid="socks-note">
-            Browsers cannot send a SOCKS5 username and password. In a browser use the <strong>http://</strong> format instead, or password-less access from
-            allow-listed IP addresses where your account has them. curl and most proxy tools take these lines as they are.
+            <Trans t={t} i18nKey="list.socksNote" components={{ b: <strong /> }} />
           </div>
         )}
-        <ProxyLines
-          id="proxy-output"
-          label="Generated proxies"
-          list={generated}
-          format={format}
-          placeholder="Your proxies will appear here, one per line."
-          newIp={newIp}
-        />
+        <ProxyLines id="proxy-output" label={t('list.label')} list={generated} format={format} placeholder={t('list.placeholder')} newIp={newIp} />
         <NewIpOutcome newIp={newIp} />
         <LineTest firstLine={generated?.proxies[0]?.username ?? null} />
       </Card>

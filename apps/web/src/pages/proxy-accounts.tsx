@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { createProxyAccountInput, formatGb, MAX_SUB_ACCOUNTS } from '@proxyhub/core';
 import { SecretText } from '../components/secret-field';
-import { TARGET_RULES_HELP, TargetRulesForm } from '../components/target-rules-settings';
+import { TargetRulesForm, useTargetRulesHelp } from '../components/target-rules-settings';
 import { Alert, Button, Card, CopyButton, Field, PageHeader, Spinner } from '../components/ui';
 import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
@@ -13,7 +16,6 @@ import { usePageTitle } from '../lib/page-title';
 
 type Account = RouterOutputs['proxyAccounts']['list']['accounts'][number];
 
-const KIND: Record<Account['kind'], string> = { main: 'Main', batch: 'Batch', sub: 'Sub-account' };
 const capInput = (v: string) => (v.trim() === '' ? null : Number(v));
 const gbField = (bytes: string | null) => (bytes === null ? '' : formatGb(BigInt(bytes)));
 /** A datetime-local value (the browser's time zone) and back; empty is no expiry. */
@@ -25,29 +27,30 @@ const localDateTime = (iso: string | null) => {
 const expiryInput = (v: string) => (v.trim() === '' ? null : new Date(v).toISOString());
 
 /** The limits beside the cap, in one line: "10 GB a day (1.2 GB used today) · ...". */
-function limitsText(a: Account): string {
+function limitsText(t: TFunction<'proxies'>, a: Account): string {
   const parts: string[] = [];
-  if (a.dailyLimitBytes !== null) parts.push(`${formatGb(BigInt(a.dailyLimitBytes))} GB a day (${formatBytes(BigInt(a.dayUsedBytes))} used today, UTC)`);
-  if (a.monthlyLimitBytes !== null) parts.push(`${formatGb(BigInt(a.monthlyLimitBytes))} GB a month (${formatBytes(BigInt(a.monthUsedBytes))} this month)`);
-  if (a.maxConnections !== null) parts.push(`at most ${a.maxConnections} connections at once`);
-  if (a.expiresAt !== null) parts.push(`${new Date(a.expiresAt).getTime() <= Date.now() ? 'expired' : 'expires'} ${new Date(a.expiresAt).toLocaleString()}`);
+  if (a.dailyLimitBytes !== null) parts.push(t('accounts.daily', { limit: fmt.gb(a.dailyLimitBytes), used: formatBytes(a.dayUsedBytes) }));
+  if (a.monthlyLimitBytes !== null) parts.push(t('accounts.monthly', { limit: fmt.gb(a.monthlyLimitBytes), used: formatBytes(a.monthUsedBytes) }));
+  if (a.maxConnections !== null) parts.push(t('accounts.maxConnections', { count: a.maxConnections }));
+  if (a.expiresAt !== null) {
+    const when = fmt.dateTime(a.expiresAt);
+    parts.push(new Date(a.expiresAt).getTime() <= Date.now() ? t('accounts.expired', { when }) : t('accounts.expires', { when }));
+  }
   return parts.join(' · ');
 }
 
 export function ProxyAccountsPage() {
-  usePageTitle('Proxy Accounts');
+  const { t } = useTranslation('proxies');
+  usePageTitle(t('accounts.pageTitle'));
   const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 0 });
   const subs = accounts.data?.accounts.filter((a) => a.kind === 'sub').length ?? 0;
   return (
     <>
-      <PageHeader
-        title="Proxy accounts"
-        subtitle={`Separate credentials with their own limits for each tool or client. Sub-accounts spend your balance, never beyond their cap, daily or monthly limit, until they expire (${subs} of ${MAX_SUB_ACCOUNTS}).`}
-      />
+      <PageHeader title={t('accounts.title')} subtitle={t('accounts.subtitle', { subs: fmt.number(subs), max: fmt.number(MAX_SUB_ACCOUNTS) })} />
       <CreateAccount />
-      <Card title="Accounts">
-        {accounts.isPending && <Spinner label="Loading accounts..." />}
-        {accounts.isError && <Alert kind="error">{errorMessage(accounts.error, 'Failed to load proxy accounts')}</Alert>}
+      <Card title={t('accounts.list')}>
+        {accounts.isPending && <Spinner label={t('accounts.loading')} />}
+        {accounts.isError && <Alert kind="error">{errorMessage(accounts.error, t('accounts.loadFailed'))}</Alert>}
         <div className="account-list">
           {accounts.data?.accounts.map((a) => (
             <AccountRow key={a.proxyUserId} account={a} />
@@ -63,6 +66,7 @@ const createResolver = zodResolver(createProxyAccountInput);
 const capOptions = { setValueAs: (v: string | number | null) => (typeof v === 'string' ? capInput(v) : v) };
 
 function CreateAccount() {
+  const { t } = useTranslation('proxies');
   const utils = trpc.useUtils();
   const create = trpc.proxyAccounts.create.useMutation();
   const form = useSchemaForm(createResolver, { name: '', capGB: null });
@@ -74,20 +78,28 @@ function CreateAccount() {
         form.reset();
         await utils.proxyAccounts.list.invalidate();
       } catch (err) {
-        setFormError(form, errorMessage(err, 'Creating the account failed'));
+        setFormError(form, errorMessage(err, t('accounts.createFailed')));
       }
     },
-    'Creating the account failed',
+    t('accounts.createFailed'),
   );
   const error = firstError(form);
   return (
-    <Card title="New sub-account" description="Leave the cap empty for no limit other than your balance.">
+    <Card title={t('accounts.newTitle')} description={t('accounts.newDescription')}>
       <form className="grid-3 grid-align-end" onSubmit={onSubmit} noValidate>
-        <FormField form={form} name="name" showError={false} label="Account name" placeholder="e.g. Scraper EU" />
-        <FormField form={form} name="capGB" options={capOptions} showError={false} label="Cap (GB)" inputMode="decimal" placeholder="e.g. 5" />
+        <FormField form={form} name="name" showError={false} label={t('accounts.name')} placeholder={t('accounts.namePlaceholder')} />
+        <FormField
+          form={form}
+          name="capGB"
+          options={capOptions}
+          showError={false}
+          label={t('accounts.cap')}
+          inputMode="decimal"
+          placeholder={t('accounts.capPlaceholder')}
+        />
         <div className="field-action">
           <Button type="submit" loading={create.isPending}>
-            Create account
+            {t('accounts.create')}
           </Button>
         </div>
       </form>
@@ -97,6 +109,8 @@ function CreateAccount() {
 }
 
 function AccountRow({ account: a }: { account: Account }) {
+  const { t } = useTranslation('proxies');
+  const targetRulesHelp = useTargetRulesHelp();
   const utils = trpc.useUtils();
   const update = trpc.proxyAccounts.update.useMutation();
   const rotate = trpc.proxyAccounts.rotatePassword.useMutation();
@@ -122,50 +136,68 @@ function AccountRow({ account: a }: { account: Account }) {
     }
   };
   return (
-    <section className="account-row" data-testid={`account-${a.proxyUserId}`} aria-label={`${a.name} proxy account`}>
+    <section className="account-row" data-testid={`account-${a.proxyUserId}`} aria-label={t('accounts.row', { name: a.name })}>
       <div className="account-head">
         <div>
-          <strong>{a.kind === 'main' ? 'Main account' : a.name}</strong> <span className="badge badge-gray">{KIND[a.kind]}</span>
-          {a.disabled && <span className="badge badge-red">Disabled</span>}
+          <strong>{a.kind === 'main' ? t('accounts.mainAccount') : a.name}</strong> <span className="badge badge-gray">{t(`accounts.kinds.${a.kind}`)}</span>
+          {a.disabled && <span className="badge badge-red">{t('accounts.disabled')}</span>}
           <div className="muted small mono">
-            {a.proxyUserId} · password <SecretText value={a.proxyPassword} label={`password of ${a.name}`} />
+            {a.proxyUserId} · {t('accounts.password')} <SecretText value={a.proxyPassword} label={t('accounts.passwordOf', { name: a.name })} />
           </div>
         </div>
-        <CopyButton text={`${a.proxyUserId}:${a.proxyPassword}`} variant="ghost" ariaLabel={`Copy credentials of ${a.name}`} />
+        <CopyButton
+          text={`${a.proxyUserId}:${a.proxyPassword}`}
+          variant="ghost"
+          label={t('copy')}
+          copiedLabel={t('copied')}
+          ariaLabel={t('accounts.copyCredentials', { name: a.name })}
+        />
       </div>
-      <div className="usage-bar" role="meter" aria-label={`${a.name} usage`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent ?? 0}>
+      <div
+        className="usage-bar"
+        role="meter"
+        aria-label={t('accounts.usageMeter', { name: a.name })}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? 0}
+      >
         <span style={{ width: `${percent ?? 0}%` }} />
       </div>
       <div className="muted small" data-testid="account-usage">
-        {formatBytes(used)} used{capBytes !== null ? ` of ${formatGb(capBytes)} GB cap` : ' · no cap'}
+        {capBytes !== null ? t('accounts.usedOfCap', { used: formatBytes(used), cap: fmt.gb(capBytes) }) : t('accounts.usedNoCap', { used: formatBytes(used) })}
       </div>
-      {limitsText(a) && (
+      {limitsText(t, a) && (
         <div className="muted small" data-testid="account-limits">
-          {limitsText(a)}
+          {limitsText(t, a)}
         </div>
       )}
       {error && <Alert kind="error">{error}</Alert>}
-      {rotated && <Alert kind="success">New password: {rotated}. The old one stops working within seconds.</Alert>}
+      {rotated && <Alert kind="success">{t('accounts.rotated', { password: rotated })}</Alert>}
       <div className="account-actions">
         {a.kind !== 'main' && (
           <>
-            <Field label={`Cap for ${a.name} (GB)`} inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} />
+            <Field label={t('accounts.capFor', { name: a.name })} inputMode="decimal" value={cap} onChange={(e) => setCap(e.target.value)} />
             <Button
               variant="secondary"
               loading={update.isPending}
-              onClick={() => void run('Saving the cap failed', () => update.mutateAsync({ proxyUserId: a.proxyUserId, capGB: capInput(cap) }))}
+              onClick={() => void run(t('accounts.saveCapFailed'), () => update.mutateAsync({ proxyUserId: a.proxyUserId, capGB: capInput(cap) }))}
             >
-              Save cap
+              {t('accounts.saveCap')}
             </Button>
-            <Field label={`Daily limit for ${a.name} (GB, UTC day)`} inputMode="decimal" value={daily} onChange={(e) => setDaily(e.target.value)} />
-            <Field label={`Monthly limit for ${a.name} (GB, UTC month)`} inputMode="decimal" value={monthly} onChange={(e) => setMonthly(e.target.value)} />
-            <Field label={`Max connections for ${a.name}`} inputMode="numeric" value={maxConns} onChange={(e) => setMaxConns(e.target.value)} />
-            <Field label={`Expires (${a.name})`} type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+            <Field label={t('accounts.dailyFor', { name: a.name })} inputMode="decimal" value={daily} onChange={(e) => setDaily(e.target.value)} />
+            <Field label={t('accounts.monthlyFor', { name: a.name })} inputMode="decimal" value={monthly} onChange={(e) => setMonthly(e.target.value)} />
+            <Field
+              label={t('accounts.maxConnectionsFor', { name: a.name })}
+              inputMode="numeric"
+              value={maxConns}
+              onChange={(e) => setMaxConns(e.target.value)}
+            />
+            <Field label={t('accounts.expiresFor', { name: a.name })} type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
             <Button
               variant="secondary"
               loading={update.isPending}
               onClick={() =>
-                void run('Saving the limits failed', () =>
+                void run(t('accounts.saveLimitsFailed'), () =>
                   update.mutateAsync({
                     proxyUserId: a.proxyUserId,
                     dailyLimitGB: capInput(daily),
@@ -176,13 +208,13 @@ function AccountRow({ account: a }: { account: Account }) {
                 )
               }
             >
-              Save limits
+              {t('accounts.saveLimits')}
             </Button>
             <Button
               variant="secondary"
-              onClick={() => void run('The change failed', () => update.mutateAsync({ proxyUserId: a.proxyUserId, disabled: !a.disabled }))}
+              onClick={() => void run(t('accounts.changeFailed'), () => update.mutateAsync({ proxyUserId: a.proxyUserId, disabled: !a.disabled }))}
             >
-              {a.disabled ? 'Enable' : 'Disable'}
+              {a.disabled ? t('accounts.enable') : t('accounts.disable')}
             </Button>
           </>
         )}
@@ -190,22 +222,22 @@ function AccountRow({ account: a }: { account: Account }) {
           variant="secondary"
           loading={rotate.isPending}
           onClick={() => {
-            if (!window.confirm(`Replace the password of ${a.proxyUserId}? Tools using the old one stop working.`)) return;
-            void run('Rotating the password failed', async () => {
+            if (!window.confirm(t('accounts.confirmRotate', { id: a.proxyUserId }))) return;
+            void run(t('accounts.rotateFailed'), async () => {
               setRotated((await rotate.mutateAsync({ proxyUserId: a.proxyUserId })).proxyPassword);
             });
           }}
         >
-          New password
+          {t('accounts.newPassword')}
         </Button>
       </div>
       {/* Read only once opened: a page of a hundred accounts asks for no rules until one is looked at. */}
       <details className="account-target-rules" onToggle={(e) => setRulesOpen(e.currentTarget.open)}>
-        <summary>Target rules</summary>
+        <summary>{t('accounts.targetRules')}</summary>
         {rulesOpen && (
           <>
-            <p className="muted small">{TARGET_RULES_HELP}</p>
-            <TargetRulesForm id={a.kind === 'main' ? 'main' : a.proxyUserId} name={a.kind === 'main' ? 'the main account' : a.name} />
+            <p className="muted small">{targetRulesHelp}</p>
+            <TargetRulesForm id={a.kind === 'main' ? 'main' : a.proxyUserId} name={a.kind === 'main' ? t('rules.mainAccount') : a.name} />
           </>
         )}
       </details>

@@ -52,10 +52,13 @@ const UNIT_LABELS: Record<Locale, { GB: string; MB: string; KB: string }> = {
 const inUnit = (locale: Locale, value: number | Intl.StringNumericLiteral, unit: 'GB' | 'MB' | 'KB') =>
   `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(value)} ${UNIT_LABELS[locale][unit]}`;
 
+/** A GB figure core already rounded ("1.50", from gbBreakdown), as GB in the language: "1,50 ГБ". */
+export const formatGbDecimal = (locale: Locale, decimal: string) => inUnit(locale, decimal as Intl.StringNumericLiteral, 'GB');
+
 /** Bytes as GB (2^30) with two decimals, exact: "1.50 GB", "1,50 ГБ". `signed` adds a plus. */
 export function formatGbFor(locale: Locale, bytes: bigint | number | string, signed = false): string {
   const b = BigInt(bytes);
-  const text = inUnit(locale, formatGb(b) as Intl.StringNumericLiteral, 'GB');
+  const text = formatGbDecimal(locale, formatGb(b));
   return signed && b > 0n ? `+${text}` : text;
 }
 
