@@ -4,7 +4,8 @@
  * each generated sticky line and on a line's Test result; the answer shows in one place.
  */
 import { useCallback, useMemo, useState } from 'react';
-import { isRotating, lineRotatedMessage, parseProxyUsername } from '@proxyhub/core';
+import { useTranslation } from 'react-i18next';
+import { isRotating, parseProxyUsername, ROTATION_REACHES_GATEWAYS_SECONDS } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { trpc } from '../trpc';
 import { Alert, Button } from './ui';
@@ -19,6 +20,7 @@ export function isStickyLine(username: string): boolean {
 
 /** The rotation call and its last answer, for one place on the page. */
 export function useNewIp() {
+  const { t } = useTranslation();
   const { mutateAsync } = trpc.proxyAccounts.rotateLine.useMutation();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [asking, setAsking] = useState<string | null>(null);
@@ -28,14 +30,14 @@ export function useNewIp() {
       setAsking(username);
       try {
         const r = await mutateAsync({ username });
-        setOutcome({ ok: true, text: lineRotatedMessage(r.username) });
+        setOutcome({ ok: true, text: t('newIp.done', { username: r.username, seconds: ROTATION_REACHES_GATEWAYS_SECONDS }) });
       } catch (err) {
-        setOutcome({ ok: false, text: errorMessage(err, 'A new IP could not be asked for, try again') });
+        setOutcome({ ok: false, text: errorMessage(err, t('newIp.failed')) });
       } finally {
         setAsking(null);
       }
     },
-    [mutateAsync],
+    [mutateAsync, t],
   );
   // One object while nothing changes: the generated list is memoised on it.
   return useMemo(() => ({ ask, asking, outcome }), [ask, asking, outcome]);
@@ -49,14 +51,15 @@ export type NewIp = ReturnType<typeof useNewIp>;
  * the stylesheet (`.line-action::after`), the name is the aria-label.
  */
 export function NewIpButton({ username, newIp, compact }: { username: string; newIp: NewIp; compact?: boolean }) {
+  const { t } = useTranslation();
   if (compact) {
     return (
       <button
         type="button"
         className="btn btn-link line-action"
-        data-label="New IP"
-        aria-label={`New IP for ${username}`}
-        title="Give this sticky line a new exit IP now"
+        data-label={t('newIp.button')}
+        aria-label={t('newIp.forLine', { username })}
+        title={t('newIp.hint')}
         aria-busy={newIp.asking === username || undefined}
         disabled={newIp.asking !== null}
         onClick={() => void newIp.ask(username)}
@@ -66,13 +69,13 @@ export function NewIpButton({ username, newIp, compact }: { username: string; ne
   return (
     <Button
       variant="secondary"
-      aria-label={`New IP for ${username}`}
-      title="Give this sticky line a new exit IP now"
+      aria-label={t('newIp.forLine', { username })}
+      title={t('newIp.hint')}
       loading={newIp.asking === username}
       disabled={newIp.asking !== null}
       onClick={() => void newIp.ask(username)}
     >
-      New IP
+      {t('newIp.button')}
     </Button>
   );
 }

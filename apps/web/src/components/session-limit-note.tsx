@@ -3,6 +3,7 @@
  * less than the chosen duration (locations.sessionLimit), say so. The line is still sold for its
  * duration; the provider's session is asked for its longest and the exit changes after it.
  */
+import { useTranslation } from 'react-i18next';
 import { useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { trpc } from '../trpc';
 
@@ -13,6 +14,7 @@ export function SessionLimitNote<T extends FieldValues & { durationMinutes: numb
   control: Control<T, unknown, Out>;
   country: string;
 }) {
+  const { t } = useTranslation();
   // Watched here, not in the page: a new duration re-renders this line only.
   const minutes = Number(useWatch({ control, name: 'durationMinutes' as Path<T> }));
   const limit = trpc.locations.sessionLimit.useQuery({ country }, { enabled: Boolean(country), staleTime: 60_000 });
@@ -20,7 +22,7 @@ export function SessionLimitNote<T extends FieldValues & { durationMinutes: numb
   if (max === null || !(minutes > max)) return null;
   return (
     <p className="field-hint" role="note" data-testid="session-limit-note">
-      Sticky for longer than the provider gives: this provider keeps an IP at most {max} minutes in {country}, then the line goes on with a new one.
+      {t('sessionLimit', { count: max, country })}
     </p>
   );
 }

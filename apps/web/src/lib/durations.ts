@@ -1,3 +1,8 @@
-/** How a line's session duration reads wherever one is chosen (the generator, entry port profiles). */
-const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
-export const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
+import { i18n } from '../i18n';
+
+/** How a line's session duration reads wherever one is chosen (the generator, entry port profiles), in the language on show. */
+export function durationLabel(m: number): string {
+  if (m === 0) return i18n.t('durations.rotating');
+  if (m % 1440 === 0 && [1, 3, 7].includes(m / 1440)) return i18n.t('durations.days', { count: m / 1440 });
+  return i18n.t('durations.minutes', { count: m });
+}
