@@ -31,13 +31,8 @@ const StatusPage = lazy(() => import('./pages/status').then((m) => ({ default: m
 const StatementsGuidePage = lazy(() => import('./pages/statements-guide').then((m) => ({ default: m.StatementsGuidePage })));
 const SitePage = lazy(() => import('./pages/site-page').then((m) => ({ default: m.SitePage })));
 
-/** The operator's Markdown pages (content/legal/<slug>.md on the server) and their titles until loaded. */
-const SITE_PAGES = [
-  { slug: 'terms', title: 'Terms of Service' },
-  { slug: 'privacy', title: 'Privacy Policy' },
-  { slug: 'acceptable-use', title: 'Acceptable Use Policy' },
-  { slug: 'refunds', title: 'Refund Policy' },
-] as const;
+/** The operator's Markdown pages (content/legal/<slug>.md on the server); their titles until loaded are the public namespace's `sitePages`. */
+const SITE_PAGES = ['terms', 'privacy', 'acceptable-use', 'refunds'] as const;
 
 export function App() {
   // A new language redraws every screen, so labels, table cells and formatted figures all follow it.
@@ -70,8 +65,8 @@ export function App() {
           <Route path="/locations" element={<LocationsPage />} />
           <Route path="/status" element={<StatusPage />} />
           <Route path="/statements" element={<StatementsGuidePage />} />
-          {SITE_PAGES.map((p) => (
-            <Route key={p.slug} path={`/${p.slug}`} element={<SitePage key={p.slug} slug={p.slug} fallbackTitle={p.title} />} />
+          {SITE_PAGES.map((slug) => (
+            <Route key={slug} path={`/${slug}`} element={<SitePage key={slug} slug={slug} />} />
           ))}
           <Route element={<DataProviders />}>
             <Route path="/admin" element={<AdminPage />} />

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { NOT_A_MEMBER } from '@proxyhub/core';
 import { actingAccount, forgetActingAccount, switchAccount } from '../acting-account';
@@ -12,25 +13,26 @@ import { trpc } from '../trpc';
 import { Alert, Brand, Button, FullPageLoading } from './ui';
 
 const NAV = [
-  { to: '/dashboard', label: 'Dashboard', icon: 'M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z' },
-  { to: '/proxies', label: 'Proxies', icon: 'M4 6h16M4 12h16M4 18h10' },
+  { to: '/dashboard', label: 'dashboard', icon: 'M3 13h8V3H3zm0 8h8v-6H3zm10 0h8V11h-8zm0-18v6h8V3z' },
+  { to: '/proxies', label: 'proxies', icon: 'M4 6h16M4 12h16M4 18h10' },
   {
     to: '/proxy-accounts',
-    label: 'Proxy accounts',
+    label: 'proxyAccounts',
     icon: 'M8 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm8 2a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 21v-2a6 6 0 0 1 12 0v2m2 0v-2a4 4 0 0 1 6-3.4',
   },
   {
     to: '/api',
-    label: 'Settings',
+    label: 'settings',
     icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zm7.4-3a7.4 7.4 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7.6 7.6 0 0 0-2-1.2L14.5 3h-4l-.4 2.6a7.6 7.6 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7.4 7.4 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1c.6.5 1.3.9 2 1.2l.4 2.6h4l.4-2.6c.7-.3 1.4-.7 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z',
   },
-  { to: '/connections', label: 'Connections', icon: 'M4 7h16M4 12h16M4 17h10' },
-  { to: '/topup', label: 'Top Up', icon: 'M12 5v14M5 12h14' },
-  { to: '/billing', label: 'Billing', icon: 'M4 5h16v14H4zM4 9h16M8 14h4' },
-];
+  { to: '/connections', label: 'connections', icon: 'M4 7h16M4 12h16M4 17h10' },
+  { to: '/topup', label: 'topUp', icon: 'M12 5v14M5 12h14' },
+  { to: '/billing', label: 'billing', icon: 'M4 5h16v14H4zM4 9h16M8 14h4' },
+] as const;
 
 /** Protected routes: Loading while the session is checked, /login without a user, the sidebar with one. */
 export function ProtectedLayout() {
+  const { t } = useTranslation();
   const session = useSession();
   const location = useLocation();
   // After Logout the way out is home, not the login page (spec section 4).
@@ -41,8 +43,8 @@ export function ProtectedLayout() {
     if (actingAccount() && session.error.message === NOT_A_MEMBER) switchAccount(null);
     return (
       <div className="full-page-center">
-        <Alert kind="error">{errorMessage(session.error, 'Failed to get user info')}</Alert>
-        <Button onClick={() => void session.refetch()}>Try again</Button>
+        <Alert kind="error">{errorMessage(session.error, t('shell.userInfoFailed'))}</Alert>
+        <Button onClick={() => void session.refetch()}>{t('tryAgain')}</Button>
       </div>
     );
   }
@@ -51,6 +53,7 @@ export function ProtectedLayout() {
 }
 
 function AppShell({ name, email, onLoggedOut }: { name: string; email: string; onLoggedOut: () => void }) {
+  const { t } = useTranslation();
   const { setUser } = useSessionActions();
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
@@ -70,7 +73,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
       await logout.mutateAsync();
     } catch (err) {
       // The server still holds the session: say so rather than pretend this browser is signed out.
-      setLogoutError(errorMessage(err, 'Logout failed', 'Logout failed: the server could not be reached. Please try again.'));
+      setLogoutError(errorMessage(err, t('shell.logoutFailed'), t('shell.logoutUnreachable')));
       setLeaving(false);
       return;
     }
@@ -83,7 +86,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
 
   return (
     <div className="app-shell">
-      <aside className="sidebar-column" aria-label="Main">
+      <aside className="sidebar-column" aria-label={t('shell.main')}>
         <div className={`sidebar${menuOpen ? ' menu-open' : ''}`}>
           <div className="sidebar-top">
             <Brand to="/dashboard" />
@@ -92,15 +95,15 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
             <svg viewBox="0 0 24 24" aria-hidden="true">
               <path d={menuOpen ? 'M6 6l12 12M18 6 6 18' : 'M4 7h16M4 12h16M4 17h16'} />
             </svg>
-            Menu
+            {t('shell.menu')}
           </Button>
-          <nav className="sidebar-nav" id="app-nav" aria-label="Pages">
+          <nav className="sidebar-nav" id="app-nav" aria-label={t('shell.pages')}>
             {NAV.map((item) => (
               <NavLink key={item.to} to={item.to} className={({ isActive }) => `nav-link${isActive ? ' active' : ''}`}>
                 <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
                   <path d={item.icon} />
                 </svg>
-                <span>{item.label}</span>
+                <span>{t(`nav.${item.label}`)}</span>
               </NavLink>
             ))}
           </nav>
@@ -117,7 +120,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
               <span className="sidebar-user-email">{email}</span>
             </div>
             <Button variant="ghost" className="logout-btn" onClick={() => void onLogout()} loading={leaving}>
-              Logout
+              {t('shell.logout')}
             </Button>
           </div>
           {logoutError && (

@@ -1,5 +1,6 @@
 /** The app's tables and their filters: one scaffold (head, rows, empty and loading rows, pager) for every list. */
 import { useState, type HTMLAttributes, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, Spinner } from './ui';
 
 export interface Column<T> {
@@ -69,25 +70,27 @@ export function DataTable<T>({ columns, rows, rowKey, empty, loading, testId, la
 }
 
 /** "Loading ..." with a spinner, for a table's first load. */
-export const Loading = ({ what }: { what: string }) => (
-  <>
-    <Spinner /> Loading {what}...
-  </>
-);
+export function Loading({ what }: { what: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Spinner /> {t('loadingWhat', { what })}
+    </>
+  );
+}
 
 /** Previous / Page n of m / Next; nothing when all fits on one page. */
 export function Pager({ label, page, pages, onPage }: { label: string; page: number; pages: number; onPage: (p: number) => void }) {
+  const { t } = useTranslation();
   if (pages <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
       <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
+        {t('pager.previous')}
       </Button>
-      <span className="muted small">
-        Page {page} of {pages}
-      </span>
+      <span className="muted small">{t('pager.pageOf', { page, pages })}</span>
       <Button variant="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next
+        {t('pager.next')}
       </Button>
     </nav>
   );

@@ -1,7 +1,11 @@
 import type { ReactNode } from 'react';
-import { centsToUsd, planPricePerGbCents, type Plan } from '@proxyhub/core';
+import { useTranslation } from 'react-i18next';
+import { planPricePerGbCents, type Plan } from '@proxyhub/core';
+import { fmt } from '../lib/format';
+import { wholeGb } from '../lib/pricing-words';
 
-const PERIOD_WORD: Record<Plan['period'], string> = { month: 'month', week: 'week' };
+const PER_PERIOD = { month: 'plans.perMonth', week: 'plans.perWeek' } as const;
+const EXPIRE = { month: 'plans.expireMonth', week: 'plans.expireWeek' } as const;
 
 /**
  * The active plans beside pay-as-you-go: the allowance, the price and the price per GB each works
@@ -17,39 +21,36 @@ export function PlansTable({
   /** A last cell per plan (the Top Up page's Subscribe button). */
   action?: (plan: Plan) => ReactNode;
 }) {
+  const { t } = useTranslation();
   if (plans.length === 0) return null;
   return (
     <table className="public-table" data-testid="plans">
       <thead>
         <tr>
-          <th scope="col">Plan</th>
-          <th scope="col">Allowance</th>
-          <th scope="col">Price</th>
-          <th scope="col">Price per GB</th>
-          <th scope="col">Unused GB</th>
-          {action && <th scope="col" aria-label="Subscribe" />}
+          <th scope="col">{t('plans.plan')}</th>
+          <th scope="col">{t('plans.allowance')}</th>
+          <th scope="col">{t('plans.price')}</th>
+          <th scope="col">{t('plans.pricePerGb')}</th>
+          <th scope="col">{t('plans.unusedGb')}</th>
+          {action && <th scope="col" aria-label={t('plans.subscribe')} />}
         </tr>
       </thead>
       <tbody>
         <tr data-plan="pay-as-you-go">
-          <td>Pay as you go</td>
-          <td>What you buy, never expires</td>
+          <td>{t('plans.payAsYouGo')}</td>
+          <td>{t('plans.payAsYouGoAllowance')}</td>
           <td>-</td>
-          <td>${centsToUsd(payAsYouGoCents)}</td>
-          <td>Kept while your account is open</td>
+          <td>{fmt.cents(payAsYouGoCents)}</td>
+          <td>{t('plans.payAsYouGoUnused')}</td>
           {action && <td />}
         </tr>
         {plans.map((p) => (
           <tr key={p.id} data-plan={p.name}>
             <td>{p.name}</td>
-            <td>
-              {p.gbPerPeriod.toLocaleString('en-US')} GB a {PERIOD_WORD[p.period]}
-            </td>
-            <td>
-              ${centsToUsd(p.priceCents)} a {PERIOD_WORD[p.period]}
-            </td>
-            <td>${centsToUsd(planPricePerGbCents(p))}</td>
-            <td>{p.rollover ? 'Carried into the next period once' : `Expire at the end of the ${PERIOD_WORD[p.period]}`}</td>
+            <td>{t(PER_PERIOD[p.period], { value: wholeGb(p.gbPerPeriod) })}</td>
+            <td>{t(PER_PERIOD[p.period], { value: fmt.cents(p.priceCents) })}</td>
+            <td>{fmt.cents(planPricePerGbCents(p))}</td>
+            <td>{t(p.rollover ? 'plans.rollover' : EXPIRE[p.period])}</td>
             {action && <td>{action(p)}</td>}
           </tr>
         ))}

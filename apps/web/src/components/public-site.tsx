@@ -4,8 +4,9 @@
  * pages load with (plain fetches: no tRPC on signed-out pages).
  */
 import { useEffect, useState, type ComponentProps, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
-import { centsToUsd } from '@proxyhub/core';
+import { fmt } from '../lib/format';
 import { usePageTitle } from '../lib/page-title';
 import { usePublicPricing, useSeller } from '../lib/public-calls';
 import { LanguagePicker } from './language-picker';
@@ -13,29 +14,30 @@ import { Alert, BigIcon, Brand, LinkButton, Spinner } from './ui';
 
 /** The public pages a visitor can reach from anywhere signed out; /docs is the server's API reference. */
 const SITE_LINKS = [
-  { to: '/pricing', label: 'Pricing' },
-  { to: '/locations', label: 'Locations' },
-  { to: '/status', label: 'Status' },
+  { to: '/pricing', label: 'nav.pricing' },
+  { to: '/locations', label: 'nav.locations' },
+  { to: '/status', label: 'nav.status' },
 ] as const;
 
 const LEGAL_LINKS = [
-  { to: '/terms', label: 'Terms' },
-  { to: '/privacy', label: 'Privacy' },
-  { to: '/acceptable-use', label: 'Acceptable Use' },
-  { to: '/refunds', label: 'Refunds' },
+  { to: '/terms', label: 'nav.terms' },
+  { to: '/privacy', label: 'nav.privacy' },
+  { to: '/acceptable-use', label: 'nav.acceptableUse' },
+  { to: '/refunds', label: 'nav.refunds' },
 ] as const;
 
 /** The site's links; `/docs` is served by the server (not a route of this app): a full page load. */
 function SiteNav({ label, className }: { label: string; className: string }) {
+  const { t } = useTranslation('public');
   return (
     <nav aria-label={label} className={className}>
       {SITE_LINKS.map((l) => (
         <NavLink key={l.to} to={l.to} className="site-link">
-          {l.label}
+          {t(l.label)}
         </NavLink>
       ))}
       <a href="/docs" className="site-link">
-        API Docs
+        {t('nav.apiDocs')}
       </a>
     </nav>
   );
@@ -43,18 +45,19 @@ function SiteNav({ label, className }: { label: string; className: string }) {
 
 /** `account`: the Sign In and Create Account buttons (not on the sign-in screens themselves). */
 export function SiteHeader({ account = true }: { account?: boolean }) {
+  const { t } = useTranslation('public');
   return (
     <header className="site-header">
       <Brand />
-      <SiteNav label="Site" className="site-nav" />
+      <SiteNav label={t('nav.site')} className="site-nav" />
       <LanguagePicker className="site-language" />
       {account && (
         <div className="site-header-actions">
           <LinkButton to="/login" variant="secondary">
-            Sign In
+            {t('signIn')}
           </LinkButton>
           <LinkButton to="/login?mode=register" className="site-create">
-            Create Account
+            {t('createAccount')}
           </LinkButton>
         </div>
       )}
@@ -63,29 +66,31 @@ export function SiteHeader({ account = true }: { account?: boolean }) {
 }
 
 export function SiteFooter() {
+  const { t } = useTranslation('public');
   const seller = useSeller();
   return (
     <footer className="site-footer">
-      <SiteNav label="Footer" className="site-footer-nav" />
-      <nav aria-label="Legal" className="site-footer-nav">
+      <SiteNav label={t('nav.footer')} className="site-footer-nav" />
+      <nav aria-label={t('nav.legal')} className="site-footer-nav">
         {LEGAL_LINKS.map((l) => (
           <Link key={l.to} to={l.to} className="site-link">
-            {l.label}
+            {t(l.label)}
           </Link>
         ))}
       </nav>
       {seller && (
         <p className="site-footer-note" data-testid="footer-seller">
-          © {seller.companyName} · Support: <a href={`mailto:${seller.supportEmail}`}>{seller.supportEmail}</a>
+          © {seller.companyName} · {t('footerSupport')} <a href={`mailto:${seller.supportEmail}`}>{seller.supportEmail}</a>
         </p>
       )}
-      <p className="site-footer-note">ProxyHub · residential proxies by the gigabyte</p>
+      <p className="site-footer-note">{t('footerTagline')}</p>
     </footer>
   );
 }
 
 /** The sign-in screens: the site's header (without the account buttons: this is where they lead) and footer around one card. */
 export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boolean }) {
+  const { t } = useTranslation('public');
   const pricing = usePublicPricing();
   return (
     <div className="auth-page">
@@ -93,7 +98,7 @@ export function AuthLayout({ children, wide }: { children: ReactNode; wide?: boo
       <main id="main" tabIndex={-1} className={`auth-card${wide ? ' auth-card-wide' : ''}`}>
         {children}
       </main>
-      <p className="auth-footer">Residential proxies at ${centsToUsd(pricing.pricePerGbCents)}/GB</p>
+      <p className="auth-footer">{t('authFooter', { price: fmt.cents(pricing.pricePerGbCents) })}</p>
       <SiteFooter />
     </div>
   );
@@ -137,6 +142,9 @@ export function PublicPage({ title, lead, children }: { title: string; lead?: Re
 
 /** "Skip to content": the first thing a keyboard reaches on every screen; it moves focus to the page's main landmark. */
 export function SkipLink() {
+  // Drawn above the routes' Suspense: it shows once the common words have loaded, never suspends.
+  const { t, ready } = useTranslation('common', { useSuspense: false });
+  if (!ready) return null;
   return (
     <a
       href="#main"
@@ -149,7 +157,7 @@ export function SkipLink() {
         main.focus();
       }}
     >
-      Skip to content
+      {t('skipToContent')}
     </a>
   );
 }
@@ -158,13 +166,14 @@ type Loaded<T> = { state: 'loading' } | { state: 'ready'; data: T } | { state: '
 
 /** One public GET made as the page opens. */
 export function usePublicData<T>(load: () => Promise<T>, key = ''): Loaded<T> {
+  const { t } = useTranslation('public');
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   useEffect(() => {
     let live = true;
     setLoaded({ state: 'loading' });
     load().then(
       (data) => live && setLoaded({ state: 'ready', data }),
-      (err: unknown) => live && setLoaded({ state: 'error', message: err instanceof Error && err.message ? err.message : 'Could not load this page.' }),
+      (err: unknown) => live && setLoaded({ state: 'error', message: err instanceof Error && err.message ? err.message : t('loadFailed') }),
     );
     return () => {
       live = false;
@@ -196,10 +205,11 @@ export function PublicDataPage<T>({
 
 /** The loading and failure states of a public page's data; the page draws the rest. */
 export function PublicData<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ReactNode }) {
+  const { t } = useTranslation();
   if (loaded.state === 'loading') {
     return (
       <p className="public-loading" role="status">
-        <Spinner /> Loading...
+        <Spinner /> {t('loading')}
       </p>
     );
   }

@@ -3,6 +3,7 @@
  * a fade and an arrow on the side with more tabs say so (`data-more`: left, right or both).
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export interface TabItem {
   id: string;
@@ -27,6 +28,7 @@ export const tabIds = (id: string, prefix?: string) => {
 };
 
 export function TabStrip({ label, tabs, current, onSelect, idPrefix, panels = true }: TabStripProps) {
+  const { t } = useTranslation();
   const strip = useRef<HTMLDivElement>(null);
   const [more, setMore] = useState('');
   const measure = useCallback(() => {
@@ -48,31 +50,31 @@ export function TabStrip({ label, tabs, current, onSelect, idPrefix, panels = tr
   return (
     <div className="tabs-wrap" data-more={more || undefined}>
       <div className="tabs" role="tablist" aria-label={label} ref={strip} onScroll={measure}>
-        {tabs.map((t) => {
-          const ids = tabIds(t.id, idPrefix);
+        {tabs.map((tab) => {
+          const ids = tabIds(tab.id, idPrefix);
           return (
             <button
-              key={t.id}
+              key={tab.id}
               type="button"
               role="tab"
               id={ids.tab}
               aria-controls={panels ? ids.panel : undefined}
-              aria-selected={current === t.id}
-              className={`tab${current === t.id ? ' active' : ''}`}
-              onClick={() => onSelect(t.id)}
+              aria-selected={current === tab.id}
+              className={`tab${current === tab.id ? ' active' : ''}`}
+              onClick={() => onSelect(tab.id)}
             >
-              {t.label}
+              {tab.label}
             </button>
           );
         })}
       </div>
       {(more === 'left' || more === 'both') && (
-        <button type="button" className="tabs-more tabs-more-left" aria-label="Scroll tabs left" tabIndex={-1} onClick={() => scrollBy(-160)}>
+        <button type="button" className="tabs-more tabs-more-left" aria-label={t('tabs.scrollLeft')} tabIndex={-1} onClick={() => scrollBy(-160)}>
           ‹
         </button>
       )}
       {(more === 'right' || more === 'both') && (
-        <button type="button" className="tabs-more tabs-more-right" aria-label="Scroll tabs right" tabIndex={-1} onClick={() => scrollBy(160)}>
+        <button type="button" className="tabs-more tabs-more-right" aria-label={t('tabs.scrollRight')} tabIndex={-1} onClick={() => scrollBy(160)}>
           ›
         </button>
       )}

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ComponentPropsWithRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { COPIED_MS } from '@proxyhub/core';
 import { copyText } from '../lib/clipboard';
@@ -111,6 +112,7 @@ export function TextAreaField({ label, error, hint, fieldClassName, ...textarea 
 
 /** A message in words: a server's "contact support" names the seller's support address. */
 export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info'; children: ReactNode; onDismiss?: () => void }) {
+  const { t } = useTranslation();
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <span className="alert-icon" aria-hidden="true">
@@ -118,7 +120,7 @@ export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success'
       </span>
       <div className="alert-body">{typeof children === 'string' ? <SupportText text={children} /> : children}</div>
       {onDismiss && (
-        <button type="button" className="alert-close" onClick={onDismiss} aria-label="Dismiss">
+        <button type="button" className="alert-close" onClick={onDismiss} aria-label={t('dismiss')}>
           ×
         </button>
       )}
@@ -142,8 +144,8 @@ export function useOutcome() {
 /** Copy with a "Copied!" state for the spec's 2 seconds. */
 export function CopyButton({
   text,
-  label = 'Copy',
-  copiedLabel = 'Copied!',
+  label,
+  copiedLabel,
   variant = 'secondary',
   className,
   ariaLabel,
@@ -157,6 +159,7 @@ export function CopyButton({
   ariaLabel?: string;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -174,17 +177,18 @@ export function CopyButton({
         }
       }}
     >
-      {copied ? copiedLabel : label}
+      {copied ? (copiedLabel ?? t('copied')) : (label ?? t('copy'))}
       <span className="sr-only" aria-live="polite">
-        {copied ? 'Copied to clipboard' : ''}
+        {copied ? t('copiedToClipboard') : ''}
       </span>
     </Button>
   );
 }
 
 export function Brand({ to = '/' }: { to?: string }) {
+  const { t } = useTranslation();
   return (
-    <Link to={to} className="brand" aria-label="ProxyHub home">
+    <Link to={to} className="brand" aria-label={t('brandHome')}>
       <span className="brand-mark" aria-hidden="true">
         P
       </span>
@@ -234,11 +238,13 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   );
 }
 
-export function FullPageLoading({ label = 'Loading...' }: { label?: string }) {
+export function FullPageLoading({ label }: { label?: string }) {
+  // The app's first fallback may show before the words have loaded: no suspending inside a fallback.
+  const { t, ready } = useTranslation('common', { useSuspense: false });
   return (
     <div className="full-page-center" role="status" aria-live="polite">
       <Spinner />
-      <span>{label}</span>
+      <span>{label ?? (ready ? t('loading') : '')}</span>
     </div>
   );
 }
@@ -275,6 +281,7 @@ export function EditActions({
   labels: [create: string, save: string];
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <div style={{ display: 'flex', gap: 8 }}>
       <Button type="submit" loading={saving}>
@@ -282,7 +289,7 @@ export function EditActions({
       </Button>
       {editing && (
         <Button variant="secondary" onClick={onCancel}>
-          Cancel
+          {t('cancel')}
         </Button>
       )}
     </div>

@@ -1,23 +1,15 @@
-import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ROTATING_DURATION_MINUTES } from '@proxyhub/core';
+import { i18n } from '../i18n';
 
-const DAY_MINUTES = 1440;
+/** How a line's session duration reads wherever one is chosen (the generator, entry port profiles), in the language on show. */
+export function durationLabel(m: number): string {
+  if (m === 0) return i18n.t('durations.rotating');
+  if (m % 1440 === 0 && [1, 3, 7].includes(m / 1440)) return i18n.t('durations.days', { count: m / 1440 });
+  return i18n.t('durations.minutes', { count: m });
+}
 
-/** How a line's session duration reads wherever one is chosen (the generator, entry port profiles). */
-const DURATION_LABELS: Record<number, string> = { 0: 'Rotating (new IP per connection)', 1440: '1 day', 4320: '3 days', 10080: '7 days' };
-export const durationLabel = (m: number) => DURATION_LABELS[m] ?? `${m} minutes`;
-
-/** The same words in the language on show: whole days as days, anything else in minutes. */
+/** durationLabel for a component: it re-renders when the language changes. */
 export function useDurationLabel(): (minutes: number) => string {
-  const { t } = useTranslation('proxies');
-  return useCallback(
-    (m: number) =>
-      m === ROTATING_DURATION_MINUTES
-        ? t('duration.rotating')
-        : m % DAY_MINUTES === 0
-          ? t('duration.days', { count: m / DAY_MINUTES })
-          : t('duration.minutes', { count: m }),
-    [t],
-  );
+  useTranslation('common');
+  return durationLabel;
 }

@@ -16,7 +16,7 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { Field, useOutcome } from '../components/ui';
-import { PASSWORD_HINT } from './lazy-form';
+import { useTranslation } from 'react-i18next';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
   return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
@@ -110,9 +110,10 @@ export function NumberField<T extends FieldValues>({
 
 /** A new password (with the rule as its hint) and its confirmation; the schema checks that they match. */
 export function NewPasswordFields<T extends FieldValues>({ form, names, labels }: { form: AnyForm<T>; names: [Path<T>, Path<T>]; labels: [string, string] }) {
+  const { t } = useTranslation();
   return (
     <>
-      <FormField form={form} name={names[0]} label={labels[0]} type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
+      <FormField form={form} name={names[0]} label={labels[0]} type="password" autoComplete="new-password" hint={t('passwordHint')} />
       <FormField form={form} name={names[1]} label={labels[1]} type="password" autoComplete="new-password" />
     </>
   );
@@ -129,6 +130,7 @@ export function useActionForm<TIn extends FieldValues, TOut>(
   action: (data: TOut, form: UseFormReturn<TIn, unknown, TOut>) => Promise<string>,
   failed: (err: unknown) => string,
 ) {
+  const { t } = useTranslation();
   const form = useSchemaForm(resolver, defaultValues);
   const { setOutcome, alert: outcome } = useOutcome();
   const send = submitWith(
@@ -140,7 +142,7 @@ export function useActionForm<TIn extends FieldValues, TOut>(
         setOutcome({ kind: 'error', text: failed(err) });
       }
     },
-    'Invalid input',
+    t('invalidInput'),
   );
   const onSubmit = (e: FormEvent) => {
     setOutcome(null);

@@ -74,5 +74,3 @@ export function useLazyForm<T extends FieldValues, O>(pick: (r: typeof resolvers
     submitting,
   };
 }
-
-export const PASSWORD_HINT = 'At least 8 characters with a lowercase letter, an uppercase letter and a number.';

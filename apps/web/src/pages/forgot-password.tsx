@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Alert, Button, Field, LinkButton } from '../components/ui';
 import { AuthLayout, AuthNotice } from '../components/public-site';
@@ -7,10 +8,9 @@ import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
 import { usePageTitle } from '../lib/page-title';
 
-const UNEXPECTED = 'Failed to send reset email. Please try again.';
-
 export function ForgotPasswordPage() {
-  usePageTitle('Forgot Password');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('forgot.title'));
   const form = useLazyForm((r) => r.forgotPassword);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const onSubmit = form.submit(async (input) => {
@@ -18,25 +18,21 @@ export function ForgotPasswordPage() {
       await (await loadApi()).auth.forgotPassword.mutate(input);
       setSentTo(input.email);
     } catch (err) {
-      form.setError(errorMessage(err, 'Failed to process request', UNEXPECTED));
+      form.setError(errorMessage(err, t('forgot.failed'), t('forgot.unexpected')));
     }
-  }, UNEXPECTED);
+  }, t('forgot.unexpected'));
 
   if (sentTo) {
     return (
       <AuthNotice
         kind="success"
         icon="mail"
-        title="Check Your Email"
-        subtitle={
-          <>
-            If an account exists for <strong>{sentTo}</strong>, we&apos;ve sent a password reset link.
-          </>
-        }
+        title={t('checkEmail')}
+        subtitle={<Trans t={t} i18nKey="forgot.sent" values={{ email: sentTo }} components={{ b: <strong /> }} />}
       >
-        <Alert kind="info">The reset link expires in 1 hour.</Alert>
+        <Alert kind="info">{t('forgot.expires')}</Alert>
         <LinkButton to="/login" variant="secondary" block>
-          Back to login
+          {t('backToLogin')}
         </LinkButton>
       </AuthNotice>
     );
@@ -44,19 +40,19 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthLayout>
-      <h1 className="auth-title">Forgot Password</h1>
-      <p className="auth-subtitle">Enter your email and we&apos;ll send you a link to reset your password.</p>
+      <h1 className="auth-title">{t('forgot.title')}</h1>
+      <p className="auth-subtitle">{t('forgot.lead')}</p>
       {form.formError && <Alert kind="error">{form.formError}</Alert>}
-      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Forgot password">
-        <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={t('forgot.form')}>
+        <Field {...form.field('email')} label={t('email')} type="email" autoComplete="email" inputMode="email" placeholder={t('emailPlaceholder')} />
         <Button type="submit" block loading={form.submitting}>
-          Send Reset Link
+          {t('forgot.send')}
         </Button>
       </form>
       <p className="auth-switch">
-        Remembered it?{' '}
+        {t('forgot.remembered')}{' '}
         <Link to="/login" className="link">
-          Back to login
+          {t('backToLogin')}
         </Link>
       </p>
     </AuthLayout>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { TwoFactorStep } from '../components/two-factor-step';
 import type { LoginInput, RegisterInput } from '@proxyhub/core';
@@ -6,22 +7,22 @@ import { Alert, Button, Field } from '../components/ui';
 import { AuthLayout, AuthNotice } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
-import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
+import { useLazyForm } from '../lib/lazy-form';
 import { signInOptions } from '../lib/public-calls';
 import { isReturningVisitor } from '../lib/returning';
 import { setSessionUser } from '../session-store';
 import { usePageTitle } from '../lib/page-title';
 
 type Mode = 'signin' | 'register';
-const UNEXPECTED = 'An unexpected error occurred. Please try again.';
 
 export function LoginPage() {
+  const { t } = useTranslation('auth');
   const [params] = useSearchParams();
   // A referral link (/login?ref=CODE) opens the registration, and the registration carries the code.
   const referralCode = params.get('ref')?.trim() || undefined;
   // /login?mode=register (Get Started, Create Account links) and referral links open the registration.
   const [mode, setMode] = useState<Mode>(referralCode || params.get('mode') === 'register' ? 'register' : 'signin');
-  usePageTitle(mode === 'register' ? 'Create Account' : 'Sign In');
+  usePageTitle(t(mode === 'register' ? 'createAccount' : 'signIn'));
   const [formError, setFormError] = useState<string | null>(params.get('error'));
   const [checkEmail, setCheckEmail] = useState<{ email: string; message: string } | null>(null);
   // A sign-in, registration or code check in flight.
@@ -64,7 +65,7 @@ export function LoginPage() {
       // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
       else setSessionUser(r.user);
     } catch (err) {
-      setFormError(errorMessage(err, 'name' in input ? 'Registration failed' : 'Login failed', UNEXPECTED));
+      setFormError(errorMessage(err, t('name' in input ? 'login.registrationFailed' : 'login.loginFailed'), t('login.unexpected')));
     } finally {
       setBusy(false);
     }
@@ -106,15 +107,13 @@ export function LoginPage() {
   const creating = mode === 'register';
   return (
     <AuthLayout>
-      <h1 className="auth-title">{creating ? 'Create Account' : 'Sign In'}</h1>
-      <p className="auth-subtitle">
-        {creating ? 'Start generating residential proxies in minutes.' : returning ? 'Welcome back. Sign in to your account.' : 'Sign in to your account.'}
-      </p>
-      {deleted && !formError && <Alert kind="info">Your account was deleted.</Alert>}
+      <h1 className="auth-title">{t(creating ? 'createAccount' : 'signIn')}</h1>
+      <p className="auth-subtitle">{t(creating ? 'login.startGenerating' : returning ? 'login.welcomeBack' : 'login.signInToAccount')}</p>
+      {deleted && !formError && <Alert kind="info">{t('login.deleted')}</Alert>}
       {creating && referralCode && (
         <Alert kind="info">
           <span data-testid="referral-notice">
-            You were invited with referral code <strong>{referralCode.toUpperCase()}</strong>.
+            <Trans t={t} i18nKey="login.referral" values={{ code: referralCode.toUpperCase() }} components={{ b: <strong /> }} />
           </span>
         </Alert>
       )}
@@ -127,15 +126,15 @@ export function LoginPage() {
       {google && (
         <>
           <div className="divider">
-            <span>or</span>
+            <span>{t('login.or')}</span>
           </div>
           <GoogleButton referralCode={referralCode} />
         </>
       )}
       <p className="auth-switch">
-        {creating ? 'Already have an account?' : "Don't have an account?"}{' '}
+        {t(creating ? 'login.haveAccount' : 'login.noAccount')}{' '}
         <button type="button" className="link-button" onClick={() => switchMode(creating ? 'signin' : 'register')}>
-          {creating ? 'Sign In' : 'Create Account'}
+          {t(creating ? 'signIn' : 'createAccount')}
         </button>
       </p>
     </AuthLayout>
@@ -154,34 +153,35 @@ function CredentialsForm({
   onStart: () => void;
   submit: (input: LoginInput | RegisterInput) => Promise<void>;
 }) {
+  const { t } = useTranslation(['auth', 'common']);
   const form = useLazyForm((r) => r.credentials(creating));
-  const send = form.submit(submit, UNEXPECTED);
+  const send = form.submit(submit, t('login.unexpected'));
   const onSubmit = (e: FormEvent) => {
     onStart();
     send(e);
   };
   return (
-    <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={creating ? 'Create account' : 'Sign in'}>
-      {creating && <Field {...form.field('name')} label="Full Name" autoComplete="name" placeholder="Jane Doe" />}
-      <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+    <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={t(creating ? 'login.createForm' : 'login.signInForm')}>
+      {creating && <Field {...form.field('name')} label={t('login.fullName')} autoComplete="name" placeholder={t('login.namePlaceholder')} />}
+      <Field {...form.field('email')} label={t('email')} type="email" autoComplete="email" inputMode="email" placeholder={t('emailPlaceholder')} />
       <Field
         {...form.field('password')}
-        label="Password"
+        label={t('login.password')}
         type="password"
         autoComplete={creating ? 'new-password' : 'current-password'}
-        placeholder={creating ? 'At least 8 characters' : 'Your password'}
-        hint={creating ? PASSWORD_HINT : undefined}
+        placeholder={t(creating ? 'login.newPasswordPlaceholder' : 'login.passwordPlaceholder')}
+        hint={creating ? t('common:passwordHint') : undefined}
       />
       {!creating && (
         <div className="form-row-end">
           <Link to="/forgot-password" className="link">
-            Forgot password?
+            {t('login.forgot')}
           </Link>
         </div>
       )}
       {/* Disabled from the click on (the schema may still be loading): a second click is not a second account mail. */}
       <Button type="submit" block loading={busy || form.submitting}>
-        {creating ? 'Create Account' : 'Sign In'}
+        {t(creating ? 'createAccount' : 'signIn')}
       </Button>
     </form>
   );
@@ -189,6 +189,7 @@ function CredentialsForm({
 
 /** From a referral link, the code rides along so a new Google account is recorded as referred. */
 function GoogleButton({ referralCode }: { referralCode?: string }) {
+  const { t } = useTranslation('auth');
   const href = referralCode ? `/auth/google?ref=${encodeURIComponent(referralCode)}` : '/auth/google';
   return (
     <Button variant="secondary" block className="google-btn" onClick={() => window.location.assign(href)}>
@@ -198,12 +199,13 @@ function GoogleButton({ referralCode }: { referralCode?: string }) {
         <path fill="#FBBC05" d="M5.8 14.1a6.6 6.6 0 0 1 0-4.2V7.1H2.1a11 11 0 0 0 0 9.8z" />
         <path fill="#EA4335" d="M12 5.4c1.6 0 3 .6 4.2 1.6l3.1-3.1A11 11 0 0 0 2.1 7.1l3.7 2.8C6.7 7.3 9.1 5.4 12 5.4z" />
       </svg>
-      Continue with Google
+      {t('login.google')}
     </Button>
   );
 }
 
 function CheckYourEmail({ email, message, onBack }: { email: string; message: string; onBack: () => void }) {
+  const { t } = useTranslation('auth');
   const [sending, setSending] = useState(false);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
 
@@ -214,7 +216,7 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
       const r = await (await loadApi()).auth.resendVerification.mutate({ email });
       setNotice({ kind: 'success', text: r.message });
     } catch (err) {
-      setNotice({ kind: 'error', text: errorMessage(err, 'Failed to resend verification email') });
+      setNotice({ kind: 'error', text: errorMessage(err, t('resendFailed')) });
     } finally {
       setSending(false);
     }
@@ -224,23 +226,19 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
     <AuthNotice
       kind="info"
       icon="mail"
-      title="Check Your Email"
-      subtitle={
-        <>
-          We sent a verification link to <strong>{email}</strong>. Click the link to activate your account.
-        </>
-      }
+      title={t('checkEmail')}
+      subtitle={<Trans t={t} i18nKey="login.sentLink" values={{ email }} components={{ b: <strong /> }} />}
     >
       <Alert kind="info">{message}</Alert>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <p className="muted small">
-        Didn&apos;t get the email?{' '}
+        {t('login.didntGet')}{' '}
         <button type="button" className="link-button" onClick={() => void onResend()} disabled={sending}>
-          {sending ? 'Sending...' : 'Resend verification email'}
+          {t(sending ? 'login.sending' : 'login.resend')}
         </button>
       </p>
       <Button variant="secondary" block onClick={onBack}>
-        Back to login
+        {t('backToLogin')}
       </Button>
     </AuthNotice>
   );

@@ -1,7 +1,9 @@
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { centsToUsd, smallestOrderText } from '@proxyhub/core';
 import { PublicDataPage } from '../components/public-site';
 import { PlansTable } from '../components/plans-table';
+import { fmt } from '../lib/format';
+import { smallestOrderWords, wholeGb } from '../lib/pricing-words';
 import { publicPlans, publicPricing } from '../lib/public-calls';
 
 const pricingAndPlans = async () => {
@@ -9,46 +11,50 @@ const pricingAndPlans = async () => {
   return { ...pricing, plans };
 };
 
+/** Bytes in a GB, as the counters count them. */
+const GB_BYTES = 1_073_741_824;
+
 /** /pricing: the price list in force, as the server prices orders (GET /api/pricing). */
 export function PricingPage() {
+  const { t } = useTranslation('public');
   return (
-    <PublicDataPage title="Pricing" lead="Pay only for the traffic you use, with no expiry while your account is open, or take a plan." load={pricingAndPlans}>
+    <PublicDataPage title={t('pricing.title')} lead={t('pricing.lead')} load={pricingAndPlans}>
       {(p) => (
         <div className="public-stack">
-          <section className="card public-card price-card" aria-label="Price per GB">
+          <section className="card public-card price-card" aria-label={t('pricing.pricePerGb')}>
             <p className="hero-price">
               <span className="hero-price-amount" data-testid="price-per-gb">
-                ${centsToUsd(p.pricePerGbCents)}
+                {fmt.cents(p.pricePerGbCents)}
               </span>
-              <span className="hero-price-unit">/GB</span>
+              <span className="hero-price-unit">{t('perGb')}</span>
             </p>
             <p className="muted">
-              Smallest order <strong data-testid="min-order">{smallestOrderText(p)}</strong>. Top up with 300+ cryptocurrencies or a top-up code.
+              <Trans t={t} i18nKey="pricing.smallest" values={{ smallest: smallestOrderWords(p) }} components={{ b: <strong data-testid="min-order" /> }} />
             </p>
-            <p className="muted small">1 GB = 1,073,741,824 bytes, counted in both directions.</p>
+            <p className="muted small">{t('pricing.gbDefinition', { bytes: fmt.number(GB_BYTES) })}</p>
             <Link to="/login?mode=register" className="btn btn-primary">
-              Create Account
+              {t('createAccount')}
             </Link>
           </section>
           {p.tiers.length > 0 && (
-            <section className="card public-card" aria-label="Volume pricing">
-              <h2>Volume pricing</h2>
+            <section className="card public-card" aria-label={t('pricing.volume')}>
+              <h2>{t('pricing.volume')}</h2>
               <table className="public-table" data-testid="price-tiers">
                 <thead>
                   <tr>
-                    <th scope="col">Order of at least</th>
-                    <th scope="col">Price per GB</th>
+                    <th scope="col">{t('pricing.atLeast')}</th>
+                    <th scope="col">{t('pricing.pricePerGb')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   <tr>
-                    <td>Any amount</td>
-                    <td>${centsToUsd(p.pricePerGbCents)}</td>
+                    <td>{t('pricing.anyAmount')}</td>
+                    <td>{fmt.cents(p.pricePerGbCents)}</td>
                   </tr>
-                  {p.tiers.map((t) => (
-                    <tr key={t.minGb}>
-                      <td>{t.minGb.toLocaleString('en-US')} GB</td>
-                      <td>${centsToUsd(t.pricePerGbCents)}</td>
+                  {p.tiers.map((tier) => (
+                    <tr key={tier.minGb}>
+                      <td>{wholeGb(tier.minGb)}</td>
+                      <td>{fmt.cents(tier.pricePerGbCents)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -56,11 +62,9 @@ export function PricingPage() {
             </section>
           )}
           {p.plans.length > 0 && (
-            <section className="card public-card" aria-label="Plans">
-              <h2>Plans</h2>
-              <p className="muted">
-                A fixed allowance each month or week, for a lower price per GB. Traffic spends the plan first, then your pay-as-you-go GB.
-              </p>
+            <section className="card public-card" aria-label={t('pricing.plans')}>
+              <h2>{t('pricing.plans')}</h2>
+              <p className="muted">{t('pricing.plansLead')}</p>
               <PlansTable plans={p.plans} payAsYouGoCents={p.pricePerGbCents} />
             </section>
           )}

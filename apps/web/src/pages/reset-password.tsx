@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { INVALID_RESET_LINK, RESET_REDIRECT_MS } from '@proxyhub/core';
+import { RESET_REDIRECT_MS } from '@proxyhub/core';
 import { Alert, Button, BigIcon, Field, LinkButton, Spinner } from '../components/ui';
 import { AuthLayout } from '../components/public-site';
 import { errorMessage } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
-import { PASSWORD_HINT, useLazyForm } from '../lib/lazy-form';
+import { useLazyForm } from '../lib/lazy-form';
 import { resetLinkValid } from '../lib/public-calls';
 import { usePageTitle } from '../lib/page-title';
 
-const UNEXPECTED = 'Failed to reset password. Please try again.';
-
 export function ResetPasswordPage() {
-  usePageTitle('Reset Password');
+  const { t } = useTranslation(['auth', 'common']);
+  usePageTitle(t('reset.title'));
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
   const navigate = useNavigate();
@@ -35,8 +35,8 @@ export function ResetPasswordPage() {
 
   useEffect(() => {
     if (!done) return;
-    const t = setTimeout(() => void navigate('/login', { replace: true }), RESET_REDIRECT_MS);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => void navigate('/login', { replace: true }), RESET_REDIRECT_MS);
+    return () => clearTimeout(timer);
   }, [done, navigate]);
 
   if (link === 'checking') {
@@ -46,8 +46,8 @@ export function ResetPasswordPage() {
           <span className="big-icon big-icon-info" aria-hidden="true">
             <Spinner />
           </span>
-          <h1 className="auth-title">Checking Your Link</h1>
-          <p className="auth-subtitle">Please wait while we check your reset link...</p>
+          <h1 className="auth-title">{t('reset.checking')}</h1>
+          <p className="auth-subtitle">{t('reset.checkingWait')}</p>
         </div>
       </AuthLayout>
     );
@@ -58,15 +58,15 @@ export function ResetPasswordPage() {
       <AuthLayout>
         <div className="center-stack">
           <BigIcon kind="error" icon="warning" />
-          <h1 className="auth-title">Invalid Reset Link</h1>
+          <h1 className="auth-title">{t('reset.invalidTitle')}</h1>
           <p className="auth-subtitle" role="alert">
-            {INVALID_RESET_LINK}
+            {t('reset.invalid')}
           </p>
           <LinkButton to="/forgot-password" block>
-            Request a new reset link
+            {t('reset.requestNew')}
           </LinkButton>
           <LinkButton to="/login" variant="ghost" block>
-            Back to login
+            {t('backToLogin')}
           </LinkButton>
         </div>
       </AuthLayout>
@@ -78,11 +78,11 @@ export function ResetPasswordPage() {
       <AuthLayout>
         <div className="center-stack" aria-live="polite">
           <BigIcon kind="success" icon="check" />
-          <h1 className="auth-title">Password Reset!</h1>
+          <h1 className="auth-title">{t('reset.done')}</h1>
           <p className="auth-subtitle">{done}</p>
-          <p className="muted small">Redirecting to sign in...</p>
+          <p className="muted small">{t('reset.redirecting')}</p>
           <LinkButton to="/login" block>
-            Sign In
+            {t('signIn')}
           </LinkButton>
         </div>
       </AuthLayout>
@@ -93,25 +93,25 @@ export function ResetPasswordPage() {
     try {
       setDone((await (await loadApi()).auth.resetPassword.mutate({ token, password })).message);
     } catch (err) {
-      form.setError(errorMessage(err, 'Password reset failed', UNEXPECTED));
+      form.setError(errorMessage(err, t('reset.failed'), t('reset.unexpected')));
     }
-  }, UNEXPECTED);
+  }, t('reset.unexpected'));
 
   return (
     <AuthLayout>
-      <h1 className="auth-title">Reset Password</h1>
-      <p className="auth-subtitle">Choose a new password for your account.</p>
+      <h1 className="auth-title">{t('reset.title')}</h1>
+      <p className="auth-subtitle">{t('reset.lead')}</p>
       {form.formError && <Alert kind="error">{form.formError}</Alert>}
-      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Reset password">
-        <Field {...form.field('password')} label="New Password" type="password" autoComplete="new-password" hint={PASSWORD_HINT} />
-        <Field {...form.field('confirmPassword')} label="Confirm Password" type="password" autoComplete="new-password" />
+      <form className="form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={t('reset.form')}>
+        <Field {...form.field('password')} label={t('reset.newPassword')} type="password" autoComplete="new-password" hint={t('common:passwordHint')} />
+        <Field {...form.field('confirmPassword')} label={t('reset.confirmPassword')} type="password" autoComplete="new-password" />
         <Button type="submit" block loading={form.submitting}>
-          Reset Password
+          {t('reset.title')}
         </Button>
       </form>
       <p className="auth-switch">
         <Link to="/login" className="link">
-          Back to login
+          {t('backToLogin')}
         </Link>
       </p>
     </AuthLayout>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { Alert, BigIcon, Button, Field, LinkButton, Spinner } from '../components/ui';
 import { AuthLayout } from '../components/public-site';
@@ -12,7 +13,8 @@ type State =
   { status: 'loading' } | { status: 'success'; message: string } | { status: 'already-verified'; message: string } | { status: 'error'; message: string };
 
 export function VerifyEmailPage() {
-  usePageTitle('Verify Email');
+  const { t } = useTranslation('auth');
+  usePageTitle(t('verify.title'));
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -29,10 +31,10 @@ export function VerifyEmailPage() {
       (err: unknown) =>
         setState({
           status: 'error',
-          message: err instanceof ServerAnswer ? err.message || 'Email verification failed' : 'Email verification failed. Please try again.',
+          message: err instanceof ServerAnswer ? err.message || t('verify.failed') : t('verify.failedRetry'),
         }),
     );
-  }, [token]);
+  }, [token, t]);
 
   return (
     <AuthLayout>
@@ -42,13 +44,13 @@ export function VerifyEmailPage() {
             <span className="big-icon big-icon-info" aria-hidden="true">
               <Spinner />
             </span>
-            <h1 className="auth-title">Verifying Your Email</h1>
-            <p className="auth-subtitle">Please wait while we verify your email address...</p>
+            <h1 className="auth-title">{t('verify.verifying')}</h1>
+            <p className="auth-subtitle">{t('verify.wait')}</p>
           </>
         ) : state.status === 'error' ? (
           <>
             <BigIcon kind="error" icon="cross" />
-            <h1 className="auth-title">Verification Failed</h1>
+            <h1 className="auth-title">{t('verify.failedTitle')}</h1>
             <p className="auth-subtitle" role="alert">
               {state.message}
             </p>
@@ -57,17 +59,17 @@ export function VerifyEmailPage() {
         ) : (
           <>
             <BigIcon kind="success" icon="check" />
-            <h1 className="auth-title">{state.status === 'success' ? 'Email Verified!' : 'Already Verified'}</h1>
+            <h1 className="auth-title">{t(state.status === 'success' ? 'verify.verified' : 'verify.already')}</h1>
             <p className="auth-subtitle">{state.message}</p>
           </>
         )}
         {state.status !== 'loading' && (
           <div className="stack-actions">
             <LinkButton to="/login" block>
-              Sign In
+              {t('signIn')}
             </LinkButton>
             <LinkButton to="/" variant="ghost" block>
-              Go Home
+              {t('verify.goHome')}
             </LinkButton>
           </div>
         )}
@@ -76,27 +78,26 @@ export function VerifyEmailPage() {
   );
 }
 
-const RESEND_FAILED = 'Failed to resend verification email. Please try again.';
-
 /** A dead or used link: a new one is one address away (the server answers the same whether or not it has the account). */
 function ResendVerification() {
+  const { t } = useTranslation('auth');
   const form = useLazyForm((r) => r.resendVerification);
   const [sent, setSent] = useState<string | null>(null);
   const onSubmit = form.submit(async (input) => {
     try {
       setSent((await (await loadApi()).auth.resendVerification.mutate(input)).message);
     } catch (err) {
-      form.setError(errorMessage(err, 'Failed to resend verification email', RESEND_FAILED));
+      form.setError(errorMessage(err, t('resendFailed'), t('verify.resendUnexpected')));
     }
-  }, RESEND_FAILED);
+  }, t('verify.resendUnexpected'));
   if (sent) return <Alert kind="success">{sent}</Alert>;
   return (
-    <form className="form resend-form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label="Resend verification">
-      <p className="muted small">Enter your email and we&apos;ll send you a new verification link.</p>
+    <form className="form resend-form" onSubmit={onSubmit} onFocus={form.preload} noValidate aria-label={t('verify.resendForm')}>
+      <p className="muted small">{t('verify.resendLead')}</p>
       {form.formError && <Alert kind="error">{form.formError}</Alert>}
-      <Field {...form.field('email')} label="Email" type="email" autoComplete="email" inputMode="email" placeholder="you@example.com" />
+      <Field {...form.field('email')} label={t('email')} type="email" autoComplete="email" inputMode="email" placeholder={t('emailPlaceholder')} />
       <Button type="submit" block loading={form.submitting}>
-        Resend verification
+        {t('verify.resend')}
       </Button>
     </form>
   );

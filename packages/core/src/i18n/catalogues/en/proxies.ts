@@ -44,13 +44,6 @@ export default {
     sessionLimit:
       'Sticky for longer than the provider gives: this provider keeps an IP at most {{max}} minutes in {{country}}, then the line goes on with a new one.',
   },
-  duration: {
-    rotating: 'Rotating (new IP per connection)',
-    days_one: '{{count}} day',
-    days_other: '{{count}} days',
-    minutes_one: '{{count}} minute',
-    minutes_other: '{{count}} minutes',
-  },
   list: {
     title: 'Proxy List',
     generated_one: '{{n}} proxy generated · {{location}}',

@@ -47,15 +47,6 @@ export default {
     sessionLimit:
       'Más tiempo fijo del que da el proveedor: este proveedor mantiene una IP como máximo {{max}} minutos en {{country}} y después la línea sigue con una nueva.',
   },
-  duration: {
-    rotating: 'Rotativa (IP nueva por conexión)',
-    days_one: '{{count}} día',
-    days_many: '{{count}} días',
-    days_other: '{{count}} días',
-    minutes_one: '{{count}} minuto',
-    minutes_many: '{{count}} minutos',
-    minutes_other: '{{count}} minutos',
-  },
   list: {
     title: 'Lista de proxies',
     generated_one: '{{n}} proxy generado · {{location}}',

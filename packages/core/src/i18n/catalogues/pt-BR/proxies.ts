@@ -47,15 +47,6 @@ export default {
     sessionLimit:
       'Fixo por mais tempo do que o provedor oferece: este provedor mantém um IP por no máximo {{max}} minutos em {{country}} e depois a linha continua com um novo.',
   },
-  duration: {
-    rotating: 'Rotativo (IP novo a cada conexão)',
-    days_one: '{{count}} dia',
-    days_many: '{{count}} dias',
-    days_other: '{{count}} dias',
-    minutes_one: '{{count}} minuto',
-    minutes_many: '{{count}} minutos',
-    minutes_other: '{{count}} minutos',
-  },
   list: {
     title: 'Lista de proxies',
     generated_one: '{{n}} proxy gerado · {{location}}',

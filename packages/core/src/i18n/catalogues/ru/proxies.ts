@@ -47,17 +47,6 @@ export default {
     hardHint: 'Поставщик держит один выход всю сессию, иначе подключение завершается ошибкой; на другой IP он не переключается.',
     sessionLimit: 'Дольше, чем позволяет поставщик: он держит IP в {{country}} не более {{max}} мин, после чего строка продолжает работать с новым IP.',
   },
-  duration: {
-    rotating: 'Ротация (новый IP на каждое подключение)',
-    days_one: '{{count}} день',
-    days_few: '{{count}} дня',
-    days_many: '{{count}} дней',
-    days_other: '{{count}} дня',
-    minutes_one: '{{count}} минута',
-    minutes_few: '{{count}} минуты',
-    minutes_many: '{{count}} минут',
-    minutes_other: '{{count}} минуты',
-  },
   list: {
     title: 'Список прокси',
     generated_one: 'Создан {{n}} прокси · {{location}}',

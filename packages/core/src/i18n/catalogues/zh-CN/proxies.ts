@@ -44,11 +44,6 @@ export default {
     hardHint: '供应商在整个会话期间保持同一出口，否则连接失败；绝不会切换到其他 IP。',
     sessionLimit: '时长超出供应商上限：该供应商在 {{country}} 最多保持同一 IP {{max}} 分钟，之后线路将换用新 IP 继续工作。',
   },
-  duration: {
-    rotating: '轮换（每个连接一个新 IP）',
-    days_other: '{{count}} 天',
-    minutes_other: '{{count}} 分钟',
-  },
   list: {
     title: '代理列表',
     generated_other: '已生成 {{n}} 个代理 · {{location}}',
