@@ -13,9 +13,8 @@
  * it earlier than another never moves the mark back.
  */
 import { and, eq, inArray, isNotNull, or } from 'drizzle-orm';
-import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, usageAlertMarks, users, type DbOrTx } from '@proxyhub/db';
-import { mailTemplates, type DraftMailer } from '../../mail';
+import { figures, mailTemplates, meterWords, type DraftMailer } from '../../mail';
 import { periodUsed, usagePeriod } from '../money/caps';
 import { notifyTelegram } from './telegram';
 import { emitWebhookEvent } from './webhooks';
@@ -31,9 +30,9 @@ export interface UsageMeter {
   period: string;
   usedBytes: bigint;
   limitBytes: bigint;
-  owner: { userId: string; email: string; percents: readonly number[] };
-  /** Words for the mail and Telegram: `the daily limit of proxy account "shop"`. */
-  what: string;
+  owner: { userId: string; email: string; locale: string; percents: readonly number[] };
+  /** The proxy account's name for the mail and Telegram (`the daily limit of proxy account "shop"`). */
+  name: string;
   /** The event's fields naming the subject (proxyAccountId, proxyUserId). */
   subject: Record<string, string>;
 }
@@ -124,17 +123,20 @@ export async function checkUsageMeters(
       const data = { meter: m.meter, ...m.subject, percent: p, usedBytes: String(m.usedBytes), limitBytes: String(m.limitBytes), period: m.period };
       // No dedupe key: the mark's move is the once, and a period or limit seen again is a new crossing.
       await emitWebhookEvent(tx, { userId: m.owner.userId, type: 'usage.threshold', data });
-      await notifyTelegram(tx, { userId: m.owner.userId }, `Usage alert: ${p}% of ${m.what} used (${formatGb(m.usedBytes)} of ${formatGb(m.limitBytes)} GB).`);
+      await notifyTelegram(tx, { userId: m.owner.userId }, (t, lng) =>
+        t('notify.usage', {
+          ns: 'bot',
+          percent: figures.percent(lng, p),
+          what: meterWords(lng, m.meter, m.name),
+          used: figures.gbNumber(lng, m.usedBytes),
+          limit: figures.gb(lng, m.limitBytes),
+        }),
+      );
       return p;
     });
     if (percent === null) continue;
     const link = new URL('/proxy-accounts', mail.config.publicUrl).toString();
-    const message = mailTemplates.usageThreshold(m.owner.email, link, {
-      percent,
-      what: m.what,
-      usedGb: formatGb(m.usedBytes),
-      limitGb: formatGb(m.limitBytes),
-    });
+    const message = mailTemplates.usageThreshold(m.owner, link, { percent, meter: m.meter, name: m.name, usedBytes: m.usedBytes, limitBytes: m.limitBytes });
     // The crossing is recorded: a failing mailer loses this mail but fails neither the caller nor the other meters.
     try {
       await mail.mailer.send(message);
@@ -177,6 +179,7 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
       userId: users.id,
       email: users.email,
       percents: users.usageAlertPercents,
+      locale: users.locale,
     })
     .from(a)
     .innerJoin(users, eq(users.id, a.userId))
@@ -186,15 +189,14 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
     const used = periodUsed(r, now);
     const base = {
       subjectId: r.id,
-      owner: { userId: r.userId, email: r.email, percents: r.percents },
+      owner: { userId: r.userId, email: r.email, locale: r.locale, percents: r.percents },
+      name: r.name || r.proxyUserId,
       subject: { proxyAccountId: r.id, proxyUserId: r.proxyUserId },
     };
-    const named = `proxy account "${r.name || r.proxyUserId}"`;
     const out: UsageMeter[] = [];
-    if (r.cap !== null) out.push({ ...base, meter: 'cap', period: 'lifetime', usedBytes: r.used, limitBytes: r.cap, what: `the cap of ${named}` });
-    if (r.daily !== null) out.push({ ...base, meter: 'daily', period: day, usedBytes: used.day, limitBytes: r.daily, what: `the daily limit of ${named}` });
-    if (r.monthly !== null)
-      out.push({ ...base, meter: 'monthly', period: monthOf(day), usedBytes: used.month, limitBytes: r.monthly, what: `the monthly limit of ${named}` });
+    if (r.cap !== null) out.push({ ...base, meter: 'cap', period: 'lifetime', usedBytes: r.used, limitBytes: r.cap });
+    if (r.daily !== null) out.push({ ...base, meter: 'daily', period: day, usedBytes: used.day, limitBytes: r.daily });
+    if (r.monthly !== null) out.push({ ...base, meter: 'monthly', period: monthOf(day), usedBytes: used.month, limitBytes: r.monthly });
     return out;
   });
 }
