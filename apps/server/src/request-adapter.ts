@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createCaller, createContext, type ApiDeps, type RequestLike, type ResponseLike } from '@proxyhub/api';
+import { requestLocale } from './request-locale';
 
 export type Caller = ReturnType<typeof createCaller>;
 
@@ -12,6 +13,7 @@ export function requestLike(req: FastifyRequest): RequestLike {
       return Array.isArray(v) ? v[0] : v;
     },
     cookie: (name) => req.cookies[name],
+    locale: requestLocale(req),
   };
 }
 

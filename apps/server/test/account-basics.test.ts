@@ -153,6 +153,59 @@ describe('PATCH /auth/user', () => {
   });
 });
 
+describe('PATCH /api/account { locale }', () => {
+  it('a registration keeps the visitor language (the locale cookie, else Accept-Language); its verification mail is in it', async () => {
+    const es = uniqueEmail();
+    const r = await server
+      .client()
+      .post('/auth/register', { email: es, password: STRONG_PASSWORD, name: 'Ana' }, { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' });
+    expect(r.status).toBe(200);
+    expect((await userRow(server, es))[0]!.locale).toBe('es');
+    expect(server.mails(es).at(-1)!.subject).toBe('Verifica tu correo electrónico');
+
+    const chosen = uniqueEmail();
+    await server.client().post('/auth/register', { email: chosen, password: STRONG_PASSWORD, name: 'Zé' }, { 'accept-language': 'ru', cookie: 'locale=pt-BR' });
+    expect((await userRow(server, chosen))[0]!.locale).toBe('pt-BR');
+
+    const plain = uniqueEmail();
+    await server.client().post('/auth/register', { email: plain, password: STRONG_PASSWORD, name: 'Plain' }, { 'accept-language': 'de-DE' });
+    expect((await userRow(server, plain))[0]!.locale).toBe('en');
+    expect(server.mails(plain).at(-1)!.subject).toBe('Verify your email');
+  });
+
+  it('changes the language of the account: GET /auth/user and auth.me answer it, mails follow; a bad value is a 400 naming the field', async () => {
+    const { client, email } = await signedInUser(server);
+    expect((await client.get<{ user: { locale: string } }>('/auth/user')).body.user.locale).toBe('en');
+    for (const bad of ['xx', 'RU', 7, null]) {
+      expect(await client.request('PATCH', '/api/account', { locale: bad })).toMatchObject({
+        status: 400,
+        body: { success: false, error: 'Locale must be one of en, ru, zh-CN, es, pt-BR' },
+      });
+    }
+    expect((await client.get<{ user: { locale: string } }>('/auth/user')).body.user.locale).toBe('en');
+    const r = await client.request<{ success: boolean; user: { locale: string; name: string } }>('PATCH', '/api/account', { locale: 'ru' });
+    expect(r).toMatchObject({ status: 200, body: { success: true, user: { locale: 'ru', name: 'Test User' } } });
+    expect((await client.get<{ user: { locale: string } }>('/auth/user')).body.user.locale).toBe('ru');
+    expect((await trpcFor(server, client).auth.me.query()).locale).toBe('ru');
+    // The name goes through the same call, with the registration rules.
+    expect(await client.request('PATCH', '/api/account', { name: 'A' })).toMatchObject({ status: 400, body: { error: 'Name must be at least 2 characters' } });
+    expect((await trpcFor(server, client).auth.updateAccount.mutate({ locale: 'zh-CN', name: 'New Name' })).user).toMatchObject({
+      locale: 'zh-CN',
+      name: 'New Name',
+    });
+    expect((await userRow(server, email))[0]).toMatchObject({ locale: 'zh-CN', name: 'New Name' });
+
+    // A mail sent afterwards is in the account's language.
+    await client.request('PATCH', '/api/account', { locale: 'ru' });
+    await server.client().post('/auth/forgot-password', { email });
+    await server.settle();
+    const reset = server.mails(email).at(-1)!;
+    expect(reset.subject).toBe('Сброс пароля');
+    expect(reset.text).toContain('/reset-password?token=');
+    expect((await server.client().request('PATCH', '/api/account', { locale: 'ru' })).status).toBe(401);
+  });
+});
+
 describe('DELETE /auth/user', () => {
   it('needs the password: a wrong one changes nothing', async () => {
     const { client, email } = await signedInUser(server);

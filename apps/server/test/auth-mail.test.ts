@@ -1,7 +1,8 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailTemplates, type MailDraft } from '@proxyhub/api';
+import { mailTemplates, type MailDraft, type MailMessage } from '@proxyhub/api';
+import { LOCALES, type Locale } from '@proxyhub/core/i18n';
 import { STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { startSmtpSink } from './auth-support';
 
@@ -96,12 +97,42 @@ describe('mail to the file outbox', () => {
   });
 });
 
+/** Every mail the product sends, with sample figures; the English renderings of today are in fixtures/mails-en.json. */
+const link = 'https://proxyhub.example/x?token=abc_DEF-123';
+const unsubscribeUrl = 'https://proxyhub.example/status?unsubscribe=tok';
+const seller = { companyName: 'Seller & Co', address: '1 Main St\nTown', supportEmail: 'help@seller.example' };
+const GiB = 1024n ** 3n;
+function everyMail(locale: Locale): Record<string, MailDraft> {
+  const to = { email: 'someone@example.com', locale };
+  const m = mailTemplates;
+  return {
+    verifyEmail: m.verifyEmail(to, link),
+    alreadyRegistered: m.alreadyRegistered(to, link),
+    codeGuessing: m.codeGuessing(to, link),
+    teamInvite: m.teamInvite(to, link, 'Acme & Team', 'developer'),
+    resetPassword: m.resetPassword(to, link),
+    passwordChanged: m.passwordChanged(to, link),
+    passwordChangedInSettings: m.passwordChanged(to, link, true),
+    lowBalance: m.lowBalance(to, link, (3n * GiB) / 2n, 2n * GiB),
+    outOfData: m.outOfData(to, link),
+    usageThreshold: m.usageThreshold(to, link, { percent: 80, meter: 'daily', name: 'shop', usedBytes: (GiB * 8n) / 10n, limitBytes: GiB }),
+    proxyAccountExpiring: m.proxyAccountExpiring(to, link, { name: 'shop', expiresAt: new Date('2026-12-01T10:30:00Z') }),
+    planRenewing: m.planRenewing(to, link, 'Pro', new Date('2026-12-01T00:00:00Z')),
+    accountSuspended: m.accountSuspended(to, link, 'Spam & abuse'),
+    statusConfirm: m.statusConfirm(to, link),
+    statusIncident: m.statusIncident(to, link, { country: 'DE', kind: 'opened', unsubscribeUrl }),
+    statusRecovered: m.statusIncident(to, link, { country: 'DE', kind: 'closed', unsubscribeUrl }),
+  };
+}
+const english = JSON.parse(readFileSync(new URL('./fixtures/mails-en.json', import.meta.url), 'utf8')) as Record<string, MailMessage>;
+
 describe('every mail has both parts', () => {
-  const link = 'https://proxyhub.example/reset-password?token=abc_DEF-123';
-  it.each(Object.keys(mailTemplates))('%s: HTML with the product name, a button and the link written out; plain text with the link', (name) => {
-    const template = mailTemplates[name as keyof typeof mailTemplates] as (...args: string[]) => MailDraft;
-    const seller = { companyName: 'Seller & Co', address: '1 Main St\nTown', supportEmail: 'help@seller.example' };
-    const mail = template('someone@example.com', link, '1.50', '2.00').render(seller);
+  it('covers every template', () => {
+    const rendered = new Set(Object.keys(everyMail('en')));
+    for (const name of Object.keys(mailTemplates)) expect(rendered.has(name), name).toBe(true);
+  });
+  it.each(Object.keys(everyMail('en')))('%s: HTML with the product name, a button and the link written out; plain text with the link', (name) => {
+    const mail = everyMail('en')[name]!.render(seller);
     // The footer names the seller in both parts.
     expect(mail.html).toContain('Seller &#38; Co · 1 Main St, Town · Support: <a href="mailto:help@seller.example"');
     expect(mail.text).toContain('Seller & Co · 1 Main St, Town\nSupport: help@seller.example');
@@ -115,5 +146,45 @@ describe('every mail has both parts', () => {
     expect(mail.text).toContain(link);
     expect(mail.text).toContain('ProxyHub');
     expect(mail.text).not.toMatch(/<[a-z]/i);
+  });
+});
+
+describe.each(LOCALES)('every mail in %s', (locale) => {
+  const mails = everyMail(locale);
+  it.each(Object.keys(mails))('%s: translated, both parts with the link, no raw key', (name) => {
+    const mail = mails[name]!.render(seller);
+    if (locale === 'en') {
+      // English is today's text exactly.
+      expect(mail).toEqual(english[name]);
+      return;
+    }
+    expect(mail.subject).not.toBe(english[name]!.subject);
+    expect(mail.text).not.toContain(english[name]!.text.split('\n')[0]);
+    for (const part of [mail.subject, mail.text, mail.html]) {
+      expect(part).not.toMatch(/\{\{|(?<![-\w])(mail|bot):|\b(frame|verifyEmail|teamInvite|meter|role|statusIncident)\.[a-zA-Z]+/);
+      expect(part).not.toMatch(/\b(contact support|Or copy this link|residential proxies)\b/);
+    }
+    expect(mail.html).toContain(`href="${link}"`);
+    expect(mail.html).toContain(`>${link}</a>`);
+    expect(mail.text).toContain(link);
+    // The seller's footer in both parts.
+    expect(mail.text).toContain('Seller & Co · 1 Main St, Town');
+    expect(mail.html).toContain('href="mailto:help@seller.example"');
+  });
+
+  it('figures and dates follow the language', () => {
+    const low = mails.lowBalance!.render(seller).text;
+    const want = new Intl.NumberFormat(locale, { style: 'unit', unit: 'gigabyte', unitDisplay: 'short', minimumFractionDigits: 2 }).format(1.5);
+    expect(low).toContain(want);
+    if (locale !== 'en')
+      expect(mails.planRenewing!.subject).toContain(
+        new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2026-12-01T00:00:00Z')),
+      );
+  });
+
+  it('"contact support" names the support address in both parts', () => {
+    const mail = mails.accountSuspended!.render(seller);
+    expect(mail.html).toMatch(/<a href="mailto:help@seller\.example"[^>]*>help@seller\.example<\/a>[^<]*<\/p>/);
+    expect(mail.text.split('help@seller.example').length).toBeGreaterThan(2);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * The Telegram bot against a fake Bot API on loopback: the webhook's secret, linking, every command
- * linked and unlinked, notifications after the changes commit, the broadcast, a 429 retried, and
- * the status board's /status with its subscription.
+ * linked and unlinked, notifications after the changes commit, the broadcast, a 429 retried, the
+ * status board's /status with its subscription, and every reply in each language (a linked chat in
+ * its user's, an unlinked one in what Telegram says of the sender's app).
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateIncidents } from '@proxyhub/api';
+import { LOCALES, type Locale } from '@proxyhub/core/i18n';
+import { translatorFor } from '@proxyhub/core/i18n/server';
 import { auditLog, promotions, qualityProbes, telegramChats, telegramLinkCodes, telegramOutbox } from '@proxyhub/db';
 import { STATUS_SUBSCRIBED, STATUS_UNSUBSCRIBED, STATUS_USAGE } from '../src/telegram/commands';
 import { ADMIN_USERNAME, adminClient } from './credits-helpers';
@@ -37,9 +40,9 @@ const deliver = (update: unknown, headers: Record<string, string> = { [SECRET_HE
   server.client({ origin: null }).post('/telegram/webhook', update, headers);
 
 /** Sends a text from a chat and answers what the bot replied to it. */
-async function say(chatId: number, text: string): Promise<string> {
+async function say(chatId: number, text: string, languageCode?: string): Promise<string> {
   const before = fake.sent(chatId).length;
-  const r = await deliver(textUpdate(chatId, text));
+  const r = await deliver(textUpdate(chatId, text, { type: 'private', ...(languageCode ? { languageCode } : {}) }));
   expect(r.status).toBe(200);
   return fake.sent(chatId).slice(before).join('\n');
 }
@@ -455,5 +458,53 @@ describe('/status', () => {
     await probed('FR', [false, false, false]);
     const outbox = await server.database.db.select().from(telegramOutbox).where(eq(telegramOutbox.chatId, chatId));
     expect(outbox.filter((m) => m.text.startsWith('ProxyHub status:'))).toHaveLength(2);
+  });
+});
+
+/** What a Telegram app in each of our languages sends as its language_code. */
+const APP_LANGUAGE: Record<Locale, string> = { en: 'en', ru: 'ru', 'zh-CN': 'zh-hans', es: 'es', 'pt-BR': 'pt-br' };
+
+const RAW_KEY = /\{\{|\bbot:|\b(board|notify)\.[a-zA-Z]+|\b(notLinked|linkInvalid|redeemUsage|statusSubscribed)\b/;
+
+describe.each(LOCALES)('the bot in %s', (locale) => {
+  const t = translatorFor(locale);
+  const bot = (key: string, values: Record<string, unknown> = {}) => (t as unknown as (k: string, o: object) => string)(key, { ns: 'bot', ...values });
+
+  it("an unlinked chat: Telegram's app language", async () => {
+    const chatId = nextChat++;
+    const help = await say(chatId, '/help', APP_LANGUAGE[locale]);
+    expect(help).toBe(bot('help'));
+    expect(help).not.toMatch(RAW_KEY);
+    expect(await say(chatId, '/balance', APP_LANGUAGE[locale])).toBe(bot('notLinked'));
+    expect(await say(chatId, '/start NOSUCHCODE', APP_LANGUAGE[locale])).toBe(bot('linkInvalid'));
+    if (locale !== 'en') expect(help).not.toBe(translatorFor('en')('help', { ns: 'bot' }));
+  });
+
+  it("a linked chat: the account's language, whatever the app's; notifications too", async () => {
+    const u = await signedInUser(server);
+    expect((await u.client.request('PATCH', '/api/account', { locale })).status).toBe(200);
+    const chatId = nextChat++;
+    const link = await u.client.post<{ code: string }>('/api/telegram/link');
+    // The app asks for English: the account's choice wins.
+    expect(await say(chatId, `/start ${link.body.code}`, 'en')).toBe(bot('linked', { name: u.email }));
+    const balance = await say(chatId, '/balance', 'en');
+    const zero = new Intl.NumberFormat(locale, { style: 'unit', unit: 'gigabyte', unitDisplay: 'short', minimumFractionDigits: 2 }).format(0);
+    expect(balance).toBe(bot('balance', { remaining: zero, used: zero }));
+    expect(await say(chatId, '/redeem', 'en')).toBe(bot('redeemUsage'));
+    expect(await say(chatId, '/proxies US 1000', 'en')).toBe(bot('proxiesCount', { max: 100 }));
+    expect(await say(chatId, '/proxies ZZ', 'en')).toBe(bot('unknownCountry', { country: 'ZZ' }));
+
+    await admin.post(`/admin/users/${u.user.id}/suspend`, { reason: 'abuse report' });
+    await waitFor(() => fake.sent(chatId).find((m) => m === bot('notify.suspended')), 'the suspension message');
+    await admin.post(`/admin/users/${u.user.id}/unsuspend`, { reason: 'resolved' });
+    await waitFor(() => fake.sent(chatId).find((m) => m === bot('notify.resumed')), 'the resumption message');
+    for (const m of fake.sent(chatId)) expect(m).not.toMatch(RAW_KEY);
+  });
+
+  it('/status subscribe answers in the chat language', async () => {
+    const chatId = nextChat++;
+    expect(await say(chatId, '/status subscribe', APP_LANGUAGE[locale])).toBe(bot('statusSubscribed'));
+    expect(await say(chatId, '/status', APP_LANGUAGE[locale])).not.toMatch(RAW_KEY);
+    expect(await say(chatId, '/status unsubscribe', APP_LANGUAGE[locale])).toBe(bot('statusUnsubscribed'));
   });
 });

@@ -9,6 +9,7 @@ import type { RequiredScope, TeamRight } from '@proxyhub/core';
 export const REST_SCOPES: Record<string, RequiredScope> = {
   'GET /auth/user': 'accounts:read',
   'PATCH /auth/user': 'account:admin',
+  'PATCH /api/account': 'account:admin',
   'DELETE /auth/user': 'account:admin',
   'POST /auth/change-password': 'account:admin',
   'POST /auth/rotate-api-key': 'account:admin',
@@ -78,6 +79,7 @@ export const TRPC_SCOPES: Record<string, RequiredScope> = {
   'auth.rotateProxyPassword': 'accounts:write',
   'auth.changePassword': 'account:admin',
   'auth.rename': 'account:admin',
+  'auth.updateAccount': 'account:admin',
   'auth.deleteAccount': 'account:admin',
   'credits.redeem': 'billing:write',
   'credits.createCryptoPayment': 'billing:write',

@@ -1,4 +1,5 @@
 import { ACCOUNT_HEADER, NOT_A_MEMBER, type TeamRole } from '@proxyhub/core';
+import type { Locale } from '@proxyhub/core/i18n';
 import { safeEqual, sha256Hex, type AdminAccount, type SessionCheck, type SessionCookie, type SessionStore, type UserAccount } from '@proxyhub/auth';
 import type { ApiDeps } from './deps';
 import { findApiKey, keyRefusal, touchApiKey, type AuthenticatedKey } from './services/accounts/api-keys';
@@ -10,6 +11,8 @@ export interface RequestLike {
   ip: string;
   header(name: string): string | undefined;
   cookie(name: string): string | undefined;
+  /** The caller's language: their choice (the locale cookie), else their browser's; a new account starts in it. */
+  locale: Locale;
 }
 
 /** The little the API writes to the response: cookies. Procedures and middleware use it, services never. */

@@ -3,7 +3,7 @@
 export { DEFAULT_RATE_LIMITS, servedOverHttps, type ApiConfig, type RateLimitConfig } from './config';
 export { createContext, isInternalCaller, usesBearer, type Context, type RequestLike, type ResponseLike } from './context';
 export { createApiDeps, kickTelegram, type ApiDeps, type Logger } from './deps';
-export { createMailer, mailTemplates, type MailDraft, type MailMessage } from './mail';
+export { createMailer, figures, mailTemplates, type MailDraft, type MailMessage, type Recipient } from './mail';
 export { createRateLimiter } from './rate-limit';
 export { appRouter, createCaller, type AppRouter } from './root';
 export { firstZodMessage, trpcErrorFrom } from './trpc';
@@ -45,4 +45,13 @@ export { checkBalanceAlerts } from './services/notify/balance-alerts';
 export { EXPIRING_PERIOD_MS, expiringAccountsTick, notifyExpiringAccounts } from './services/notify/expiring-accounts';
 export { checkUsageMeters, proxyAccountMeters, reachedPercent, type UsageMeter } from './services/notify/usage-alerts';
 export { deliverDueWebhooks, startWebhookSender } from './services/notify/webhooks';
-export { chatOwner, claimOutbox, linkTelegramChat, markOutboxSent, releaseOutbox, type ChatOwner } from './services/notify/telegram';
+export {
+  chatLocale,
+  chatOwner,
+  claimOutbox,
+  linkTelegramChat,
+  markOutboxSent,
+  releaseOutbox,
+  type ChatOwner,
+  type Translator,
+} from './services/notify/telegram';

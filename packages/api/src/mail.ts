@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { escapeHtml, type Seller } from '@proxyhub/core';
+import { escapeHtml, formatGb, type Seller, type TeamRole } from '@proxyhub/core';
+import { DEFAULT_LOCALE, formatDate, formatGbFor, formatNumber, isLocale, type Locale } from '@proxyhub/core/i18n';
+import { translatorFor } from '@proxyhub/core/i18n/server';
+import { incidentWords } from './services/status/quality-incidents';
+import type { UsageMeterKind } from './services/notify/usage-alerts';
 
 export interface MailMessage {
   to: string;
@@ -71,6 +75,12 @@ export function createMailer(opts: { smtpUrl?: string | undefined; from: string;
 /** The name every mail carries in its header and signature. */
 export const PRODUCT_NAME = 'ProxyHub';
 
+/** Who a mail goes to: the address and the language it is written in (the account's; anything else is English). */
+export interface Recipient {
+  email: string;
+  locale: string | null | undefined;
+}
+
 /** One mail's words: what happened, the one thing to do (a button and its link), and what else to know. */
 interface MailContent {
   subject: string;
@@ -79,144 +89,156 @@ interface MailContent {
   outro?: string;
 }
 
-const CONTACT_SUPPORT = /contact support/g;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// Stands for the support address while the words around it are escaped for HTML.
+const ADDRESS_MARK = '\u0001';
 
 /**
  * A mail with both parts: a plain-text part (intro, link, outro, signature) and an HTML part with
  * the product name, a button and the same link written out (a bare link looks like phishing and
  * some clients do not show buttons). Inline styles and one table: what mail clients render. The
- * footer names the seller; "contact support" names its support address (a mailto link in HTML).
+ * footer names the seller; "contact support" (in the mail's language) names its support address
+ * (a mailto link in HTML).
  */
-export function composeMail(to: string, c: MailContent): MailDraft {
-  return { to, subject: c.subject, render: (seller) => renderMail(to, c, seller) };
+export function composeMail(to: Recipient, c: MailContent): MailDraft {
+  return { to: to.email, subject: c.subject, render: (seller) => renderMail(to, c, seller) };
 }
 
-function renderMail(to: string, c: MailContent, seller: MailSeller): MailMessage {
+function renderMail(to: Recipient, c: MailContent, seller: MailSeller): MailMessage {
+  const t = translatorFor(to.locale);
+  const contactSupport = new RegExp(escapeRegExp(t('frame.contactSupport', { ns: 'mail' })), 'g');
   const url = escapeHtml(c.action.url);
   const email = escapeHtml(seller.supportEmail);
   const mailto = `<a href="mailto:${email}" style="color:#4f46e5">${email}</a>`;
-  const p = (t: string) =>
-    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${escapeHtml(t).replace(CONTACT_SUPPORT, `contact support at ${mailto}`)}</p>`;
+  const contactHtml = escapeHtml(t('frame.contactSupportAt', { ns: 'mail', address: ADDRESS_MARK })).replace(ADDRESS_MARK, mailto);
+  const p = (text: string) =>
+    `<p style="margin:0 0 16px;font-size:15px;line-height:1.5;color:#1f2937">${text
+      .split(contactSupport)
+      .map((part) => escapeHtml(part))
+      .join(contactHtml)}</p>`;
   const sellerLine = `${seller.companyName} · ${seller.address.replace(/\n/g, ', ')}`;
   const html = [
-    '<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
+    `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>`,
     '<body style="margin:0;padding:24px;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">',
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px">',
     `<tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-size:20px;font-weight:700;color:#4f46e5">${PRODUCT_NAME}</td></tr>`,
     '<tr><td style="padding:28px">',
     p(c.intro),
     `<p style="margin:24px 0"><a href="${url}" style="display:inline-block;padding:12px 22px;background:#4f46e5;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(c.action.label)}</a></p>`,
-    `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Or copy this link into your browser:<br><a href="${url}" style="color:#4f46e5;word-break:break-all">${url}</a></p>`,
+    `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">${escapeHtml(t('frame.copyLink', { ns: 'mail' }))}<br><a href="${url}" style="color:#4f46e5;word-break:break-all">${url}</a></p>`,
     c.outro ? p(c.outro) : '',
     '</td></tr>',
-    `<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${PRODUCT_NAME} · residential proxies<br>` +
-      `<span data-seller="footer">${escapeHtml(sellerLine)} · Support: ${mailto}</span></td></tr>`,
+    `<tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${PRODUCT_NAME} · ${escapeHtml(t('frame.tagline', { ns: 'mail' }))}<br>` +
+      `<span data-seller="footer">${escapeHtml(sellerLine)} · ${escapeHtml(t('frame.support', { ns: 'mail', address: ADDRESS_MARK })).replace(ADDRESS_MARK, mailto)}</span></td></tr>`,
     '</table></body></html>',
   ].join('');
-  const named = (t: string) => t.replace(CONTACT_SUPPORT, `contact support at ${seller.supportEmail}`);
-  const signature = `-- \n${PRODUCT_NAME}\n${sellerLine}\nSupport: ${seller.supportEmail}`;
-  const text = [named(c.intro), `${c.action.label}: ${c.action.url}`, c.outro && named(c.outro), signature].filter(Boolean).join('\n\n');
-  return { to, subject: c.subject, text: `${text}\n`, html };
+  const named = (text: string) => text.replace(contactSupport, t('frame.contactSupportAt', { ns: 'mail', address: seller.supportEmail }));
+  const signature = `-- \n${PRODUCT_NAME}\n${sellerLine}\n${t('frame.support', { ns: 'mail', address: seller.supportEmail })}`;
+  const text = [named(c.intro), t('frame.actionLine', { ns: 'mail', label: c.action.label, url: c.action.url }), c.outro && named(c.outro), signature]
+    .filter(Boolean)
+    .join('\n\n');
+  return { to: to.email, subject: c.subject, text: `${text}\n`, html };
 }
+
+/** A mail whose four parts are one catalogue group's subject, intro, action and outro. */
+type PlainMail =
+  | 'verifyEmail'
+  | 'alreadyRegistered'
+  | 'codeGuessing'
+  | 'teamInvite'
+  | 'resetPassword'
+  | 'lowBalance'
+  | 'usageThresholdPlan'
+  | 'outOfData'
+  | 'usageThreshold'
+  | 'proxyAccountExpiring'
+  | 'planRenewing'
+  | 'accountSuspended'
+  | 'statusConfirm';
+
+function plainMail(to: Recipient, key: PlainMail, link: string, values: Record<string, string> = {}) {
+  // The key is one of the groups above; the values are each group's placeholders.
+  const t = translatorFor(to.locale) as unknown as (key: string, options: Record<string, string>) => string;
+  const part = (name: string) => t(`${key}.${name}`, { ns: 'mail', ...values });
+  return composeMail(to, { subject: part('subject'), intro: part('intro'), action: { label: part('action'), url: link }, outro: part('outro') });
+}
+
+/** The figures of mails and bot messages in the reader's language. */
+export const figures = {
+  /** Bytes as GB, exact to two decimals ("1.50 GB", "1,50 ГБ"). */
+  gb: (locale: string | null | undefined, bytes: bigint) => formatGbFor(localeOf(locale), bytes),
+  /** The same figure without its unit, for "1.00 of 2.00 GB". */
+  gbNumber: (locale: string | null | undefined, bytes: bigint) =>
+    formatNumber(localeOf(locale), Number(formatGb(bytes)), { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  /** A whole number of GB ("10 GB", "10 ГБ"). */
+  wholeGb: (locale: string | null | undefined, gb: number) => formatNumber(localeOf(locale), gb, GB_UNIT),
+  /** A whole percent ("80%", "80 %"). */
+  percent: (locale: string | null | undefined, percent: number) => formatNumber(localeOf(locale), percent / 100, { style: 'percent' }),
+  /** A UTC day: English keeps the spec's ISO form (2026-11-28); the others their own long form. */
+  day: (locale: string | null | undefined, d: Date) =>
+    localeOf(locale) === DEFAULT_LOCALE ? d.toISOString().slice(0, 10) : formatDate(localeOf(locale), d, { dateStyle: 'long', timeZone: 'UTC' }),
+  /** A UTC minute: English keeps the spec's form (2026-11-28 07:00); the others their own. */
+  minute: (locale: string | null | undefined, d: Date) =>
+    localeOf(locale) === DEFAULT_LOCALE
+      ? d.toISOString().slice(0, 16).replace('T', ' ')
+      : formatDate(localeOf(locale), d, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+};
+
+const GB_UNIT = { style: 'unit', unit: 'gigabyte', unitDisplay: 'short' } as const;
+const localeOf = (locale: string | null | undefined): Locale => (isLocale(locale) ? locale : DEFAULT_LOCALE);
 
 export const mailTemplates = {
   /** Goes to an address nobody has proved yet: nothing in it is the registrant's text (not even the name). */
-  verifyEmail: (to: string, link: string) =>
-    composeMail(to, {
-      subject: 'Verify your email',
-      intro: `Confirm your email address to start using ${PRODUCT_NAME}.`,
-      action: { label: 'Verify email', url: link },
-      outro: 'This link expires in 24 hours. If you did not sign up, ignore this email.',
-    }),
-  alreadyRegistered: (to: string, link: string) =>
-    composeMail(to, {
-      subject: 'Sign-in attempt',
-      intro: `Someone tried to create a ${PRODUCT_NAME} account with this email, which already has one. You can sign in instead.`,
-      action: { label: 'Sign in', url: link },
-      outro: 'If this was not you, you can ignore this email.',
-    }),
-  codeGuessing: (to: string, link: string) =>
-    composeMail(to, {
-      subject: 'Someone entered your password but not your code',
-      intro:
-        `Someone signed in to your ${PRODUCT_NAME} account with your password, then entered 20 wrong two-factor codes. ` +
-        'Your second factor kept them out, and sign-in with codes is paused for 15 minutes. Your password is known to them: change it now.',
-      action: { label: 'Change your password', url: link },
-      outro: 'If it was you, nothing else is needed. Otherwise also replace your API key and proxy password in Settings.',
-    }),
+  verifyEmail: (to: Recipient, link: string) => plainMail(to, 'verifyEmail', link),
+  alreadyRegistered: (to: Recipient, link: string) => plainMail(to, 'alreadyRegistered', link),
+  codeGuessing: (to: Recipient, link: string) => plainMail(to, 'codeGuessing', link),
   /** The inviter's name is the account holder's own text, escaped by the renderer like every field. */
-  teamInvite: (to: string, link: string, accountName: string, role: string) =>
-    composeMail(to, {
-      subject: `You are invited to a ${PRODUCT_NAME} team`,
-      intro: `${accountName} invited you to their ${PRODUCT_NAME} account as ${role}. Sign in or create an account with this email address, then accept.`,
-      action: { label: 'Accept the invite', url: link },
-      outro: 'This link expires in 7 days and can be used once. If you do not know the sender, ignore this email.',
-    }),
-  resetPassword: (to: string, link: string) =>
-    composeMail(to, {
-      subject: 'Reset your password',
-      intro: `We received a request to reset your ${PRODUCT_NAME} password. Choose a new one with the button below.`,
-      action: { label: 'Reset password', url: link },
-      outro: 'This link expires in 1 hour and can be used once. If you did not ask for it, ignore this email.',
-    }),
+  teamInvite: (to: Recipient, link: string, accountName: string, role: TeamRole) =>
+    plainMail(to, 'teamInvite', link, { account: accountName, role: translatorFor(to.locale)(`role.${role}`, { ns: 'mail' }) }),
+  resetPassword: (to: Recipient, link: string) => plainMail(to, 'resetPassword', link),
   /** `inSettings`: changed by a signed-in user, whose own session stayed (a reset signs out everywhere). */
-  passwordChanged: (to: string, link: string, inSettings = false) =>
-    composeMail(to, {
-      subject: 'Your password was changed',
-      intro: inSettings
-        ? `The password of your ${PRODUCT_NAME} account was just changed in Settings and your other sessions were signed out.`
-        : `The password of your ${PRODUCT_NAME} account was just changed and all sessions were signed out.`,
-      action: { label: 'Sign in', url: link },
-      outro:
-        'If you did not do this, reset your password at once and contact support. ' +
-        'Your API key and proxy password did not change: if they may have leaked, replace them in Settings ' +
-        '(Rotate API Key, Rotate Proxy Password), or call POST /auth/rotate-api-key and POST /auth/rotate-proxy-password. ' +
-        'The old API key stops working at once, the old proxy password within 10 seconds.',
-    }),
-  lowBalance: (to: string, link: string, remainingGb: string, thresholdGb: string) =>
-    composeMail(to, {
-      subject: `Low balance: ${remainingGb} GB left`,
-      intro: `Your ${PRODUCT_NAME} Remaining Data is ${remainingGb} GB, below your alert threshold of ${thresholdGb} GB. Top up to keep your proxies running.`,
-      action: { label: 'Top up', url: link },
-      outro: 'You get this mail because you set a low balance alert in Settings.',
-    }),
-  outOfData: (to: string, link: string) =>
-    composeMail(to, {
-      subject: 'Out of data',
-      intro: `Your ${PRODUCT_NAME} Remaining Data reached 0 GB: your proxies stop until you top up.`,
-      action: { label: 'Top up', url: link },
-      outro: 'You get this mail because you set a low balance alert in Settings.',
-    }),
-  /** A usage alert: `what` names the limit ("the daily limit of proxy account \"shop\""). */
-  usageThreshold: (to: string, link: string, n: { percent: number; what: string; usedGb: string; limitGb: string; atFull: string; linkLabel: string }) =>
-    composeMail(to, {
-      subject: `${n.percent}% used: ${n.what}`,
-      intro: `You have used ${n.usedGb} GB of ${n.limitGb} GB (${n.percent}%) of ${n.what}. ${n.atFull}`,
-      action: { label: n.linkLabel, url: link },
-      outro: 'You get this mail because of the usage alert percents in Settings.',
+  passwordChanged: (to: Recipient, link: string, inSettings = false) => {
+    const t = translatorFor(to.locale);
+    return composeMail(to, {
+      subject: t('passwordChanged.subject', { ns: 'mail' }),
+      intro: inSettings ? t('passwordChanged.introInSettings', { ns: 'mail' }) : t('passwordChanged.intro', { ns: 'mail' }),
+      action: { label: t('passwordChanged.action', { ns: 'mail' }), url: link },
+      outro: t('passwordChanged.outro', { ns: 'mail' }),
+    });
+  },
+  lowBalance: (to: Recipient, link: string, remainingBytes: bigint, thresholdBytes: bigint) =>
+    plainMail(to, 'lowBalance', link, { remaining: figures.gb(to.locale, remainingBytes), threshold: figures.gb(to.locale, thresholdBytes) }),
+  outOfData: (to: Recipient, link: string) => plainMail(to, 'outOfData', link, { zero: figures.wholeGb(to.locale, 0) }),
+  /** A usage alert on one of a proxy account's allowances (its cap, daily or monthly limit) or a plan period's. */
+  usageThreshold: (to: Recipient, link: string, n: { percent: number; meter: UsageMeterKind; name: string; usedBytes: bigint; limitBytes: bigint }) =>
+    plainMail(to, n.meter === 'plan' ? 'usageThresholdPlan' : 'usageThreshold', link, {
+      percent: figures.percent(to.locale, n.percent),
+      what: meterWords(to.locale, n.meter, n.name),
+      used: figures.gb(to.locale, n.usedBytes),
+      limit: figures.gb(to.locale, n.limitBytes),
     }),
   /** Three days before a proxy account's expiry. */
-  proxyAccountExpiring: (to: string, link: string, n: { name: string; expiresAt: string }) =>
-    composeMail(to, {
-      subject: `Proxy account "${n.name}" expires soon`,
-      intro: `Your proxy account "${n.name}" expires at ${n.expiresAt} (UTC): from then on it is refused. Set a later expiry to keep it running.`,
-      action: { label: 'Proxy accounts', url: link },
-      outro: 'You get this mail three days before a proxy account you set to expire does.',
-    }),
+  proxyAccountExpiring: (to: Recipient, link: string, n: { name: string; expiresAt: Date }) =>
+    plainMail(to, 'proxyAccountExpiring', link, { name: n.name, expiresAt: figures.minute(to.locale, n.expiresAt) }),
   /** Seven days and one day before a plan period ends: the link pays the next period. */
-  planRenewing: (to: string, link: string, planName: string, endsOn: string) =>
-    composeMail(to, {
-      subject: `Your ${planName} plan renews on ${endsOn}`,
-      intro: `Your ${PRODUCT_NAME} plan ${planName} ends its period on ${endsOn}. Pay the next period before then and it starts right when this one ends; unpaid, the plan lapses and your pay-as-you-go data stays as it is.`,
-      action: { label: 'Pay the next period', url: link },
-      outro: 'To stop renewing, cancel renewal under Billing. What is left of this period is yours until it ends.',
-    }),
+  planRenewing: (to: Recipient, link: string, planName: string, endsOn: Date) =>
+    plainMail(to, 'planRenewing', link, { plan: planName, endsOn: figures.day(to.locale, endsOn) }),
   /** The Abuse tab's "Suspend with reason": the operator's reason, word for word. */
-  accountSuspended: (to: string, link: string, reason: string) =>
-    composeMail(to, {
-      subject: `Your ${PRODUCT_NAME} account is suspended`,
-      intro: `Your ${PRODUCT_NAME} account has been suspended: sign-in, the API and your proxies are stopped. Reason: ${reason}`,
-      action: { label: 'Acceptable use policy', url: link },
-      outro: 'If you think this is a mistake, reply to this email or contact support.',
-    }),
+  accountSuspended: (to: Recipient, link: string, reason: string) => plainMail(to, 'accountSuspended', link, { reason }),
+  /** The status board's double opt-in: the link confirms the subscription. */
+  statusConfirm: (to: Recipient, link: string) => plainMail(to, 'statusConfirm', link),
+  /** A country on the status board degraded or recovered; the outro carries a fresh unsubscribe link. */
+  statusIncident: (to: Recipient, link: string, n: { country: string; kind: 'opened' | 'closed'; unsubscribeUrl: string }) => {
+    const t = translatorFor(to.locale);
+    return composeMail(to, {
+      subject: t(n.kind === 'opened' ? 'statusIncident.subjectOpened' : 'statusIncident.subjectClosed', { ns: 'mail', country: n.country }),
+      intro: incidentWords(to.locale, n),
+      action: { label: t('statusIncident.action', { ns: 'mail' }), url: link },
+      outro: t('statusIncident.outro', { ns: 'mail', url: n.unsubscribeUrl }),
+    });
+  },
 };
+
+/** Which allowance a usage alert is about, in the reader's language ("the daily limit of proxy account \"shop\""). */
+export const meterWords = (locale: string | null | undefined, meter: UsageMeterKind, name: string) =>
+  translatorFor(locale)(`meter.${meter}`, { ns: 'mail', name });

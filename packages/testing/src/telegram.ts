@@ -84,7 +84,11 @@ export class FakeTelegram {
 let updateId = 1;
 
 /** A Telegram update carrying one text message from a chat (private unless told; a group's sender is `fromId`). */
-export function textUpdate(chatId: number, text: string, chat: { type: 'private' | 'group' | 'supergroup'; fromId?: number } = { type: 'private' }) {
+export function textUpdate(
+  chatId: number,
+  text: string,
+  chat: { type: 'private' | 'group' | 'supergroup'; fromId?: number; languageCode?: string } = { type: 'private' },
+) {
   const command = /^\/\w+/.exec(text);
   const from = chat.fromId ?? chatId;
   return {
@@ -93,7 +97,7 @@ export function textUpdate(chatId: number, text: string, chat: { type: 'private'
       message_id: updateId,
       date: Math.floor(Date.now() / 1000),
       chat: chat.type === 'private' ? { id: chatId, type: 'private', first_name: 'Tester' } : { id: chatId, type: chat.type, title: 'Team' },
-      from: { id: from, is_bot: false, first_name: 'Tester' },
+      from: { id: from, is_bot: false, first_name: 'Tester', ...(chat.languageCode ? { language_code: chat.languageCode } : {}) },
       text,
       ...(command ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] } : {}),
     },

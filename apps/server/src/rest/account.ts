@@ -1,4 +1,12 @@
-import { changePasswordInput, deleteAccountInput, renameInput, authChangePasswordOutput, authDeleteAccountOutput, authRenameOutput } from '@proxyhub/core';
+import {
+  changePasswordInput,
+  deleteAccountInput,
+  renameInput,
+  updateAccountInput,
+  authChangePasswordOutput,
+  authDeleteAccountOutput,
+  authRenameOutput,
+} from '@proxyhub/core';
 import { restRoute, withSuccess } from './rest';
 
 /** Settings' account section: the same procedures, cookie or Bearer API key. */
@@ -19,6 +27,16 @@ export const accountRoutes = [
   restRoute(
     { method: 'PATCH', url: '/auth/user', summary: 'Renames the signed-in user.', response: withSuccess(authRenameOutput), body: renameInput },
     async (caller, input) => ({ success: true, ...(await caller.auth.rename(input)) }),
+  ),
+  restRoute(
+    {
+      method: 'PATCH',
+      url: '/api/account',
+      summary: `Changes the signed-in user's name or language (\`locale\`: en, ru, zh-CN, es or pt-BR; mails and bot replies follow it).`,
+      response: withSuccess(authRenameOutput),
+      body: updateAccountInput,
+    },
+    async (caller, input) => ({ success: true, ...(await caller.auth.updateAccount(input)) }),
   ),
   restRoute(
     {

@@ -7,8 +7,10 @@ import { eq } from 'drizzle-orm';
 import type { Bot, Context as BotContext } from 'grammy';
 import { ZodError } from 'zod';
 import {
+  chatLocale,
   chatOwner,
   createCaller,
+  figures,
   firstZodMessage,
   kickTelegram,
   linkTelegramChat,
@@ -17,72 +19,59 @@ import {
   type ApiDeps,
   type ChatOwner,
   type Context,
+  type Translator,
 } from '@proxyhub/api';
 import {
   cryptoPaymentInput,
   DEFAULT_DURATION_MINUTES,
   DEFAULT_PROXY_FORMAT,
-  formatGb,
   formatProxyList,
   gbBreakdown,
   generateProxies,
   orderPriceCents,
-  lineRotatedMessage,
+  ROTATION_REACHES_GATEWAYS_SECONDS,
   TELEGRAM_MESSAGE_MAX,
 } from '@proxyhub/core';
+import { DEFAULT_LOCALE, formatNumber, type Locale } from '@proxyhub/core/i18n';
+import { translatorFor } from '@proxyhub/core/i18n/server';
 import { adminUsers, users } from '@proxyhub/db';
 
-export const HELP_TEXT = [
-  'ProxyHub bot commands:',
-  '/balance - remaining and used data',
-  '/redeem CODE - redeem a credit code',
-  '/buy GB - a crypto invoice for that many GB',
-  '/proxies COUNTRY [N] - N proxy lines for a country (default 10, at most 100), sticky 60 minutes',
-  '/rotate LINE - a new IP now for one of your sticky lines (its username or the whole line)',
-  '/giveaway GB COUNT - admins: a code COUNT people can redeem once each',
-  '/status - the measured quality board; /status subscribe (or unsubscribe) - a message when a country becomes degraded and when it recovers',
-  '/help - this list',
-].join('\n');
-
-export const NOT_LINKED =
-  'This chat is not linked to a ProxyHub account. In Settings on the website, press "Connect Telegram" and open the link it gives (or send /start CODE with its code here).';
+/** English, as the tests and the docs quote them; every reply goes out in the chat's language. */
+const en = translatorFor(DEFAULT_LOCALE);
+export const HELP_TEXT = en('help', { ns: 'bot' });
+export const NOT_LINKED = en('notLinked', { ns: 'bot' });
 /** Every member of a group would act as the linked account (and see its proxy password). */
-export const PRIVATE_CHAT_ONLY = 'Link your account in a private chat with the bot';
-export const LINK_INVALID = 'This link code is invalid or expired. Get a new link from Settings on the website.';
-export const ADMIN_CHAT = 'This chat is linked to an admin account: /balance, /redeem, /buy, /proxies and /rotate are for customer accounts.';
-export const ROTATE_USAGE = 'Usage: /rotate LINE, for example /rotate host:port:username:password (or just the username)';
-export const GIVEAWAY_ADMINS_ONLY = 'Only a chat linked to an admin account can create giveaways.';
-export const GIVEAWAY_USAGE = 'Usage: /giveaway GB COUNT (for example /giveaway 1 50: 1 GB each for the first 50 people).';
-
-export const STATUS_SUBSCRIBED = 'Subscribed: this chat gets a message when a country becomes degraded and when it recovers. /status unsubscribe stops them.';
-export const STATUS_UNSUBSCRIBED = 'Unsubscribed: this chat gets no more status messages.';
-export const STATUS_USAGE = 'Usage: /status, /status subscribe or /status unsubscribe';
+export const PRIVATE_CHAT_ONLY = en('privateChatOnly', { ns: 'bot' });
+export const STATUS_SUBSCRIBED = en('statusSubscribed', { ns: 'bot' });
+export const STATUS_UNSUBSCRIBED = en('statusUnsubscribed', { ns: 'bot' });
+export const STATUS_USAGE = en('statusUsage', { ns: 'bot' });
 
 /** The board in a message: each country's last 24 hours, degraded ones first. */
 export function statusBoardText(
+  t: Translator,
+  locale: Locale,
   countries: ReadonlyArray<{ country: string; okRate24h: number | null; p50ConnectMs: number | null; degraded: boolean }>,
 ): string {
-  if (!countries.length) return 'No measurements yet.';
+  if (!countries.length) return t('board.empty', { ns: 'bot' });
   const rows = [...countries].sort((a, b) => Number(b.degraded) - Number(a.degraded) || a.country.localeCompare(b.country));
-  const pct = (r: number | null) => (r === null ? 'no probes' : `${(r * 100).toFixed(1)}% ok`);
-  return [
-    'Measured quality, last 24 hours:',
-    ...rows.map((c) => `${c.country}: ${c.degraded ? 'DEGRADED, ' : ''}${pct(c.okRate24h)}${c.p50ConnectMs === null ? '' : `, connect ${c.p50ConnectMs} ms`}`),
-  ].join('\n');
+  const pct = (r: number | null) =>
+    r === null
+      ? t('board.noProbes', { ns: 'bot' })
+      : t('board.okRate', { ns: 'bot', rate: formatNumber(locale, r, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+  const line = (c: (typeof rows)[number]) =>
+    `${c.country}: ${c.degraded ? t('board.degraded', { ns: 'bot' }) : ''}${pct(c.okRate24h)}${c.p50ConnectMs === null ? '' : t('board.connect', { ns: 'bot', ms: formatNumber(locale, c.p50ConnectMs) })}`;
+  return [t('board.heading', { ns: 'bot' }), ...rows.map(line)].join('\n');
 }
 
-export function giveawayText(code: string, gb: number, count: number): string {
-  return `Giveaway created: ${code}\n${gb} GB each for the first ${count} ${count === 1 ? 'person' : 'people'}. Claim it with /redeem ${code}`;
-}
 export const PROXIES_MAX = 100;
 export const PROXIES_DEFAULT = 10;
 
 /** The tRPC context of one chat's account: no cookies, a rate-limit key of its own per chat. */
-async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner | null): Promise<Context> {
+async function contextFor(deps: ApiDeps, chatId: number, owner: ChatOwner | null, locale: Locale): Promise<Context> {
   const ctx: Context = {
     deps,
     db: deps.db,
-    req: { ip: `telegram:${chatId}`, header: () => undefined, cookie: () => undefined },
+    req: { ip: `telegram:${chatId}`, header: () => undefined, cookie: () => undefined, locale },
     res: { setCookie: () => undefined },
     user: null,
     sessionId: null,
@@ -135,33 +124,41 @@ export function splitMessage(text: string, max = TELEGRAM_MESSAGE_MAX): string[]
 
 type Caller = ReturnType<typeof createCaller>;
 
+/** What a command knows of its chat: the caller of its account, its words and its figures' language. */
+interface Chat {
+  caller: Caller;
+  deps: ApiDeps;
+  t: Translator;
+  locale: Locale;
+}
+
 /** The customer commands: each gets the caller of the chat's user. */
-const customerCommands: Record<string, (caller: Caller, args: string[], deps: ApiDeps) => Promise<string>> = {
-  async balance(caller) {
+const customerCommands: Record<string, (chat: Chat, args: string[]) => Promise<string>> = {
+  async balance({ caller, t, locale }) {
     const me = await caller.auth.me();
     const gb = gbBreakdown(me.credits, me.total_usage_bytes);
-    return `Remaining: ${gb.remaining} GB\nUsed: ${gb.used} GB`;
+    return t('balance', { ns: 'bot', remaining: gbText(locale, gb.remaining), used: gbText(locale, gb.used) });
   },
-  async redeem(caller, [code]) {
-    if (!code) return 'Usage: /redeem CODE';
+  async redeem({ caller, t, locale }, [code]) {
+    if (!code) return t('redeemUsage', { ns: 'bot' });
     const r = await caller.credits.redeem({ code });
-    return `${r.message}. Remaining: ${formatGb(r.remainingBytes)} GB`;
+    return t('redeemed', { ns: 'bot', message: r.message, remaining: figures.gb(locale, r.remainingBytes) });
   },
-  async buy(caller, [amount]) {
-    if (!amount) return 'Usage: /buy GB (a whole number of GB)';
+  async buy({ caller, t }, [amount]) {
+    if (!amount) return t('buyUsage', { ns: 'bot' });
     const checked = cryptoPaymentInput.shape.gbAmount.safeParse(Number(amount));
     if (!checked.success) return firstZodMessage(checked.error);
     // The Top Up page's price for that amount: the server recomputes it and refuses a disagreeing one.
     const r = await caller.credits.createCryptoPayment({ gbAmount: checked.data, priceUsd: orderPriceCents(checked.data) / 100 });
     return `${r.message}\n${r.invoiceUrl}`;
   },
-  async proxies(caller, [country, n], deps) {
-    if (!country) return 'Usage: /proxies COUNTRY [N], for example /proxies US 10';
+  async proxies({ caller, deps, t }, [country, n]) {
+    if (!country) return t('proxiesUsage', { ns: 'bot' });
     const count = n === undefined ? PROXIES_DEFAULT : Number(n);
-    if (!Number.isInteger(count) || count < 1 || count > PROXIES_MAX) return `N must be a whole number from 1 to ${PROXIES_MAX}`;
+    if (!Number.isInteger(count) || count < 1 || count > PROXIES_MAX) return t('proxiesCount', { ns: 'bot', max: PROXIES_MAX });
     const code = country.toUpperCase();
     const offered = await caller.locations.countries();
-    if (!offered.some((c) => c.code === code)) return `Unknown country: ${country}. Use a two-letter code the generator offers (for example US).`;
+    if (!offered.some((c) => c.code === code)) return t('unknownCountry', { ns: 'bot', country });
     const [me, endpoint] = await Promise.all([caller.auth.me(), caller.gateway.endpoint()]);
     // No public gateway host configured: the gateway runs beside the site's own host, as the generator assumes.
     const ep = { host: endpoint.host ?? new URL(deps.config.publicUrl).hostname, port: endpoint.port };
@@ -175,57 +172,72 @@ const customerCommands: Record<string, (caller: Caller, args: string[], deps: Ap
     });
     return formatProxyList(proxies, DEFAULT_PROXY_FORMAT, ep);
   },
-  async rotate(caller, [line]) {
-    if (!line) return ROTATE_USAGE;
+  async rotate({ caller, t }, [line]) {
+    if (!line) return t('rotateUsage', { ns: 'bot' });
     const r = await caller.proxyAccounts.rotateLine({ username: line });
-    return lineRotatedMessage(r.username);
+    return t('lineRotated', { ns: 'bot', username: r.username, seconds: ROTATION_REACHES_GATEWAYS_SECONDS });
   },
 };
+
+/** A GB figure the dashboard's way (gbBreakdown's two decimals) in the chat's language. */
+const gbText = (locale: Locale, gb: string) =>
+  formatNumber(locale, Number(gb), { style: 'unit', unit: 'gigabyte', unitDisplay: 'short', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 async function reply(ctx: BotContext, text: string): Promise<void> {
   for (const part of splitMessage(text)) await ctx.reply(part, { link_preview_options: { is_disabled: true } });
 }
 
+/** The chat's language: its linked user's, else the sender's Telegram app's. */
+async function wordsFor(deps: ApiDeps, ctx: BotContext): Promise<{ t: Translator; locale: Locale }> {
+  const locale = await chatLocale(deps.db, ctx.chat!.id, ctx.from?.language_code);
+  return { t: translatorFor(locale), locale };
+}
+
 /** Wires the commands onto the bot. */
 export function registerCommands(bot: Bot, deps: ApiDeps): void {
   bot.command('start', async (ctx) => {
-    if (ctx.chat.type !== 'private') return reply(ctx, PRIVATE_CHAT_ONLY);
     const code = ctx.match.trim();
+    if (ctx.chat.type !== 'private') return reply(ctx, (await wordsFor(deps, ctx)).t('privateChatOnly', { ns: 'bot' }));
     if (!code) {
+      const { t } = await wordsFor(deps, ctx);
       const owner = await chatOwner(deps.db, ctx.chat.id);
-      return reply(ctx, owner ? HELP_TEXT : NOT_LINKED);
+      return reply(ctx, owner ? t('help', { ns: 'bot' }) : t('notLinked', { ns: 'bot' }));
     }
     const linked = await deps.db.transaction((tx) => linkTelegramChat(tx, { code, chatId: ctx.chat.id }));
     deps.cache.invalidate();
-    await reply(ctx, linked ? `Linked to ${linked.name}. Send /help for the commands.` : LINK_INVALID);
+    // Asked after linking: the account's language now answers.
+    const { t } = await wordsFor(deps, ctx);
+    await reply(ctx, linked ? t('linked', { ns: 'bot', name: linked.name }) : t('linkInvalid', { ns: 'bot' }));
   });
 
-  bot.command('help', (ctx) => reply(ctx, HELP_TEXT));
+  bot.command('help', async (ctx) => reply(ctx, (await wordsFor(deps, ctx)).t('help', { ns: 'bot' })));
 
   // Anyone may follow the board, linked or not: it is public, and the chat itself asked.
   bot.command('status', async (ctx) => {
+    const { t, locale } = await wordsFor(deps, ctx);
     const arg = ctx.match.trim().toLowerCase();
     if (arg === 'subscribe' || arg === 'unsubscribe') {
-      await deps.db.transaction((tx) => setChatSubscribed(tx, ctx.chat.id, arg === 'subscribe'));
-      return reply(ctx, arg === 'subscribe' ? STATUS_SUBSCRIBED : STATUS_UNSUBSCRIBED);
+      await deps.db.transaction((tx) => setChatSubscribed(tx, ctx.chat.id, arg === 'subscribe', locale));
+      return reply(ctx, arg === 'subscribe' ? t('statusSubscribed', { ns: 'bot' }) : t('statusUnsubscribed', { ns: 'bot' }));
     }
-    if (arg) return reply(ctx, STATUS_USAGE);
-    const board = await createCaller(await contextFor(deps, ctx.chat.id, null)).status.quality();
-    await reply(ctx, statusBoardText(board.countries));
+    if (arg) return reply(ctx, t('statusUsage', { ns: 'bot' }));
+    const board = await createCaller(await contextFor(deps, ctx.chat.id, null, locale)).status.quality();
+    await reply(ctx, statusBoardText(t, locale, board.countries));
   });
 
   for (const [name, run] of Object.entries(customerCommands)) {
     bot.command(name, async (ctx) => {
+      const { t, locale } = await wordsFor(deps, ctx);
       // A group linked before this rule acts for nobody.
-      if (ctx.chat.type !== 'private') return reply(ctx, PRIVATE_CHAT_ONLY);
+      if (ctx.chat.type !== 'private') return reply(ctx, t('privateChatOnly', { ns: 'bot' }));
       const owner = await chatOwner(deps.db, ctx.chat.id);
-      if (!owner) return reply(ctx, NOT_LINKED);
-      if (!('userId' in owner)) return reply(ctx, ADMIN_CHAT);
-      const caller = createCaller(await contextFor(deps, ctx.chat.id, owner));
+      if (!owner) return reply(ctx, t('notLinked', { ns: 'bot' }));
+      if (!('userId' in owner)) return reply(ctx, t('adminChat', { ns: 'bot' }));
+      const caller = createCaller(await contextFor(deps, ctx.chat.id, owner, locale));
       const args = ctx.match.trim().split(/\s+/).filter(Boolean);
       let text: string;
       try {
-        text = await run(caller, args, deps);
+        text = await run({ caller, deps, t, locale }, args);
       } catch (err) {
         text = errorText(err);
       }
@@ -236,13 +248,14 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
   }
 
   bot.command('giveaway', async (ctx) => {
+    const { t, locale } = await wordsFor(deps, ctx);
     const owner = await chatOwner(deps.db, ctx.chat.id);
-    if (!owner) return reply(ctx, NOT_LINKED);
-    if (!('adminId' in owner)) return reply(ctx, GIVEAWAY_ADMINS_ONLY);
+    if (!owner) return reply(ctx, t('notLinked', { ns: 'bot' }));
+    if (!('adminId' in owner)) return reply(ctx, t('giveawayAdminsOnly', { ns: 'bot' }));
     const [gb, count, ...rest] = ctx.match.trim().split(/\s+/).filter(Boolean);
-    if (!gb || !count || rest.length) return reply(ctx, GIVEAWAY_USAGE);
+    if (!gb || !count || rest.length) return reply(ctx, t('giveawayUsage', { ns: 'bot' }));
     // The promotions procedure itself: the admin's role, its validation messages and the audit log apply.
-    const caller = createCaller(await contextFor(deps, ctx.chat.id, owner));
+    const caller = createCaller(await contextFor(deps, ctx.chat.id, owner, locale));
     let text: string;
     try {
       const { promotion } = await caller.admin.createPromotion({
@@ -253,7 +266,7 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
         maxPerUser: 1,
         campaign: 'telegram',
       });
-      text = giveawayText(promotion.code, Number(gb), promotion.maxRedemptions);
+      text = t('giveawayCreated', { ns: 'bot', code: promotion.code, gb: figures.wholeGb(locale, Number(gb)), count: promotion.maxRedemptions });
     } catch (err) {
       text = errorText(err);
     }
@@ -261,5 +274,5 @@ export function registerCommands(bot: Bot, deps: ApiDeps): void {
   });
 
   // Anything else, a command or not: the list of commands.
-  bot.on('message', (ctx) => reply(ctx, HELP_TEXT));
+  bot.on('message', async (ctx) => reply(ctx, (await wordsFor(deps, ctx)).t('help', { ns: 'bot' })));
 }

@@ -6,6 +6,7 @@ import { NOT_A_MEMBER } from '@proxyhub/core';
 import { actingAccount, forgetActingAccount, switchAccount } from '../acting-account';
 import { AccountSwitcher } from './account-switcher';
 import { LanguagePicker } from './language-picker';
+import { useAccountLocale } from './language-settings';
 import { errorMessage } from '../lib/errors';
 import { rememberReturningVisitor } from '../lib/returning';
 import { SESSION_KEY, useSession, useSessionActions } from '../session';
@@ -55,6 +56,8 @@ export function ProtectedLayout() {
 function AppShell({ name, email, onLoggedOut }: { name: string; email: string; onLoggedOut: () => void }) {
   const { t } = useTranslation();
   const { setUser } = useSessionActions();
+  // The account's language on show once the session loads; a pick in the sidebar is kept on it.
+  const accountLocale = useAccountLocale();
   const qc = useQueryClient();
   const [leaving, setLeaving] = useState(false);
   const [logoutError, setLogoutError] = useState<string | null>(null);
@@ -108,7 +111,7 @@ function AppShell({ name, email, onLoggedOut }: { name: string; email: string; o
             ))}
           </nav>
           <AccountSwitcher />
-          <LanguagePicker className="sidebar-language" />
+          <LanguagePicker className="sidebar-language" onChosen={(l) => void accountLocale.save(l).catch(() => undefined)} />
           <div className="sidebar-user">
             <span className="avatar" aria-hidden="true">
               {name.trim().charAt(0).toUpperCase() || '?'}

@@ -11,6 +11,7 @@ import { DeleteAccountSettings } from '../components/delete-account-settings';
 import { GiftCodeSettings } from '../components/gift-code-settings';
 import { PasswordSettings } from '../components/password-settings';
 import { ProfileSettings } from '../components/profile-settings';
+import { LanguageSettings } from '../components/language-settings';
 import { ReferralSettings } from '../components/referral-settings';
 import { AuditSettings, TeamSettings } from '../components/team-settings';
 import { TelegramSettings } from '../components/telegram-settings';
@@ -70,6 +71,7 @@ export function ApiSettingsPage() {
         {current === 'account' && (
           <>
             <ProfileSettings />
+            <LanguageSettings />
             <GiftCodeSettings />
             <ReferralSettings />
             <DeleteAccountSettings />

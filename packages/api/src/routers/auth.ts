@@ -8,6 +8,7 @@ import {
   DomainError,
   forgotPasswordInput,
   renameInput,
+  updateAccountInput,
   loginInput,
   type LoginInput,
   referralCodeField,
@@ -36,7 +37,7 @@ import {
   authGoogleCallbackOutput,
 } from '@proxyhub/core';
 import { getUserView, rotateApiKey, rotateProxyPassword, type UserView } from '../services/accounts/users';
-import { changePassword, deleteAccount, renameUser } from '../services/accounts/user-settings';
+import { changePassword, deleteAccount, updateAccount } from '../services/accounts/user-settings';
 import { forgotPassword, login, register, resendVerification, resetPassword, signInWithGoogle, verifyEmail } from '../services/accounts/sign-in';
 import { endSession, startSession, type Context } from '../context';
 import { tokenUsable } from '../services/accounts/one-time-tokens';
@@ -77,7 +78,7 @@ export const authRouter = {
     .input(registerInput)
     .use(limited((ctx) => [['register', clientKey(ctx)]]))
     .output(authRegisterOutput)
-    .mutation(({ ctx, input }) => register(ctx.deps, input, ctx.req.ip)),
+    .mutation(({ ctx, input }) => register(ctx.deps, input, { address: ctx.req.ip, locale: ctx.req.locale })),
   login: publicProcedure
     .input(loginInput)
     .use(signInLimited('login', (input: LoginInput) => input.email))
@@ -107,7 +108,12 @@ export const authRouter = {
   rename: userProcedure
     .input(renameInput)
     .output(authRenameOutput)
-    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => renameUser(tx, ctx.deps.secrets, ctx.user.id, input.name))),
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
+  /** `PATCH /api/account`: the name and the language (mails and bot replies follow it). */
+  updateAccount: userProcedure
+    .input(updateAccountInput)
+    .output(authRenameOutput)
+    .mutation(({ ctx, input }) => ctx.db.transaction((tx) => updateAccount(tx, ctx.deps.secrets, ctx.user.id, input))),
   /** Deletes the caller's account (anonymised: the ledger keeps its rows) and signs this browser out. */
   deleteAccount: userProcedure
     .input(deleteAccountInput)
@@ -186,7 +192,7 @@ export const authRouter = {
         ctx.deps.logger.warn({ err }, 'google token exchange failed');
         throw new DomainError('BAD_REQUEST', 'Google sign-in failed. Please try again.');
       }
-      const signedIn = await signInWithGoogle(ctx.deps, profile, input.referralCode, ctx.req.ip);
+      const signedIn = await signInWithGoogle(ctx.deps, profile, input.referralCode, { address: ctx.req.ip, locale: ctx.req.locale });
       if (await twoFactorEnabled(ctx.db, { kind: 'user', id: signedIn.userId })) {
         await owePendingSecondFactor(ctx, { kind: 'user', id: signedIn.userId });
         return { ...signedIn, requiresTwoFactor: true };

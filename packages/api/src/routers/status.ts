@@ -42,7 +42,7 @@ export const statusRouter = {
     )
     .output(statusSubscribeOutput)
     .mutation(async ({ ctx, input }) => {
-      const mail = await ctx.db.transaction((tx) => subscribeEmail(tx, input.email, ctx.deps.config.publicUrl));
+      const mail = await ctx.db.transaction((tx) => subscribeEmail(tx, input.email, ctx.deps.config.publicUrl, ctx.req.locale));
       // After the answer: whether a mail goes (not to a confirmed address) must not show in its timing.
       if (mail) inBackground(ctx.deps, 'status subscription mail', () => ctx.deps.mailer.send(mail));
       return { success: true as const, message: SUBSCRIBE_MESSAGE };

@@ -41,7 +41,7 @@ export const teamRouter = {
       const r = await ctx.db.transaction((tx) => inviteMember(tx, { accountId: ctx.user.id, invitedBy, ...input }));
       const link = new URL('/team/accept', ctx.deps.config.publicUrl);
       link.searchParams.set('token', r.token);
-      await ctx.deps.mailer.send(mailTemplates.teamInvite(input.email, link.toString(), r.accountName, input.role));
+      await ctx.deps.mailer.send(mailTemplates.teamInvite({ email: input.email, locale: r.locale }, link.toString(), r.accountName, input.role));
       return { invite: r.invite };
     }),
   revokeInvite: teamProcedure('team:manage')

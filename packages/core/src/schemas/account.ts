@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales';
 import { nameField, newPasswordField, passwordField } from './auth';
 
 /** Settings: a new password with the registration rules, proven by the current one. */
@@ -19,6 +20,13 @@ export const changePasswordForm = changePasswordInput
 /** Settings: the name, with the registration rules. */
 export const renameInput = z.object({ name: nameField });
 export type RenameInput = z.infer<typeof renameInput>;
+
+/** A language of the shop's (mails, the bot and the web app follow it). */
+export const localeField = z.enum(LOCALES, { error: `Locale must be one of ${LOCALES.join(', ')}` });
+
+/** `PATCH /api/account`: what is given changes (the name with the registration rules, the language). */
+export const updateAccountInput = z.object({ name: nameField.optional(), locale: localeField.optional() });
+export type UpdateAccountInput = z.infer<typeof updateAccountInput>;
 
 /**
  * Deleting the account: the password proves it is the owner; an account that signs in with Google

@@ -51,6 +51,8 @@ export const statusSubscriptions = pgTable(
     telegramChatId: bigint('telegram_chat_id', { mode: 'number' }),
     confirmedAt: ts('confirmed_at'),
     createdAt: createdAt(),
+    /** The language its mails or messages are written in: the subscriber's browser's or Telegram's at subscribing. */
+    locale: text('locale').notNull().default('en'),
   },
   (t) => [
     uniqueIndex('status_subscriptions_email_key').on(t.email),

@@ -61,6 +61,8 @@ export const users = pgTable(
     referredBy: uuid('referred_by').references((): AnyPgColumn => users.id),
     /** Why this referral earns its referrer nothing, decided at registration (null: it may earn). */
     referralIneligibleReason: text('referral_ineligible_reason'),
+    /** The language of the user's mails and bot replies (one of core's LOCALES): chosen in the app, else the browser's at registration. */
+    locale: text('locale').notNull().default('en'),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),

@@ -65,10 +65,10 @@ export const adminUsersProcedures = {
     .input(suspendUserInput)
     .output(adminSuspendUserOutput)
     .mutation(async ({ ctx, input }) => {
-      const { suspendedAt, email } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
+      const { suspendedAt, email, locale } = await ctx.db.transaction((tx) => suspendUser(tx, input.id));
       kickTelegram(ctx.deps);
       if (input.notifyCustomer) {
-        const mail = mailTemplates.accountSuspended(email, `${ctx.deps.config.publicUrl}/acceptable-use`, input.reason);
+        const mail = mailTemplates.accountSuspended({ email, locale }, `${ctx.deps.config.publicUrl}/acceptable-use`, input.reason);
         inBackground(ctx.deps, 'suspension mail', () => ctx.deps.mailer.send(mail));
       }
       return { success: true as const, suspendedAt: suspendedAt.toISOString() };

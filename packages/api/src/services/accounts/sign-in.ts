@@ -10,6 +10,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { hashPassword, verifyPassword, type GoogleProfile, type UserAccount } from '@proxyhub/auth';
 import { ACCOUNT_DISABLED_MESSAGE, DomainError, EMAIL_VERIFICATION_TTL_MS, PASSWORD_RESET_TTL_MS, type LoginInput, type RegisterInput } from '@proxyhub/core';
+import type { Locale } from '@proxyhub/core/i18n';
 import { users } from '@proxyhub/db';
 import { inBackground, type ApiDeps } from '../../deps';
 import { mailTemplates } from '../../mail';
@@ -28,9 +29,9 @@ export const REGISTER_MESSAGE = 'Registration successful. Please check your emai
 export const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 export const RESEND_MESSAGE = 'If that account is waiting for verification, a new link has been sent.';
 
-async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email'>) {
+async function sendVerification(deps: ApiDeps, user: Pick<UserAccount, 'id' | 'email' | 'locale'>) {
   const token = await issueToken(deps.db, { userId: user.id, purpose: 'email_verification', ttlMs: EMAIL_VERIFICATION_TTL_MS, replaceEarlier: false });
-  await deps.mailer.send(mailTemplates.verifyEmail(user.email, link(deps, '/verify-email', token)));
+  await deps.mailer.send(mailTemplates.verifyEmail(user, link(deps, '/verify-email', token)));
 }
 
 /** How long after the answer the per-account work may start at the latest, unless configured. */
@@ -52,28 +53,33 @@ async function findByEmail(deps: ApiDeps, email: string) {
   return row;
 }
 
-/** `address`: the client's, for the referral rule and the user's networks. */
-export async function register(deps: ApiDeps, input: RegisterInput, address?: string) {
+/** Where a new account comes from: the client's address (the referral rule, the user's networks) and language (the account's first). */
+export interface Newcomer {
+  address?: string | undefined;
+  locale?: Locale | undefined;
+}
+
+export async function register(deps: ApiDeps, input: RegisterInput, from: Newcomer = {}) {
   // The answer waits for the one step every registration takes, the hash; looking the address up,
   // creating the account and mailing happen after it, so a known email cannot answer differently.
   // A referral code is checked before the answer: whether it exists says nothing about the email.
   const referrerId = input.referralCode ? await findReferrer(deps.db, input.referralCode) : null;
   const passwordHash = await hashPassword(input.password);
-  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash, referrerId, address));
+  afterAnswer(deps, input.email, 'registration', () => completeRegistration(deps, input, passwordHash, referrerId, from));
   return { message: REGISTER_MESSAGE };
 }
 
-async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string, referrerId: string | null, address: string | undefined) {
+async function completeRegistration(deps: ApiDeps, input: RegisterInput, passwordHash: string, referrerId: string | null, { address, locale }: Newcomer) {
   const existing = await findByEmail(deps, input.email);
   if (existing) {
     if (!existing.emailVerifiedAt && !existing.disabledAt) await sendVerification(deps, existing);
-    else await deps.mailer.send(mailTemplates.alreadyRegistered(existing.email, link(deps, '/login')));
+    else await deps.mailer.send(mailTemplates.alreadyRegistered(existing, link(deps, '/login')));
     return;
   }
   let user: UserAccount;
   try {
     user = await deps.db.transaction(async (tx) => {
-      const created = await createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false });
+      const created = await createAccount(tx, deps.secrets, { email: input.email, name: input.name, passwordHash, emailVerified: false, locale });
       if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId, address });
       await recordNetwork(tx, created.id, address);
       return created;
@@ -136,7 +142,7 @@ export function forgotPassword(deps: ApiDeps, email: string) {
     const user = await findByEmail(deps, email);
     if (!user || user.disabledAt) return;
     const token = await issueToken(deps.db, { userId: user.id, purpose: 'password_reset', ttlMs: PASSWORD_RESET_TTL_MS, replaceEarlier: true });
-    await deps.mailer.send(mailTemplates.resetPassword(user.email, link(deps, '/reset-password', token)));
+    await deps.mailer.send(mailTemplates.resetPassword(user, link(deps, '/reset-password', token)));
   });
   return { message: FORGOT_MESSAGE };
 }
@@ -158,7 +164,7 @@ export async function resetPassword(deps: ApiDeps, input: { token: string; passw
     return u!;
   });
   await deps.sessions.user.endAll(user.id);
-  inBackground(deps, 'password changed mail', () => deps.mailer.send(mailTemplates.passwordChanged(user.email, link(deps, '/login'))));
+  inBackground(deps, 'password changed mail', () => deps.mailer.send(mailTemplates.passwordChanged(user, link(deps, '/login'))));
   return { message: 'Password reset successfully. You can now sign in with your new password.' };
 }
 
@@ -179,7 +185,12 @@ const unlessDomainError = (e: unknown): null => {
   throw e;
 };
 
-export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, referralCode?: string, address?: string): Promise<{ userId: string }> {
+export async function signInWithGoogle(
+  deps: ApiDeps,
+  profile: GoogleProfile,
+  referralCode?: string,
+  { address, locale }: Newcomer = {},
+): Promise<{ userId: string }> {
   // A referral link's code counts for a new account only; one that names nobody (any more) is
   // dropped rather than failing a sign-in Google has already approved.
   const referrerId = referralCode ? await findReferrer(deps.db, referralCode).catch(unlessDomainError) : null;
@@ -203,7 +214,14 @@ export async function signInWithGoogle(deps: ApiDeps, profile: GoogleProfile, re
       }
       if (!profile.emailVerified) throw new DomainError('FORBIDDEN', GOOGLE_UNVERIFIED);
       const name = profile.name?.trim().slice(0, 100) || profile.email.split('@')[0]!;
-      const created = await createAccount(tx, deps.secrets, { email: profile.email, name, passwordHash: null, googleSub: profile.sub, emailVerified: true });
+      const created = await createAccount(tx, deps.secrets, {
+        email: profile.email,
+        name,
+        passwordHash: null,
+        googleSub: profile.sub,
+        emailVerified: true,
+        locale,
+      });
       if (referrerId) await attachReferrer(tx, { userId: created.id, referrerId, address });
       await recordNetwork(tx, created.id, address);
       return created;

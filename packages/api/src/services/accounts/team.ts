@@ -19,6 +19,7 @@ import {
   type TeamMemberView,
   type TeamRole,
 } from '@proxyhub/core';
+import { DEFAULT_LOCALE } from '@proxyhub/core/i18n';
 import { teamInvites, teamMembers, users, type DbOrTx } from '@proxyhub/db';
 import { isUniqueViolation } from '../lib/db-errors';
 
@@ -65,9 +66,9 @@ export async function listTeam(db: DbOrTx, accountId: string): Promise<{ members
 export async function inviteMember(
   tx: DbOrTx,
   input: { accountId: string; invitedBy: string; email: string; role: TeamRole },
-): Promise<{ invite: TeamInviteView; token: string; accountName: string }> {
+): Promise<{ invite: TeamInviteView; token: string; accountName: string; locale: string }> {
   const [account] = await tx.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, input.accountId)).for('update');
-  const [inviter] = await tx.select({ email: users.email }).from(users).where(eq(users.id, input.invitedBy));
+  const [inviter] = await tx.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, input.invitedBy));
   if (!account) throw new DomainError('NOT_FOUND', 'Account not found');
   if (account.email.toLowerCase() === input.email || inviter?.email.toLowerCase() === input.email) throw new DomainError('BAD_REQUEST', INVITE_SELF);
   const [existing] = await tx
@@ -90,7 +91,12 @@ export async function inviteMember(
     })
     .returning();
   const invite = { id: row!.id, email: row!.email, role: input.role, createdAt: row!.createdAt.toISOString(), expiresAt: row!.expiresAt.toISOString() };
-  return { invite, token, accountName: account.name };
+  // The mail's language: the invitee's when the address has an account, else the inviter's.
+  const [invitee] = await tx
+    .select({ locale: users.locale })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, input.email));
+  return { invite, token, accountName: account.name, locale: invitee?.locale ?? inviter?.locale ?? DEFAULT_LOCALE };
 }
 
 /** DELETE /api/team/invites/:id: a pending invite withdrawn (its link stops working). */

@@ -210,8 +210,8 @@ export function warnOfCodeGuessing(deps: ApiDeps, a: TwoFactorAccount): void {
       deps.logger.warn({ adminId: a.id }, 'second-factor codes are being guessed for an admin whose password was entered');
       return;
     }
-    const [user] = await deps.db.select({ email: users.email, disabledAt: users.disabledAt }).from(users).where(eq(users.id, a.id));
+    const [user] = await deps.db.select({ email: users.email, locale: users.locale, disabledAt: users.disabledAt }).from(users).where(eq(users.id, a.id));
     if (!user || user.disabledAt) return;
-    await deps.mailer.send(mailTemplates.codeGuessing(user.email, new URL('/forgot-password', deps.config.publicUrl).toString()));
+    await deps.mailer.send(mailTemplates.codeGuessing(user, new URL('/forgot-password', deps.config.publicUrl).toString()));
   });
 }

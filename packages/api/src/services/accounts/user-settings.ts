@@ -7,7 +7,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { deleteUserSessions, hashPassword, newApiKey, newProxyPassword, verifyPassword, type SecretBox } from '@proxyhub/auth';
-import { DomainError, type ChangePasswordInput, type DeleteAccountInput } from '@proxyhub/core';
+import { DomainError, type ChangePasswordInput, type DeleteAccountInput, type UpdateAccountInput } from '@proxyhub/core';
 import {
   apiKeys,
   ipAllowlistEntries,
@@ -61,14 +61,16 @@ export async function changePassword(deps: ApiDeps, input: ChangePasswordInput &
   if (!changed) throw new DomainError('CONFLICT', 'Your password was changed meanwhile. Please try again.');
   await deps.sessions.user.endOthers(u.id, input.keepSessionId);
   inBackground(deps, 'password changed mail', () =>
-    deps.mailer.send(mailTemplates.passwordChanged(u.email, new URL('/login', deps.config.publicUrl).toString(), true)),
+    deps.mailer.send(mailTemplates.passwordChanged(u, new URL('/login', deps.config.publicUrl).toString(), true)),
   );
   return { message: PASSWORD_CHANGED };
 }
 
 /** The name shown in the app, with the registration rules (the schema checked them). */
-export async function renameUser(tx: DbOrTx, secrets: SecretBox, userId: string, name: string) {
-  await tx.update(users).set({ name }).where(eq(users.id, userId));
+/** Settings: what is given changes (the name, the language of mails and bot replies). */
+export async function updateAccount(tx: DbOrTx, secrets: SecretBox, userId: string, input: UpdateAccountInput) {
+  const set = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.locale !== undefined ? { locale: input.locale } : {}) };
+  if (Object.keys(set).length) await tx.update(users).set(set).where(eq(users.id, userId));
   return { user: await getUserView(tx, secrets, userId) };
 }
 

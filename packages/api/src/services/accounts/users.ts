@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { userPlanBytes } from '../money/plan-buckets';
 import { newApiKey, newProxyPassword, newProxyUserId, type SecretBox, type UserAccount } from '@proxyhub/auth';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@proxyhub/core/i18n';
 import { userRemaining } from '../money/wallet';
 import { setDefaultKey } from './api-keys';
 
@@ -12,7 +13,7 @@ import { setDefaultKey } from './api-keys';
 export async function createAccount(
   tx: DbOrTx,
   secrets: SecretBox,
-  input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean },
+  input: { email: string; name: string; passwordHash: string | null; googleSub?: string | null; emailVerified: boolean; locale?: Locale },
 ): Promise<UserAccount> {
   const apiKey = newApiKey();
   const [user] = await tx
@@ -23,6 +24,7 @@ export async function createAccount(
       passwordHash: input.passwordHash,
       googleSub: input.googleSub ?? null,
       emailVerifiedAt: input.emailVerified ? new Date() : null,
+      locale: input.locale ?? DEFAULT_LOCALE,
       ...apiKeyColumns(secrets, apiKey),
     })
     .returning();
@@ -89,6 +91,8 @@ export interface UserView {
   createdAt: Date;
   /** The code of the user's referral link (/login?ref=CODE). */
   referralCode: string;
+  /** The language of the user's mails and bot replies. */
+  locale: Locale;
 }
 
 function userViewQuery(db: DbOrTx) {
@@ -132,5 +136,6 @@ export async function getUserView(db: DbOrTx, secrets: SecretBox, userId: string
     returning: user.signInCount > 1,
     createdAt: user.createdAt,
     referralCode: user.referralCode,
+    locale: isLocale(user.locale) ? user.locale : DEFAULT_LOCALE,
   };
 }

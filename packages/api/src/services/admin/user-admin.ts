@@ -138,7 +138,7 @@ export const NOT_SUSPENDED = 'This user is not suspended';
  * Suspends a user: sign-in, sessions and the API key are refused from now on (the sessions are
  * deleted), and the gateway refuses their proxy credentials at its next check (within seconds).
  */
-export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt: Date; email: string }> {
+export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt: Date; email: string; locale: string }> {
   const u = await findUser(tx, id, { lock: true });
   if (u.deletedAt) throw new DomainError('CONFLICT', USER_DELETED);
   const [row] = await tx
@@ -149,8 +149,8 @@ export async function suspendUser(tx: DbOrTx, id: string): Promise<{ suspendedAt
   if (!row?.at) throw new DomainError('CONFLICT', ALREADY_SUSPENDED);
   await deleteUserSessions(tx, u.id);
   await emitWebhookEvent(tx, { userId: u.id, type: 'account.suspended', data: { userId: u.id, suspendedAt: row.at.toISOString() } });
-  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been suspended.');
-  return { suspendedAt: row.at, email: u.email };
+  await notifyTelegram(tx, { userId: u.id }, (t) => t('notify.suspended', { ns: 'bot' }));
+  return { suspendedAt: row.at, email: u.email, locale: u.locale };
 }
 
 /** Lifts a suspension: the same password, API key and proxy credentials work again. */
@@ -163,7 +163,7 @@ export async function unsuspendUser(tx: DbOrTx, id: string): Promise<void> {
     .where(and(eq(users.id, u.id), isNotNull(users.disabledAt)))
     .returning({ id: users.id });
   if (!row) throw new DomainError('CONFLICT', NOT_SUSPENDED);
-  await notifyTelegram(tx, { userId: u.id }, 'Your ProxyHub account has been resumed.');
+  await notifyTelegram(tx, { userId: u.id }, (t) => t('notify.resumed', { ns: 'bot' }));
 }
 
 /**

@@ -6,7 +6,7 @@
  * moves backwards).
  */
 import { and, count, desc, eq, gt, ilike, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { BYTES_PER_GB, centsToUsd, DomainError, formatGb, minOrderGb, minOrderMessage, ORDER_IDEMPOTENCY_MINUTES } from '@proxyhub/core';
+import { BYTES_PER_GB, centsToUsd, DomainError, minOrderGb, minOrderMessage, ORDER_IDEMPOTENCY_MINUTES } from '@proxyhub/core';
 import { paymentEvents, payments, plans, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { inBackground, kickTelegram, type ApiDeps } from '../../deps';
 import { paymentProvider, ProviderError, type PaymentProvider, type ProviderName, type ProviderPayment } from '../../payments';
@@ -18,6 +18,7 @@ import { nextReceiptNumber } from './receipt-numbers';
 import { claimOrderBonus, orderBonus } from './promotions';
 import { onOrderCredited, onOrderRefunded, referralSettings, type ReferralSettings } from './referrals';
 import { notifyTelegram } from '../notify/telegram';
+import { figures } from '../../mail';
 import { credit, walletCredits, walletRemaining } from './wallet';
 import { emitWebhookEvent } from '../notify/webhooks';
 import { planOrderPaid, planToSubscribe } from './subscriptions';
@@ -406,7 +407,7 @@ async function applyStatus(
         type: 'payment.credited',
         data: { paymentId: order.id, gbAmount: order.gbAmount, priceCents: order.priceCents, creditedBytes: String(creditsBytes), planId: order.planId },
       });
-      await notifyTelegram(tx, { userId: order.userId }, `Plan payment credited: ${order.gbAmount} GB plan period started or renewed.`);
+      await notifyTelegram(tx, { userId: order.userId }, (t, lng) => t('notify.planPaymentCredited', { ns: 'bot', gb: figures.wholeGb(lng, order.gbAmount) }));
     }
   } else if (target) {
     const r = await creditOrder(tx, order, target);
@@ -424,7 +425,9 @@ async function applyStatus(
       const bought = r.creditsBytes > 0n ? (r.credited * (r.creditsBytes - r.bonusBytes)) / r.creditsBytes : 0n;
       await onOrderCredited(tx, input.referrals, { paymentId: order.id, userId: order.userId, bytes: bought, source: r.sourceKey, payerId });
       const remaining = await walletRemaining(tx, { userId: order.userId });
-      await notifyTelegram(tx, { userId: order.userId }, `Payment credited: ${formatGb(r.credited)} GB added. Remaining: ${formatGb(remaining)} GB`);
+      await notifyTelegram(tx, { userId: order.userId }, (t, lng) =>
+        t('notify.paymentCredited', { ns: 'bot', credited: figures.gb(lng, r.credited), remaining: figures.gb(lng, remaining) }),
+      );
     }
   }
   // A refunded plan period is not taken back from the allowance here (the operator settles it by hand).

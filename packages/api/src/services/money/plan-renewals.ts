@@ -8,7 +8,7 @@
 import { and, desc, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import { payments, plans, subscriptions, users } from '@proxyhub/db';
 import { kickTelegram, type ApiDeps } from '../../deps';
-import { mailTemplates } from '../../mail';
+import { figures, mailTemplates } from '../../mail';
 import { notifyTelegram } from '../notify/telegram';
 import { emitWebhookEvent } from '../notify/webhooks';
 import { createPlanPayment } from './payments';
@@ -37,7 +37,7 @@ export async function planPeriodsTick(deps: ApiDeps, now: Date = deps.now?.() ??
  */
 export async function sendRenewalNotices(deps: ApiDeps, now: Date): Promise<PlanTick['notices']> {
   const due = await deps.db
-    .select({ sub: subscriptions, plan: plans, email: users.email })
+    .select({ sub: subscriptions, plan: plans, email: users.email, locale: users.locale })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
     .innerJoin(users, eq(users.id, subscriptions.userId))
@@ -53,7 +53,7 @@ export async function sendRenewalNotices(deps: ApiDeps, now: Date): Promise<Plan
     )
     .limit(500);
   const sent: PlanTick['notices'] = [];
-  for (const { sub, plan, email } of due) {
+  for (const { sub, plan, email, locale } of due) {
     const daysBefore = sub.periodEnd.getTime() - now.getTime() <= DAY_MS ? 1 : 7;
     if (daysBefore === 7 && sub.notice7Period >= sub.period) continue;
     // The claim: one server moves the mark, the others find it moved.
@@ -70,7 +70,6 @@ export async function sendRenewalNotices(deps: ApiDeps, now: Date): Promise<Plan
       .returning({ id: subscriptions.id });
     if (!won) continue;
     const link = await renewalLink(deps, { userId: sub.userId, planId: plan.id, subscriptionId: sub.id });
-    const endsOn = sub.periodEnd.toISOString().slice(0, 10);
     await deps.db.transaction(async (tx) => {
       await emitWebhookEvent(tx, {
         userId: sub.userId,
@@ -86,10 +85,12 @@ export async function sendRenewalNotices(deps: ApiDeps, now: Date): Promise<Plan
         },
         dedupeKey: `plan-renewing:${sub.id}:${sub.period}:${daysBefore}`,
       });
-      await notifyTelegram(tx, { userId: sub.userId }, `Your ${plan.name} plan period ends on ${endsOn}. Pay the next period: ${link}`);
+      await notifyTelegram(tx, { userId: sub.userId }, (t, lng) =>
+        t('notify.planRenewing', { ns: 'bot', plan: plan.name, endsOn: figures.day(lng, sub.periodEnd), url: link }),
+      );
     });
     try {
-      await deps.mailer.send(mailTemplates.planRenewing(email, link, plan.name, endsOn));
+      await deps.mailer.send(mailTemplates.planRenewing({ email, locale }, link, plan.name, sub.periodEnd));
     } catch (err) {
       deps.logger.error({ err, subscriptionId: sub.id }, 'renewal notice mail failed');
     }

@@ -6,10 +6,10 @@
  * moves the state back up (re-arming) without a mail.
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { mailTemplates, type DraftMailer } from '../../mail';
-import { notifyTelegram } from './telegram';
+import type { Locale } from '@proxyhub/core/i18n';
+import { figures, mailTemplates, type DraftMailer } from '../../mail';
+import { notifyTelegram, type Translator } from './telegram';
 import { userRemaining } from '../money/wallet';
 import { emitWebhookEvent } from './webhooks';
 
@@ -40,7 +40,14 @@ export async function checkBalanceAlerts(
   if (userIds && userIds.length === 0) return [];
   const where = userIds ? and(isNotNull(users.lowBalanceBytes), inArray(users.id, [...userIds])) : isNotNull(users.lowBalanceBytes);
   const rows = await db
-    .select({ id: users.id, email: users.email, state: users.balanceAlertState, threshold: users.lowBalanceBytes, remaining: userRemaining() })
+    .select({
+      id: users.id,
+      email: users.email,
+      locale: users.locale,
+      state: users.balanceAlertState,
+      threshold: users.lowBalanceBytes,
+      remaining: userRemaining(),
+    })
     .from(users)
     .where(where);
   const sent: AlertSent[] = [];
@@ -58,15 +65,14 @@ export async function checkBalanceAlerts(
       if (row && fall) {
         const data = { state: next, remainingBytes: String(r.remaining), thresholdBytes: String(r.threshold ?? 0n) };
         await emitWebhookEvent(tx, { userId: r.id, type: 'balance.low', data });
-        await notifyTelegram(tx, { userId: r.id }, telegramAlertText(next, r.remaining, r.threshold ?? 0n));
+        await notifyTelegram(tx, { userId: r.id }, (t, lng) => telegramAlertText(t, lng, next, r.remaining, r.threshold ?? 0n));
       }
       return row;
     });
     // Only a fall (armed -> low, anything -> out) mails; a rise re-arms silently.
     if (!moved || !fall) continue;
     const topUp = new URL('/topup', mail.config.publicUrl).toString();
-    const message =
-      next === 'out' ? mailTemplates.outOfData(r.email, topUp) : mailTemplates.lowBalance(r.email, topUp, formatGb(r.remaining), formatGb(r.threshold ?? 0n));
+    const message = next === 'out' ? mailTemplates.outOfData(r, topUp) : mailTemplates.lowBalance(r, topUp, r.remaining, r.threshold ?? 0n);
     // The transition is made: a failing mailer loses this mail but fails neither the caller nor the other users.
     try {
       await mail.mailer.send(message);
@@ -80,10 +86,10 @@ export async function checkBalanceAlerts(
 }
 
 /** The low-balance alert in the linked Telegram chat: the mail's threshold and amounts. */
-function telegramAlertText(state: AlertState, remaining: bigint, threshold: bigint): string {
+function telegramAlertText(t: Translator, locale: Locale, state: AlertState, remaining: bigint, threshold: bigint): string {
   return state === 'out'
-    ? 'You are out of data: your proxies stop until you top up.'
-    : `Low balance: ${formatGb(remaining)} GB remaining, below your alert threshold of ${formatGb(threshold)} GB.`;
+    ? t('notify.outOfData', { ns: 'bot' })
+    : t('notify.lowBalance', { ns: 'bot', remaining: figures.gb(locale, remaining), threshold: figures.gb(locale, threshold) });
 }
 
 /** Sets (or with null clears) a user's threshold; the state follows at the next check. */

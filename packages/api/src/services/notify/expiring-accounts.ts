@@ -6,7 +6,7 @@
  */
 import { and, eq, gt, isNotNull, lte, ne, or, isNull } from 'drizzle-orm';
 import { proxyAccounts, users, type DbOrTx } from '@proxyhub/db';
-import { mailTemplates, type DraftMailer } from '../../mail';
+import { figures, mailTemplates, type DraftMailer } from '../../mail';
 import { runOncePerPeriod } from '../lib/job-claims';
 import { notifyTelegram } from './telegram';
 import { emitWebhookEvent } from './webhooks';
@@ -27,7 +27,7 @@ export async function notifyExpiringAccounts(
 ): Promise<string[]> {
   const a = proxyAccounts;
   const due = await db
-    .select({ id: a.id, name: a.name, proxyUserId: a.proxyUserId, expiresAt: a.expiresAt, userId: users.id, email: users.email })
+    .select({ id: a.id, name: a.name, proxyUserId: a.proxyUserId, expiresAt: a.expiresAt, userId: users.id, email: users.email, locale: users.locale })
     .from(a)
     .innerJoin(users, eq(users.id, a.userId))
     .where(and(isNotNull(a.expiresAt), gt(a.expiresAt, now), lte(a.expiresAt, new Date(now.getTime() + EXPIRING_NOTICE_MS)), notNotified));
@@ -44,13 +44,15 @@ export async function notifyExpiringAccounts(
       if (!row) return false;
       const data = { proxyAccountId: r.id, proxyUserId: r.proxyUserId, name: r.name, expiresAt: expiresAt.toISOString() };
       await emitWebhookEvent(tx, { userId: r.userId, type: 'proxy_account.expiring', data });
-      await notifyTelegram(tx, { userId: r.userId }, `Proxy account "${r.name || r.proxyUserId}" expires at ${utc(expiresAt)} (UTC).`);
+      await notifyTelegram(tx, { userId: r.userId }, (t, lng) =>
+        t('notify.expiring', { ns: 'bot', name: r.name || r.proxyUserId, expiresAt: figures.minute(lng, expiresAt) }),
+      );
       return true;
     });
     if (!claimed) continue;
     const link = new URL('/proxy-accounts', mail.config.publicUrl).toString();
     try {
-      await mail.mailer.send(mailTemplates.proxyAccountExpiring(r.email, link, { name: r.name || r.proxyUserId, expiresAt: utc(expiresAt) }));
+      await mail.mailer.send(mailTemplates.proxyAccountExpiring(r, link, { name: r.name || r.proxyUserId, expiresAt }));
     } catch (err) {
       logger?.error({ err, proxyAccountId: r.id }, 'expiring account mail failed');
       continue;
@@ -59,8 +61,6 @@ export async function notifyExpiringAccounts(
   }
   return sent;
 }
-
-const utc = (d: Date) => d.toISOString().slice(0, 16).replace('T', ' ');
 
 /** The fleet's timer: the server that claims the period sends what is due; null on the others. */
 export function expiringAccountsTick(

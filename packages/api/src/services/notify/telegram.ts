@@ -8,6 +8,8 @@ import { and, eq, inArray, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { randomToken, sha256Hex } from '@proxyhub/auth';
 import { DomainError, type AdminRole } from '@proxyhub/core';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '@proxyhub/core/i18n';
+import { pickLocale, translatorFor } from '@proxyhub/core/i18n/server';
 import { adminUsers, telegramChats, telegramLinkCodes, telegramOutbox, users, type DbOrTx } from '@proxyhub/db';
 
 export const TELEGRAM_LINK_TTL_MS = 10 * 60 * 1000;
@@ -92,10 +94,31 @@ export async function chatOwner(db: DbOrTx, chatId: number): Promise<ChatOwner |
   return row.userId ? { userId: row.userId } : { adminId: row.adminId! };
 }
 
+/** A message's words: fixed, or written in the reader's language (a user's own; English for an admin). */
+export type ChatText = string | ((t: Translator, locale: Locale) => string);
+export type Translator = ReturnType<typeof translatorFor>;
+
 /** Queues a message for the owner's chat, in the caller's transaction; nothing when none is linked. */
-export async function notifyTelegram(tx: DbOrTx, owner: ChatOwner, text: string): Promise<void> {
-  const [chat] = await tx.select({ chatId: telegramChats.chatId }).from(telegramChats).where(ownerWhere(telegramChats, owner));
-  if (chat) await tx.insert(telegramOutbox).values({ chatId: chat.chatId, text });
+export async function notifyTelegram(tx: DbOrTx, owner: ChatOwner, text: ChatText): Promise<void> {
+  const [chat] = await tx
+    .select({ chatId: telegramChats.chatId, locale: users.locale })
+    .from(telegramChats)
+    .leftJoin(users, eq(users.id, telegramChats.userId))
+    .where(ownerWhere(telegramChats, owner));
+  if (!chat) return;
+  const locale = isLocale(chat.locale) ? chat.locale : DEFAULT_LOCALE;
+  await tx.insert(telegramOutbox).values({ chatId: chat.chatId, text: typeof text === 'string' ? text : text(translatorFor(locale), locale) });
+}
+
+/** The locale of the user a chat is linked to, else what Telegram says of the sender's app language. */
+export async function chatLocale(db: DbOrTx, chatId: number, languageCode: string | undefined): Promise<Locale> {
+  const [row] = await db
+    .select({ locale: users.locale })
+    .from(telegramChats)
+    .innerJoin(users, eq(users.id, telegramChats.userId))
+    .where(eq(telegramChats.chatId, chatId));
+  if (isLocale(row?.locale)) return row.locale;
+  return pickLocale(languageCode ? [languageCode] : []);
 }
 
 /** Queues the text for every linked chat; how many. */

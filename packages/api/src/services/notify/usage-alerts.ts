@@ -14,9 +14,8 @@
  * it earlier than another never moves the mark back.
  */
 import { and, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
-import { formatGb } from '@proxyhub/core';
 import { gatewayLeases, planBuckets, plans, proxyAccounts, subscriptions, usageAlertMarks, users, type DbOrTx } from '@proxyhub/db';
-import { mailTemplates, type DraftMailer } from '../../mail';
+import { figures, mailTemplates, meterWords, type DraftMailer } from '../../mail';
 import { periodUsed, usagePeriod } from '../money/caps';
 import { usersOfLeases } from './balance-alerts';
 import { notifyTelegram } from './telegram';
@@ -32,18 +31,12 @@ export interface UsageMeter {
   period: string;
   usedBytes: bigint;
   limitBytes: bigint;
-  owner: { userId: string; email: string; percents: readonly number[] };
-  /** Words for the mail and Telegram: `the daily limit of proxy account "shop"`. */
-  what: string;
+  owner: { userId: string; email: string; locale: string; percents: readonly number[] };
+  /** The proxy account's or the plan's name for the mail and Telegram (`the daily limit of proxy account "shop"`). */
+  name: string;
   /** The event's fields naming the subject (proxyAccountId, proxyUserId; subscriptionId, planId). */
   subject: Record<string, string>;
-  /** The mail's sentence on what happens at 100 %, and the page its button opens. */
-  atFull: string;
-  page: { path: string; label: string };
 }
-
-const ACCOUNT_AT_FULL = 'At 100% the account stops until the limit is raised (a daily or monthly limit starts again with the next UTC day or month).';
-const ACCOUNT_PAGE = { path: '/proxy-accounts', label: 'Proxy accounts' };
 
 export interface UsageNotice {
   meter: UsageMeterKind;
@@ -131,19 +124,21 @@ export async function checkUsageMeters(
       const data = { meter: m.meter, ...m.subject, percent: p, usedBytes: String(m.usedBytes), limitBytes: String(m.limitBytes), period: m.period };
       // No dedupe key: the mark's move is the once, and a period or limit seen again is a new crossing.
       await emitWebhookEvent(tx, { userId: m.owner.userId, type: 'usage.threshold', data });
-      await notifyTelegram(tx, { userId: m.owner.userId }, `Usage alert: ${p}% of ${m.what} used (${formatGb(m.usedBytes)} of ${formatGb(m.limitBytes)} GB).`);
+      await notifyTelegram(tx, { userId: m.owner.userId }, (t, lng) =>
+        t('notify.usage', {
+          ns: 'bot',
+          percent: figures.percent(lng, p),
+          what: meterWords(lng, m.meter, m.name),
+          used: figures.gbNumber(lng, m.usedBytes),
+          limit: figures.gb(lng, m.limitBytes),
+        }),
+      );
       return p;
     });
     if (percent === null) continue;
-    const link = new URL(m.page.path, mail.config.publicUrl).toString();
-    const message = mailTemplates.usageThreshold(m.owner.email, link, {
-      percent,
-      what: m.what,
-      usedGb: formatGb(m.usedBytes),
-      limitGb: formatGb(m.limitBytes),
-      atFull: m.atFull,
-      linkLabel: m.page.label,
-    });
+    // A plan's alert opens the dashboard (its buckets); a proxy account's, the proxy accounts.
+    const link = new URL(m.meter === 'plan' ? '/dashboard' : '/proxy-accounts', mail.config.publicUrl).toString();
+    const message = mailTemplates.usageThreshold(m.owner, link, { percent, meter: m.meter, name: m.name, usedBytes: m.usedBytes, limitBytes: m.limitBytes });
     // The crossing is recorded: a failing mailer loses this mail but fails neither the caller nor the other meters.
     try {
       await mail.mailer.send(message);
@@ -186,6 +181,7 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
       userId: users.id,
       email: users.email,
       percents: users.usageAlertPercents,
+      locale: users.locale,
     })
     .from(a)
     .innerJoin(users, eq(users.id, a.userId))
@@ -195,19 +191,26 @@ export async function proxyAccountMeters(db: DbOrTx, proxyAccountIds: readonly s
     const used = periodUsed(r, now);
     const base = {
       subjectId: r.id,
-      atFull: ACCOUNT_AT_FULL,
-      page: ACCOUNT_PAGE,
-      owner: { userId: r.userId, email: r.email, percents: r.percents },
+      owner: { userId: r.userId, email: r.email, locale: r.locale, percents: r.percents },
+      name: r.name || r.proxyUserId,
       subject: { proxyAccountId: r.id, proxyUserId: r.proxyUserId },
     };
-    const named = `proxy account "${r.name || r.proxyUserId}"`;
     const out: UsageMeter[] = [];
-    if (r.cap !== null) out.push({ ...base, meter: 'cap', period: 'lifetime', usedBytes: r.used, limitBytes: r.cap, what: `the cap of ${named}` });
-    if (r.daily !== null) out.push({ ...base, meter: 'daily', period: day, usedBytes: used.day, limitBytes: r.daily, what: `the daily limit of ${named}` });
-    if (r.monthly !== null)
-      out.push({ ...base, meter: 'monthly', period: monthOf(day), usedBytes: used.month, limitBytes: r.monthly, what: `the monthly limit of ${named}` });
+    if (r.cap !== null) out.push({ ...base, meter: 'cap', period: 'lifetime', usedBytes: r.used, limitBytes: r.cap });
+    if (r.daily !== null) out.push({ ...base, meter: 'daily', period: day, usedBytes: used.day, limitBytes: r.daily });
+    if (r.monthly !== null) out.push({ ...base, meter: 'monthly', period: monthOf(day), usedBytes: used.month, limitBytes: r.monthly });
     return out;
   });
+}
+
+/** The proxy accounts the given leases spend for. */
+export async function accountsOfLeases(db: DbOrTx, leaseIds: readonly string[]): Promise<string[]> {
+  if (!leaseIds.length) return [];
+  const rows = await db
+    .selectDistinct({ id: gatewayLeases.proxyAccountId })
+    .from(gatewayLeases)
+    .where(inArray(gatewayLeases.id, [...leaseIds]));
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -227,6 +230,7 @@ export async function planMeters(db: DbOrTx, userIds: readonly string[]): Promis
       carried: planBuckets.carriedBytes,
       userId: users.id,
       email: users.email,
+      locale: users.locale,
       percents: users.usageAlertPercents,
     })
     .from(subscriptions)
@@ -240,22 +244,10 @@ export async function planMeters(db: DbOrTx, userIds: readonly string[]): Promis
     period: r.periodStart.toISOString(),
     usedBytes: r.used,
     limitBytes: r.granted + r.carried,
-    owner: { userId: r.userId, email: r.email, percents: r.percents },
-    what: `the allowance of plan "${r.planName}" this period`,
+    owner: { userId: r.userId, email: r.email, locale: r.locale, percents: r.percents },
+    name: r.planName,
     subject: { subscriptionId: r.id, planId: r.planId },
-    atFull: 'At 100% your traffic goes on from your pay-as-you-go credit until the next period starts.',
-    page: { path: '/dashboard', label: 'Dashboard' },
   }));
-}
-
-/** The proxy accounts the given leases spend for. */
-export async function accountsOfLeases(db: DbOrTx, leaseIds: readonly string[]): Promise<string[]> {
-  if (!leaseIds.length) return [];
-  const rows = await db
-    .selectDistinct({ id: gatewayLeases.proxyAccountId })
-    .from(gatewayLeases)
-    .where(inArray(gatewayLeases.id, [...leaseIds]));
-  return rows.map((r) => r.id);
 }
 
 /** After a gateway report: the usage alerts of the accounts its leases spent for and of their owners' plans. */

@@ -7,6 +7,7 @@
  */
 import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { DEFAULT_QUALITY_INCIDENT_OK_RATE } from '@proxyhub/core';
+import { translatorFor } from '@proxyhub/core/i18n/server';
 import { qualityIncidents, qualityProbes, statusNotices, statusSubscriptions, telegramOutbox, type DbOrTx } from '@proxyhub/db';
 import type { ApiConfig } from '../../config';
 
@@ -19,10 +20,9 @@ export interface IncidentChange {
   kind: 'opened' | 'closed';
 }
 
-export const incidentText = (c: Pick<IncidentChange, 'country' | 'kind'>) =>
-  c.kind === 'opened'
-    ? `ProxyHub status: ${c.country} is degraded. Test connections through ${c.country} exits are failing.`
-    : `ProxyHub status: ${c.country} has recovered. The last ${INCIDENT_WINDOW} test connections through ${c.country} exits succeeded.`;
+/** A change in words, in the subscriber's language: an incident mail's intro and a subscribed chat's message. */
+export const incidentWords = (locale: string | null | undefined, c: Pick<IncidentChange, 'country' | 'kind'>) =>
+  translatorFor(locale)(c.kind === 'opened' ? 'statusIncident.opened' : 'statusIncident.closed', { ns: 'mail', country: c.country, window: INCIDENT_WINDOW });
 
 /** Moves each country's incident as its last probes say; the changes made (and their notices queued). */
 export async function updateIncidents(db: DbOrTx, countries: readonly string[], config: ApiConfig, now = new Date()): Promise<IncidentChange[]> {
@@ -64,17 +64,17 @@ export async function updateIncidents(db: DbOrTx, countries: readonly string[], 
 /** In the change's transaction: a notice row per confirmed mail subscriber, a Telegram message per subscribed chat. */
 async function queueNotices(tx: DbOrTx, change: IncidentChange): Promise<IncidentChange> {
   const subs = await tx
-    .select({ id: statusSubscriptions.id, chatId: statusSubscriptions.telegramChatId })
+    .select({ id: statusSubscriptions.id, chatId: statusSubscriptions.telegramChatId, locale: statusSubscriptions.locale })
     .from(statusSubscriptions)
     .where(isNotNull(statusSubscriptions.confirmedAt));
   const mails = subs.filter((s) => s.chatId === null);
-  const chats = subs.flatMap((s) => (s.chatId === null ? [] : [s.chatId]));
+  const chats = subs.flatMap((s) => (s.chatId === null ? [] : [{ chatId: s.chatId, locale: s.locale }]));
   if (mails.length)
     await tx
       .insert(statusNotices)
       .values(mails.map((s) => ({ subscriptionId: s.id, incidentId: change.incidentId, kind: change.kind })))
       .onConflictDoNothing();
-  if (chats.length) await tx.insert(telegramOutbox).values(chats.map((chatId) => ({ chatId, text: incidentText(change) })));
+  if (chats.length) await tx.insert(telegramOutbox).values(chats.map((c) => ({ chatId: c.chatId, text: incidentWords(c.locale, change) })));
   return change;
 }
 

@@ -9,8 +9,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '@proxyhub/auth';
 import { DomainError, STATUS_LINK_INVALID } from '@proxyhub/core';
 import { qualityIncidents, statusNotices, statusSubscriptions, statusSubscriptionTokens, type DbOrTx } from '@proxyhub/db';
-import { composeMail, PRODUCT_NAME, type DraftMailer, type MailDraft } from '../../mail';
-import { incidentText } from './quality-incidents';
+import type { Locale } from '@proxyhub/core/i18n';
+import { mailTemplates, type DraftMailer, type MailDraft } from '../../mail';
 
 export const CONFIRM_TTL_MS = 24 * 3600_000;
 /** An unsubscribe link holds as long as the board's history. */
@@ -49,17 +49,17 @@ const statusLink = (publicUrl: string, purpose: Purpose, token: string) => new U
  * POST /api/status/subscribe: the address gets a confirmation link (an address already confirmed
  * gets nothing: it hears of incidents already). The same answer either way. The mail to send, or null.
  */
-export async function subscribeEmail(tx: DbOrTx, email: string, publicUrl: string): Promise<MailDraft | null> {
-  await tx.insert(statusSubscriptions).values({ email }).onConflictDoNothing();
+export async function subscribeEmail(tx: DbOrTx, email: string, publicUrl: string, locale: Locale): Promise<MailDraft | null> {
+  // An unconfirmed address takes the latest request's language (the confirmation and later incident
+  // mails are in it); a confirmed one keeps its own, so a stranger's request cannot change it.
+  await tx
+    .insert(statusSubscriptions)
+    .values({ email, locale })
+    .onConflictDoUpdate({ target: statusSubscriptions.email, set: { locale }, setWhere: isNull(statusSubscriptions.confirmedAt) });
   const [sub] = await tx.select().from(statusSubscriptions).where(eq(statusSubscriptions.email, email));
   if (!sub || sub.confirmedAt) return null;
   const link = statusLink(publicUrl, 'confirm', await issueStatusToken(tx, sub.id, 'confirm', CONFIRM_TTL_MS));
-  return composeMail(email, {
-    subject: `Confirm ${PRODUCT_NAME} status mails`,
-    intro: `Confirm that this address should get a mail when a country on the ${PRODUCT_NAME} status board becomes degraded, and when it recovers.`,
-    action: { label: 'Confirm subscription', url: link },
-    outro: 'This link expires in 24 hours. If you did not ask for it, ignore this email: nothing will be sent.',
-  });
+  return mailTemplates.statusConfirm({ email, locale: sub.locale }, link);
 }
 
 /** The confirmation link's POST: the address now gets incident mails. */
@@ -81,8 +81,12 @@ export async function unsubscribe(tx: DbOrTx, token: string): Promise<{ email: s
 }
 
 /** The bot's `/status subscribe` and `/status unsubscribe`: whether the chat is subscribed now. */
-export async function setChatSubscribed(tx: DbOrTx, chatId: number, on: boolean): Promise<boolean> {
-  if (on) await tx.insert(statusSubscriptions).values({ telegramChatId: chatId, confirmedAt: new Date() }).onConflictDoNothing();
+export async function setChatSubscribed(tx: DbOrTx, chatId: number, on: boolean, locale: Locale): Promise<boolean> {
+  if (on)
+    await tx
+      .insert(statusSubscriptions)
+      .values({ telegramChatId: chatId, confirmedAt: new Date(), locale })
+      .onConflictDoUpdate({ target: statusSubscriptions.telegramChatId, set: { locale } });
   else await tx.delete(statusSubscriptions).where(eq(statusSubscriptions.telegramChatId, chatId));
   return on;
 }
@@ -111,20 +115,18 @@ export async function sendStatusNotices(
   let sent = 0;
   for (const n of claimed) {
     const [row] = await db
-      .select({ email: statusSubscriptions.email, country: qualityIncidents.country })
+      .select({ email: statusSubscriptions.email, locale: statusSubscriptions.locale, country: qualityIncidents.country })
       .from(statusSubscriptions)
       .innerJoin(qualityIncidents, eq(qualityIncidents.id, n.incidentId))
       .where(eq(statusSubscriptions.id, n.subscriptionId));
     if (!row?.email) continue;
     const unsubscribeUrl = statusLink(publicUrl, 'unsubscribe', await issueStatusToken(db, n.subscriptionId, 'unsubscribe', UNSUBSCRIBE_TTL_MS));
-    const change = { country: row.country, incidentId: n.incidentId, kind: n.kind };
     try {
       await mailer.send(
-        composeMail(row.email, {
-          subject: `${PRODUCT_NAME} status: ${row.country} ${n.kind === 'opened' ? 'degraded' : 'recovered'}`,
-          intro: incidentText(change),
-          action: { label: 'Open the status page', url: new URL('/status', publicUrl).toString() },
-          outro: `You get this mail because you subscribed to ${PRODUCT_NAME} status mails. Unsubscribe: ${unsubscribeUrl}`,
+        mailTemplates.statusIncident({ email: row.email, locale: row.locale }, new URL('/status', publicUrl).toString(), {
+          country: row.country,
+          kind: n.kind,
+          unsubscribeUrl,
         }),
       );
       sent += 1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../../i18n/locales';
 import { TEAM_ROLES } from '../teams';
 
 /** What the `auth.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
@@ -21,6 +22,8 @@ export const authMeOutput = z.object({
   returning: z.boolean(),
   createdAt: z.date(),
   referralCode: z.string(),
+  /** The language of the user's mails and bot replies, and of the web app once signed in. */
+  locale: z.enum(LOCALES),
 });
 
 /** A team member acting on a team's account: who they are and their role there. */

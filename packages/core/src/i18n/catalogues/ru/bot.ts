@@ -1,4 +1,60 @@
 import type { Translation } from '../../catalogue-shape';
 import type en from '../en/bot';
 
-export default {} satisfies Translation<typeof en>;
+export default {
+  help: [
+    'Команды бота ProxyHub:',
+    '/balance — остаток и расход трафика',
+    '/redeem КОД — активировать код пополнения',
+    '/buy ГБ — криптосчёт на столько ГБ',
+    '/proxies СТРАНА [N] — N строк прокси для страны (по умолчанию 10, не больше 100), фиксированный IP на 60 минут',
+    '/rotate СТРОКА — новый IP сейчас для одной из ваших строк с фиксированным IP (её имя пользователя или вся строка)',
+    '/giveaway ГБ КОЛИЧЕСТВО — для администраторов: код, который КОЛИЧЕСТВО человек смогут активировать по одному разу',
+    '/status — таблица измеренного качества; /status subscribe (или unsubscribe) — сообщение, когда в стране начинаются перебои и когда работа восстанавливается',
+    '/help — этот список',
+  ].join('\n'),
+  notLinked:
+    'Этот чат не привязан к аккаунту ProxyHub. В настройках на сайте нажмите «Подключить Telegram» и откройте полученную ссылку (или отправьте сюда /start КОД с её кодом).',
+  privateChatOnly: 'Привяжите аккаунт в личном чате с ботом',
+  linkInvalid: 'Код ссылки недействителен или устарел. Получите новую ссылку в настройках на сайте.',
+  linked: 'Чат привязан к {{name}}. Отправьте /help, чтобы увидеть команды.',
+  adminChat: 'Этот чат привязан к аккаунту администратора: /balance, /redeem, /buy, /proxies и /rotate — для клиентских аккаунтов.',
+  rotateUsage: 'Использование: /rotate СТРОКА, например /rotate host:port:username:password (или только имя пользователя)',
+  lineRotated: 'Новый IP для {{username}}: каждый шлюз выдаст новый выход в течение {{seconds}} секунд, открытые подключения закрываются.',
+  giveawayAdminsOnly: 'Создавать раздачи может только чат, привязанный к аккаунту администратора.',
+  giveawayUsage: 'Использование: /giveaway ГБ КОЛИЧЕСТВО (например, /giveaway 1 50: по 1 ГБ первым 50 людям).',
+  giveawayCreated_one: 'Раздача создана: {{code}}\nПо {{gb}} первому {{count}} человеку. Получить: /redeem {{code}}',
+  giveawayCreated_few: 'Раздача создана: {{code}}\nПо {{gb}} первым {{count}} людям. Получить: /redeem {{code}}',
+  giveawayCreated_many: 'Раздача создана: {{code}}\nПо {{gb}} первым {{count}} людям. Получить: /redeem {{code}}',
+  giveawayCreated_other: 'Раздача создана: {{code}}\nПо {{gb}} первым {{count}} людям. Получить: /redeem {{code}}',
+  statusSubscribed:
+    'Подписка оформлена: этот чат получит сообщение, когда в стране начнутся перебои и когда работа восстановится. /status unsubscribe отключает их.',
+  statusUnsubscribed: 'Подписка отменена: этот чат больше не получает сообщений о статусе.',
+  statusUsage: 'Использование: /status, /status subscribe или /status unsubscribe',
+  board: {
+    empty: 'Измерений пока нет.',
+    heading: 'Измеренное качество за последние 24 часа:',
+    degraded: 'ПЕРЕБОИ, ',
+    noProbes: 'нет проверок',
+    okRate: '{{rate}} успешно',
+    connect: ', подключение {{ms}} мс',
+  },
+  balance: 'Остаток: {{remaining}}\nИзрасходовано: {{used}}',
+  redeemUsage: 'Использование: /redeem КОД',
+  redeemed: '{{message}}. Остаток: {{remaining}}',
+  buyUsage: 'Использование: /buy ГБ (целое число ГБ)',
+  proxiesUsage: 'Использование: /proxies СТРАНА [N], например /proxies US 10',
+  proxiesCount: 'N должно быть целым числом от 1 до {{max}}',
+  unknownCountry: 'Неизвестная страна: {{country}}. Укажите двухбуквенный код, который предлагает генератор (например, US).',
+  notify: {
+    paymentCredited: 'Платёж зачислен: добавлено {{credited}}. Остаток: {{remaining}}',
+    planPaymentCredited: 'Оплата тарифа зачислена: период тарифа на {{gb}} начат или продлён.',
+    planRenewing: 'Период вашего тарифа {{plan}} заканчивается {{endsOn}}. Оплатите следующий период: {{url}}',
+    suspended: 'Ваш аккаунт ProxyHub заблокирован.',
+    resumed: 'Ваш аккаунт ProxyHub разблокирован.',
+    expiring: 'Срок действия прокси-аккаунта «{{name}}» истекает {{expiresAt}} (UTC).',
+    usage: 'Оповещение о расходе: израсходовано {{percent}} — {{what}} ({{used}} из {{limit}}).',
+    lowBalance: 'Баланс на исходе: осталось {{remaining}}, это ниже вашего порога оповещения {{threshold}}.',
+    outOfData: 'Трафик закончился: прокси остановлены до пополнения.',
+  },
+} satisfies Translation<typeof en>;
