@@ -58,8 +58,13 @@ export function formatBytesFor(locale: Locale, bytes: bigint | number | string):
   const abs = b < 0n ? -b : b;
   if (abs >= BigInt(GiB)) return formatGbFor(locale, b);
   if (abs >= BigInt(MiB)) return unitFormat(locale, 'megabyte', 2).format(Number(b) / MiB);
-  if (abs >= BigInt(KiB)) return unitFormat(locale, 'kilobyte', 2).format(Number(b) / KiB);
-  return numberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long' }).format(b);
+  // Intl writes "kB" (the SI kilo); ours is 1024 bytes, written KB as everywhere in the app.
+  if (abs >= BigInt(KiB))
+    return unitFormat(locale, 'kilobyte', 2)
+      .format(Number(b) / KiB)
+      .replace('kB', 'KB');
+  // At most four digits below a KB: written without a group separator ("1000 bytes", as before).
+  return numberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long', useGrouping: false }).format(b);
 }
 
 type When = Date | string | number;
