@@ -75,11 +75,13 @@ interface Props {
 
 /** Filters, pages and the CSV link over a connection log. */
 export function ConnectionsTable({ testId, query, csvHref }: Props) {
-  const { t } = useTranslation('dashboard');
+  // Not suspending: the admin panel opens a user's log inside its own page, which must not go back to loading.
+  const { t, ready } = useTranslation('dashboard', { useSuspense: false });
   const [outcome, setOutcome] = useState<ConnectionOutcome | ''>('');
   const [target, setTarget] = useState('');
   const filters: ConnectionFilters = { ...(outcome ? { outcome } : {}), ...(target.trim() ? { target: target.trim() } : {}) };
   const q = query(filters);
+  if (!ready) return <Spinner />;
   return (
     <>
       <div className="filters">

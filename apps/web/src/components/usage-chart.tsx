@@ -23,7 +23,9 @@ export function UsageChart({
   totalBytes: bigint;
   testId?: string;
 }) {
-  const { t } = useTranslation('dashboard');
+  // Not suspending: the admin panel draws this chart once its data arrives, and the panel must not
+  // go back to loading for the legend's words; the bars are drawn once the catalogue is there.
+  const { t, ready } = useTranslation('dashboard', { useSuspense: false });
   // One unit for the whole chart, chosen by the tallest bar: small traffic in KB or bytes, so the
   // axis ticks are distinct numbers rather than "0 MB" five times.
   const unit = chartUnit(Math.max(0, ...raw.map((p) => Number(BigInt(p.bytesDown) + BigInt(p.bytesUp)))));
@@ -35,23 +37,25 @@ export function UsageChart({
   }));
   return (
     <div className="usage-chart" data-testid={testId} data-total-bytes={String(totalBytes)} data-unit={unit.name}>
-      <ResponsiveContainer width="100%" height={260}>
-        <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
-          <CartesianGrid strokeDasharray="3 3" vertical={false} />
-          <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
-          <YAxis
-            tick={{ fontSize: 12 }}
-            width={72}
-            allowDecimals={unit.name !== 'bytes'}
-            domain={[0, (max: number) => Math.max(max, 1)]}
-            tickFormatter={(v: number) => formatInUnit(v, unit.name)}
-          />
-          <Tooltip formatter={(v) => formatInUnit(Number(v), unit.name)} />
-          <Legend />
-          <Bar dataKey="down" name={t('chart.download')} stackId="b" fill="#4f46e5" isAnimationActive={false} />
-          <Bar dataKey="up" name={t('chart.upload')} stackId="b" fill="#a5b4fc" isAnimationActive={false} />
-        </BarChart>
-      </ResponsiveContainer>
+      {ready && (
+        <ResponsiveContainer width="100%" height={260}>
+          <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} />
+            <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" minTickGap={16} />
+            <YAxis
+              tick={{ fontSize: 12 }}
+              width={72}
+              allowDecimals={unit.name !== 'bytes'}
+              domain={[0, (max: number) => Math.max(max, 1)]}
+              tickFormatter={(v: number) => formatInUnit(v, unit.name)}
+            />
+            <Tooltip formatter={(v) => formatInUnit(Number(v), unit.name)} />
+            <Legend />
+            <Bar dataKey="down" name={t('chart.download')} stackId="b" fill="#4f46e5" isAnimationActive={false} />
+            <Bar dataKey="up" name={t('chart.upload')} stackId="b" fill="#a5b4fc" isAnimationActive={false} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
     </div>
   );
 }
