@@ -26,11 +26,14 @@ describe('describeError', () => {
     expect(describeError('Invalid email or password!')).toBeNull();
     expect(describeError('Invalid email or password, again')).toBeNull();
     expect(describeError('Invalid input')).toBeNull();
+    expect(describeError('Invalid input: expected object, received null')).toBeNull();
+    expect(describeError('Email: Invalid input: expected string, received number')).toBeNull();
   });
 
   it('prefers the template with the most literal text', () => {
     expect(describeError('username: Malformed username')).toEqual({ code: 'USERNAME_PROBLEM', params: { reason: 'Malformed username' } });
     expect(describeError('Price per GB must be a number')).toEqual({ code: 'FIELD_MUST_BE_NUMBER', params: { field: 'Price per GB' } });
+    expect(describeError('Username template: unknown placeholder {x}')?.code).toBe('USERNAME_TEMPLATE_PROBLEM');
     expect(describeError('Page must be a number')?.code).toBe('PAGE_NUMBER');
   });
 
@@ -71,7 +74,7 @@ const NOT_MESSAGES = new Set([
 const PASSED_ON = [
   'packages/api/src/trpc.ts', // a domain error's own message
   'apps/server/src/error-answer.ts', // a procedure's message or first zod message
-  'apps/server/src/plugins/json-edge.ts', // the framework's own refusals (generic codes)
+  'apps/server/src/plugins/json-edge.ts', // the framework's own refusals (MALFORMED_JSON, UNSUPPORTED_CONTENT_TYPE, else generic codes)
   'apps/server/src/rest/auth.ts', // sign-in's "verify first" answer (VERIFY_EMAIL_FIRST)
 ];
 
@@ -99,8 +102,9 @@ describe('every message has a code (the completeness guard)', () => {
     const missing = new Set<string>();
     for (const { pattern, at } of sources) {
       const bare = pattern.replaceAll(WILDCARD, '').trim();
-      // Enum values, single words and labels are the scan's catch of non-messages.
-      if (NOT_MESSAGES.has(pattern) || (!pattern.includes(WILDCARD) && !bare.includes(' '))) continue;
+      // Enum values, single words and labels are the scan's catch of non-messages; a label and a
+      // nested message ("${field}: ${problem}") has a template for each label (USERNAME_TEMPLATE_PROBLEM).
+      if (NOT_MESSAGES.has(pattern) || (!pattern.includes(WILDCARD) && !bare.includes(' ')) || !/\w/.test(bare)) continue;
       if (!describeError(pattern.replaceAll(WILDCARD, '7'))) missing.add(`${at}: ${JSON.stringify(pattern.replaceAll(WILDCARD, '${...}'))}`);
     }
     expect([...missing]).toEqual([]);
