@@ -45,6 +45,8 @@ export default {
   INVALID_CREDENTIALS: 'Invalid email or password',
   VERIFY_EMAIL_FIRST: 'Please verify your email before signing in. Check your inbox for the verification link.',
   ACCOUNT_DISABLED: 'This account has been disabled. Please contact support.',
+  VERIFY_LINK_INVALID: 'Invalid verification link. Please check your email for the correct link.',
+  RESET_TOKEN_INVALID: 'Invalid reset token. Please request a new password reset.',
   VERIFY_LINK_UNKNOWN: 'Invalid or unknown verification link. Please request a new one.',
   VERIFY_LINK_EXPIRED: 'This verification link has expired. Please request a new one.',
   VERIFY_LINK_REPLACED: 'A newer verification link was sent to your email. Please use the link in the latest message.',

@@ -42,6 +42,8 @@ export default {
   INVALID_CREDENTIALS: 'Correo o contraseña incorrectos',
   VERIFY_EMAIL_FIRST: 'Verifica tu correo antes de iniciar sesión. Busca el enlace de verificación en tu bandeja de entrada.',
   ACCOUNT_DISABLED: 'Esta cuenta está desactivada. Ponte en contacto con soporte.',
+  VERIFY_LINK_INVALID: 'Enlace de verificación no válido. Busca el enlace correcto en tu correo.',
+  RESET_TOKEN_INVALID: 'Enlace de restablecimiento no válido. Solicita un nuevo restablecimiento de contraseña.',
   VERIFY_LINK_UNKNOWN: 'El enlace de verificación no es válido o no existe. Solicita uno nuevo.',
   VERIFY_LINK_EXPIRED: 'Este enlace de verificación ha caducado. Solicita uno nuevo.',
   VERIFY_LINK_REPLACED: 'Se envió un enlace de verificación más reciente a tu correo. Usa el enlace del último mensaje.',

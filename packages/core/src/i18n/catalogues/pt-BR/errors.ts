@@ -42,6 +42,8 @@ export default {
   INVALID_CREDENTIALS: 'E-mail ou senha inválidos',
   VERIFY_EMAIL_FIRST: 'Confirme seu e-mail antes de entrar. Procure o link de confirmação na sua caixa de entrada.',
   ACCOUNT_DISABLED: 'Esta conta foi desativada. Entre em contato com o suporte.',
+  VERIFY_LINK_INVALID: 'Link de confirmação inválido. Procure o link correto no seu e-mail.',
+  RESET_TOKEN_INVALID: 'Link de redefinição inválido. Solicite uma nova redefinição de senha.',
   VERIFY_LINK_UNKNOWN: 'Link de confirmação inválido ou desconhecido. Solicite um novo.',
   VERIFY_LINK_EXPIRED: 'Este link de confirmação expirou. Solicite um novo.',
   VERIFY_LINK_REPLACED: 'Um link de confirmação mais recente foi enviado para seu e-mail. Use o link da última mensagem.',

@@ -41,6 +41,8 @@ export default {
   INVALID_CREDENTIALS: '邮箱或密码错误',
   VERIFY_EMAIL_FIRST: '请先验证邮箱再登录。验证链接在你的收件箱中。',
   ACCOUNT_DISABLED: '此账户已被停用，请联系客服。',
+  VERIFY_LINK_INVALID: '验证链接无效，请在邮件中查找正确的链接。',
+  RESET_TOKEN_INVALID: '重置链接无效，请重新申请重置密码。',
   VERIFY_LINK_UNKNOWN: '验证链接无效或未知，请重新申请。',
   VERIFY_LINK_EXPIRED: '此验证链接已过期，请重新申请。',
   VERIFY_LINK_REPLACED: '已向你的邮箱发送更新的验证链接，请使用最新邮件中的链接。',
