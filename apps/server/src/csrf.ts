@@ -12,6 +12,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { usesBearer } from '@proxyhub/api';
+import { errorBody } from './error-answer';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // The sandbox payment page posts plain HTML forms; it does not exist in production. Telegram's
@@ -33,7 +34,7 @@ export function csrfGuard(opts: { publicUrl: string; cookieNames: string[] }) {
     // charge and so exempts nothing.
     if (usesBearer(req.headers.authorization)) return;
 
-    const refuse = (why: string) => reply.code(403).send({ success: false, error: `Request blocked: ${why}` });
+    const refuse = (why: string) => reply.code(403).send(errorBody(403, `Request blocked: ${why}`));
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     const ownOrigin = (o: string) => o === publicOrigin || o === `${req.protocol}://${req.headers.host}`;

@@ -13,7 +13,7 @@ import { appRouter } from '@proxyhub/api';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminClient, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 
-const FORBIDDEN = { success: false, error: 'Not allowed for your role' };
+const FORBIDDEN = { success: false, error: 'Not allowed for your role', code: 'NOT_ALLOWED_FOR_ROLE' };
 
 /** Roles besides owner that each REST path admits. */
 const REST_MATRIX: Record<string, AdminRole[]> = {

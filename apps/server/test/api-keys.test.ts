@@ -15,7 +15,7 @@ import { restRoutes } from '../src/rest';
 import { createTestDb, signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
 import { REST_SCOPES, TRPC_SCOPES } from './user-scopes';
 
-const missing = (scope: RequiredScope) => ({ success: false, error: `Missing scope: ${scope}` });
+const missing = (scope: RequiredScope) => ({ success: false, error: `Missing scope: ${scope}`, code: 'MISSING_SCOPE' });
 
 let server: TestServer;
 let owner: HttpClient;

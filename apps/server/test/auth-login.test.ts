@@ -54,7 +54,7 @@ describe('login (REST)', () => {
     expect(b.status).toBe(401);
     expect(a.body).toEqual(b.body);
     // Every login answer carries the spec's requiresVerification, false on a failure.
-    expect(a.body).toEqual({ success: false, error: 'Invalid email or password', requiresVerification: false });
+    expect(a.body).toEqual({ success: false, error: 'Invalid email or password', code: 'INVALID_CREDENTIALS', requiresVerification: false });
 
     const time = async (f: () => Promise<unknown>) => {
       const t0 = performance.now();
@@ -76,16 +76,28 @@ describe('login (REST)', () => {
 
   it('validates with the spec messages', async () => {
     const c = server.client();
-    expect((await c.post('/auth/login', { password: 'x' })).body).toEqual({ success: false, error: 'Email is required', requiresVerification: false });
+    expect((await c.post('/auth/login', { password: 'x' })).body).toEqual({
+      success: false,
+      error: 'Email is required',
+      code: 'EMAIL_REQUIRED',
+      requiresVerification: false,
+    });
     expect((await c.post('/auth/login', { email: 'bad', password: 'x' })).body).toEqual({
       success: false,
       error: 'Please enter a valid email address',
+      code: 'EMAIL_INVALID',
       requiresVerification: false,
     });
-    expect((await c.post('/auth/login', { email: 'a@b.co' })).body).toEqual({ success: false, error: 'Password is required', requiresVerification: false });
+    expect((await c.post('/auth/login', { email: 'a@b.co' })).body).toEqual({
+      success: false,
+      error: 'Password is required',
+      code: 'PASSWORD_REQUIRED',
+      requiresVerification: false,
+    });
     expect((await c.post('/auth/login', { email: 'a@b.co', password: '' })).body).toEqual({
       success: false,
       error: 'Password is required',
+      code: 'PASSWORD_REQUIRED',
       requiresVerification: false,
     });
   });

@@ -2,6 +2,7 @@ import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkToken, STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { proxyAccountRows, rawRequest, trpcFor, userRow } from './auth-support';
+import { describeError } from '@proxyhub/core/i18n';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -52,7 +53,7 @@ describe('register: validation', () => {
     const body = { ...valid(), ...patch };
     const res = await server.client().post('/auth/register', body);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: message });
+    expect(res.body).toEqual({ success: false, error: message, code: describeError(message)!.code });
     // No partial write: nothing was created for the address.
     if (typeof body.email === 'string' && body.email.includes('@example.com')) expect(await userRow(server, body.email.toLowerCase())).toHaveLength(0);
   });

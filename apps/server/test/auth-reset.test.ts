@@ -43,10 +43,15 @@ describe('forgot password', () => {
   });
 
   it('validates the email with the spec messages', async () => {
-    expect((await server.client().post('/auth/forgot-password', { email: '' })).body).toEqual({ success: false, error: 'Email is required' });
+    expect((await server.client().post('/auth/forgot-password', { email: '' })).body).toEqual({
+      success: false,
+      error: 'Email is required',
+      code: 'EMAIL_REQUIRED',
+    });
     expect((await server.client().post('/auth/forgot-password', { email: 'x@y' })).body).toEqual({
       success: false,
       error: 'Please enter a valid email address',
+      code: 'EMAIL_INVALID',
     });
   });
 
@@ -124,7 +129,7 @@ describe('reset password', () => {
     const weak = await server.client().post('/auth/reset-password', { token, password: 'weakpassword' });
     expect(weak).toMatchObject({ status: 400, body: { success: false, error: COMPLEXITY } });
     const short = await server.client().post('/auth/reset-password', { token, password: 'Ab1' });
-    expect(short.body).toEqual({ success: false, error: 'Password must be at least 8 characters' });
+    expect(short.body).toEqual({ success: false, error: 'Password must be at least 8 characters', code: 'PASSWORD_TOO_SHORT' });
     expect((await server.client().post('/auth/reset-password', { token, password: NEW_PASSWORD })).status).toBe(200);
   });
 

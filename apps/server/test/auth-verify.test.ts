@@ -5,6 +5,7 @@ import { oneTimeTokens } from '@proxyhub/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkToken, STRONG_PASSWORD, startTestServer, uniqueEmail, type TestServer } from './helpers';
 import { expireTokens, tokenRows, trpcFor, userRow } from './auth-support';
+import { describeError } from '@proxyhub/core/i18n';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -57,7 +58,7 @@ describe('verify email (REST)', () => {
   it('refuses an unknown token', async () => {
     const res = await server.client().get(`/auth/verify-email?token=${'x'.repeat(43)}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: 'Invalid or unknown verification link. Please request a new one.' });
+    expect(res.body).toEqual({ success: false, error: 'Invalid or unknown verification link. Please request a new one.', code: 'VERIFY_LINK_UNKNOWN' });
   });
 
   it.each([
@@ -69,7 +70,7 @@ describe('verify email (REST)', () => {
   ])('answers %s with the spec message', async (_what, qs) => {
     const res = await server.client().get(`/auth/verify-email${qs}`);
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, error: INVALID_LINK });
+    expect(res.body).toEqual({ success: false, error: INVALID_LINK, code: describeError(INVALID_LINK)!.code });
   });
 
   it('resend sends a new link and the earlier one still works (a newer mail never voids it)', async () => {
@@ -106,7 +107,11 @@ describe('verify email (REST)', () => {
     await server.deps.db.update(oneTimeTokens).set({ usedAt: new Date() }).where(eq(oneTimeTokens.userId, userId));
     const r = await client.get(`/auth/verify-email?token=${token}`);
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ success: false, error: 'A newer verification link was sent to your email. Please use the link in the latest message.' });
+    expect(r.body).toEqual({
+      success: false,
+      error: 'A newer verification link was sent to your email. Please use the link in the latest message.',
+      code: 'VERIFY_LINK_REPLACED',
+    });
   });
 
   it('resend answers the same for unknown and verified addresses and sends nothing', async () => {
@@ -123,10 +128,11 @@ describe('verify email (REST)', () => {
   });
 
   it('resend validates the email with the spec messages', async () => {
-    expect((await server.client().post('/auth/resend-verification', {})).body).toEqual({ success: false, error: 'Email is required' });
+    expect((await server.client().post('/auth/resend-verification', {})).body).toEqual({ success: false, error: 'Email is required', code: 'EMAIL_REQUIRED' });
     expect((await server.client().post('/auth/resend-verification', { email: 'nope' })).body).toEqual({
       success: false,
       error: 'Please enter a valid email address',
+      code: 'EMAIL_INVALID',
     });
   });
 

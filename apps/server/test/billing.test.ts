@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type SandboxNotification } from '@proxyhub/api';
 import { adminClient, expectLedgerOk, internalClient } from './credits-helpers';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { describeError } from '@proxyhub/core/i18n';
 
 let server: TestServer;
 let admin: HttpClient;
@@ -126,7 +127,11 @@ describe('GET /api/billing', () => {
       ['format=xml', 'Format must be json or csv'],
     ] as const) {
       const bad = await client.get<{ success: boolean; error: string }>(`/api/billing?${q}`);
-      expect({ q, status: bad.status, body: bad.body }).toEqual({ q, status: 400, body: { success: false, error: message } });
+      expect({ q, status: bad.status, body: bad.body }).toEqual({
+        q,
+        status: 400,
+        body: { success: false, error: message, code: describeError(message)!.code },
+      });
     }
   });
 

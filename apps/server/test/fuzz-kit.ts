@@ -1,6 +1,6 @@
 /**
  * Shared by the fuzz test files. Malformed input over every route and every tRPC procedure the app has registered (enumerated at
- * run time, so routes added later are covered as they land): no 5xx, and every 4xx says why.
+ * run time, so routes added later are covered as they land): no 5xx, and every 4xx says why, with its code.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll } from 'vitest';
@@ -222,14 +222,19 @@ export function problem(res: RawResponse, path: string): string | null {
         if ('result' in item) continue;
         return `tRPC item without error or result: ${JSON.stringify(item).slice(0, 200)}`;
       }
-      const err = item.error as { json?: { message?: unknown }; message?: unknown } | string;
+      const err = item.error as { json?: { message?: unknown; data?: { errorCode?: unknown } }; message?: unknown } | string;
       const message = typeof err === 'string' ? err : (err.json?.message ?? err.message);
       if (typeof message !== 'string' || !message) return `tRPC error without a message: ${JSON.stringify(item).slice(0, 200)}`;
+      // Every error carries its code (docs/api-errors.md): tRPC's own shape in data.errorCode, the server's edge answers in code.
+      const code = typeof err === 'string' ? item.code : err.json?.data?.errorCode;
+      if (typeof code !== 'string' || !code) return `tRPC error without a code: ${JSON.stringify(item).slice(0, 200)}`;
     }
     return null;
   }
   const error = (body as Record<string, unknown>).error;
   if (typeof error !== 'string' || !error.trim()) return `status ${res.status} without an error string: ${res.text.slice(0, 200)}`;
+  const code = (body as Record<string, unknown>).code;
+  if (typeof code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(code)) return `status ${res.status} without a code: ${res.text.slice(0, 200)}`;
   return null;
 }
 

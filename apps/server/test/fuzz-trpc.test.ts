@@ -110,7 +110,7 @@ describe('fuzz: every tRPC procedure', () => {
 });
 
 describe('fuzz: nesting and dates out of range', () => {
-  const TOO_DEEP = { success: false, error: 'JSON is nested too deeply (at most 64 levels)' };
+  const TOO_DEEP = { success: false, error: 'JSON is nested too deeply (at most 64 levels)', code: 'JSON_TOO_DEEP' };
   const hexSig = 'ab'.repeat(64);
 
   it('30,000 nested arrays to either webhook, any signature: 400 with the reason, nothing credited', async () => {
@@ -167,7 +167,7 @@ describe('fuzz: nesting and dates out of range', () => {
       const res = await admin.post('/admin/codes/create', { creditsGB: 1, quantity: 1, expiresAt });
       expect({ expiresAt, res: { status: res.status, body: res.body } }).toEqual({
         expiresAt,
-        res: { status: 400, body: { success: false, error: 'Expiry must be before the year 10000' } },
+        res: { status: 400, body: { success: false, error: 'Expiry must be before the year 10000', code: 'EXPIRY_BEFORE_YEAR_10000' } },
       });
     }
     const trpc = sessionClient(server, admin);

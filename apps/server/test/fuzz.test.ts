@@ -68,7 +68,7 @@ describe('fuzz: every REST route', () => {
       body: JSON.stringify({ email: 'a'.repeat(100 * 1024) }),
     });
     expect(res.status).toBe(413);
-    expect(res.json).toEqual({ success: false, error: 'Request body is too large' });
+    expect(res.json).toEqual({ success: false, error: 'Request body is too large', code: 'REQUEST_BODY_TOO_LARGE' });
     const trpc = await rawRequest(server, {
       method: 'POST',
       path: '/trpc/auth.register',

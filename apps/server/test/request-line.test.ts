@@ -51,7 +51,11 @@ describe('request lines and headers no route serves', () => {
       }
     }
     expect(wrong).toEqual([]);
-    expect(JSON.parse((await request(port, 'POST', '/trpc/auth.login', '')).body)).toEqual({ success: false, error: 'Invalid Host header' });
+    expect(JSON.parse((await request(port, 'POST', '/trpc/auth.login', '')).body)).toEqual({
+      success: false,
+      error: 'Invalid Host header',
+      code: 'INVALID_HOST_HEADER',
+    });
   });
 
   it('TRACE and CONNECT are 405, TRACK, FOO and no Host at all 400, other unknown methods 4xx: on every route prefix', async () => {
@@ -74,8 +78,16 @@ describe('request lines and headers no route serves', () => {
       }
     }
     expect(wrong).toEqual([]);
-    expect(JSON.parse((await request(port, 'TRACE', '/trpc/auth.me', '127.0.0.1')).body)).toEqual({ success: false, error: 'Method TRACE is not allowed' });
-    expect(JSON.parse((await request(port, 'CONNECT', '127.0.0.1:443', '127.0.0.1')).body)).toEqual({ success: false, error: 'Method CONNECT is not allowed' });
+    expect(JSON.parse((await request(port, 'TRACE', '/trpc/auth.me', '127.0.0.1')).body)).toEqual({
+      success: false,
+      error: 'Method TRACE is not allowed',
+      code: 'METHOD_NOT_ALLOWED',
+    });
+    expect(JSON.parse((await request(port, 'CONNECT', '127.0.0.1:443', '127.0.0.1')).body)).toEqual({
+      success: false,
+      error: 'Method CONNECT is not allowed',
+      code: 'METHOD_CONNECT_NOT_ALLOWED',
+    });
   });
 
   it('logs no error and no stack trace for any of them', () => {

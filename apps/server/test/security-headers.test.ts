@@ -51,7 +51,7 @@ describe('security headers and basic endpoints', () => {
       expect(res.status, path).toBe(413);
     }
     const rest = await rawRequest(server, { method: 'POST', path: '/auth/login', headers: { 'content-type': 'application/json' }, body: big });
-    expect(rest.json).toEqual({ success: false, error: 'Request body is too large' });
+    expect(rest.json).toEqual({ success: false, error: 'Request body is too large', code: 'REQUEST_BODY_TOO_LARGE' });
     // Without a declared length (chunked) the body is counted as it arrives.
     const chunked = await rawRequest(server, {
       method: 'POST',
@@ -89,7 +89,7 @@ describe('security headers and basic endpoints', () => {
     for (const path of ['/auth/nothing', '/api/nothing', '/trpc-x']) {
       const res = await server.client().get(path, { accept: 'text/html' });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: `Not found: GET ${path}` });
+      expect(res.body).toEqual({ success: false, error: `Not found: GET ${path}`, code: 'ROUTE_NOT_FOUND' });
     }
     const trpc = await server.client().get('/trpc/auth.nothing');
     expect(trpc.status).toBe(404);

@@ -180,7 +180,7 @@ describe('every user REST path and tRPC procedure with a member of each role', (
       else {
         const error = roleRefusal(role, right as Exclude<typeof right, 'own' | 'any'>);
         if (typeof res.body === 'string') expect({ key, status: res.status, says: res.body.includes(error) }).toEqual({ key, status: 403, says: true });
-        else expect({ key, status: res.status, body: res.body }).toEqual({ key, status: 403, body: { success: false, error } });
+        else expect({ key, status: res.status, body: res.body }).toEqual({ key, status: 403, body: { success: false, error, code: 'ROLE_CANNOT' } });
       }
     }
     expect(walked.sort()).toEqual(Object.keys(REST_SCOPES).sort());

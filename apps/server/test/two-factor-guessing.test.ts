@@ -57,7 +57,11 @@ async function pendingUser(email: string): Promise<HttpClient> {
 
 function expectAccountLimited(res: HttpResult) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ success: false, error: expect.stringMatching(/^Too many attempts\. Please try again in \d+ (seconds|minutes)\.$/) });
+  expect(res.body).toEqual({
+    success: false,
+    error: expect.stringMatching(/^Too many attempts\. Please try again in \d+ (seconds|minutes)\.$/),
+    code: expect.stringMatching(/^TOO_MANY_ATTEMPTS_(SECONDS|MINUTES)$/),
+  });
 }
 
 const countBy = (results: HttpResult[]) => results.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});

@@ -8,6 +8,7 @@ import { proxyAccounts, usageDaily, usageHourly } from '@proxyhub/db';
 import type { GatewayReportInput } from '@proxyhub/core';
 import { addCredits, expectLedgerOk, internalClient } from '@proxyhub/testing';
 import { signedInUser, startTestServer, type HttpClient, type TestServer } from './helpers';
+import { describeError } from '@proxyhub/core/i18n';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -209,7 +210,7 @@ describe('GET /api/usage', () => {
       ['format=xml', 'Format must be json or csv'],
     ] as const) {
       const r = await client.get<{ success: boolean; error: string }>(`/api/usage?${q}`);
-      expect({ q, status: r.status, body: r.body }).toEqual({ q, status: 400, body: { success: false, error } });
+      expect({ q, status: r.status, body: r.body }).toEqual({ q, status: 400, body: { success: false, error, code: describeError(error)!.code } });
     }
   });
 

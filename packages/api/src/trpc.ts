@@ -15,6 +15,7 @@ import {
   type DomainErrorCode,
   type RequiredScope,
 } from '@proxyhub/core';
+import { describeError, genericErrorCode } from '@proxyhub/core/i18n';
 import type { Context } from './context';
 import { AUDITED_PROCEDURES, auditTarget, auditTargetBefore, recordAccountAudit, type AuditActor } from './services/accounts/account-audit';
 import { recordAudit, type Actor } from './services/admin/audit-log';
@@ -58,7 +59,22 @@ const t = initTRPC
       const cause = error.cause;
       const details = cause instanceof DomainError ? (cause.details ?? null) : null;
       const message = cause instanceof ZodError ? firstZodMessage(cause) : error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : shape.message;
-      return { ...shape, message, data: { ...shape.data, stack: undefined, details, reason: cause instanceof DomainError ? cause.code : null } };
+      // The stable code of the English text (docs/api-errors.md) beside tRPC's own `code`, and the
+      // text's varying parts, which a translation puts in its own words.
+      const described = describeError(message);
+      const errorCode = described?.code ?? genericErrorCode(shape.data.httpStatus);
+      return {
+        ...shape,
+        message,
+        data: {
+          ...shape.data,
+          stack: undefined,
+          details,
+          reason: cause instanceof DomainError ? cause.code : null,
+          errorCode,
+          errorParams: described?.params ?? null,
+        },
+      };
     },
   });
 

@@ -1,10 +1,11 @@
 /**
  * JSON in and out for every route, hence without encapsulation: bodies and tRPC inputs bounded in
  * nesting before they are parsed (json-nesting.ts), and every client error answered the same way,
- * `{ success: false, error }`; a 5xx is logged and kept vague.
+ * `{ success: false, error, code }`; a 5xx is logged and kept vague.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { errorBody } from '../error-answer';
 import { boundJsonNesting } from '../json-nesting';
 
 function clientMessage(err: Error & { code?: string }): string {
@@ -21,9 +22,9 @@ export const jsonEdge = fp(
       const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
       if (status >= 500) {
         req.log.error({ err }, 'request failed');
-        return reply.code(500).send({ success: false, error: 'Internal server error' });
+        return reply.code(500).send(errorBody(500, 'Internal server error'));
       }
-      return reply.code(status).send({ success: false, error: clientMessage(err) });
+      return reply.code(status).send(errorBody(status, clientMessage(err)));
     });
   },
   { name: 'json-edge' },

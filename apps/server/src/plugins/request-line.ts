@@ -7,6 +7,7 @@
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { errorBody } from '../error-answer';
 
 /** The methods fetch's Request refuses; no route of ours serves them. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -28,14 +29,14 @@ export const requestLine = fp(
         return reply
           .code(405)
           .header('allow', 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS')
-          .send({ success: false, error: `Method ${req.method} is not allowed` });
+          .send(errorBody(405, `Method ${req.method} is not allowed`));
       }
-      if (!hostMakesUrl(req.headers.host, req.raw.url ?? '/')) return reply.code(400).send({ success: false, error: 'Invalid Host header' });
+      if (!hostMakesUrl(req.headers.host, req.raw.url ?? '/')) return reply.code(400).send(errorBody(400, 'Invalid Host header'));
     });
     // Node hands CONNECT to a 'connect' listener instead of the request handler; without one it
     // drops the socket without an answer.
     app.server.on('connect', (_req, socket: Duplex) => {
-      const body = JSON.stringify({ success: false, error: 'Method CONNECT is not allowed' });
+      const body = JSON.stringify(errorBody(405, 'Method CONNECT is not allowed'));
       socket.end(
         `HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

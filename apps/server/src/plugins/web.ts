@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { errorBody } from '../error-answer';
 import { requestLocale } from '../request-locale';
 
 const API_PREFIXES = ['/auth', '/admin/', '/api/', '/trpc', '/webhooks', '/health', '/sandbox'];
@@ -60,7 +61,7 @@ export const webApp = fp(
       if (req.method === 'GET' && wantsHtml(req) && hasApp()) {
         return sendApp(req, reply, isUnknownApiPath(req.url) ? 404 : 200);
       }
-      return reply.code(404).send({ success: false, error: `Not found: ${req.method} ${req.url.split('?')[0]}` });
+      return reply.code(404).send(errorBody(404, `Not found: ${req.method} ${req.url.split('?')[0]}`));
     });
   },
   { name: 'web-app' },

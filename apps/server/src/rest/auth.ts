@@ -17,6 +17,7 @@ import {
   authResetPasswordOutput,
   authVerifyEmailOutput,
 } from '@proxyhub/core';
+import { errorBody } from '../error-answer';
 import { RestResponse, restRoute, withSuccess } from './rest';
 
 /** A sign-in's answer: signed in, or the password was right and a second factor is owed (403 when the email is unverified). */
@@ -68,7 +69,7 @@ export const authRoutes = [
     },
     async (caller, input) => {
       const r = await caller.auth.login(input);
-      if (r.status === 'verification_required') return new RestResponse(403, { success: false, requiresVerification: true, error: r.message });
+      if (r.status === 'verification_required') return new RestResponse(403, { ...errorBody(403, r.message), requiresVerification: true });
       // The password was right: finish with POST /auth/login/2fa and the pending-login cookie.
       if (r.status === 'two_factor_required') return { success: false as const, requiresTwoFactor: true as const, requiresVerification: false as const };
       return { success: true as const, user: r.user, requiresVerification: false as const };

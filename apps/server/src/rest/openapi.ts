@@ -22,8 +22,12 @@ export interface ExtraPath {
 
 const ERROR_SCHEMA = {
   type: 'object',
-  properties: { success: { const: false }, error: { type: 'string', description: 'What went wrong, for a person.' } },
-  required: ['success', 'error'],
+  properties: {
+    success: { const: false },
+    error: { type: 'string', description: 'What went wrong, for a person.' },
+    code: { type: 'string', description: 'What went wrong, for a program: a stable code (docs/api-errors.md).' },
+  },
+  required: ['success', 'error', 'code'],
 } as const;
 
 const errorAnswer = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sandboxOrder, SANDBOX_SIGNATURE_HEADER, signSandboxNotification, type ApiDeps, type SandboxNotification } from '@proxyhub/api';
 import { centsToUsd, escapeHtml } from '@proxyhub/core';
+import { errorBody } from '../error-answer';
 import { deliverNotification } from './payments';
 
 /** The built web app's stylesheet (its file name carries a content hash), or none when the app is not built. */
@@ -41,7 +42,7 @@ export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: 
   });
 
   scope.get<{ Params: { id: string } }>('/sandbox/pay/:id', async (req, reply) => {
-    if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
+    if (deps.config.production) return reply.code(404).send(errorBody(404, 'Not found'));
     const order = await sandboxOrder(deps.db, req.params.id);
     if (!order) {
       return page(
@@ -73,16 +74,15 @@ export async function sandboxPage(scope: FastifyInstance, { deps, webDistDir }: 
   });
 
   scope.post<{ Params: { id: string }; Body: { outcome?: unknown; paidUsd?: unknown } | undefined }>('/sandbox/pay/:id', async (req, reply) => {
-    if (deps.config.production) return reply.code(404).send({ success: false, error: 'Not found' });
+    if (deps.config.production) return reply.code(404).send(errorBody(404, 'Not found'));
     const outcome = req.body?.outcome;
     if (outcome !== 'finished' && outcome !== 'failed' && outcome !== 'partially_paid') {
-      return reply.code(400).send({ success: false, error: 'outcome must be finished, failed or partially_paid' });
+      return reply.code(400).send(errorBody(400, 'outcome must be finished, failed or partially_paid'));
     }
     const paidUsd = typeof req.body?.paidUsd === 'string' && /^\d{1,9}(\.\d{1,2})?$/.test(req.body.paidUsd.trim()) ? Number(req.body.paidUsd) : null;
-    if (outcome === 'partially_paid' && paidUsd === null)
-      return reply.code(400).send({ success: false, error: 'paidUsd must be an amount in dollars, such as 5.40' });
+    if (outcome === 'partially_paid' && paidUsd === null) return reply.code(400).send(errorBody(400, 'paidUsd must be an amount in dollars, such as 5.40'));
     const order = await sandboxOrder(deps.db, req.params.id);
-    if (!order) return reply.code(404).send({ success: false, error: 'Unknown order' });
+    if (!order) return reply.code(404).send(errorBody(404, 'Unknown order'));
     const body: SandboxNotification = {
       order_id: order.id,
       payment_id: `sbx-${order.id}`,

@@ -39,3 +39,6 @@ export const resolvers = {
 
 /** react-hook-form's control without a hook: the signed-out forms take their inputs over once this has loaded. */
 export { createFormControl } from 'react-hook-form';
+
+/** The fields' messages in the language on show (the English table of codes comes with the schemas). */
+export { translatedMessage } from './error-text';

@@ -2,7 +2,7 @@
  * The forms' one way of holding values and messages: react-hook-form, validated by the procedure's
  * own core schema through its zod resolver. A form checks on submit only, and editing a field clears
  * its message (as the spec's forms always did); the message shown is the schema's first for the field,
- * word for word.
+ * word for word in English, translated by its code in the other languages (error-text.ts).
  */
 import type { ComponentProps, FormEvent } from 'react';
 import {
@@ -17,6 +17,7 @@ import {
 } from 'react-hook-form';
 import { Field, useOutcome } from '../components/ui';
 import { useTranslation } from 'react-i18next';
+import { translatedMessage } from './error-text';
 
 export function useSchemaForm<TIn extends FieldValues, TOut>(resolver: Resolver<TIn, unknown, TOut>, defaultValues: DefaultValues<TIn>) {
   return useForm<TIn, unknown, TOut>({ resolver, defaultValues, mode: 'onSubmit', reValidateMode: 'onSubmit' });
@@ -43,11 +44,11 @@ export function issueMessages<N extends string>(
 type AnyForm<T extends FieldValues> = UseFormReturn<T, any, any>;
 
 /** A form's message that belongs to no field (the server's answer, or the load failing). */
-export const formError = <T extends FieldValues>(form: AnyForm<T>) => form.formState.errors.root?.message;
+export const formError = <T extends FieldValues>(form: AnyForm<T>) => translatedMessage(form.formState.errors.root?.message);
 /** The form's first message, a field's or the form's own: for forms that show one message above or below themselves. */
 export const firstError = <T extends FieldValues>(form: AnyForm<T>) => {
   const { root, ...fields } = form.formState.errors;
-  return Object.values(fields).find((e) => typeof e?.message === 'string')?.message ?? root?.message;
+  return translatedMessage(Object.values(fields).find((e) => typeof e?.message === 'string')?.message ?? root?.message);
 };
 export const setFormError = <T extends FieldValues>(form: AnyForm<T>, message: string) => form.setError('root', { message });
 
@@ -92,7 +93,7 @@ export function FormField<T extends FieldValues>({ form, name, options, showErro
         if (transform) e.target.value = transform(e.target.value);
         return input.onChange(e);
       }}
-      error={showError ? error?.message : undefined}
+      error={showError ? translatedMessage(error?.message) : undefined}
     />
   );
 }

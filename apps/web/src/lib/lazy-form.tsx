@@ -27,8 +27,9 @@ export function useLazyForm<T extends FieldValues, O>(pick: (r: typeof resolvers
       formState: { errors: true },
       callback: (s) => {
         const errors: Shown['errors'] = {};
-        for (const [name, e] of Object.entries(s.errors ?? {})) if (name !== 'root' && typeof e?.message === 'string') errors[name] = e.message;
-        setShown({ errors, root: s.errors?.root?.message });
+        for (const [name, e] of Object.entries(s.errors ?? {}))
+          if (name !== 'root' && typeof e?.message === 'string') errors[name] = m.translatedMessage(e.message);
+        setShown({ errors, root: m.translatedMessage(s.errors?.root?.message) });
       },
     });
     // No default values: registering reads each input's value as it stands.

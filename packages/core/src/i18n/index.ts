@@ -8,6 +8,7 @@ export * from './locales';
 export * from './namespaces';
 export * from './load';
 export * from './format';
+export * from './error-codes';
 export type { Translation } from './catalogue-shape';
 
 // Keys are typed from the English catalogues: a missing or misspelt key fails the typecheck.
