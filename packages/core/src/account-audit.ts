@@ -5,6 +5,7 @@
  */
 export const ACCOUNT_AUDIT_SENTENCES = {
   'account.rename': 'renamed the account to',
+  'account.update': 'changed the account settings:',
   'account.delete': 'deleted the account',
   'password.change': 'changed the password',
   'two_factor.setup': 'started setting up two-factor sign-in',

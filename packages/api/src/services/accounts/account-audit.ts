@@ -58,6 +58,12 @@ const memberEmail = async (db: DbOrTx, accountId: string, id: string) =>
  */
 export const AUDITED_PROCEDURES: Record<string, Audited> = {
   'auth.rename': { action: 'account.rename', target: field('name') },
+  // PATCH /api/account: what it set, e.g. "name Dana, language ru".
+  'auth.updateAccount': {
+    action: 'account.update',
+    target: (input) =>
+      [typeof input.name === 'string' && `name ${input.name}`, typeof input.locale === 'string' && `language ${input.locale}`].filter(Boolean).join(', ') || null,
+  },
   'auth.deleteAccount': { action: 'account.delete' },
   'auth.changePassword': { action: 'password.change' },
   'auth.rotateApiKey': { action: 'api_key.rotate_default' },

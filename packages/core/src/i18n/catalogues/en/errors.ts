@@ -224,6 +224,7 @@ export default {
   LOW_BALANCE_THRESHOLD_NUMBER: 'Low balance threshold must be a number',
   NAME_MOST_100_CHARACTERS: 'Name must be at most 100 characters',
   NAME_REQUIRED: 'Name is required',
+  LOCALE_INVALID: 'Locale must be one of {{locales}}',
   SCOPES_TOO_MANY_ENTRIES: 'Scopes: too many entries',
   CHOOSE_LEAST_ONE_SCOPE: 'Choose at least one scope',
   SCOPES_LIST_SCOPE_NAMES: 'Scopes must be a list of scope names',

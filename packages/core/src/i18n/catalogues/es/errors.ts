@@ -221,6 +221,7 @@ export default {
   LOW_BALANCE_THRESHOLD_NUMBER: 'El umbral de saldo bajo debe ser un número',
   NAME_MOST_100_CHARACTERS: 'El nombre debe tener como máximo 100 caracteres',
   NAME_REQUIRED: 'El nombre es obligatorio',
+  LOCALE_INVALID: 'El idioma debe ser uno de estos: {{locales}}',
   SCOPES_TOO_MANY_ENTRIES: 'Permisos: demasiadas entradas',
   CHOOSE_LEAST_ONE_SCOPE: 'Elige al menos un permiso',
   SCOPES_LIST_SCOPE_NAMES: 'Los permisos deben ser una lista de nombres de permiso',

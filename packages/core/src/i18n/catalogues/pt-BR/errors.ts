@@ -221,6 +221,7 @@ export default {
   LOW_BALANCE_THRESHOLD_NUMBER: 'O limite de saldo baixo deve ser um número',
   NAME_MOST_100_CHARACTERS: 'O nome deve ter no máximo 100 caracteres',
   NAME_REQUIRED: 'O nome é obrigatório',
+  LOCALE_INVALID: 'O idioma deve ser um destes: {{locales}}',
   SCOPES_TOO_MANY_ENTRIES: 'Permissões: entradas demais',
   CHOOSE_LEAST_ONE_SCOPE: 'Escolha pelo menos uma permissão',
   SCOPES_LIST_SCOPE_NAMES: 'As permissões devem ser uma lista de nomes de permissão',

@@ -220,6 +220,7 @@ export default {
   LOW_BALANCE_THRESHOLD_NUMBER: 'Порог низкого баланса должен быть числом',
   NAME_MOST_100_CHARACTERS: 'Имя — не длиннее 100 символов',
   NAME_REQUIRED: 'Введите имя',
+  LOCALE_INVALID: 'Язык должен быть одним из: {{locales}}',
   SCOPES_TOO_MANY_ENTRIES: 'Разрешения: слишком много записей',
   CHOOSE_LEAST_ONE_SCOPE: 'Выберите хотя бы одно разрешение',
   SCOPES_LIST_SCOPE_NAMES: 'Разрешения должны быть списком названий',

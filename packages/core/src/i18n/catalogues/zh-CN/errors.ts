@@ -219,6 +219,7 @@ export default {
   LOW_BALANCE_THRESHOLD_NUMBER: '低余额阈值必须是数字',
   NAME_MOST_100_CHARACTERS: '名称最多 100 个字符',
   NAME_REQUIRED: '请输入名称',
+  LOCALE_INVALID: '语言必须是以下之一：{{locales}}',
   SCOPES_TOO_MANY_ENTRIES: '权限：条目过多',
   CHOOSE_LEAST_ONE_SCOPE: '请至少选择一个权限',
   SCOPES_LIST_SCOPE_NAMES: '权限必须是权限名称列表',
