@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatDate } from '@proxyhub/core/i18n';
 import { adminLogIn, startE2EWithUser, type E2E, type SessionUser } from './harness';
-import { rawKeys, useLocale } from './route-sweep';
+import { fitsWidth, rawKeys, settle, useLocale } from './route-sweep';
 
 let e2e: E2E;
 let user: SessionUser;
@@ -33,6 +33,11 @@ describe('the admin panel in Russian and Spanish', () => {
     await page.getByRole('heading', { name: 'Панель администратора' }).waitFor();
     await page.getByRole('button', { name: 'Выйти' }).waitFor();
     expect(await page.locator('.admin-bar .language-picker select').inputValue()).toBe('ru');
+    // The bar with the language menu fits a phone.
+    await settle(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await fitsWidth(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('tab', { name: /Пользователи/ }).click();
     const table = page.getByTestId('users-table');
     await page.getByLabel('Поиск пользователей').fill(user.proxyUserId);

@@ -20,7 +20,8 @@ const textFilters = (t: TFunction<'admin'>) =>
 type Filters = Record<'actor' | 'action' | 'target', string>;
 const columns = (t: TFunction<'admin'>): Column<Entry>[] => [
   { head: t('audit.when'), cell: (e) => when(e.at) },
-  { head: t('audit.actor'), cell: (e) => e.actor },
+  // The actor is data (admin:<username>, internal), never a catalogue key: not for translating.
+  { head: t('audit.actor'), cell: (e) => <span translate="no">{e.actor}</span> },
   {
     head: t('audit.action'),
     cell: (e) => (
