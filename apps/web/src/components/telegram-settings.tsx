@@ -1,7 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { telegramBroadcastInput, TELEGRAM_MESSAGE_MAX, type TelegramBroadcastInput } from '@proxyhub/core';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage } from '../lib/errors';
 import { trpc } from '../trpc';
 import { Alert, Button, Card } from './ui';
@@ -12,16 +9,33 @@ interface LinkStatus {
   chat: { chatId: number; linkedAt: string } | null;
 }
 
-interface Props {
+/** The card's words, from whoever shows it (Settings, the admin panel's Telegram tab), in their language. */
+export interface TelegramCardWords {
+  title: string;
+  description: string;
+  notSetUp: string;
+  /** "Linked to Telegram chat <strong>4242</strong> since 11/28/2026." */
+  linked: (chatId: number, since: string) => ReactNode;
+  unlink: string;
+  connect: string;
+  /** "Open <a>url</a> and press Start in Telegram (valid 10 minutes, once)." */
+  open: (link: ReactElement) => ReactNode;
+  pressedStart: string;
+  linkFailed: string;
+  unlinkFailed: string;
+}
+
+export interface TelegramCardProps {
   status: { data?: LinkStatus | undefined; refetch(): Promise<unknown> };
   link: { mutateAsync(): Promise<{ code: string; url: string }>; isPending: boolean };
   unlink: { mutateAsync(): Promise<unknown>; isPending: boolean };
-  /** Who the chat will answer as: "your account" or "your admin account". */
-  whose: string;
+  words: TelegramCardWords;
+  /** The link date in the language on show. */
+  day: (d: string) => string;
 }
 
 /** "Connect Telegram": a one-time link (10 minutes) that opens the bot; once linked, the chat and Unlink. */
-function TelegramCard({ status, link, unlink, whose }: Props) {
+export function TelegramCard({ status, link, unlink, words, day }: TelegramCardProps) {
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const s = status.data;
@@ -30,7 +44,7 @@ function TelegramCard({ status, link, unlink, whose }: Props) {
     try {
       setUrl((await link.mutateAsync()).url);
     } catch (err) {
-      setError(errorMessage(err, 'Could not create a link'));
+      setError(errorMessage(err, words.linkFailed));
     }
   }
   async function onUnlink() {
@@ -40,40 +54,35 @@ function TelegramCard({ status, link, unlink, whose }: Props) {
       setUrl(null);
       await status.refetch();
     } catch (err) {
-      setError(errorMessage(err, 'Unlinking failed'));
+      setError(errorMessage(err, words.unlinkFailed));
     }
   }
   return (
-    <Card
-      title="Connect Telegram"
-      description={`Check your balance, redeem codes, top up and get proxy lists in Telegram, and get ${whose}'s notifications there.`}
-    >
+    <Card title={words.title} description={words.description}>
       {error && <Alert kind="error">{error}</Alert>}
-      {s && !s.enabled && <p className="muted">The Telegram bot is not set up on this server.</p>}
+      {s && !s.enabled && <p className="muted">{words.notSetUp}</p>}
       {s?.enabled && s.chat && (
         <div className="inline-form">
-          <p data-testid="telegram-linked">
-            Linked to Telegram chat <strong>{s.chat.chatId}</strong> since {new Date(s.chat.linkedAt).toLocaleDateString()}.
-          </p>
+          <p data-testid="telegram-linked">{words.linked(s.chat.chatId, day(s.chat.linkedAt))}</p>
           <Button variant="secondary" onClick={() => void onUnlink()} loading={unlink.isPending}>
-            Unlink
+            {words.unlink}
           </Button>
         </div>
       )}
       {s?.enabled && !s.chat && (
         <div className="stack">
           <Button onClick={() => void onConnect()} loading={link.isPending}>
-            Connect Telegram
+            {words.connect}
           </Button>
           {url && (
             <p data-testid="telegram-link">
-              Open{' '}
-              <a href={url} target="_blank" rel="noreferrer">
-                {url}
-              </a>{' '}
-              and press Start in Telegram (valid 10 minutes, once).{' '}
+              {words.open(
+                <a href={url} target="_blank" rel="noreferrer">
+                  {url}
+                </a>,
+              )}{' '}
               <Button variant="secondary" onClick={() => void status.refetch()}>
-                I have pressed Start
+                {words.pressedStart}
               </Button>
             </p>
           )}
@@ -83,55 +92,27 @@ function TelegramCard({ status, link, unlink, whose }: Props) {
   );
 }
 
-/** Settings' card. */
+/** Settings' card (its words are the settings screen's to translate). */
+const SETTINGS_WORDS: TelegramCardWords = {
+  title: 'Connect Telegram',
+  description: "Check your balance, redeem codes, top up and get proxy lists in Telegram, and get your account's notifications there.",
+  notSetUp: 'The Telegram bot is not set up on this server.',
+  linked: (chatId, since) => (
+    <>
+      Linked to Telegram chat <strong>{chatId}</strong> since {since}.
+    </>
+  ),
+  unlink: 'Unlink',
+  connect: 'Connect Telegram',
+  open: (link) => <>Open {link} and press Start in Telegram (valid 10 minutes, once).</>,
+  pressedStart: 'I have pressed Start',
+  linkFailed: 'Could not create a link',
+  unlinkFailed: 'Unlinking failed',
+};
+
 export function TelegramSettings() {
   const status = trpc.telegram.status.useQuery();
   const link = trpc.telegram.link.useMutation();
   const unlink = trpc.telegram.unlink.useMutation();
-  return <TelegramCard status={status} link={link} unlink={unlink} whose="your account" />;
-}
-
-/** The admin panel's Telegram tab: the admin's own chat (for /giveaway) and the broadcast. */
-export function AdminTelegram() {
-  const status = trpc.admin.telegramStatus.useQuery();
-  const link = trpc.admin.telegramLink.useMutation();
-  const unlink = trpc.admin.telegramUnlink.useMutation();
-  return (
-    <div className="stack">
-      <TelegramCard status={status} link={link} unlink={unlink} whose="the shop" />
-      <Broadcast />
-    </div>
-  );
-}
-
-function Broadcast() {
-  const send = trpc.admin.telegramBroadcast.useMutation();
-  const form = useForm<TelegramBroadcastInput>({ resolver: zodResolver(telegramBroadcastInput), defaultValues: { text: '' }, mode: 'onSubmit' });
-  const [done, setDone] = useState<string | null>(null);
-  const error = form.formState.errors.text?.message ?? form.formState.errors.root?.message;
-  const onValid = async (data: TelegramBroadcastInput) => {
-    setDone(null);
-    try {
-      const r = await send.mutateAsync(data);
-      setDone(`Sent to ${r.sent} linked chat${r.sent === 1 ? '' : 's'}.`);
-      form.reset({ text: '' });
-    } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'The broadcast failed') });
-    }
-  };
-  return (
-    <Card title="Broadcast" description="One message to every linked Telegram chat. It is recorded in the audit log.">
-      <form className="form" onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate aria-label="Broadcast">
-        <div className="field">
-          <label htmlFor="broadcast-text">Message</label>
-          <textarea id="broadcast-text" rows={4} maxLength={TELEGRAM_MESSAGE_MAX} {...form.register('text')} aria-invalid={Boolean(error) || undefined} />
-        </div>
-        {error && <Alert kind="error">{error}</Alert>}
-        {done && <Alert kind="success">{done}</Alert>}
-        <Button type="submit" loading={send.isPending}>
-          Send to all linked chats
-        </Button>
-      </form>
-    </Card>
-  );
+  return <TelegramCard status={status} link={link} unlink={unlink} words={SETTINGS_WORDS} day={(d) => new Date(d).toLocaleDateString()} />;
 }

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { roleMayUse, type AdminArea } from '@proxyhub/core';
 import { AdminAbuse } from '../components/admin/abuse';
 import { AdminAdmins } from '../components/admin/admins';
@@ -24,7 +25,8 @@ import { AdminUpstreams } from '../components/admin/upstreams';
 import { TabStrip } from '../components/tab-strip';
 import { UsersTab } from '../components/admin/users';
 import { useUsersList } from '../components/admin/users-list';
-import { AdminTelegram } from '../components/telegram-settings';
+import { AdminTelegram } from '../components/admin/telegram';
+import { LanguagePicker } from '../components/language-picker';
 import { Alert, Brand, Button, FullPageLoading } from '../components/ui';
 import { errorMessage, isUnauthorized } from '../lib/errors';
 import { trpc } from '../trpc';
@@ -35,23 +37,23 @@ import { usePageTitle } from '../lib/page-title';
  * sees only the tabs of its areas (core's ADMIN_AREA_ROLES; the server refuses the rest anyway).
  */
 const TABS: Array<AdminTab & { area: AdminArea }> = [
-  { id: 'codes', area: 'codes', label: 'Generate Codes', Panel: GenerateCodes },
-  { id: 'users', area: 'users', label: (s) => `Users (${s.users.query.data?.total ?? '…'})`, Panel: UsersTab },
-  { id: 'abuse', area: 'users', label: 'Abuse', Panel: AdminAbuse },
-  { id: 'code-list', area: 'codes', label: 'Codes', Panel: AdminCodes },
-  { id: 'payments', area: 'payments', label: 'Payments', Panel: AdminPayments },
-  { id: 'promotions', area: 'promotions', label: 'Promotions', Panel: AdminPromotions },
-  { id: 'plans', area: 'plans', label: 'Plans', Panel: AdminPlans },
-  { id: 'pricing', area: 'pricing', label: 'Pricing', Panel: AdminPricing },
-  { id: 'admins', area: 'admins', label: 'Admins', Panel: AdminAdmins },
-  { id: 'audit', area: 'audit', label: 'Audit log', Panel: AdminAuditLog },
-  { id: 'upstreams', area: 'network', label: 'Upstreams', Panel: AdminUpstreams },
-  { id: 'alerts', area: 'alerts', label: (s) => `Alerts (${s.alerts?.openCount ?? '…'})`, Panel: AdminAlerts },
-  { id: 'gateways', area: 'network', label: 'Gateways', Panel: AdminGateways },
-  { id: 'catalogue', area: 'catalogue', label: 'Catalogue', Panel: AdminCatalogue },
-  { id: 'telegram', area: 'telegram', label: 'Telegram', Panel: AdminTelegram },
-  { id: 'target-policy', area: 'policy', label: 'Target policy', Panel: AdminTargetPolicy },
-  { id: 'site', area: 'site', label: 'Site', Panel: AdminSite },
+  { id: 'codes', area: 'codes', label: (t) => t('tabs.codes'), Panel: GenerateCodes },
+  { id: 'users', area: 'users', label: (t, s) => t('tabs.users', { total: s.users.query.data?.total ?? '…' }), Panel: UsersTab },
+  { id: 'abuse', area: 'users', label: (t) => t('tabs.abuse'), Panel: AdminAbuse },
+  { id: 'code-list', area: 'codes', label: (t) => t('tabs.codeList'), Panel: AdminCodes },
+  { id: 'payments', area: 'payments', label: (t) => t('tabs.payments'), Panel: AdminPayments },
+  { id: 'promotions', area: 'promotions', label: (t) => t('tabs.promotions'), Panel: AdminPromotions },
+  { id: 'plans', area: 'plans', label: (t) => t('tabs.plans'), Panel: AdminPlans },
+  { id: 'pricing', area: 'pricing', label: (t) => t('tabs.pricing'), Panel: AdminPricing },
+  { id: 'admins', area: 'admins', label: (t) => t('tabs.admins'), Panel: AdminAdmins },
+  { id: 'audit', area: 'audit', label: (t) => t('tabs.audit'), Panel: AdminAuditLog },
+  { id: 'upstreams', area: 'network', label: (t) => t('tabs.upstreams'), Panel: AdminUpstreams },
+  { id: 'alerts', area: 'alerts', label: (t, s) => t('tabs.alerts', { open: s.alerts?.openCount ?? '…' }), Panel: AdminAlerts },
+  { id: 'gateways', area: 'network', label: (t) => t('tabs.gateways'), Panel: AdminGateways },
+  { id: 'catalogue', area: 'catalogue', label: (t) => t('tabs.catalogue'), Panel: AdminCatalogue },
+  { id: 'telegram', area: 'telegram', label: (t) => t('tabs.telegram'), Panel: AdminTelegram },
+  { id: 'target-policy', area: 'policy', label: (t) => t('tabs.targetPolicy'), Panel: AdminTargetPolicy },
+  { id: 'site', area: 'site', label: (t) => t('tabs.site'), Panel: AdminSite },
 ];
 
 /** The flag only decides what the page shows; the admin session cookie decides what the server allows. */
@@ -73,7 +75,8 @@ const writeFlag = (on: boolean) => {
 };
 
 export function AdminPage() {
-  usePageTitle('Admin');
+  const { t } = useTranslation('admin');
+  usePageTitle(t('panel.pageTitle'));
   const [loggedIn, setLoggedIn] = useState(readFlag);
   const qc = useQueryClient();
 
@@ -118,6 +121,7 @@ function CookieCheck({ onValid, children }: { onValid: () => void; children: Rea
 }
 
 function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
+  const { t } = useTranslation('admin');
   const me = trpc.admin.me.useQuery(undefined, { staleTime: 0 });
   const may = (area: AdminArea) => !!me.data && roleMayUse(me.data.role, area);
   const [tab, setTab] = useState(() => (new URLSearchParams(window.location.search).get('user') ? 'users' : 'codes'));
@@ -137,8 +141,8 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
   if (me.isError) {
     return (
       <div className="full-page-center">
-        <Alert kind="error">{errorMessage(me.error, 'Login failed')}</Alert>
-        <Button onClick={() => void me.refetch()}>Try again</Button>
+        <Alert kind="error">{errorMessage(me.error, t('panel.loginFailed'))}</Alert>
+        <Button onClick={() => void me.refetch()}>{t('panel.tryAgain')}</Button>
       </div>
     );
   }
@@ -147,35 +151,36 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
     try {
       await logout.mutateAsync();
     } catch (err) {
-      console.error(errorMessage(err, 'Logout failed'));
+      console.error(errorMessage(err, t('panel.logoutFailed')));
     }
     setCodes([]);
     onSignedOut();
   }
 
   const shared: AdminShared = { users, codes: { list: codes, set: setCodes }, onSignedOut, alerts: alerts.data };
-  const tabs = TABS.filter((t) => may(t.area));
+  const tabs = TABS.filter((tab) => may(tab.area));
   // A role without the chosen tab (finance has no code generator) starts on its first one.
-  const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
+  const current = tabs.find((x) => x.id === tab) ?? tabs[0]!;
   const { Panel } = current;
   return (
     <div className="admin">
       <header className="admin-bar">
         <div className="admin-bar-left">
           <Brand to="/admin" />
-          <span className="badge badge-dark">Admin</span>
+          <span className="badge badge-dark">{t('panel.badge')}</span>
         </div>
         <div className="admin-bar-right">
+          <LanguagePicker />
           <span className="muted small">
-            Signed in as <strong data-testid="admin-username">{me.data.username}</strong>
+            {t('panel.signedInAs')} <strong data-testid="admin-username">{me.data.username}</strong>
           </span>
           <Button variant="secondary" onClick={() => void onLogout()} loading={logout.isPending}>
-            Logout
+            {t('panel.logout')}
           </Button>
         </div>
       </header>
       <main className="admin-main" id="main">
-        <h1 className="admin-title">Admin Panel</h1>
+        <h1 className="admin-title">{t('panel.title')}</h1>
         {may('overview') && (
           <>
             <SellerWarning />
@@ -184,12 +189,7 @@ function AdminPanel({ onSignedOut }: { onSignedOut: () => void }) {
             <AdminOverview />
           </>
         )}
-        <TabStrip
-          label="Admin sections"
-          tabs={tabs.map((t) => ({ id: t.id, label: typeof t.label === 'string' ? t.label : t.label(shared) }))}
-          current={current.id}
-          onSelect={setTab}
-        />
+        <TabStrip label={t('panel.sections')} tabs={tabs.map((tab) => ({ id: tab.id, label: tab.label(t, shared) }))} current={current.id} onSelect={setTab} />
         <section role="tabpanel" id={`panel-${current.id}`} aria-labelledby={`tab-${current.id}`}>
           <Panel key={current.id} shared={shared} />
         </section>

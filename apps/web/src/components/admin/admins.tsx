@@ -1,5 +1,6 @@
 /** The admins: add one, disable one (never the last active). */
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { ADMIN_ROLES, createAdminInput, DEFAULT_ADMIN_ROLE, type AdminRole } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
 import { FormField, submitWith, useSchemaForm } from '../../lib/form';
@@ -12,20 +13,17 @@ import { actionColumn, useRowAction } from './row-action';
 
 type Admin = RouterOutputs['admin']['admins']['admins'][number];
 const resolver = zodResolver(createAdminInput);
-const ROLE_NAMES: Record<AdminRole, string> = { owner: 'Owner', finance: 'Finance', support: 'Support' };
-const ROLE_LABELS: Record<AdminRole, string> = {
-  owner: 'Owner (everything)',
-  finance: 'Finance (payments, overview)',
-  support: 'Support (users, codes)',
-};
-const roleOptions = (labels: Record<AdminRole, string>) =>
+/** The roles as options: by name (`roles`) or with what each may do (`roleChoices`). */
+const roleOptions = (label: (r: AdminRole) => string) =>
   ADMIN_ROLES.map((r) => (
     <option key={r} value={r}>
-      {labels[r]}
+      {label(r)}
     </option>
   ));
 
 export function AdminAdmins() {
+  const { t } = useTranslation('admin');
+  const roleName = (r: AdminRole) => t(`roles.${r}`);
   const utils = trpc.useUtils();
   const admins = trpc.admin.admins.useQuery(undefined, { staleTime: 0 });
   const create = trpc.admin.createAdmin.useMutation();
@@ -42,13 +40,13 @@ export function AdminAdmins() {
         form.reset();
         await utils.admin.admins.invalidate();
       } catch (err) {
-        row.setError(errorMessage(err, 'Adding the admin failed'));
+        row.setError(errorMessage(err, t('admins.addFailed')));
       }
     },
-    'Adding the admin failed',
+    t('admins.addFailed'),
   );
   const onDisable = (id: string, name: string) =>
-    row.act(`Disable ${name}? Their sessions end at once.`, 'Disabling failed', async () => {
+    row.act(t('admins.disableQuestion', { name }), t('admins.disableFailed'), async () => {
       await disable.mutateAsync({ id });
       await utils.admin.admins.invalidate();
     });
@@ -57,47 +55,47 @@ export function AdminAdmins() {
     try {
       await update.mutateAsync({ id, role });
     } catch (err) {
-      row.setError(errorMessage(err, 'Changing the role failed'));
+      row.setError(errorMessage(err, t('admins.roleFailed')));
     }
     await utils.admin.admins.invalidate();
   };
   const columns: Column<Admin>[] = [
-    { head: 'Username', cell: (a) => a.username },
+    { head: t('admins.username'), cell: (a) => a.username },
     {
-      head: 'Role',
+      head: t('admins.role'),
       cell: (a) =>
         a.disabledAt ? (
-          ROLE_NAMES[a.role]
+          roleName(a.role)
         ) : (
-          <select aria-label={`Role of ${a.username}`} value={a.role} onChange={(e) => void onRole(a.id, e.target.value as AdminRole)}>
-            {roleOptions(ROLE_NAMES)}
+          <select aria-label={t('admins.roleOf', { name: a.username })} value={a.role} onChange={(e) => void onRole(a.id, e.target.value as AdminRole)}>
+            {roleOptions(roleName)}
           </select>
         ),
     },
-    { head: 'Since', cell: (a) => when(a.createdAt) },
-    { head: 'State', cell: (a) => (a.disabledAt ? `Disabled ${when(a.disabledAt)}` : 'Active') },
+    { head: t('admins.since'), cell: (a) => when(a.createdAt) },
+    { head: t('admins.state'), cell: (a) => (a.disabledAt ? t('admins.disabledAt', { when: when(a.disabledAt) }) : t('admins.active')) },
   ];
   const disableCell = actionColumn<Admin>(
-    'Disable',
+    t('admins.disable'),
     (a) => a.username,
     (a) => !a.disabledAt,
     (a) => void onDisable(a.id, a.username),
   );
   return (
     <div className="stack">
-      <Card title="Admins">
+      <Card title={t('admins.title')}>
         {row.error && <Alert kind="error">{row.error}</Alert>}
-        <DataTable testId="admins-table" columns={[...columns, disableCell]} rows={admins.data?.admins} rowKey={(a) => a.id} empty="No admins." />
+        <DataTable testId="admins-table" columns={[...columns, disableCell]} rows={admins.data?.admins} rowKey={(a) => a.id} empty={t('admins.empty')} />
       </Card>
-      <Card title="Add an admin" description="They sign in at /admin with this username and password.">
+      <Card title={t('admins.addTitle')} description={t('admins.addDescription')}>
         <form onSubmit={onCreate} noValidate>
-          <FormField form={form} name="username" label="New admin username" autoComplete="off" />
-          <FormField form={form} name="password" label="New admin password" type="password" autoComplete="new-password" />
-          <SelectField label="Role" {...form.register('role')}>
-            {roleOptions(ROLE_LABELS)}
+          <FormField form={form} name="username" label={t('admins.newUsername')} autoComplete="off" />
+          <FormField form={form} name="password" label={t('admins.newPassword')} type="password" autoComplete="new-password" />
+          <SelectField label={t('admins.role')} {...form.register('role')}>
+            {roleOptions((r) => t(`roleChoices.${r}`))}
           </SelectField>
           <Button type="submit" loading={create.isPending}>
-            Add admin
+            {t('admins.add')}
           </Button>
         </form>
       </Card>

@@ -1,4 +1,6 @@
 /** The admin's alerts (providers low or dry, drift), newest first; open ones counted on the tab. */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { RouterOutputs } from '../../session';
 import { errorMessage } from '../../lib/errors';
 import { trpc } from '../../trpc';
@@ -8,15 +10,22 @@ import { when } from './format';
 
 type AdminAlert = RouterOutputs['adminAlerts']['list']['alerts'][number];
 
-const KIND_LABEL: Record<string, string> = { upstream_low: 'Balance low', upstream_dry: 'Balance dry', upstream_drift: 'Drift' };
+const KINDS = ['upstream_low', 'upstream_dry', 'upstream_drift'] as const;
+const kindLabel = (t: TFunction<'admin'>, kind: string) =>
+  (KINDS as readonly string[]).includes(kind) ? t(`alerts.kinds.${kind as (typeof KINDS)[number]}`) : kind;
 
-const COLUMNS: Column<AdminAlert>[] = [
-  { head: 'When', cell: (a) => when(a.createdAt) },
-  { head: 'Kind', cell: (a) => <span data-kind={a.kind}>{KIND_LABEL[a.kind] ?? a.kind}</span> },
-  { head: 'Message', cell: (a) => a.message },
+const columns = (t: TFunction<'admin'>): Column<AdminAlert>[] => [
+  { head: t('alerts.when'), cell: (a) => when(a.createdAt) },
+  { head: t('alerts.kind'), cell: (a) => <span data-kind={a.kind}>{kindLabel(t, a.kind)}</span> },
+  { head: t('alerts.message'), cell: (a) => a.message },
   {
-    head: 'State',
-    cell: (a) => (a.resolvedAt ? <span className="badge badge-green">Resolved {when(a.resolvedAt)}</span> : <span className="badge badge-red">Open</span>),
+    head: t('alerts.state'),
+    cell: (a) =>
+      a.resolvedAt ? (
+        <span className="badge badge-green">{t('alerts.resolved', { when: when(a.resolvedAt) })}</span>
+      ) : (
+        <span className="badge badge-red">{t('alerts.open')}</span>
+      ),
   },
 ];
 
@@ -24,20 +33,18 @@ const COLUMNS: Column<AdminAlert>[] = [
 export const useAdminAlerts = (enabled: boolean) => trpc.adminAlerts.list.useQuery(undefined, { enabled, staleTime: 0, refetchInterval: 30_000 });
 
 export function AdminAlerts() {
+  const { t } = useTranslation('admin');
   const q = useAdminAlerts(true);
   return (
-    <Card
-      title={`Alerts (${q.data?.openCount ?? '…'} open)`}
-      description="Provider accounts that went low or dry, and days whose provider count drifted from ours. Owners and finance also get them on Telegram."
-    >
-      {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load alerts')}</Alert>}
+    <Card title={t('alerts.title', { open: q.data?.openCount ?? '…' })} description={t('alerts.description')}>
+      {q.isError && <Alert kind="error">{errorMessage(q.error, t('alerts.loadFailed'))}</Alert>}
       <DataTable
         testId="alerts-table"
-        columns={COLUMNS}
+        columns={columns(t)}
         rows={q.data?.alerts}
         rowKey={(a) => a.id}
         rowProps={(a) => ({ 'data-alert': a.kind })}
-        empty="No alerts."
+        empty={t('alerts.empty')}
       />
     </Card>
   );

@@ -1,37 +1,42 @@
 /** The audit log, filtered by actor, action and target, 50 a page. */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, Pager, pageCount, type Column } from '../data-table';
 import { Card, SelectField } from '../ui';
 import { FilterFields } from './filter-fields';
 import { when } from './format';
-import { ACTION_LABELS, auditActionLabel } from './words';
+import { ACTION_KEYS, auditActionLabel } from './words';
 
 type Entry = RouterOutputs['admin']['auditLog']['entries'][number];
 const PAGE_SIZE = 50;
-const TEXT_FILTERS = [
-  { key: 'actor', label: 'Actor', placeholder: 'admin:alice or internal' },
-  { key: 'target', label: 'Target', placeholder: 'user:<id> or code:<code>' },
-] as const;
+const textFilters = (t: TFunction<'admin'>) =>
+  [
+    { key: 'actor', label: t('audit.actor'), placeholder: t('audit.actorPlaceholder') },
+    { key: 'target', label: t('audit.target'), placeholder: t('audit.targetPlaceholder') },
+  ] as const;
 type Filters = Record<'actor' | 'action' | 'target', string>;
-const COLUMNS: Column<Entry>[] = [
-  { head: 'When', cell: (e) => when(e.at) },
-  { head: 'Actor', cell: (e) => e.actor },
+const columns = (t: TFunction<'admin'>): Column<Entry>[] => [
+  { head: t('audit.when'), cell: (e) => when(e.at) },
+  // The actor is data (admin:<username>, internal), never a catalogue key: not for translating.
+  { head: t('audit.actor'), cell: (e) => <span translate="no">{e.actor}</span> },
   {
-    head: 'Action',
+    head: t('audit.action'),
     cell: (e) => (
       <span title={e.action} data-action={e.action}>
-        {auditActionLabel(e.action)}
+        {auditActionLabel(t, e.action)}
       </span>
     ),
   },
-  { head: 'Target', className: 'mono', cell: (e) => e.target ?? '—' },
-  { head: 'From', cell: (e) => e.sourceAddress },
-  { head: 'Reason', cell: (e) => e.reason ?? '—' },
+  { head: t('audit.target'), className: 'mono', cell: (e) => e.target ?? '—' },
+  { head: t('audit.from'), cell: (e) => e.sourceAddress },
+  { head: t('audit.reason'), cell: (e) => e.reason ?? '—' },
 ];
 
 export function AdminAuditLog() {
+  const { t } = useTranslation('admin');
   const [filters, setFilters] = useState<Filters>({ actor: '', action: '', target: '' });
   const [page, setPage] = useState(1);
   const setFilter = (key: keyof Filters, value: string) => {
@@ -49,29 +54,26 @@ export function AdminAuditLog() {
     { placeholderData: (p) => p, staleTime: 0 },
   );
   return (
-    <Card
-      title={`Audit log (${log.data?.total ?? '…'})`}
-      description="Every admin action and every change made with the internal key. Nothing edits or deletes it."
-    >
+    <Card title={t('audit.title', { total: log.data?.total ?? '…' })} description={t('audit.description')}>
       <FilterFields
-        fields={TEXT_FILTERS}
+        fields={textFilters(t)}
         values={filters}
         onChange={(v) => {
           setFilters({ ...filters, ...v });
           setPage(1);
         }}
       >
-        <SelectField label="Action" value={filters.action} onChange={(e) => setFilter('action', e.target.value)}>
-          <option value="">Any action</option>
-          {Object.entries(ACTION_LABELS).map(([action, label]) => (
+        <SelectField label={t('audit.action')} value={filters.action} onChange={(e) => setFilter('action', e.target.value)}>
+          <option value="">{t('audit.anyAction')}</option>
+          {Object.entries(ACTION_KEYS).map(([action, key]) => (
             <option key={action} value={action}>
-              {label}
+              {t(`actions.${key}`)}
             </option>
           ))}
         </SelectField>
       </FilterFields>
-      <DataTable testId="audit-table" columns={COLUMNS} rows={log.data?.entries} rowKey={(e) => e.id} empty="Nothing recorded for these filters." />
-      <Pager label="Audit log pages" page={page} pages={pageCount(log.data?.total, PAGE_SIZE)} onPage={setPage} />
+      <DataTable testId="audit-table" columns={columns(t)} rows={log.data?.entries} rowKey={(e) => e.id} empty={t('audit.empty')} />
+      <Pager label={t('audit.pages')} page={page} pages={pageCount(log.data?.total, PAGE_SIZE)} onPage={setPage} />
     </Card>
   );
 }

@@ -1,5 +1,8 @@
 /** Every code with its state; an unused one can be revoked. */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { ADMIN_CODE_STATUSES } from '@proxyhub/core';
+import { fmt } from '../../lib/format';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, FilterBar, useListFilter, type Column, type StatusChoice } from '../data-table';
@@ -9,46 +12,50 @@ import { actionColumn, useRowAction } from './row-action';
 
 type Code = RouterOutputs['admin']['codes']['codes'][number];
 
-const COLUMNS: Column<Code>[] = [
-  { head: 'Code', className: 'mono', cell: (c) => c.code },
-  { head: 'GB', num: true, cell: (c) => c.creditsGB.toFixed(2) },
-  { head: 'State', cell: (c) => c.status },
-  { head: 'Redeemed by', cell: (c) => (c.redeemedBy ? `${c.redeemedBy.email} · ${when(c.redeemedAt)}` : '—') },
-  { head: 'Created', cell: (c) => when(c.createdAt) },
+type CodeStatus = (typeof ADMIN_CODE_STATUSES)[number];
+
+const columns = (t: TFunction<'admin'>): Column<Code>[] => [
+  { head: t('codes.code'), className: 'mono', cell: (c) => c.code },
+  { head: t('codes.gb'), num: true, cell: (c) => fmt.number(c.creditsGB, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+  { head: t('codes.state'), cell: (c) => <span data-status={c.status}>{t(`codeState.${c.status}`)}</span> },
+  { head: t('codes.redeemedBy'), cell: (c) => (c.redeemedBy ? `${c.redeemedBy.email} · ${when(c.redeemedAt)}` : '—') },
+  { head: t('codes.created'), cell: (c) => when(c.createdAt) },
 ];
 
-type CodeStatus = (typeof ADMIN_CODE_STATUSES)[number];
-const STATUS: StatusChoice<CodeStatus> = {
-  label: 'Code status',
-  all: 'All codes',
+const statusChoice = (t: TFunction<'admin'>): StatusChoice<CodeStatus> => ({
+  label: t('codes.statusLabel'),
+  all: t('codes.all'),
   options: ADMIN_CODE_STATUSES,
-  optionLabel: (s) => s[0]!.toUpperCase() + s.slice(1),
-};
+  optionLabel: (s) => t(`codeStatus.${s}`),
+});
 
 export function AdminCodes() {
+  const { t } = useTranslation('admin');
   const filter = useListFilter<CodeStatus>();
   const utils = trpc.useUtils();
   const codes = trpc.admin.codes.useQuery({ ...filter.input, pageSize: 100 }, { placeholderData: (p) => p });
   const revoke = trpc.admin.revokeCode.useMutation();
   const row = useRowAction();
   const onRevoke = (code: string) =>
-    row.act(`Revoke ${code}? It will no longer redeem.`, 'Revoking failed', async () => {
+    row.act(t('codes.revokeQuestion', { code }), t('codes.revokeFailed'), async () => {
       await revoke.mutateAsync({ code });
       await utils.admin.codes.invalidate();
     });
   const revokeCell = actionColumn<Code>(
-    'Revoke',
+    t('codes.revoke'),
     (c) => c.code,
     (c) => c.status === 'unused',
     (c) => void onRevoke(c.code),
   );
   return (
     <Card
-      title={`Codes (${codes.data?.total ?? '…'})`}
-      actions={<FilterBar id="code" filter={filter} search={{ label: 'Search codes', placeholder: 'Code or redeemer email' }} status={STATUS} />}
+      title={t('codes.title', { total: codes.data?.total ?? '…' })}
+      actions={
+        <FilterBar id="code" filter={filter} search={{ label: t('codes.search'), placeholder: t('codes.searchPlaceholder') }} status={statusChoice(t)} />
+      }
     >
       {row.error && <Alert kind="error">{row.error}</Alert>}
-      <DataTable testId="codes-table" columns={[...COLUMNS, revokeCell]} rows={codes.data?.codes} rowKey={(c) => c.code} empty="No codes found." />
+      <DataTable testId="codes-table" columns={[...columns(t), revokeCell]} rows={codes.data?.codes} rowKey={(c) => c.code} empty={t('codes.empty')} />
     </Card>
   );
 }

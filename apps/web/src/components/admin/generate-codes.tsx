@@ -1,6 +1,8 @@
 /** The Generate Codes tab: a batch of top-up codes, listed to copy one by one or all at once. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, createCodesInput, formatGb } from '@proxyhub/core';
+import { useTranslation } from 'react-i18next';
+import { CODE_MAX_QUANTITY, CODE_MIN_CREDITS_GB, createCodesInput } from '@proxyhub/core';
+import { fmt } from '../../lib/format';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
 import { FormField, formError, NumberField, setFormError, submitWith, useSchemaForm } from '../../lib/form';
 import { trpc } from '../../trpc';
@@ -11,6 +13,7 @@ import type { AdminShared } from './tab';
 const resolver = zodResolver(createCodesInput);
 
 export function GenerateCodes({ shared }: { shared: AdminShared }) {
+  const { t } = useTranslation('admin');
   const { list: codes, set: onCodes } = shared.codes;
   const form = useSchemaForm(resolver, { creditsGB: 1, quantity: 1, expiresAt: null });
   const create = trpc.admin.createCodes.useMutation();
@@ -25,44 +28,53 @@ export function GenerateCodes({ shared }: { shared: AdminShared }) {
         void utils.admin.users.invalidate();
       } catch (err) {
         if (isUnauthorized(err)) return shared.onSignedOut();
-        setFormError(form, errorMessage(err, 'Failed to generate codes'));
+        setFormError(form, errorMessage(err, t('generate.failed')));
       }
     },
-    'Failed to generate codes',
+    t('generate.failed'),
   );
 
   const error = formError(form);
   const allCodes = codes.map((c) => c.code).join('\n');
   return (
     <div className="grid-2 grid-top">
-      <Card title="Generate Top-up Codes" description="Each code credits its amount once, to the first user who redeems it.">
-        <form className="form" onSubmit={onSubmit} noValidate aria-label="Generate codes">
+      <Card title={t('generate.title')} description={t('generate.description')}>
+        <form className="form" onSubmit={onSubmit} noValidate aria-label={t('generate.formLabel')}>
           <div className="grid-2-tight">
-            <NumberField form={form} name="creditsGB" label="Credits (GB)" min={CODE_MIN_CREDITS_GB} step={0.1} hint="At least 0.1 GB, in steps of 0.1" />
-            <NumberField form={form} name="quantity" label="Quantity" whole min={1} max={CODE_MAX_QUANTITY} step={1} hint={`1 to ${CODE_MAX_QUANTITY}`} />
+            <NumberField form={form} name="creditsGB" label={t('generate.credits')} min={CODE_MIN_CREDITS_GB} step={0.1} hint={t('generate.creditsHint')} />
+            <NumberField
+              form={form}
+              name="quantity"
+              label={t('generate.quantity')}
+              whole
+              min={1}
+              max={CODE_MAX_QUANTITY}
+              step={1}
+              hint={t('generate.quantityHint', { max: CODE_MAX_QUANTITY })}
+            />
           </div>
           <FormField
             form={form}
             name="expiresAt"
             // datetime-local is the admin's local time; empty means no expiry (sent as null).
             options={{ setValueAs: (s: string | Date | null) => (typeof s === 'string' ? (s ? new Date(s) : null) : s) }}
-            label="Expires At (optional)"
+            label={t('generate.expiresAt')}
             type="datetime-local"
-            hint="Leave empty for codes that never expire."
+            hint={t('generate.expiresHint')}
           />
           {error && <Alert kind="error">{error}</Alert>}
           <Button type="submit" block loading={create.isPending}>
-            Generate Codes
+            {t('generate.submit')}
           </Button>
         </form>
       </Card>
       <Card
-        title="Generated Codes"
-        description={codes.length ? `${codes.length} ${codes.length === 1 ? 'code' : 'codes'} ready to hand out` : 'Codes you generate appear here.'}
-        actions={codes.length > 0 && <CopyButton text={allCodes} label="Copy All" ariaLabel="Copy all codes" />}
+        title={t('generate.generatedTitle')}
+        description={codes.length ? t('generate.ready', { count: codes.length }) : t('generate.appearHere')}
+        actions={codes.length > 0 && <CopyButton text={allCodes} label={t('generate.copyAll')} ariaLabel={t('generate.copyAllLabel')} />}
       >
         {codes.length === 0 ? (
-          <div className="empty-state">No codes generated yet.</div>
+          <div className="empty-state">{t('generate.none')}</div>
         ) : (
           <ul className="code-list" data-testid="code-list">
             {codes.map((c) => (
@@ -70,10 +82,11 @@ export function GenerateCodes({ shared }: { shared: AdminShared }) {
                 <div>
                   <span className="mono code-value">{c.code}</span>
                   <span className="muted small">
-                    {formatGb(c.creditsBytes)} GB{c.expiresAt ? ` · expires ${when(c.expiresAt)}` : ' · no expiry'}
+                    {fmt.gb(c.creditsBytes)}
+                    {c.expiresAt ? t('generate.expires', { when: when(c.expiresAt) }) : t('generate.noExpiry')}
                   </span>
                 </div>
-                <CopyButton text={c.code} variant="ghost" ariaLabel={`Copy code ${c.code}`} />
+                <CopyButton text={c.code} variant="ghost" ariaLabel={t('generate.copyCode', { code: c.code })} />
               </li>
             ))}
           </ul>

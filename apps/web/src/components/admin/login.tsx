@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adminLoginInput } from '@proxyhub/core';
 import { errorMessage, isUnauthorized } from '../../lib/errors';
@@ -12,6 +13,7 @@ import { AuthLayout } from '../public-site';
 const resolver = zodResolver(adminLoginInput);
 
 export function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
+  const { t } = useTranslation('admin');
   const form = useSchemaForm(resolver, { username: '', password: '' });
   const login = trpc.admin.login.useMutation();
   const secondFactor = trpc.twoFactor.adminLogin.useMutation();
@@ -28,10 +30,10 @@ export function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
         if (r.success) return onLoggedIn();
         setStep('requiresTwoFactorSetup' in r ? 'setup' : 'code');
       } catch (err) {
-        setFormError(form, isUnauthorized(err) ? errorMessage(err, 'Invalid credentials') : errorMessage(err, 'Login failed', 'Login failed'));
+        setFormError(form, isUnauthorized(err) ? errorMessage(err, t('login.invalidCredentials')) : errorMessage(err, t('login.failed'), t('login.failed')));
       }
     },
-    'Login failed',
+    t('login.failed'),
   );
 
   if (step === 'code') {
@@ -49,9 +51,9 @@ export function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   if (step === 'setup') {
     return (
       <AuthLayout>
-        <span className="badge badge-dark">Admin</span>
-        <h1 className="auth-title">Set up two-factor sign-in</h1>
-        <p className="auth-subtitle">Admins here sign in with a second factor. Set it up to continue.</p>
+        <span className="badge badge-dark">{t('panel.badge')}</span>
+        <h1 className="auth-title">{t('login.setupTitle')}</h1>
+        <p className="auth-subtitle">{t('login.setupSubtitle')}</p>
         <TwoFactorSetup setup={() => setup.mutateAsync()} enable={(code) => enable.mutateAsync({ code })} onDone={onLoggedIn} />
       </AuthLayout>
     );
@@ -60,15 +62,15 @@ export function AdminLogin({ onLoggedIn }: { onLoggedIn: () => void }) {
   const error = formError(form);
   return (
     <AuthLayout>
-      <span className="badge badge-dark">Admin</span>
-      <h1 className="auth-title">Admin Login</h1>
-      <p className="auth-subtitle">Sign in with your administrator account.</p>
+      <span className="badge badge-dark">{t('panel.badge')}</span>
+      <h1 className="auth-title">{t('login.title')}</h1>
+      <p className="auth-subtitle">{t('login.subtitle')}</p>
       {error && <Alert kind="error">{error}</Alert>}
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Admin login">
-        <FormField form={form} name="username" label="Username" autoComplete="username" />
-        <FormField form={form} name="password" label="Password" type="password" autoComplete="current-password" />
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t('login.formLabel')}>
+        <FormField form={form} name="username" label={t('login.username')} autoComplete="username" />
+        <FormField form={form} name="password" label={t('login.password')} type="password" autoComplete="current-password" />
         <Button type="submit" block loading={login.isPending}>
-          Sign In
+          {t('login.submit')}
         </Button>
       </form>
     </AuthLayout>

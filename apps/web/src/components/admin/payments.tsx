@@ -1,41 +1,52 @@
 /** Every crypto order with its history, filterable by state. */
-import { centsToUsd, PAYMENT_STATUSES } from '@proxyhub/core';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { PAYMENT_STATUSES } from '@proxyhub/core';
+import { fmt } from '../../lib/format';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, FilterBar, useListFilter, type Column, type StatusChoice } from '../data-table';
 import { Card } from '../ui';
-import { paymentStatusLabel } from './words';
+import { gbAmount, paymentStatusLabel } from './words';
 
 type Payment = RouterOutputs['admin']['payments']['payments'][number];
 type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-const STATUS: StatusChoice<PaymentStatus> = {
-  label: 'Payment status',
-  all: 'All payments',
+const statusChoice = (t: TFunction<'admin'>): StatusChoice<PaymentStatus> => ({
+  label: t('payments.statusLabel'),
+  all: t('payments.all'),
   options: PAYMENT_STATUSES,
-  optionLabel: paymentStatusLabel,
-};
-const COLUMNS: Column<Payment>[] = [
-  { head: 'Order', className: 'mono', cell: (p) => p.id.slice(0, 8) },
-  { head: 'User', cell: (p) => p.userEmail },
-  { head: 'Amount', num: true, cell: (p) => `$${centsToUsd(p.priceCents)} · ${p.gbAmount} GB` },
-  { head: 'Status', cell: (p) => paymentStatusLabel(p.status) },
+  optionLabel: (s) => paymentStatusLabel(t, s),
+});
+const columns = (t: TFunction<'admin'>): Column<Payment>[] => [
+  { head: t('payments.order'), className: 'mono', cell: (p) => p.id.slice(0, 8) },
+  { head: t('payments.user'), cell: (p) => p.userEmail },
+  { head: t('payments.amount'), num: true, cell: (p) => `${fmt.cents(p.priceCents)} · ${gbAmount(p.gbAmount)}` },
+  { head: t('payments.status'), cell: (p) => paymentStatusLabel(t, p.status) },
   {
-    head: 'History',
+    head: t('payments.history'),
     className: 'small',
-    cell: (p) => p.events.map((e) => `${paymentStatusLabel(e.status)} ${new Date(e.createdAt).toLocaleTimeString()}`).join(' → '),
+    cell: (p) => p.events.map((e) => `${paymentStatusLabel(t, e.status)} ${fmt.time(e.createdAt)}`).join(' → '),
   },
 ];
 
 export function AdminPayments() {
+  const { t } = useTranslation('admin');
   const filter = useListFilter<PaymentStatus>();
   const payments = trpc.admin.payments.useQuery({ ...filter.input, pageSize: 100 }, { placeholderData: (p) => p });
   return (
     <Card
-      title={`Payments (${payments.data?.total ?? '…'})`}
-      actions={<FilterBar id="payment" filter={filter} search={{ label: 'Search payments', placeholder: 'User email or order ID' }} status={STATUS} />}
+      title={t('payments.title', { total: payments.data?.total ?? '…' })}
+      actions={
+        <FilterBar
+          id="payment"
+          filter={filter}
+          search={{ label: t('payments.search'), placeholder: t('payments.searchPlaceholder') }}
+          status={statusChoice(t)}
+        />
+      }
     >
-      <DataTable testId="payments-table" columns={COLUMNS} rows={payments.data?.payments} rowKey={(p) => p.id} empty="No payments found." />
+      <DataTable testId="payments-table" columns={columns(t)} rows={payments.data?.payments} rowKey={(p) => p.id} empty={t('payments.empty')} />
     </Card>
   );
 }

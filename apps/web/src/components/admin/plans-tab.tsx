@@ -1,8 +1,11 @@
 /** The admin's Plans tab: the allowances sold besides pay-as-you-go; create, edit, deactivate, delete. */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useForm, type Resolver } from 'react-hook-form';
 import { centsToUsd, createPlanInput, planPricePerGbCents, type CreatePlanInput, type CreatePlanValues, type Plan } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { issueMessages } from '../../lib/form';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -48,6 +51,7 @@ const resolver: Resolver<FormValues, unknown, CreatePlanValues> = (values) => {
 
 /** The new-plan form, or the edit form of one plan (`editing`). */
 function PlanForm({ editing, onDone }: { editing: Plan | null; onDone: () => void }) {
+  const { t } = useTranslation('admin');
   const form = useForm<FormValues, unknown, CreatePlanValues>({ resolver, defaultValues: editing ? formOf(editing) : EMPTY, mode: 'onSubmit' });
   const create = trpc.admin.createPlan.useMutation();
   const update = trpc.admin.updatePlan.useMutation();
@@ -60,36 +64,33 @@ function PlanForm({ editing, onDone }: { editing: Plan | null; onDone: () => voi
     try {
       const { active: _keep, ...changes } = data;
       const r = editing ? await update.mutateAsync({ id: editing.id, ...changes }) : await create.mutateAsync(data);
-      setSaved(`Plan ${r.plan.name} ${editing ? 'saved' : 'created'}.`);
+      setSaved(t(editing ? 'plans.saved' : 'plans.created', { name: r.plan.name }));
       if (!editing) form.reset(EMPTY);
       await utils.admin.plans.invalidate();
       if (editing) onDone();
     } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'Saving the plan failed') });
+      form.setError('root', { message: errorMessage(err, t('plans.saveFailed')) });
     }
   };
   return (
-    <Card
-      title={editing ? `Edit ${editing.name}` : 'New plan'}
-      description="GB each period for a fixed price, paid as a crypto top-up is. A change applies from the next period of each subscriber."
-    >
+    <Card title={editing ? t('plans.editTitle', { name: editing.name }) : t('plans.newTitle')} description={t('plans.formDescription')}>
       <form onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate data-testid="plan-form">
         {errors.root?.message && <Alert kind="error">{errors.root.message}</Alert>}
         {saved && <Alert kind="success">{saved}</Alert>}
         <div className="grid-3">
-          <Field label="Name" autoComplete="off" {...field('name')} />
-          <Field label="GB per period" inputMode="numeric" {...field('gbPerPeriod')} />
-          <Field label="Price ($)" inputMode="decimal" {...field('price')} />
-          <SelectField label="Period" {...field('period')}>
-            <option value="month">Month</option>
-            <option value="week">Week</option>
+          <Field label={t('plans.name')} autoComplete="off" {...field('name')} />
+          <Field label={t('plans.gbPerPeriod')} inputMode="numeric" {...field('gbPerPeriod')} />
+          <Field label={t('plans.price')} inputMode="decimal" {...field('price')} />
+          <SelectField label={t('plans.period')} {...field('period')}>
+            <option value="month">{t('plans.month')}</option>
+            <option value="week">{t('plans.week')}</option>
           </SelectField>
-          <SelectField label="Unused GB" {...field('rollover')}>
-            <option value="no">Expire at the period's end</option>
-            <option value="yes">Roll over once</option>
+          <SelectField label={t('plans.unusedGb')} {...field('rollover')}>
+            <option value="no">{t('plans.expireAtEnd')}</option>
+            <option value="yes">{t('plans.rollOverOnce')}</option>
           </SelectField>
         </div>
-        <EditActions editing={!!editing} saving={create.isPending || update.isPending} labels={['Create plan', 'Save plan']} onCancel={onDone} />
+        <EditActions editing={!!editing} saving={create.isPending || update.isPending} labels={[t('plans.create'), t('plans.save')]} onCancel={onDone} />
       </form>
     </Card>
   );
@@ -97,18 +98,22 @@ function PlanForm({ editing, onDone }: { editing: Plan | null; onDone: () => voi
 
 type AdminPlan = RouterOutputs['admin']['plans']['plans'][number];
 
-const COLUMNS: Column<AdminPlan>[] = [
-  { head: 'Plan', cell: (p) => p.name },
-  { head: 'Allowance', cell: (p) => `${p.gbPerPeriod.toLocaleString('en-US')} GB a ${p.period}` },
-  { head: 'Price', num: true, cell: (p) => `$${centsToUsd(p.priceCents)}` },
-  { head: 'Per GB', num: true, cell: (p) => `$${centsToUsd(planPricePerGbCents(p))}` },
-  { head: 'Unused GB', cell: (p) => (p.rollover ? 'Roll over once' : 'Expire') },
-  { head: 'State', cell: (p) => (p.active ? 'Active' : 'Inactive') },
-  { head: 'Subscribers', num: true, cell: (p) => p.subscribers.toLocaleString('en-US') },
-  { head: 'Revenue this month', num: true, cell: (p) => `$${centsToUsd(p.revenueCentsThisMonth)}` },
+const columns = (t: TFunction<'admin'>): Column<AdminPlan>[] => [
+  { head: t('plans.plan'), cell: (p) => p.name },
+  {
+    head: t('plans.allowance'),
+    cell: (p) => t(p.period === 'week' ? 'plans.allowanceWeek' : 'plans.allowanceMonth', { gb: fmt.number(p.gbPerPeriod) }),
+  },
+  { head: t('plans.priceHead'), num: true, cell: (p) => fmt.cents(p.priceCents) },
+  { head: t('plans.perGb'), num: true, cell: (p) => fmt.cents(planPricePerGbCents(p)) },
+  { head: t('plans.unusedGb'), cell: (p) => (p.rollover ? t('plans.rollOverOnce') : t('plans.expire')) },
+  { head: t('plans.state'), cell: (p) => (p.active ? t('plans.active') : t('plans.inactive')) },
+  { head: t('plans.subscribers'), num: true, cell: (p) => fmt.number(p.subscribers) },
+  { head: t('plans.revenueThisMonth'), num: true, cell: (p) => fmt.cents(p.revenueCentsThisMonth) },
 ];
 
 export function AdminPlans() {
+  const { t } = useTranslation('admin');
   const list = trpc.admin.plans.useQuery(undefined, { refetchOnMount: 'always' });
   const update = trpc.admin.updatePlan.useMutation();
   const remove = trpc.admin.deletePlan.useMutation();
@@ -127,35 +132,35 @@ export function AdminPlans() {
   const actions = (p: AdminPlan) => (
     <div style={{ display: 'flex', gap: 6 }}>
       <Button variant="secondary" onClick={() => setEditing(p)}>
-        Edit
+        {t('plans.edit')}
       </Button>
       <Button
         variant="secondary"
         disabled={update.isPending}
-        onClick={() => void act(() => update.mutateAsync({ id: p.id, active: !p.active }), 'Changing the plan failed')}
+        onClick={() => void act(() => update.mutateAsync({ id: p.id, active: !p.active }), t('plans.changeFailed'))}
       >
-        {p.active ? 'Deactivate' : 'Activate'}
+        {p.active ? t('plans.deactivate') : t('plans.activate')}
       </Button>
-      <Button variant="secondary" disabled={remove.isPending} onClick={() => void act(() => remove.mutateAsync({ id: p.id }), 'Deleting the plan failed')}>
-        Delete
+      <Button variant="secondary" disabled={remove.isPending} onClick={() => void act(() => remove.mutateAsync({ id: p.id }), t('plans.deleteFailed'))}>
+        {t('plans.delete')}
       </Button>
     </div>
   );
   return (
     <>
       <PlanForm key={editing?.id ?? 'new'} editing={editing} onDone={() => setEditing(null)} />
-      <Card title="Plans" description="Active plans are listed on the pricing and Top Up pages; an inactive one takes no new subscriptions.">
+      <Card title={t('plans.title')} description={t('plans.description')}>
         {error && <Alert kind="error">{error}</Alert>}
         {list.isLoading ? (
           <Spinner />
         ) : (
           <DataTable
             testId="plans-table"
-            columns={[...COLUMNS, { head: '', cell: actions }]}
+            columns={[...columns(t), { head: '', cell: actions }]}
             rows={list.data?.plans ?? []}
             rowKey={(p) => p.id}
             rowProps={(p) => ({ 'data-plan': p.name })}
-            empty="No plans yet"
+            empty={t('plans.empty')}
           />
         )}
       </Card>

@@ -1,8 +1,11 @@
 /** The admin's Pricing tab (finance and owners): price per GB, minimum order and volume tiers, as every crypto order is priced. */
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useFieldArray, type Resolver } from 'react-hook-form';
-import { centsToUsd, minOrderMessage, setPricingInput, smallestOrderText, usdToCents, type Pricing, type SetPricingInput } from '@proxyhub/core';
+import { centsToUsd, minOrderGb, setPricingInput, smallestOrder, usdToCents, type Pricing, type SetPricingInput } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { FormField, useActionForm } from '../../lib/form';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card, Spinner } from '../ui';
@@ -35,16 +38,30 @@ const valuesOf = (p: Pricing): FormValues => ({
   tiers: p.tiers.map((t) => ({ minGb: String(t.minGb), pricePerGbCents: centsToUsd(t.pricePerGbCents) })),
 });
 
+/** Core's smallestOrderText in the language on show: "16 GB for $15.20". */
+const smallestOrderWords = (t: TFunction<'admin'>, p: Pricing) => {
+  const o = smallestOrder(p);
+  return t('pricing.smallestOrder', { gb: fmt.number(o.gb), total: fmt.cents(o.totalCents) });
+};
+
+/** Core's minOrderMessage in the language on show: "Minimum order is 12GB ($10)", cents only when there are some. */
+const minOrderWords = (t: TFunction<'admin'>, p: Pricing) =>
+  t('pricing.minOrder', {
+    gb: fmt.number(minOrderGb(p)),
+    price: fmt.number(p.minOrderCents / 100, { style: 'currency', currency: 'USD', minimumFractionDigits: p.minOrderCents % 100 === 0 ? 0 : 2 }),
+  });
+
 /** What customers see for these prices: the rate, the minimum message, each tier and what the smallest order is charged. */
-const summary = (p: Pricing) =>
+const summary = (t: TFunction<'admin'>, p: Pricing) =>
   [
-    `$${centsToUsd(p.pricePerGbCents)} per GB`,
-    minOrderMessage(p),
-    ...p.tiers.map((t) => `$${centsToUsd(t.pricePerGbCents)} per GB from ${t.minGb} GB`),
-    `smallest order ${smallestOrderText(p)}`,
+    t('pricing.perGb', { price: fmt.cents(p.pricePerGbCents) }),
+    minOrderWords(t, p),
+    ...p.tiers.map((tier) => t('pricing.tierPrice', { price: fmt.cents(tier.pricePerGbCents), gb: fmt.number(tier.minGb) })),
+    t('pricing.smallest', { order: smallestOrderWords(t, p) }),
   ].join(' · ');
 
 function PricingForm({ pricing }: { pricing: Pricing }) {
+  const { t } = useTranslation('admin');
   const set = trpc.admin.setPricing.useMutation();
   const utils = trpc.useUtils();
   const { form, onSubmit, outcome } = useActionForm(
@@ -53,66 +70,64 @@ function PricingForm({ pricing }: { pricing: Pricing }) {
     async (input) => {
       const r = await set.mutateAsync(input);
       await utils.credits.pricing.invalidate();
-      return `Prices saved: ${summary(r.pricing)}.`;
+      return t('pricing.saved', { summary: summary(t, r.pricing) });
     },
-    (err) => errorMessage(err, 'Saving the prices failed'),
+    (err) => errorMessage(err, t('pricing.saveFailed')),
   );
   const tiers = useFieldArray({ control: form.control, name: 'tiers' });
   return (
     <form onSubmit={onSubmit} noValidate data-testid="pricing-form">
       {outcome}
       <div className="grid-2">
-        <FormField form={form} name="pricePerGbCents" label="Price per GB ($)" inputMode="decimal" />
+        <FormField form={form} name="pricePerGbCents" label={t('pricing.pricePerGb')} inputMode="decimal" />
         <FormField
           form={form}
           name="minOrderCents"
-          label="Minimum order ($)"
+          label={t('pricing.minOrderField')}
           inputMode="decimal"
-          hint={`The smallest order today: ${smallestOrderText(pricing)}`}
+          hint={t('pricing.smallestToday', { order: smallestOrderWords(t, pricing) })}
         />
       </div>
       <fieldset>
-        <legend>Volume tiers</legend>
-        <p className="muted small">From a number of GB, a lower price per GB: ascending in GB, each cheaper than the one before.</p>
-        {tiers.fields.map((t, i) => (
-          <div className="grid-3" key={t.id} data-testid="pricing-tier">
-            <FormField form={form} name={`tiers.${i}.minGb`} label={`Tier ${i + 1}: from (GB)`} inputMode="numeric" />
-            <FormField form={form} name={`tiers.${i}.pricePerGbCents`} label={`Tier ${i + 1}: price per GB ($)`} inputMode="decimal" />
-            <Button variant="secondary" onClick={() => tiers.remove(i)} aria-label={`Remove tier ${i + 1}`}>
-              Remove
+        <legend>{t('pricing.tiers')}</legend>
+        <p className="muted small">{t('pricing.tiersHint')}</p>
+        {tiers.fields.map((tier, i) => (
+          <div className="grid-3" key={tier.id} data-testid="pricing-tier">
+            <FormField form={form} name={`tiers.${i}.minGb`} label={t('pricing.tierFrom', { n: i + 1 })} inputMode="numeric" />
+            <FormField form={form} name={`tiers.${i}.pricePerGbCents`} label={t('pricing.tierPrice2', { n: i + 1 })} inputMode="decimal" />
+            <Button variant="secondary" onClick={() => tiers.remove(i)} aria-label={t('pricing.removeTier', { n: i + 1 })}>
+              {t('pricing.remove')}
             </Button>
           </div>
         ))}
         <Button variant="secondary" onClick={() => tiers.append({ minGb: '', pricePerGbCents: '' })}>
-          Add tier
+          {t('pricing.addTier')}
         </Button>
       </fieldset>
       <Button type="submit" loading={set.isPending}>
-        Save prices
+        {t('pricing.save')}
       </Button>
     </form>
   );
 }
 
 export function AdminPricing() {
+  const { t } = useTranslation('admin');
   // Another admin may have changed them: read afresh each time the tab opens.
   const q = trpc.credits.pricing.useQuery(undefined, { refetchOnMount: 'always', staleTime: 0 });
   return (
-    <Card
-      title="Pricing"
-      description="Every crypto order is priced from these (the order's tier, or the user's own price where lower). Customers see them on the landing and Top Up pages."
-    >
-      {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load the prices')}</Alert>}
+    <Card title={t('pricing.title')} description={t('pricing.description')}>
+      {q.isError && <Alert kind="error">{errorMessage(q.error, t('pricing.loadFailed'))}</Alert>}
       <CostWarnings />
       {q.data ? (
         <>
           <p className="muted small" data-testid="pricing-in-force">
-            In force: {summary(q.data)}
+            {t('pricing.inForce', { summary: summary(t, q.data) })}
           </p>
           <PricingForm pricing={q.data} />
         </>
       ) : (
-        !q.isError && <Spinner label="Loading prices..." />
+        !q.isError && <Spinner label={t('pricing.loading')} />
       )}
     </Card>
   );

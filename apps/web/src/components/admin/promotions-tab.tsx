@@ -1,13 +1,17 @@
 /** The admin's Promotions tab: create a multi-use code (credit or top-up bonus), see its uses, stop it. */
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { centsToUsd, createPromotionInput, formatGb, type CreatePromotionInput, type CreatePromotionValues } from '@proxyhub/core';
+import { createPromotionInput, type CreatePromotionInput, type CreatePromotionValues } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
 import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, Field, SelectField, Spinner } from '../ui';
+import { gbAmount } from './words';
 
 type Promotion = RouterOutputs['admin']['promotions']['promotions'][number];
 type Parsed = CreatePromotionValues;
@@ -54,6 +58,7 @@ const resolver: Resolver<FormValues, unknown, Parsed> = (values, context, option
   zodResolver(createPromotionInput)(inputOf(values), context, { ...options, names: undefined });
 
 function PromotionForm() {
+  const { t } = useTranslation('admin');
   const form = useForm<FormValues, unknown, Parsed>({ resolver, defaultValues: EMPTY, mode: 'onSubmit', reValidateMode: 'onSubmit' });
   const create = trpc.admin.createPromotion.useMutation();
   const utils = trpc.useUtils();
@@ -69,57 +74,65 @@ function PromotionForm() {
       form.reset(EMPTY);
       await utils.admin.promotions.invalidate();
     } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'Creating the promotion failed') });
+      form.setError('root', { message: errorMessage(err, t('promotions.createFailed')) });
     }
   };
   return (
-    <Card title="New promotion" description="A credit promotion is redeemed like a top-up code; a bonus one adds a percentage to a crypto top-up.">
+    <Card title={t('promotions.newTitle')} description={t('promotions.newDescription')}>
       <form onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate data-testid="promotion-form">
         {errors.root?.message && <Alert kind="error">{errors.root.message}</Alert>}
-        {made && <Alert kind="success">Promotion {made} created.</Alert>}
+        {made && <Alert kind="success">{t('promotions.created', { code: made })}</Alert>}
         <div className="grid-3">
-          <Field label="Code" autoComplete="off" className="mono" {...field('code')} />
-          <SelectField label="Kind" {...field('kind')}>
-            <option value="credit">Credit (GB on redeem)</option>
-            <option value="bonus">Bonus (% on a crypto top-up)</option>
+          <Field label={t('promotions.code')} autoComplete="off" className="mono" {...field('code')} />
+          <SelectField label={t('promotions.kind')} {...field('kind')}>
+            <option value="credit">{t('promotions.kindCredit')}</option>
+            <option value="bonus">{t('promotions.kindBonus')}</option>
           </SelectField>
           {kind === 'credit' ? (
-            <Field label="Credits (GB)" inputMode="decimal" {...field('creditsGB')} />
+            <Field label={t('promotions.credits')} inputMode="decimal" {...field('creditsGB')} />
           ) : (
-            <Field label="Bonus (%)" inputMode="numeric" {...field('bonusPercent')} />
+            <Field label={t('promotions.bonus')} inputMode="numeric" {...field('bonusPercent')} />
           )}
-          <Field label="Max redemptions" inputMode="numeric" {...field('maxRedemptions')} />
-          <Field label="Max per user" inputMode="numeric" {...field('maxPerUser')} />
-          <SelectField label="First purchase only" {...field('firstPurchaseOnly')}>
-            <option value="no">No</option>
-            <option value="yes">Yes</option>
+          <Field label={t('promotions.maxRedemptions')} inputMode="numeric" {...field('maxRedemptions')} />
+          <Field label={t('promotions.maxPerUser')} inputMode="numeric" {...field('maxPerUser')} />
+          <SelectField label={t('promotions.firstPurchaseOnly')} {...field('firstPurchaseOnly')}>
+            <option value="no">{t('promotions.no')}</option>
+            <option value="yes">{t('promotions.yes')}</option>
           </SelectField>
-          <Field label="Expires" type="datetime-local" hint="Empty: never" {...field('expiresAt')} />
-          <Field label="Campaign" autoComplete="off" hint="Optional, up to 40 characters" {...field('campaign')} />
+          <Field label={t('promotions.expires')} type="datetime-local" hint={t('promotions.expiresHint')} {...field('expiresAt')} />
+          <Field label={t('promotions.campaign')} autoComplete="off" hint={t('promotions.campaignHint')} {...field('campaign')} />
         </div>
         <Button type="submit" loading={create.isPending}>
-          Create promotion
+          {t('promotions.create')}
         </Button>
       </form>
     </Card>
   );
 }
 
-function what(p: Promotion) {
-  return p.kind === 'credit' ? `${p.creditsGB} GB` : `+${p.bonusPercent}% on top-ups`;
+function what(t: TFunction<'admin'>, p: Promotion) {
+  return p.kind === 'credit' ? gbAmount(p.creditsGB ?? 0) : t('promotions.bonusOnTopUps', { percent: fmt.number(p.bonusPercent ?? 0) });
 }
 
-const COLUMNS: Column<Promotion>[] = [
-  { head: 'Code', className: 'mono', cell: (p) => p.code },
-  { head: 'Gives', cell: (p) => `${what(p)}${p.firstPurchaseOnly ? ' · first purchase' : ''}` },
-  { head: 'Used', cell: (p) => `${p.redemptions} / ${p.maxRedemptions} (${p.maxPerUser} per user)` },
-  { head: 'Credited', cell: (p) => `${formatGb(p.creditedBytes)} GB` },
-  { head: 'Revenue', cell: (p) => (p.revenueCents === undefined ? '—' : `$${centsToUsd(p.revenueCents)}`) },
-  { head: 'Campaign', cell: (p) => p.campaign ?? '' },
-  { head: 'State', cell: (p) => (!p.enabled ? 'Stopped' : p.expiresAt && new Date(p.expiresAt).getTime() <= Date.now() ? 'Expired' : 'Active') },
+const columns = (t: TFunction<'admin'>): Column<Promotion>[] => [
+  { head: t('promotions.code'), className: 'mono', cell: (p) => p.code },
+  { head: t('promotions.gives'), cell: (p) => `${what(t, p)}${p.firstPurchaseOnly ? t('promotions.firstPurchase') : ''}` },
+  {
+    head: t('promotions.usedHead'),
+    cell: (p) => t('promotions.used', { used: fmt.number(p.redemptions), max: fmt.number(p.maxRedemptions), perUser: fmt.number(p.maxPerUser) }),
+  },
+  { head: t('promotions.credited'), cell: (p) => fmt.gb(p.creditedBytes) },
+  { head: t('promotions.revenue'), cell: (p) => (p.revenueCents === undefined ? '—' : fmt.cents(p.revenueCents)) },
+  { head: t('promotions.campaign'), cell: (p) => p.campaign ?? '' },
+  {
+    head: t('promotions.state'),
+    cell: (p) =>
+      !p.enabled ? t('promotions.stopped') : p.expiresAt && new Date(p.expiresAt).getTime() <= Date.now() ? t('promotions.expired') : t('promotions.active'),
+  },
 ];
 
 export function AdminPromotions() {
+  const { t } = useTranslation('admin');
   // Uses change while the admin looks elsewhere: read afresh each time the tab opens.
   const list = trpc.admin.promotions.useQuery(undefined, { refetchOnMount: 'always' });
   const update = trpc.admin.updatePromotion.useMutation();
@@ -131,29 +144,29 @@ export function AdminPromotions() {
       await update.mutateAsync({ code, enabled });
       await utils.admin.promotions.invalidate();
     } catch (err) {
-      setError(errorMessage(err, 'Changing the promotion failed'));
+      setError(errorMessage(err, t('promotions.changeFailed')));
     }
   }
   const toggleCell = (p: Promotion) => (
     <Button variant="secondary" onClick={() => void setEnabled(p.code, !p.enabled)} disabled={update.isPending}>
-      {p.enabled ? 'Stop' : 'Restart'}
+      {p.enabled ? t('promotions.stop') : t('promotions.restart')}
     </Button>
   );
   return (
     <>
       <PromotionForm />
-      <Card title="Promotions">
+      <Card title={t('promotions.title')}>
         {error && <Alert kind="error">{error}</Alert>}
         {list.isLoading ? (
           <Spinner />
         ) : (
           <DataTable
             testId="promotions-table"
-            columns={[...COLUMNS, { head: '', cell: toggleCell }]}
+            columns={[...columns(t), { head: '', cell: toggleCell }]}
             rows={list.data?.promotions ?? []}
             rowKey={(p) => p.code}
             rowProps={(p) => ({ 'data-testid': `promotion-${p.code}` })}
-            empty="No promotions yet"
+            empty={t('promotions.empty')}
           />
         )}
       </Card>

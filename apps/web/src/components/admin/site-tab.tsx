@@ -4,12 +4,14 @@
  * receipts. Settings still at their shipped placeholder show empty, with the placeholder as a hint.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { SELLER_PLACEHOLDERS, sellerInput, type Seller, type SellerInput } from '@proxyhub/core';
 import { errorMessage } from '../../lib/errors';
 import { FormField, useActionForm } from '../../lib/form';
 import { refreshSeller } from '../../lib/public-calls';
 import { trpc } from '../../trpc';
 import { Alert, Button, Card, Spinner, TextAreaField } from '../ui';
+import { sellerFieldNames } from './words';
 
 const resolver = zodResolver(sellerInput);
 
@@ -20,6 +22,7 @@ const valuesOf = (s: Seller): SellerInput => {
 };
 
 function SellerForm({ seller }: { seller: Seller }) {
+  const { t } = useTranslation('admin');
   const set = trpc.admin.setSeller.useMutation();
   const utils = trpc.useUtils();
   const { form, onSubmit, outcome } = useActionForm(
@@ -29,36 +32,37 @@ function SellerForm({ seller }: { seller: Seller }) {
       const r = await set.mutateAsync(input);
       refreshSeller();
       await utils.admin.seller.invalidate();
-      return r.placeholders.length ? `Saved. Still placeholders: ${r.placeholders.join(', ')}.` : 'Saved: the site, mails and receipts name the seller.';
+      return r.placeholders.length ? t('site.savedPlaceholders', { list: sellerFieldNames(t, r.placeholders) }) : t('site.saved');
     },
-    (err) => errorMessage(err, 'Saving the seller failed'),
+    (err) => errorMessage(err, t('site.saveFailed')),
   );
   const address = form.register('address', { onChange: () => form.getFieldState('address').error && form.clearErrors('address') });
   return (
     <form onSubmit={onSubmit} noValidate data-testid="seller-form" className="stack">
       {outcome}
-      <FormField form={form} name="companyName" label="Company name" autoComplete="organization" placeholder={SELLER_PLACEHOLDERS.companyName} />
+      <FormField form={form} name="companyName" label={t('site.companyName')} autoComplete="organization" placeholder={SELLER_PLACEHOLDERS.companyName} />
       <TextAreaField
-        label="Postal address"
+        label={t('site.address')}
         rows={4}
-        placeholder={'Street and number\nPostcode and town\nCountry'}
+        placeholder={t('site.addressPlaceholder')}
         error={form.formState.errors.address?.message}
         {...address}
       />
-      <FormField form={form} name="supportEmail" label="Support email" type="email" autoComplete="email" placeholder={SELLER_PLACEHOLDERS.supportEmail} />
+      <FormField
+        form={form}
+        name="supportEmail"
+        label={t('site.supportEmail')}
+        type="email"
+        autoComplete="email"
+        placeholder={SELLER_PLACEHOLDERS.supportEmail}
+      />
       <div className="grid-2">
-        <FormField
-          form={form}
-          name="legalUpdatedOn"
-          label="Legal pages last updated"
-          type="date"
-          hint="Shown as “Last updated” on the terms and privacy pages"
-        />
-        <FormField form={form} name="legalEffectiveOn" label="Legal pages effective from" type="date" hint="Shown as “Effective” on the same pages" />
+        <FormField form={form} name="legalUpdatedOn" label={t('site.legalUpdatedOn')} type="date" hint={t('site.legalUpdatedHint')} />
+        <FormField form={form} name="legalEffectiveOn" label={t('site.legalEffectiveOn')} type="date" hint={t('site.legalEffectiveHint')} />
       </div>
       <div>
         <Button type="submit" loading={set.isPending}>
-          Save seller
+          {t('site.save')}
         </Button>
       </div>
     </form>
@@ -66,12 +70,13 @@ function SellerForm({ seller }: { seller: Seller }) {
 }
 
 export function AdminSite() {
+  const { t } = useTranslation('admin');
   // Another owner may have changed it: read afresh each time the tab opens.
   const q = trpc.admin.seller.useQuery(undefined, { refetchOnMount: 'always', staleTime: 0 });
   return (
-    <Card title="Seller" description="Who sells: shown in the public footer, the legal pages (with their dates), every “contact support”, mails and receipts.">
-      {q.isError && <Alert kind="error">{errorMessage(q.error, 'Failed to load the seller')}</Alert>}
-      {q.data ? <SellerForm seller={q.data.seller} /> : !q.isError && <Spinner label="Loading the seller..." />}
+    <Card title={t('site.title')} description={t('site.description')}>
+      {q.isError && <Alert kind="error">{errorMessage(q.error, t('site.loadFailed'))}</Alert>}
+      {q.data ? <SellerForm seller={q.data.seller} /> : !q.isError && <Spinner label={t('site.loading')} />}
     </Card>
   );
 }

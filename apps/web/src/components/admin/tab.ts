@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { TFunction } from 'i18next';
 import type { RouterOutputs } from '../../session';
 import type { UsersList } from './users-list';
 
@@ -13,9 +14,9 @@ export interface AdminShared {
   alerts?: RouterOutputs['adminAlerts']['list'] | undefined;
 }
 
-/** One tab of the admin panel: its id (`tab-<id>`, `panel-<id>`), its label and its panel. */
+/** One tab of the admin panel: its id (`tab-<id>`, `panel-<id>`), its label (in the language on show) and its panel. */
 export interface AdminTab {
   id: string;
-  label: string | ((shared: AdminShared) => string);
+  label: (t: TFunction<'admin'>, shared: AdminShared) => string;
   Panel: ComponentType<{ shared: AdminShared }>;
 }

@@ -3,11 +3,12 @@
  * plan subscriptions and buckets, billing history and sessions; suspend / unsuspend and balance corrections, each with a reason.
  */
 import { useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   adjustBalanceInput,
   centsToUsd,
-  formatGb,
   gbBreakdown,
   roleMayUse,
   setUserPriceInput,
@@ -18,6 +19,7 @@ import {
 import type { Resolver } from 'react-hook-form';
 import { billingStatus } from '../../lib/billing-status';
 import { errorMessage } from '../../lib/errors';
+import { fmt } from '../../lib/format';
 import { firstError, FormField, setFormError, submitWith, useActionForm, useSchemaForm } from '../../lib/form';
 import type { RouterOutputs } from '../../session';
 import { trpc } from '../../trpc';
@@ -26,45 +28,56 @@ import { DataTable, type Column } from '../data-table';
 import { Alert, Button, Card, Spinner } from '../ui';
 import { formatBytes } from '../../lib/bytes';
 import { UsageChart } from '../usage-chart';
+import { gbFigure, gbText } from './words';
 
 const STATUS_BADGE: Record<string, string> = { active: 'badge-green', unverified: 'badge-amber', suspended: 'badge-red' };
 
 type Detail = RouterOutputs['admin']['user'];
-const ACCOUNT_KIND: Record<string, string> = { main: 'Main', sub: 'Sub-account', batch: 'Batch' };
-const ACCOUNT_COLUMNS: Column<Detail['proxyAccounts'][number]>[] = [
-  { head: 'Proxy user ID', className: 'mono', cell: (a) => a.proxyUserId },
-  { head: 'Name', cell: (a) => a.name },
-  { head: 'Kind', cell: (a) => ACCOUNT_KIND[a.kind] ?? a.kind },
-  { head: 'Used', num: true, cell: (a) => formatBytes(a.usedBytes) },
-  { head: 'Cap', num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
-  { head: 'State', cell: (a) => (a.disabled ? 'Disabled' : 'Active') },
+type T = TFunction<'admin'>;
+const accountColumns = (t: T): Column<Detail['proxyAccounts'][number]>[] => [
+  { head: t('user.proxyUserId'), className: 'mono', cell: (a) => a.proxyUserId },
+  { head: t('user.name'), cell: (a) => a.name },
+  {
+    head: t('user.kind'),
+    cell: (a) => t(`user.accountKind.${a.kind}`),
+  },
+  { head: t('user.used'), num: true, cell: (a) => formatBytes(a.usedBytes) },
+  { head: t('user.cap'), num: true, cell: (a) => (a.capBytes === null ? '—' : formatBytes(a.capBytes)) },
+  { head: t('user.state'), cell: (a) => (a.disabled ? t('user.disabled') : t('user.active')) },
 ];
-const day = (d: string) => new Date(d).toLocaleDateString();
-const SUBSCRIPTION_STATUS: Record<string, string> = { active: 'Active', cancelled: 'Renewal cancelled', lapsed: 'Lapsed' };
-const SUBSCRIPTION_COLUMNS: Column<Detail['subscriptions'][number]>[] = [
-  { head: 'Plan', cell: (s) => s.planName },
-  { head: 'Status', cell: (s) => SUBSCRIPTION_STATUS[s.status] ?? s.status },
-  { head: 'Period', cell: (s) => `${day(s.periodStart)} – ${day(s.periodEnd)}` },
-  { head: 'Used', num: true, cell: (s) => `${formatGb(BigInt(s.usedBytes))} of ${formatGb(BigInt(s.allowanceBytes))} GB` },
-  { head: 'Carried over', num: true, cell: (s) => `${formatGb(BigInt(s.carriedBytes))} GB` },
-  { head: 'Renews', cell: (s) => (s.renewsAt ? day(s.renewsAt) : '—') },
+const day = (d: string) => fmt.date(d);
+const subscriptionColumns = (t: T): Column<Detail['subscriptions'][number]>[] => [
+  { head: t('user.plan'), cell: (s) => s.planName },
+  {
+    head: t('user.status'),
+    cell: (s) => t(`user.subscriptionStatus.${s.status}`),
+  },
+  { head: t('user.period'), cell: (s) => `${day(s.periodStart)} – ${day(s.periodEnd)}` },
+  {
+    head: t('user.used'),
+    num: true,
+    cell: (s) => t('user.usedOf', { used: gbFigure(s.usedBytes), allowance: fmt.gb(s.allowanceBytes) }),
+  },
+  { head: t('user.carriedOver'), num: true, cell: (s) => fmt.gb(s.carriedBytes) },
+  { head: t('user.renews'), cell: (s) => (s.renewsAt ? day(s.renewsAt) : '—') },
 ];
-const BUCKET_COLUMNS: Column<Detail['planBuckets'][number]>[] = [
-  { head: 'Plan', cell: (b) => `${b.planName}, period ${b.period}` },
-  { head: 'Granted', num: true, cell: (b) => `${formatGb(BigInt(b.grantedBytes) + BigInt(b.carriedBytes))} GB` },
-  { head: 'Used', num: true, cell: (b) => formatBytes(b.usedBytes) },
-  { head: 'Remaining', num: true, cell: (b) => formatBytes(b.remainingBytes) },
-  { head: 'Ends', cell: (b) => day(b.endsAt) },
-  { head: 'State', cell: (b) => (b.closedAt ? 'Closed' : 'Open') },
+const bucketColumns = (t: T): Column<Detail['planBuckets'][number]>[] => [
+  { head: t('user.plan'), cell: (b) => t('user.bucketPlan', { plan: b.planName, period: b.period }) },
+  { head: t('user.granted'), num: true, cell: (b) => fmt.gb(BigInt(b.grantedBytes) + BigInt(b.carriedBytes)) },
+  { head: t('user.used'), num: true, cell: (b) => formatBytes(b.usedBytes) },
+  { head: t('user.remaining'), num: true, cell: (b) => formatBytes(b.remainingBytes) },
+  { head: t('user.ends'), cell: (b) => day(b.endsAt) },
+  { head: t('user.state'), cell: (b) => (b.closedAt ? t('user.closed') : t('user.open')) },
 ];
-const BILLING_COLUMNS: Column<Detail['billing'][number]>[] = [
-  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
-  { head: 'Description', cell: (e) => e.description },
-  { head: 'Status', cell: (e) => billingStatus(e).label },
-  { head: 'Amount', num: true, cell: (e) => `${formatGb(BigInt(e.bytes))} GB` },
+const billingColumns = (t: T): Column<Detail['billing'][number]>[] => [
+  { head: t('user.date'), cell: (e) => fmt.dateTime(e.createdAt) },
+  { head: t('user.description'), cell: (e) => e.description },
+  { head: t('user.status'), cell: (e) => billingStatus(e).label },
+  { head: t('user.amount'), num: true, cell: (e) => fmt.gb(e.bytes) },
 ];
 
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
+  const { t } = useTranslation('admin');
   const utils = trpc.useUtils();
   const user = trpc.admin.user.useQuery({ id }, { staleTime: 0 });
   const me = trpc.admin.me.useQuery();
@@ -74,13 +87,13 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
   const refresh = async () => {
     await Promise.all([utils.admin.user.invalidate({ id }), utils.admin.users.invalidate()]);
   };
-  if (user.isPending) return <Spinner label="Loading user..." />;
+  if (user.isPending) return <Spinner label={t('user.loading')} />;
   if (user.isError) {
     return (
-      <Card title="User">
-        <Alert kind="error">{errorMessage(user.error, 'Failed to load the user')}</Alert>
+      <Card title={t('user.title')}>
+        <Alert kind="error">{errorMessage(user.error, t('user.loadFailed'))}</Alert>
         <Button variant="secondary" onClick={onBack}>
-          Back to users
+          {t('user.back')}
         </Button>
       </Card>
     );
@@ -91,40 +104,45 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
     <div className="stack" data-testid="admin-user-detail">
       <Card
         title={d.profile.email}
-        description={`${d.profile.deletedAt ? `Account deleted by its owner ${new Date(d.profile.deletedAt).toLocaleString()}` : d.profile.name} · ${d.profile.authType === 'google' ? 'Google' : 'Email'} sign-in · joined ${new Date(d.profile.createdAt).toLocaleDateString()}${d.profile.twoFactor ? ' · 2FA on' : ''}`}
+        description={[
+          d.profile.deletedAt ? t('user.deletedByOwner', { when: fmt.dateTime(d.profile.deletedAt) }) : d.profile.name,
+          d.profile.authType === 'google' ? t('user.googleSignIn') : t('user.emailSignIn'),
+          t('user.joined', { date: fmt.date(d.profile.createdAt) }),
+          ...(d.profile.twoFactor ? [t('user.twoFactorOn')] : []),
+        ].join(' · ')}
         actions={
           <Button variant="secondary" onClick={onBack}>
-            Back to users
+            {t('user.back')}
           </Button>
         }
       >
         <p>
           <span className={`badge ${STATUS_BADGE[d.profile.status] ?? 'badge-gray'}`} data-testid="admin-user-status">
-            {d.profile.status[0]!.toUpperCase() + d.profile.status.slice(1)}
+            {t(`userStatus.${d.profile.status}`)}
           </span>
           {d.profile.suspension && (
             <span className="muted small" data-testid="admin-user-suspension">
               {' '}
-              Suspended {new Date(d.profile.suspension.at).toLocaleString()} by {d.profile.suspension.by}: {d.profile.suspension.reason}
+              {t('user.suspendedBy', { when: fmt.dateTime(d.profile.suspension.at), by: d.profile.suspension.by, reason: d.profile.suspension.reason ?? '' })}
             </span>
           )}
         </p>
         <dl className="info-list">
           <div>
-            <dt>Remaining</dt>
-            <dd data-testid="admin-user-remaining">{gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).remaining} GB</dd>
+            <dt>{t('user.remaining')}</dt>
+            <dd data-testid="admin-user-remaining">{gbText(gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).remaining)}</dd>
           </div>
           <div>
-            <dt>Held by gateways</dt>
+            <dt>{t('user.heldByGateways')}</dt>
             <dd>{formatBytes(d.balances.leasedBytes)}</dd>
           </div>
           <div>
-            <dt>Used</dt>
-            <dd>{gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).used} GB</dd>
+            <dt>{t('user.used')}</dt>
+            <dd>{gbText(gbBreakdown(BigInt(d.balances.remainingBytes), BigInt(d.balances.usedBytes)).used)}</dd>
           </div>
           <div>
-            <dt>Active sessions</dt>
-            <dd>{d.sessions.active}</dd>
+            <dt>{t('user.activeSessions')}</dt>
+            <dd>{fmt.number(d.sessions.active)}</dd>
           </div>
         </dl>
       </Card>
@@ -134,28 +152,28 @@ export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void
         {owner && <ExemptionCard id={id} exempt={d.profile.targetPolicyExempt} onDone={refresh} />}
         {me.data && roleMayUse(me.data.role, 'pricing') && <OwnPriceCard id={id} current={d.profile.pricePerGbCents} onDone={refresh} />}
       </div>
-      <Card title="Usage, last 30 days" description={`${formatBytes(total)} in 30 days, UTC`}>
+      <Card title={t('user.usageTitle')} description={t('user.inThirtyDays', { total: formatBytes(total) })}>
         <UsageChart points={d.usageByDay} granularity="day" totalBytes={total} testId="admin-user-usage-chart" />
       </Card>
-      <Card title={`Proxy accounts (${d.proxyAccounts.length})`}>
-        <DataTable columns={ACCOUNT_COLUMNS} rows={d.proxyAccounts} rowKey={(a) => a.proxyUserId} empty="No proxy accounts." />
+      <Card title={t('user.proxyAccounts', { count: d.proxyAccounts.length })}>
+        <DataTable columns={accountColumns(t)} rows={d.proxyAccounts} rowKey={(a) => a.proxyUserId} empty={t('user.noProxyAccounts')} />
       </Card>
-      <Card title={`Subscriptions (${d.subscriptions.length})`}>
+      <Card title={t('user.subscriptions', { count: d.subscriptions.length })}>
         <DataTable
           testId="admin-user-subscriptions"
-          columns={SUBSCRIPTION_COLUMNS}
+          columns={subscriptionColumns(t)}
           rows={d.subscriptions}
           rowKey={(s) => s.id}
-          empty="No plan subscriptions."
+          empty={t('user.noSubscriptions')}
         />
       </Card>
-      <Card title={`Plan buckets (${d.planBuckets.length})`} description="Each period's allowance: what is left of an open bucket expires at its end.">
-        <DataTable testId="admin-user-buckets" columns={BUCKET_COLUMNS} rows={d.planBuckets} rowKey={(b) => b.id} empty="No plan buckets." />
+      <Card title={t('user.buckets', { count: d.planBuckets.length })} description={t('user.bucketsDescription')}>
+        <DataTable testId="admin-user-buckets" columns={bucketColumns(t)} rows={d.planBuckets} rowKey={(b) => b.id} empty={t('user.noBuckets')} />
       </Card>
-      <Card title="Billing">
-        <DataTable testId="admin-user-billing" columns={BILLING_COLUMNS} rows={d.billing} rowKey={(e) => e.id} empty="No credits or orders yet." />
+      <Card title={t('user.billing')}>
+        <DataTable testId="admin-user-billing" columns={billingColumns(t)} rows={d.billing} rowKey={(e) => e.id} empty={t('user.noBilling')} />
       </Card>
-      <Card title="Connections" description="The user's connection log, newest first (what they see on their Connections page).">
+      <Card title={t('user.connections')} description={t('user.connectionsDescription')}>
         <ConnectionsTable
           testId="admin-user-connections"
           query={(filters) => useAdminUserConnections(id, filters)}
@@ -184,6 +202,7 @@ const adjustResolver = zodResolver(adjustBalanceInput);
 const deltaOptions = { setValueAs: (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' ? Number.NaN : Number(v)) };
 
 function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('admin');
   const form = useSchemaForm(suspendResolver, { id, reason: '' });
   const suspend = trpc.admin.suspendUser.useMutation();
   const unsuspend = trpc.admin.unsuspendUser.useMutation();
@@ -193,10 +212,10 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
       form.reset();
       await onDone();
     } catch (err) {
-      setFormError(form, errorMessage(err, 'The change failed'));
+      setFormError(form, errorMessage(err, t('user.changeFailed')));
     }
   }
-  const onSuspend = submitWith(form, (input) => run(() => suspend.mutateAsync(input)), 'The change failed');
+  const onSuspend = submitWith(form, (input) => run(() => suspend.mutateAsync(input)), t('user.changeFailed'));
   // Unsuspending asks no reason: one given goes to the audit log, the server checks it.
   const onSubmit = suspended
     ? (e: FormEvent) => {
@@ -207,19 +226,12 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
     : onSuspend;
   const error = firstError(form);
   return (
-    <Card
-      title={suspended ? 'Unsuspend' : 'Suspend'}
-      description={
-        suspended
-          ? 'Sign-in, the API key and the proxy credentials work again.'
-          : 'Sign-in, sessions, the API key and the proxy credentials stop within seconds.'
-      }
-    >
+    <Card title={suspended ? t('user.unsuspend') : t('user.suspend')} description={suspended ? t('user.unsuspendDescription') : t('user.suspendDescription')}>
       <form onSubmit={onSubmit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
-        <FormField form={form} name="reason" showError={false} label={suspended ? 'Reason (optional)' : 'Reason'} />
+        <FormField form={form} name="reason" showError={false} label={suspended ? t('user.reasonOptional') : t('user.reason')} />
         <Button type="submit" variant={suspended ? 'primary' : 'danger'} loading={suspend.isPending || unsuspend.isPending}>
-          {suspended ? 'Unsuspend user' : 'Suspend user'}
+          {suspended ? t('user.unsuspendUser') : t('user.suspendUser')}
         </Button>
       </form>
     </Card>
@@ -228,13 +240,14 @@ function SuspendCard({ id, suspended, onDone }: { id: string; suspended: boolean
 
 /** Owners: the user's connections skip the target policy (within seconds, at their next credential check). */
 function ExemptionCard({ id, exempt, onDone }: { id: string; exempt: boolean; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('admin');
   const patch = trpc.admin.patchUser.useMutation({ onSuccess: onDone });
   return (
-    <Card title="Target policy" description="An exempt customer's connections are not checked against the blocked domains or raw IP rule.">
-      {patch.error && <Alert kind="error">{errorMessage(patch.error, 'The change failed')}</Alert>}
+    <Card title={t('user.policyTitle')} description={t('user.policyDescription')}>
+      {patch.error && <Alert kind="error">{errorMessage(patch.error, t('user.changeFailed'))}</Alert>}
       <label className="check">
         <input type="checkbox" checked={exempt} disabled={patch.isPending} onChange={(e) => patch.mutate({ id, targetPolicyExempt: e.target.checked })} />
-        <span>Exempt from the target policy</span>
+        <span>{t('user.exempt')}</span>
       </label>
     </Card>
   );
@@ -242,6 +255,7 @@ function ExemptionCard({ id, exempt, onDone }: { id: string; exempt: boolean; on
 
 /** The user's own price per GB (finance and owners): orders use it where it is below the price list's. */
 function OwnPriceCard({ id, current, onDone }: { id: string; current: number | null; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('admin');
   const patch = trpc.admin.patchUser.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
     ownPriceResolver,
@@ -249,17 +263,17 @@ function OwnPriceCard({ id, current, onDone }: { id: string; current: number | n
     async (input) => {
       await patch.mutateAsync(input);
       await onDone();
-      return input.pricePerGbCents === null ? 'Own price removed: the price list applies.' : `Own price set to $${centsToUsd(input.pricePerGbCents)} per GB.`;
+      return input.pricePerGbCents === null ? t('user.ownPriceRemoved') : t('user.ownPriceSet', { price: fmt.cents(input.pricePerGbCents) });
     },
-    (err) => errorMessage(err, 'Setting the price failed'),
+    (err) => errorMessage(err, t('user.ownPriceFailed')),
   );
   return (
-    <Card title="Own price" description="Dollars per GB for this user's crypto orders, used where lower than the price list's. Empty: the price list's.">
+    <Card title={t('user.ownPriceTitle')} description={t('user.ownPriceDescription')}>
       <form onSubmit={onSubmit} noValidate data-testid="own-price-form">
         {outcome}
-        <FormField form={form} name="pricePerGbCents" label="Price per GB ($)" inputMode="decimal" placeholder="Price list" />
+        <FormField form={form} name="pricePerGbCents" label={t('user.pricePerGb')} inputMode="decimal" placeholder={t('user.priceList')} />
         <Button type="submit" loading={patch.isPending}>
-          Save price
+          {t('user.savePrice')}
         </Button>
       </form>
     </Card>
@@ -267,6 +281,7 @@ function OwnPriceCard({ id, current, onDone }: { id: string; current: number | n
 }
 
 function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> }) {
+  const { t } = useTranslation('admin');
   const adjust = trpc.admin.adjustUserBalance.useMutation();
   const [done, setDone] = useState<string | null>(null);
   const form = useSchemaForm(adjustResolver, { id, deltaGB: Number.NaN, reason: '' });
@@ -275,18 +290,18 @@ function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> })
     async (input) => {
       try {
         const r = await adjust.mutateAsync(input);
-        setDone(`Adjusted by ${formatGb(BigInt(r.deltaBytes))} GB.`);
+        setDone(t('user.adjusted', { amount: fmt.gb(r.deltaBytes) }));
         form.reset();
         await onDone();
       } catch (err) {
-        setFormError(form, errorMessage(err, 'The adjustment failed'));
+        setFormError(form, errorMessage(err, t('user.adjustFailed')));
       }
     },
-    'The adjustment failed',
+    t('user.adjustFailed'),
   );
   const error = firstError(form);
   return (
-    <Card title="Adjust balance" description="Positive adds, negative takes away; never below zero. The user sees it in Billing.">
+    <Card title={t('user.adjustTitle')} description={t('user.adjustDescription')}>
       <form
         onSubmit={(e) => {
           setDone(null);
@@ -296,10 +311,10 @@ function AdjustCard({ id, onDone }: { id: string; onDone: () => Promise<void> })
       >
         {error && <Alert kind="error">{error}</Alert>}
         {done && <Alert kind="success">{done}</Alert>}
-        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label="Amount (GB)" inputMode="decimal" />
-        <FormField form={form} name="reason" showError={false} label="Adjustment reason" />
+        <FormField form={form} name="deltaGB" options={deltaOptions} showError={false} label={t('user.amountGb')} inputMode="decimal" />
+        <FormField form={form} name="reason" showError={false} label={t('user.adjustReason')} />
         <Button type="submit" loading={adjust.isPending}>
-          Apply adjustment
+          {t('user.apply')}
         </Button>
       </form>
     </Card>
