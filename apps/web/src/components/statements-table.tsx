@@ -1,29 +1,31 @@
+import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { Statement } from '@proxyhub/core';
 import { DataTable, type Column } from './data-table';
 import { Alert, Spinner } from './ui';
-import { formatBytes } from '../lib/bytes';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { trpc } from '../trpc';
 
-const COLUMNS: Column<Statement>[] = [
-  { head: 'Day (UTC)', cell: (s) => s.date },
-  { head: 'Account', cell: (s) => s.account.proxyUserId || s.account.id },
-  { head: 'Connections', num: true, cell: (s) => s.totals.connections.toLocaleString() },
-  { head: 'Billed', num: true, cell: (s) => formatBytes(s.totals.billedBytes) },
-  { head: 'Status', cell: (s) => (s.final ? 'Final' : 'Provisional') },
+const columns = (t: TFunction<'billing'>): Column<Statement>[] => [
+  { head: t('statements.day'), cell: (s) => s.date },
+  { head: t('statements.account'), cell: (s) => s.account.proxyUserId || s.account.id },
+  { head: t('statements.connections'), num: true, cell: (s) => fmt.number(s.totals.connections) },
+  { head: t('statements.billed'), num: true, cell: (s) => fmt.bytes(s.totals.billedBytes) },
+  { head: t('words.status'), cell: (s) => t(s.final ? 'statements.final' : 'statements.provisional') },
   {
-    head: 'Download',
+    head: t('statements.download'),
     cell: (s) => (
       <>
         <a href={`data:application/json,${encodeURIComponent(JSON.stringify(s))}`} download={`statement-${s.date}-${s.account.proxyUserId}.json`}>
-          Statement
+          {t('statements.statement')}
         </a>
         {' · '}
         <a
           href={`/api/statements/${s.date}/connections.csv?account=${encodeURIComponent(s.account.id)}`}
           download={`connections-${s.date}-${s.account.proxyUserId}.csv`}
         >
-          Connections CSV
+          {t('statements.connectionsCsv')}
         </a>
       </>
     ),
@@ -32,23 +34,29 @@ const COLUMNS: Column<Statement>[] = [
 
 /** The signed daily statements of the last 30 days, each downloadable with the CSV its digest covers. */
 export function StatementsTable() {
+  const { t } = useTranslation('billing');
   const list = trpc.statements.list.useQuery(undefined, { staleTime: 0 });
   return (
     <>
       <p className="card-description">
-        One per proxy account and UTC day with traffic, signed with our key (<a href="/api/statements/key">public key</a>): the statement holds a digest of that
-        day&apos;s connection CSV and of the day before&apos;s statement, so a changed byte in either no longer matches the signature. Any Ed25519 tool can
-        check one: <a href="/statements">how to check a statement</a> explains what is signed and gives a verifier to run.
+        <Trans
+          t={t}
+          i18nKey="statements.intro"
+          components={{
+            key: <a href="/api/statements/key" />,
+            how: <a href="/statements" />,
+          }}
+        />
       </p>
-      {list.error ? <Alert kind="error">{errorMessage(list.error, 'Failed to load statements')}</Alert> : null}
+      {list.error ? <Alert kind="error">{errorMessage(list.error, t('statements.loadFailed'))}</Alert> : null}
       <DataTable
         testId="statements-table"
-        columns={COLUMNS}
+        columns={columns(t)}
         rows={list.data?.statements}
         rowKey={(s) => `${s.date}-${s.account.id}`}
         rowProps={() => ({ 'data-testid': 'statement-row' })}
-        loading={<Spinner label="Loading..." />}
-        empty="No statements yet: one is made for each day with traffic."
+        loading={<Spinner label={t('words.loading')} />}
+        empty={t('statements.empty')}
       />
     </>
   );

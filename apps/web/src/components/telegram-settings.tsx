@@ -1,8 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
 import { telegramBroadcastInput, TELEGRAM_MESSAGE_MAX, type TelegramBroadcastInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { trpc } from '../trpc';
 import { Alert, Button, Card } from './ui';
 
@@ -16,12 +18,13 @@ interface Props {
   status: { data?: LinkStatus | undefined; refetch(): Promise<unknown> };
   link: { mutateAsync(): Promise<{ code: string; url: string }>; isPending: boolean };
   unlink: { mutateAsync(): Promise<unknown>; isPending: boolean };
-  /** Who the chat will answer as: "your account" or "your admin account". */
-  whose: string;
+  /** Whose notifications the chat gets: the customer's account or the shop's (an admin). */
+  whose: 'account' | 'shop';
 }
 
 /** "Connect Telegram": a one-time link (10 minutes) that opens the bot; once linked, the chat and Unlink. */
 function TelegramCard({ status, link, unlink, whose }: Props) {
+  const { t } = useTranslation('settings');
   const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const s = status.data;
@@ -30,7 +33,7 @@ function TelegramCard({ status, link, unlink, whose }: Props) {
     try {
       setUrl((await link.mutateAsync()).url);
     } catch (err) {
-      setError(errorMessage(err, 'Could not create a link'));
+      setError(errorMessage(err, t('telegram.linkFailed')));
     }
   }
   async function onUnlink() {
@@ -40,40 +43,37 @@ function TelegramCard({ status, link, unlink, whose }: Props) {
       setUrl(null);
       await status.refetch();
     } catch (err) {
-      setError(errorMessage(err, 'Unlinking failed'));
+      setError(errorMessage(err, t('telegram.unlinkFailed')));
     }
   }
   return (
-    <Card
-      title="Connect Telegram"
-      description={`Check your balance, redeem codes, top up and get proxy lists in Telegram, and get ${whose}'s notifications there.`}
-    >
+    <Card title={t('telegram.title')} description={t(whose === 'shop' ? 'telegram.descriptionShop' : 'telegram.descriptionAccount')}>
       {error && <Alert kind="error">{error}</Alert>}
-      {s && !s.enabled && <p className="muted">The Telegram bot is not set up on this server.</p>}
+      {s && !s.enabled && <p className="muted">{t('telegram.notSetUp')}</p>}
       {s?.enabled && s.chat && (
         <div className="inline-form">
           <p data-testid="telegram-linked">
-            Linked to Telegram chat <strong>{s.chat.chatId}</strong> since {new Date(s.chat.linkedAt).toLocaleDateString()}.
+            <Trans t={t} i18nKey="telegram.linked" values={{ chat: s.chat.chatId, date: fmt.date(s.chat.linkedAt) }} components={{ chat: <strong /> }} />
           </p>
           <Button variant="secondary" onClick={() => void onUnlink()} loading={unlink.isPending}>
-            Unlink
+            {t('telegram.unlink')}
           </Button>
         </div>
       )}
       {s?.enabled && !s.chat && (
         <div className="stack">
           <Button onClick={() => void onConnect()} loading={link.isPending}>
-            Connect Telegram
+            {t('telegram.connect')}
           </Button>
           {url && (
             <p data-testid="telegram-link">
-              Open{' '}
+              {t('telegram.open')}{' '}
               <a href={url} target="_blank" rel="noreferrer">
                 {url}
               </a>{' '}
-              and press Start in Telegram (valid 10 minutes, once).{' '}
+              {t('telegram.pressStart')}{' '}
               <Button variant="secondary" onClick={() => void status.refetch()}>
-                I have pressed Start
+                {t('telegram.pressed')}
               </Button>
             </p>
           )}
@@ -88,7 +88,7 @@ export function TelegramSettings() {
   const status = trpc.telegram.status.useQuery();
   const link = trpc.telegram.link.useMutation();
   const unlink = trpc.telegram.unlink.useMutation();
-  return <TelegramCard status={status} link={link} unlink={unlink} whose="your account" />;
+  return <TelegramCard status={status} link={link} unlink={unlink} whose="account" />;
 }
 
 /** The admin panel's Telegram tab: the admin's own chat (for /giveaway) and the broadcast. */
@@ -98,7 +98,7 @@ export function AdminTelegram() {
   const unlink = trpc.admin.telegramUnlink.useMutation();
   return (
     <div className="stack">
-      <TelegramCard status={status} link={link} unlink={unlink} whose="the shop" />
+      <TelegramCard status={status} link={link} unlink={unlink} whose="shop" />
       <Broadcast />
     </div>
   );
