@@ -57,7 +57,7 @@ export function ApiKeySettings() {
   }
 
   const columns: Column<ApiKeyView>[] = [
-    { head: t('words.name'), cell: (k) => <strong>{k.name}</strong> },
+    { head: t('words.name'), cell: (k) => <strong>{k.isDefault ? t('apiKeys.defaultName') : k.name}</strong> },
     { head: t('apiKeys.scopes'), cell: (k) => (k.isDefault ? t('apiKeys.all') : k.scopes.join(' ')) },
     { head: t('apiKeys.key'), cell: (k) => <code>{k.prefix}…</code> },
     { head: t('words.created'), cell: (k) => day(k.createdAt, '-') },

@@ -10,7 +10,6 @@ import {
   MIN_ORDER_MESSAGE,
   coerceGbAmount,
   cryptoPaymentInput,
-  exactBytes,
   minOrderGb,
   smallestOrder,
   orderTotalCents,
@@ -74,7 +73,7 @@ export function TopUpPage() {
       <div className="balance-banner">
         <div>
           <span className="stat-label">{t('topup.balance')}</span>
-          <span className="balance-value" data-testid="balance" title={exactBytes(user.credits)}>
+          <span className="balance-value" data-testid="balance" title={fmt.number(BigInt(user.credits), { style: 'unit', unit: 'byte', unitDisplay: 'long' })}>
             {fmt.gb(user.credits)}
           </span>
         </div>

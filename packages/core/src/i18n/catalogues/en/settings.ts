@@ -69,6 +69,7 @@ export default {
     confirmDelete: 'Delete the API key "{{name}}"? Programs using it are refused at once.',
     deleteLabel: 'Delete API key {{name}}',
     scopes: 'Scopes',
+    defaultName: 'Default',
     key: 'Key',
     lastUsed: 'Last used',
     all: 'All',
