@@ -45,6 +45,9 @@ export const ACCOUNT_AUDIT_SENTENCES = {
 } as const satisfies Record<string, string>;
 
 export type AccountAuditAction = keyof typeof ACCOUNT_AUDIT_SENTENCES;
+/** An action as a catalogue key (`api_key.create` → `api_key_create`: a dot would nest), for the Settings page's words in each language. */
+export type AccountAuditKey<A extends string = AccountAuditAction> = A extends `${infer G}.${infer R}` ? `${G}_${R}` : A;
+export const accountAuditKey = (action: AccountAuditAction) => action.replace('.', '_') as AccountAuditKey;
 export const ACCOUNT_AUDIT_ACTIONS = Object.keys(ACCOUNT_AUDIT_SENTENCES) as [AccountAuditAction, ...AccountAuditAction[]];
 
 /** "Dana created the proxy account scraper": what an entry says on the Settings page. */

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { setAlertsInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { FormField, useActionForm } from '../lib/form';
 import { trpc } from '../trpc';
 import { Button, Card } from './ui';
@@ -20,6 +22,7 @@ const percentList = (v: string | unknown[]) =>
 
 /** The low-balance alert threshold (empty turns the mails off) and the usage alert percents. */
 export function AlertSettings() {
+  const { t } = useTranslation('settings');
   const current = trpc.alerts.get.useQuery();
   const save = trpc.alerts.set.useMutation();
   // What the user typed wins over the saved value arriving later (a slow first load overwrote it).
@@ -31,10 +34,10 @@ export function AlertSettings() {
       const r = await save.mutateAsync(input);
       await current.refetch();
       setEdited(false);
-      const usage = ` Usage alerts at ${r.usageAlertPercents.join(', ')} % of a limit.`;
-      return (r.lowBalanceGB === null ? 'Low-balance alerts are off.' : `We will email you below ${r.lowBalanceGB} GB and at 0 GB.`) + usage;
+      const usage = t('alerts.usageSaved', { percents: r.usageAlertPercents.map((p) => fmt.number(p)).join(', ') });
+      return `${r.lowBalanceGB === null ? t('alerts.off') : t('alerts.on', { gb: fmt.number(r.lowBalanceGB) })} ${usage}`;
     },
-    (err) => errorMessage(err, 'Failed to save the alert'),
+    (err) => errorMessage(err, t('alerts.failed')),
   );
   const { reset } = form;
   useEffect(() => {
@@ -42,31 +45,28 @@ export function AlertSettings() {
   }, [current.data, edited, reset]);
 
   return (
-    <Card
-      title="Low-Balance Alerts"
-      description="Get an email when your Remaining Data falls below this amount, and when it runs out (leave empty for no alerts); and when a proxy account reaches these percents of its cap, daily or monthly limit."
-    >
-      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label="Low-balance alert">
+    <Card title={t('alerts.title')} description={t('alerts.description')}>
+      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label={t('alerts.formLabel')}>
         <FormField
           form={form}
           name="lowBalanceGB"
           options={{ setValueAs: threshold, onChange: () => setEdited(true) }}
-          label="Alert below (GB)"
+          label={t('alerts.below')}
           inputMode="decimal"
           autoComplete="off"
-          placeholder="e.g. 1.5"
+          placeholder={t('alerts.belowPlaceholder')}
         />
         <FormField
           form={form}
           name="usageAlertPercents"
           options={{ setValueAs: percentList, onChange: () => setEdited(true) }}
-          label="Usage alerts at (%)"
+          label={t('alerts.usage')}
           autoComplete="off"
-          placeholder="e.g. 80, 90"
-          hint="Up to 5 percents from 1 to 99, separated by commas"
+          placeholder={t('alerts.usagePlaceholder')}
+          hint={t('alerts.usageHint')}
         />
         <Button type="submit" loading={save.isPending}>
-          Save Alert
+          {t('alerts.save')}
         </Button>
       </form>
       {outcome}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { deleteAccountInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { forgetReturningVisitor } from '../lib/returning';
@@ -17,6 +18,7 @@ const resolver = zodResolver(deleteAccountInput);
  * signs in with Google only, the email address typed). Afterwards the app returns to the login page.
  */
 export function DeleteAccountSettings() {
+  const { t } = useTranslation('settings');
   const user = useSession().data!;
   const { setUser } = useSessionActions();
   const qc = useQueryClient();
@@ -30,12 +32,11 @@ export function DeleteAccountSettings() {
     form,
     async (input) => {
       // The schema lets either proof be absent (the server knows which one the account needs).
-      if (byEmail ? !input.email : !input.password)
-        return setFormError(form, byEmail ? 'Type the email address of your account to confirm' : 'Password is required');
+      if (byEmail ? !input.email : !input.password) return setFormError(form, t(byEmail ? 'deleteAccount.emailRequired' : 'deleteAccount.passwordRequired'));
       try {
         await remove.mutateAsync(input);
       } catch (err) {
-        setFormError(form, errorMessage(err, 'Failed to delete the account'));
+        setFormError(form, errorMessage(err, t('deleteAccount.failed')));
         return;
       }
       forgetReturningVisitor();
@@ -43,32 +44,29 @@ export function DeleteAccountSettings() {
       setUser(null);
       void navigate('/login?deleted=1', { replace: true });
     },
-    'Failed to delete the account',
+    t('deleteAccount.failed'),
   );
   const error = firstError(form);
 
   return (
-    <Card
-      title="Delete Account"
-      description="Your sign-in, API key and proxy credentials stop working at once and cannot be restored. Remaining Data is not refunded."
-    >
+    <Card title={t('deleteAccount.title')} description={t('deleteAccount.description')}>
       {confirming ? (
-        <form className="confirm-box form" onSubmit={onSubmit} noValidate aria-label="Confirm deleting the account">
+        <form className="confirm-box form" onSubmit={onSubmit} noValidate aria-label={t('deleteAccount.formLabel')}>
           <p>
-            <strong>Delete your account for good?</strong> {byEmail ? 'Type your email address to confirm.' : 'Enter your password to confirm.'}
+            <strong>{t('deleteAccount.question')}</strong> {t(byEmail ? 'deleteAccount.byEmail' : 'deleteAccount.byPassword')}
           </p>
           <FormField
             form={form}
             name={byEmail ? 'email' : 'password'}
             showError={false}
-            label={byEmail ? 'Email address' : 'Password'}
+            label={t(byEmail ? 'deleteAccount.emailLabel' : 'deleteAccount.passwordLabel')}
             type={byEmail ? 'email' : 'password'}
             autoComplete={byEmail ? 'off' : 'current-password'}
           />
           {error && <Alert kind="error">{error}</Alert>}
           <div className="card-actions">
             <Button type="submit" variant="danger" loading={remove.isPending}>
-              Yes, delete my account
+              {t('deleteAccount.yes')}
             </Button>
             <Button
               variant="secondary"
@@ -78,14 +76,14 @@ export function DeleteAccountSettings() {
                 form.reset();
               }}
             >
-              Cancel
+              {t('words.cancel')}
             </Button>
           </div>
         </form>
       ) : (
         <div className="card-actions">
           <Button variant="danger" onClick={() => setConfirming(true)}>
-            Delete Account
+            {t('deleteAccount.button')}
           </Button>
         </div>
       )}

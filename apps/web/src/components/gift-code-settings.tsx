@@ -6,8 +6,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
+import { Trans, useTranslation } from 'react-i18next';
 import { giftCodeInput, type GiftCodeInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { useSessionActions, type RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
@@ -21,22 +23,21 @@ const giftResolver: Resolver<FormValues, unknown, GiftCodeInput> = (values, cont
   return zodResolver(giftCodeInput)(input, context, { ...options, names: undefined });
 };
 
-const STATUS_LABEL = { open: 'Not redeemed', redeemed: 'Redeemed', cancelled: 'Cancelled' } as const;
-
 type Gift = RouterOutputs['gifts']['list'][number];
-const COLUMNS: Column<Gift>[] = [
-  { head: 'Code', cell: (g) => <code>{g.code}</code> },
-  { head: 'GB', num: true, cell: (g) => g.creditsGB },
-  { head: 'Created', cell: (g) => new Date(g.createdAt).toLocaleString() },
-  { head: 'Status', cell: (g) => STATUS_LABEL[g.status] },
-];
 
 export function GiftCodeSettings() {
+  const { t } = useTranslation('settings');
+  const columns: Column<Gift>[] = [
+    { head: t('gifts.code'), cell: (g) => <code>{g.code}</code> },
+    { head: t('gifts.gb'), num: true, cell: (g) => fmt.number(Number(g.creditsGB), { minimumFractionDigits: 2, maximumFractionDigits: 2 }) },
+    { head: t('words.created'), cell: (g) => fmt.dateTime(g.createdAt) },
+    { head: t('words.status'), cell: (g) => t(`gifts.status.${g.status}`) },
+  ];
   const list = trpc.gifts.list.useQuery(undefined, { staleTime: 0 });
   const create = trpc.gifts.create.useMutation();
   const cancel = trpc.gifts.cancel.useMutation();
   const { refresh } = useSessionActions();
-  const [made, setMade] = useState<{ code: string; gb: string } | null>(null);
+  const [made, setMade] = useState<{ code: string; gb: number } | null>(null);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const form = useForm<FormValues, unknown, GiftCodeInput>({ resolver: giftResolver, defaultValues: { creditsGB: '' }, mode: 'onSubmit' });
   const errors = form.formState.errors;
@@ -45,12 +46,12 @@ export function GiftCodeSettings() {
     setNotice(null);
     try {
       const r = await create.mutateAsync(data);
-      setMade({ code: r.code, gb: String(data.creditsGB) });
+      setMade({ code: r.code, gb: data.creditsGB });
       form.reset({ creditsGB: '' });
       await Promise.all([list.refetch(), refresh()]);
     } catch (err) {
       setMade(null);
-      form.setError('creditsGB', { message: errorMessage(err, 'Making the gift code failed') });
+      form.setError('creditsGB', { message: errorMessage(err, t('gifts.makeFailed')) });
     }
   };
 
@@ -59,10 +60,10 @@ export function GiftCodeSettings() {
     try {
       await cancel.mutateAsync({ code });
       if (made?.code === code) setMade(null);
-      setNotice({ kind: 'success', text: `Gift code ${code} cancelled: its data is back in your balance.` });
+      setNotice({ kind: 'success', text: t('gifts.cancelled', { code }) });
       await Promise.all([list.refetch(), refresh()]);
     } catch (err) {
-      setNotice({ kind: 'error', text: errorMessage(err, 'Cancelling the gift code failed') });
+      setNotice({ kind: 'error', text: errorMessage(err, t('gifts.cancelFailed')) });
       await list.refetch();
     }
   }
@@ -71,33 +72,35 @@ export function GiftCodeSettings() {
   const cancelCell = (g: Gift) =>
     g.status === 'open' && (
       <Button variant="secondary" onClick={() => void onCancel(g.code)} loading={cancel.isPending && cancel.variables.code === g.code}>
-        Cancel
+        {t('words.cancel')}
       </Button>
     );
   return (
-    <Card
-      title="Gift Codes"
-      description="Give some of your data to someone else: the amount leaves your balance now and they redeem the code on their Top Up page. Cancel an unredeemed code to get it back."
-    >
-      <form className="form inline-form" onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate aria-label="Gift code">
+    <Card title={t('gifts.title')} description={t('gifts.description')}>
+      <form className="form inline-form" onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate aria-label={t('gifts.formLabel')}>
         <Field
-          label="Gift amount (GB)"
+          label={t('gifts.amount')}
           inputMode="decimal"
           autoComplete="off"
-          placeholder="e.g. 1.5"
+          placeholder={t('gifts.placeholder')}
           error={errors.creditsGB?.message}
           {...form.register('creditsGB', { onChange: () => form.clearErrors('creditsGB') })}
         />
         <Button type="submit" loading={create.isPending}>
-          Make Gift Code
+          {t('gifts.submit')}
         </Button>
       </form>
       {made && (
         <Alert kind="success" onDismiss={() => setMade(null)}>
           <span data-testid="gift-made">
-            Gift code <strong data-testid="gift-made-code">{made.code}</strong> for {made.gb} GB is ready. Send it to the person it is for.
+            <Trans
+              t={t}
+              i18nKey="gifts.made"
+              values={{ code: made.code, gb: fmt.number(made.gb) }}
+              components={{ code: <strong data-testid="gift-made-code" /> }}
+            />
           </span>{' '}
-          <CopyButton text={made.code} label="Copy code" />
+          <CopyButton text={made.code} label={t('gifts.copy')} />
         </Alert>
       )}
       {notice && (
@@ -107,8 +110,8 @@ export function GiftCodeSettings() {
       )}
       {gifts.length > 0 && (
         <DataTable
-          label="Your gift codes"
-          columns={[...COLUMNS, { head: <span className="sr-only">Actions</span>, cell: cancelCell }]}
+          label={t('gifts.listLabel')}
+          columns={[...columns, { head: <span className="sr-only">{t('words.actions')}</span>, cell: cancelCell }]}
           rows={gifts}
           rowKey={(g) => g.code}
           rowProps={() => ({ 'data-testid': 'gift-row' })}

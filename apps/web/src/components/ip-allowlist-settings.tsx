@@ -6,6 +6,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Resolver, ResolverResult } from 'react-hook-form';
 import { useState, type FormEvent } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import {
   ALLOWLIST_MIN_PREFIX,
   entryPorts,
@@ -43,15 +45,19 @@ const entryResolver =
   };
 
 /** What a saved list means for the proxy credentials, in a sentence, after what was stored otherwise than typed. */
-function savedSummary(r: { entries: AllowlistEntryInput[]; passwordless: boolean; notes: string[] }): string {
+function savedSummary(t: TFunction<'settings'>, r: { entries: AllowlistEntryInput[]; passwordless: boolean; notes: string[] }): string {
   const notes = r.notes.map((n) => `${n}. `).join('');
-  if (r.entries.length === 0) return `${notes}Your proxy credentials work from any address.`;
+  if (r.entries.length === 0) return `${notes}${t('allowlist.summaryAny')}`;
   const one = entryText(r.entries[0]!);
-  const where = r.entries.length > 1 ? `these ${r.entries.length} entries` : one.includes('/') ? `the range ${one}` : `the address ${one}`;
-  return `${notes}Your proxy credentials work only from ${where}${r.passwordless ? ', without a password too' : ''}. The gateway applies it within a minute.`;
+  const where =
+    r.entries.length > 1
+      ? t('allowlist.whereMany', { count: r.entries.length })
+      : t(one.includes('/') ? 'allowlist.whereRange' : 'allowlist.whereAddress', { entry: one });
+  return `${notes}${t(r.passwordless ? 'allowlist.summaryOnlyPasswordless' : 'allowlist.summaryOnly', { where })}`;
 }
 
 export function IpAllowlistSettings() {
+  const { t } = useTranslation('settings');
   const current = trpc.ipAllowlist.get.useQuery(undefined, { staleTime: 0 });
   const save = trpc.ipAllowlist.set.useMutation();
   const { setOutcome, alert: outcome } = useOutcome();
@@ -65,17 +71,17 @@ export function IpAllowlistSettings() {
     try {
       const r = await save.mutateAsync(next);
       await current.refetch();
-      setOutcome({ kind: 'success', text: `${done} ${savedSummary(r)}` });
+      setOutcome({ kind: 'success', text: `${done} ${savedSummary(t, r)}` });
       return true;
     } catch (err) {
       await current.refetch();
-      setOutcome({ kind: 'error', text: errorMessage(err, 'Failed to save the allow-list') });
+      setOutcome({ kind: 'error', text: errorMessage(err, t('allowlist.saveFailed')) });
       return false;
     }
   }
   const add = (entry: string) => {
     const saved = parseAllowlistEntry(entry)?.entry ?? entry;
-    return saveList({ entries: entries.includes(saved) ? list : [...list, entry], passwordless }, `Allow-list saved: ${saved} added.`);
+    return saveList({ entries: entries.includes(saved) ? list : [...list, entry], passwordless }, t('allowlist.added', { entry: saved }));
   };
 
   const adding = useSchemaForm(entryResolver(entries), { entry: '' });
@@ -90,42 +96,42 @@ export function IpAllowlistSettings() {
       // Sent as typed: the server stores it normalised and says so when that changed it.
       if (await add(entry.trim())) adding.reset();
     },
-    'Invalid input',
+    t('allowlist.invalid'),
   );
 
   return (
     <Card
-      title="IP Allow-List"
-      description={`Your proxy credentials work only from these addresses (IPv4, IPv6 or CIDR ranges no wider than /${ALLOWLIST_MIN_PREFIX.ipv4} or /${ALLOWLIST_MIN_PREFIX.ipv6}, up to ${MAX_ALLOWLIST_ENTRIES}). An empty list allows any address. Each change is saved at once.`}
+      title={t('allowlist.title')}
+      description={t('allowlist.description', { v4: ALLOWLIST_MIN_PREFIX.ipv4, v6: ALLOWLIST_MIN_PREFIX.ipv6, max: MAX_ALLOWLIST_ENTRIES })}
     >
-      <ul className="allowlist" aria-label="Allowed addresses" aria-busy={busy || undefined}>
-        {current.isSuccess && entries.length === 0 && <li className="muted">No addresses: any address may use your credentials.</li>}
+      <ul className="allowlist" aria-label={t('allowlist.listLabel')} aria-busy={busy || undefined}>
+        {current.isSuccess && entries.length === 0 && <li className="muted">{t('allowlist.none')}</li>}
         {entries.map((entry) => (
           <li key={entry}>
             <code>{entry}</code>
             <Button
               variant="ghost"
-              aria-label={`Remove ${entry}`}
+              aria-label={t('allowlist.removeLabel', { entry })}
               disabled={busy}
-              onClick={() => void saveList({ entries: list.filter((x) => entryText(x) !== entry), passwordless }, `Allow-list saved: ${entry} removed.`)}
+              onClick={() => void saveList({ entries: list.filter((x) => entryText(x) !== entry), passwordless }, t('allowlist.removed', { entry }))}
             >
-              Remove
+              {t('words.remove')}
             </Button>
           </li>
         ))}
       </ul>
-      <form className="form inline-form" onSubmit={onAdd} noValidate aria-label="Add an address">
-        <FormField form={adding} name="entry" label="Address or range" autoComplete="off" placeholder="e.g. 203.0.113.7 or 2001:db8::/48" />
+      <form className="form inline-form" onSubmit={onAdd} noValidate aria-label={t('allowlist.addLabel')}>
+        <FormField form={adding} name="entry" label={t('allowlist.field')} autoComplete="off" placeholder={t('allowlist.placeholder')} />
         <Button type="submit" variant="secondary" disabled={full || busy}>
-          Add
+          {t('words.add')}
         </Button>
       </form>
       {here && (
         <p className="allowlist-suggestion" data-testid="current-address">
-          You are using this page from <code>{here}</code>.{' '}
+          <Trans t={t} i18nKey="allowlist.here" values={{ addr: here }} components={{ addr: <code /> }} />{' '}
           {hereNormalised && !entries.includes(hereNormalised) && (
             <Button variant="secondary" onClick={() => void add(hereNormalised)} disabled={full || busy}>
-              Add {hereNormalised}
+              {t('allowlist.addHere', { addr: hereNormalised })}
             </Button>
           )}
         </p>
@@ -136,17 +142,17 @@ export function IpAllowlistSettings() {
           checked={passwordless}
           disabled={busy}
           onChange={(e) =>
-            void saveList(
-              { entries: list, passwordless: e.target.checked },
-              e.target.checked ? 'Allow-list saved: password-less access on.' : 'Allow-list saved: password-less access off.',
-            )
+            void saveList({ entries: list, passwordless: e.target.checked }, t(e.target.checked ? 'allowlist.passwordlessOn' : 'allowlist.passwordlessOff'))
           }
         />
         <span>
-          <strong>Password-less access from these addresses.</strong> Connections from a listed address that bring no username and password (a browser,
-          Playwright, Puppeteer or Selenium with <code>socks5://host:port</code>) use your main account, any location, billed as usual; on an entry port, what
-          you set for that port below. Each entry can then be at most a /{PASSWORDLESS_MIN_PREFIX.ipv4} (IPv4) or /{PASSWORDLESS_MIN_PREFIX.ipv6} (IPv6), and an
-          address can be password-less for one account only.
+          <strong>{t('allowlist.passwordlessTitle')}</strong>{' '}
+          <Trans
+            t={t}
+            i18nKey="allowlist.passwordlessText"
+            values={{ v4: PASSWORDLESS_MIN_PREFIX.ipv4, v6: PASSWORDLESS_MIN_PREFIX.ipv6 }}
+            components={{ code: <code /> }}
+          />
         </span>
       </label>
       {passwordless && entries.length > 0 && current.data?.entryPorts && (
@@ -156,8 +162,6 @@ export function IpAllowlistSettings() {
     </Card>
   );
 }
-
-const portText = (p: PortProfile, account: string) => `${p.port}: ${account}, ${p.location}, ${durationLabel(p.durationMinutes)}`;
 
 /**
  * Entry ports: for tools that cannot send a username, each port of the gateway's entry range can
@@ -175,8 +179,10 @@ function EntryPorts({
   busy: boolean;
   save: (next: AllowlistEntryInput[], done: string) => Promise<boolean>;
 }) {
+  const { t } = useTranslation('settings');
   const accounts = trpc.proxyAccounts.list.useQuery(undefined, { staleTime: 0 });
-  const nameOf = (id: string | undefined) => (id === undefined ? 'main account' : (accounts.data?.accounts.find((a) => a.proxyUserId === id)?.name ?? id));
+  const nameOf = (id: string | undefined) =>
+    id === undefined ? t('allowlist.ports.mainAccountLower') : (accounts.data?.accounts.find((a) => a.proxyUserId === id)?.name ?? id);
   const [draft, setDraft] = useState({ entry: entryText(list[0]!), port: String(range.from), proxyAccountId: '', location: '', durationMinutes: '0' });
   const [error, setError] = useState<string | undefined>();
   const set = (field: keyof typeof draft) => (e: { target: { value: string } }) => setDraft({ ...draft, [field]: e.target.value });
@@ -198,7 +204,7 @@ function EntryPorts({
     if (
       await save(
         withPorts(entry, (ps) => [...ps.filter((x) => x.port !== p.port), p]),
-        `Allow-list saved: port ${p.port} set for ${entry}.`,
+        t('allowlist.portSet', { port: p.port, entry }),
       )
     ) {
       setDraft({ ...draft, location: '' });
@@ -207,43 +213,49 @@ function EntryPorts({
 
   const rows = list.flatMap((e) => entryPorts(e).map((p) => ({ entry: entryText(e), p })));
   return (
-    <section className="entry-ports" aria-label="Entry ports">
-      <h3>Location per port</h3>
+    <section className="entry-ports" aria-label={t('allowlist.ports.label')}>
+      <h3>{t('allowlist.ports.title')}</h3>
       <p className="muted">
-        The gateway&apos;s entry ports are{' '}
-        <strong data-testid="entry-port-range">
-          {range.from}-{range.to}
-        </strong>
-        . A password-less connection from an address above to a port you set here uses that port&apos;s proxy account, location and session (sticky per address
-        and port, or rotating); a port you have not set refuses it. The main port keeps the main account, any location.
+        <Trans
+          t={t}
+          i18nKey="allowlist.ports.text"
+          values={{ from: range.from, to: range.to }}
+          components={{ range: <strong data-testid="entry-port-range" /> }}
+        />
       </p>
       {rows.length > 0 && (
-        <ul className="allowlist" aria-label="Entry port profiles">
+        <ul className="allowlist" aria-label={t('allowlist.ports.profilesLabel')}>
           {rows.map(({ entry, p }) => (
             <li key={`${entry}:${p.port}`}>
               <span>
-                <code>{entry}</code> → port {portText(p, nameOf(p.proxyAccountId))}
+                <code>{entry}</code> →{' '}
+                {t('allowlist.ports.profile', {
+                  port: p.port,
+                  account: nameOf(p.proxyAccountId),
+                  location: p.location,
+                  duration: durationLabel(p.durationMinutes),
+                })}
               </span>
               <Button
                 variant="ghost"
-                aria-label={`Remove port ${p.port} of ${entry}`}
+                aria-label={t('allowlist.ports.removeLabel', { port: p.port, entry })}
                 disabled={busy}
                 onClick={() =>
                   void save(
                     withPorts(entry, (ps) => ps.filter((x) => x.port !== p.port)),
-                    `Allow-list saved: port ${p.port} removed from ${entry}.`,
+                    t('allowlist.portRemoved', { port: p.port, entry }),
                   )
                 }
               >
-                Remove
+                {t('words.remove')}
               </Button>
             </li>
           ))}
         </ul>
       )}
-      <form className="form entry-port-form" onSubmit={(e) => void onAdd(e)} noValidate aria-label="Set an entry port">
+      <form className="form entry-port-form" onSubmit={(e) => void onAdd(e)} noValidate aria-label={t('allowlist.ports.formLabel')}>
         {list.length > 1 && (
-          <SelectField label="For" value={draft.entry} onChange={set('entry')}>
+          <SelectField label={t('allowlist.ports.for')} value={draft.entry} onChange={set('entry')}>
             {list.map((e) => (
               <option key={entryText(e)} value={entryText(e)}>
                 {entryText(e)}
@@ -251,9 +263,9 @@ function EntryPorts({
             ))}
           </SelectField>
         )}
-        <Field label="Port" type="number" min={range.from} max={range.to} value={draft.port} onChange={set('port')} error={error} />
-        <SelectField label="Proxy account" value={draft.proxyAccountId} onChange={set('proxyAccountId')}>
-          <option value="">Main account</option>
+        <Field label={t('allowlist.ports.port')} type="number" min={range.from} max={range.to} value={draft.port} onChange={set('port')} error={error} />
+        <SelectField label={t('allowlist.ports.account')} value={draft.proxyAccountId} onChange={set('proxyAccountId')}>
+          <option value="">{t('allowlist.ports.mainAccount')}</option>
           {accounts.data?.accounts
             .filter((a) => a.kind === 'sub')
             .map((a) => (
@@ -262,8 +274,14 @@ function EntryPorts({
               </option>
             ))}
         </SelectField>
-        <Field label="Location" placeholder="e.g. FR or US-CA-LOSANGELES" value={draft.location} onChange={set('location')} autoComplete="off" />
-        <SelectField label="Session" value={draft.durationMinutes} onChange={set('durationMinutes')}>
+        <Field
+          label={t('allowlist.ports.location')}
+          placeholder={t('allowlist.ports.locationPlaceholder')}
+          value={draft.location}
+          onChange={set('location')}
+          autoComplete="off"
+        />
+        <SelectField label={t('allowlist.ports.session')} value={draft.durationMinutes} onChange={set('durationMinutes')}>
           {GENERATOR_DURATION_OPTIONS.map((m) => (
             <option key={m} value={m}>
               {durationLabel(m)}
@@ -271,7 +289,7 @@ function EntryPorts({
           ))}
         </SelectField>
         <Button type="submit" variant="secondary" disabled={busy}>
-          Set port
+          {t('allowlist.ports.submit')}
         </Button>
       </form>
     </section>

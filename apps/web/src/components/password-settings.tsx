@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { changePasswordForm } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { FormField, NewPasswordFields, useActionForm } from '../lib/form';
@@ -10,6 +11,7 @@ const resolver = zodResolver(changePasswordForm);
 
 /** A new password proven by the current one; the server signs out every other session. */
 export function PasswordSettings() {
+  const { t } = useTranslation('settings');
   const user = useSession().data!;
   const change = trpc.auth.changePassword.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
@@ -20,25 +22,25 @@ export function PasswordSettings() {
       f.reset();
       return r.message;
     },
-    (err) => errorMessage(err, 'Failed to change the password'),
+    (err) => errorMessage(err, t('password.failed')),
   );
 
   if (user.authType === 'google') {
     return (
-      <Card title="Password" description="You sign in with Google, so your account has no password.">
-        <p className="muted small">To set one, use &quot;Forgot password?&quot; on the sign-in page: we email you a link.</p>
+      <Card title={t('password.title')} description={t('password.googleDescription')}>
+        <p className="muted small">{t('password.googleHint')}</p>
       </Card>
     );
   }
 
   return (
-    <Card title="Password" description="Changing it signs you out everywhere else; this browser stays signed in.">
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Change password">
-        <FormField form={form} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
-        <NewPasswordFields form={form} names={['newPassword', 'confirmPassword']} labels={['New password', 'Confirm new password']} />
+    <Card title={t('password.title')} description={t('password.description')}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t('password.formLabel')}>
+        <FormField form={form} name="currentPassword" label={t('password.current')} type="password" autoComplete="current-password" />
+        <NewPasswordFields form={form} names={['newPassword', 'confirmPassword']} labels={[t('password.new'), t('password.confirm')]} />
         <div className="card-actions">
           <Button type="submit" loading={change.isPending}>
-            Change Password
+            {t('password.submit')}
           </Button>
         </div>
       </form>

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { renameInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { FormField, useActionForm } from '../lib/form';
@@ -10,6 +11,7 @@ const resolver = zodResolver(renameInput);
 
 /** The name shown in the app (registration's rules). */
 export function ProfileSettings() {
+  const { t } = useTranslation('settings');
   const user = useSession().data!;
   const { setUser } = useSessionActions();
   const rename = trpc.auth.rename.useMutation();
@@ -20,17 +22,17 @@ export function ProfileSettings() {
       const r = await rename.mutateAsync(input);
       setUser(r.user);
       f.reset({ name: r.user.name });
-      return 'Name saved.';
+      return t('profile.saved');
     },
-    (err) => errorMessage(err, 'Failed to save your name'),
+    (err) => errorMessage(err, t('profile.failed')),
   );
 
   return (
-    <Card title="Profile" description={`Signed in as ${user.email}.`}>
-      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label="Profile">
-        <FormField form={form} name="name" label="Full Name" autoComplete="name" />
+    <Card title={t('profile.title')} description={t('profile.description', { email: user.email })}>
+      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label={t('profile.formLabel')}>
+        <FormField form={form} name="name" label={t('profile.name')} autoComplete="name" />
         <Button type="submit" loading={rename.isPending}>
-          Save Name
+          {t('profile.submit')}
         </Button>
       </form>
       {outcome}

@@ -1,61 +1,57 @@
 /** Settings card: the user's referral link and what it has earned so far. */
-import { formatGb } from '@proxyhub/core';
+import { useTranslation } from 'react-i18next';
+import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Card, CopyButton, Field, Spinner } from './ui';
 
-const STATUS_LABEL = { pending: 'Pending', credited: 'Credited', cancelled: 'Cancelled (refunded)', not_eligible: 'Not eligible' } as const;
-
-function statusText(e: Entry): string {
-  if (e.status === 'pending') return `Pending until ${new Date(e.dueAt).toLocaleDateString()}`;
-  if (e.status === 'not_eligible' && e.reason) return `${STATUS_LABEL.not_eligible}: ${e.reason}`;
-  return STATUS_LABEL[e.status];
-}
-
 type Entry = RouterOutputs['referrals']['summary']['entries'][number];
-const COLUMNS: Column<Entry>[] = [
-  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleDateString() },
-  { head: 'Referred user', cell: (e) => e.referredUser },
-  { head: 'Order', num: true, cell: (e) => `${e.orderGb} GB` },
-  { head: 'Earning', num: true, cell: (e) => `${formatGb(e.bytes)} GB` },
-  { head: 'Status', cell: statusText },
-];
 
 export function ReferralSettings() {
+  const { t } = useTranslation('settings');
+  const statusText = (e: Entry): string => {
+    if (e.status === 'pending') return t('referrals.pendingUntil', { date: fmt.date(e.dueAt) });
+    if (e.status === 'not_eligible' && e.reason) return t('referrals.notEligibleBecause', { reason: e.reason });
+    return t(`referrals.status.${e.status}`);
+  };
+  const columns: Column<Entry>[] = [
+    { head: t('words.date'), cell: (e) => fmt.date(e.createdAt) },
+    { head: t('referrals.referred'), cell: (e) => e.referredUser },
+    { head: t('referrals.order'), num: true, cell: (e) => fmt.number(e.orderGb, { style: 'unit', unit: 'gigabyte' }) },
+    { head: t('referrals.earning'), num: true, cell: (e) => fmt.gb(e.bytes) },
+    { head: t('words.status'), cell: statusText },
+  ];
   const summary = trpc.referrals.summary.useQuery(undefined, { staleTime: 0 });
   const s = summary.data;
   return (
-    <Card
-      title="Referrals"
-      description="Share your link. When someone who signed up with it pays for a crypto top-up, you earn a share of its data, credited after a waiting period."
-    >
+    <Card title={t('referrals.title')} description={t('referrals.description')}>
       {!s ? (
-        <Spinner label="Loading..." />
+        <Spinner label={t('words.loading')} />
       ) : (
         <>
           <div className="form inline-form">
-            <Field label="Your referral link" value={s.link} readOnly data-testid="referral-link" onFocus={(e) => e.currentTarget.select()} />
-            <CopyButton text={s.link} label="Copy link" />
+            <Field label={t('referrals.link')} value={s.link} readOnly data-testid="referral-link" onFocus={(e) => e.currentTarget.select()} />
+            <CopyButton text={s.link} label={t('referrals.copy')} />
           </div>
           <dl className="stat-list" data-testid="referral-stats">
             <div>
-              <dt>Signed up</dt>
-              <dd data-testid="referral-referred">{s.referred}</dd>
+              <dt>{t('referrals.signedUp')}</dt>
+              <dd data-testid="referral-referred">{fmt.number(s.referred)}</dd>
             </div>
             <div>
-              <dt>Pending</dt>
-              <dd data-testid="referral-pending">{formatGb(s.pendingBytes)} GB</dd>
+              <dt>{t('referrals.pending')}</dt>
+              <dd data-testid="referral-pending">{fmt.gb(s.pendingBytes)}</dd>
             </div>
             <div>
-              <dt>Earned</dt>
-              <dd data-testid="referral-earned">{formatGb(s.earnedBytes)} GB</dd>
+              <dt>{t('referrals.earned')}</dt>
+              <dd data-testid="referral-earned">{fmt.gb(s.earnedBytes)}</dd>
             </div>
           </dl>
           {s.entries.length > 0 && (
             <DataTable
-              label="Referral earnings"
-              columns={COLUMNS}
+              label={t('referrals.listLabel')}
+              columns={columns}
               rows={s.entries}
               rowKey={(e) => e.id}
               rowProps={() => ({ 'data-testid': 'referral-row' })}

@@ -1,18 +1,22 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { formatGb } from '@proxyhub/core';
 import type { RouterOutputs } from '../session';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, Spinner } from './ui';
 
 type Subscription = RouterOutputs['subscriptions']['list']['subscriptions'][number];
 
-const STATUS_LABEL: Record<Subscription['status'], string> = { active: 'Active', cancelled: 'Renewal cancelled', lapsed: 'Lapsed' };
-const day = (d: Date | string) => new Date(d).toLocaleDateString();
+/** A GB figure without its unit ("1.00", "1,00"): the unit follows the allowance. */
+const gbFigure = (bytes: bigint) => fmt.number(Number(formatGb(bytes)), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** Stops renewal of one subscription; its current period runs to its end. */
 function CancelRenewal({ sub, onChanged }: { sub: Subscription; onChanged: () => Promise<unknown> }) {
+  const { t } = useTranslation('billing');
   const cancel = trpc.subscriptions.cancel.useMutation();
   const [error, setError] = useState<string | null>(null);
   return (
@@ -20,13 +24,13 @@ function CancelRenewal({ sub, onChanged }: { sub: Subscription; onChanged: () =>
       <Button
         variant="ghost"
         loading={cancel.isPending}
-        aria-label={`Cancel renewal of ${sub.plan.name}`}
+        aria-label={t('subscriptions.cancelRenewalLabel', { plan: sub.plan.name })}
         onClick={() => {
           setError(null);
-          cancel.mutate({ id: sub.id }, { onSuccess: () => void onChanged(), onError: (e) => setError(errorMessage(e, 'Failed to cancel renewal')) });
+          cancel.mutate({ id: sub.id }, { onSuccess: () => void onChanged(), onError: (e) => setError(errorMessage(e, t('subscriptions.cancelFailed'))) });
         }}
       >
-        Cancel renewal
+        {t('subscriptions.cancelRenewal')}
       </Button>
       {error && (
         <span className="field-error" role="alert">
@@ -37,31 +41,33 @@ function CancelRenewal({ sub, onChanged }: { sub: Subscription; onChanged: () =>
   );
 }
 
-const columns = (onChanged: () => Promise<unknown>): Column<Subscription>[] => [
-  { head: 'Plan', cell: (s) => s.plan.name },
-  { head: 'Status', cell: (s) => STATUS_LABEL[s.status] },
-  { head: 'Period', cell: (s) => `${day(s.periodStart)} – ${day(s.periodEnd)}` },
-  { head: 'Used', num: true, cell: (s) => `${formatGb(s.usedBytes)} of ${formatGb(s.allowanceBytes)} GB` },
-  { head: 'Carried over', num: true, cell: (s) => `${formatGb(s.carriedBytes)} GB` },
-  { head: 'Renews', cell: (s) => (s.renewsAt ? day(s.renewsAt) : '—') },
+const columns = (t: TFunction<'billing'>, onChanged: () => Promise<unknown>): Column<Subscription>[] => [
+  { head: t('subscriptions.plan'), cell: (s) => s.plan.name },
+  { head: t('words.status'), cell: (s) => t(`subscriptions.status.${s.status}`) },
+  { head: t('subscriptions.period'), cell: (s) => `${fmt.date(s.periodStart)} – ${fmt.date(s.periodEnd)}` },
+  // "1.00 of 5.00 GB": the unit once, after the allowance.
+  { head: t('subscriptions.used'), num: true, cell: (s) => t('subscriptions.usedOf', { used: gbFigure(s.usedBytes), allowance: fmt.gb(s.allowanceBytes) }) },
+  { head: t('subscriptions.carried'), num: true, cell: (s) => fmt.gb(s.carriedBytes) },
+  { head: t('subscriptions.renews'), cell: (s) => (s.renewsAt ? fmt.date(s.renewsAt) : '—') },
   { head: '', cell: (s) => (s.status === 'active' ? <CancelRenewal sub={s} onChanged={onChanged} /> : null) },
 ];
 
 /** The caller's plan subscriptions (GET /api/subscriptions); nothing until they have one. */
 export function SubscriptionsCard() {
+  const { t } = useTranslation('billing');
   const list = trpc.subscriptions.list.useQuery(undefined, { staleTime: 0 });
   if (list.isSuccess && list.data.subscriptions.length === 0) return null;
   return (
-    <Card title="Subscriptions" description="Your plans: each period's allowance is spent before pay-as-you-go data and ends with the period.">
-      {list.isError && <Alert kind="error">{errorMessage(list.error, 'Failed to load subscriptions')}</Alert>}
+    <Card title={t('subscriptions.title')} description={t('subscriptions.description')}>
+      {list.isError && <Alert kind="error">{errorMessage(list.error, t('subscriptions.loadFailed'))}</Alert>}
       <DataTable
         testId="subscriptions-table"
-        columns={columns(() => list.refetch())}
+        columns={columns(t, () => list.refetch())}
         rows={list.isPending ? undefined : list.data?.subscriptions}
         rowKey={(s) => s.id}
         rowProps={() => ({ 'data-testid': 'subscription-row' })}
-        loading={<Spinner label="Loading..." />}
-        empty="No subscriptions."
+        loading={<Spinner label={t('words.loading')} />}
+        empty={t('subscriptions.empty')}
       />
     </Card>
   );
@@ -72,6 +78,7 @@ export function SubscriptionsCard() {
  * notice's invoice waits (the plan clock opens it seven days before the period's end; paid, it goes).
  */
 export function RenewalNotices() {
+  const { t } = useTranslation('billing');
   const list = trpc.subscriptions.list.useQuery(undefined, { staleTime: 0 });
   const due = (list.data?.subscriptions ?? []).filter((s) => s.renewsAt && s.renewalInvoiceUrl);
   if (!due.length) return null;
@@ -80,9 +87,9 @@ export function RenewalNotices() {
       {due.map((s) => (
         <Alert kind="info" key={s.id}>
           <span data-testid="renewal-notice">
-            Your plan {s.plan.name} renews on {day(s.renewsAt!)}: pay the next period to keep its allowance.{' '}
-            <a className="btn btn-primary" href={s.renewalInvoiceUrl!} aria-label={`Pay the renewal of ${s.plan.name}`}>
-              Pay
+            {t('subscriptions.renewal', { plan: s.plan.name, date: fmt.date(s.renewsAt!) })}{' '}
+            <a className="btn btn-primary" href={s.renewalInvoiceUrl!} aria-label={t('subscriptions.payLabel', { plan: s.plan.name })}>
+              {t('subscriptions.pay')}
             </a>
           </span>
         </Alert>

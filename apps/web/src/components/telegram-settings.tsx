@@ -1,5 +1,7 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { trpc } from '../trpc';
 import { Alert, Button, Card } from './ui';
 
@@ -92,27 +94,26 @@ export function TelegramCard({ status, link, unlink, words, day }: TelegramCardP
   );
 }
 
-/** Settings' card (its words are the settings screen's to translate). */
-const SETTINGS_WORDS: TelegramCardWords = {
-  title: 'Connect Telegram',
-  description: "Check your balance, redeem codes, top up and get proxy lists in Telegram, and get your account's notifications there.",
-  notSetUp: 'The Telegram bot is not set up on this server.',
-  linked: (chatId, since) => (
-    <>
-      Linked to Telegram chat <strong>{chatId}</strong> since {since}.
-    </>
-  ),
-  unlink: 'Unlink',
-  connect: 'Connect Telegram',
-  open: (link) => <>Open {link} and press Start in Telegram (valid 10 minutes, once).</>,
-  pressedStart: 'I have pressed Start',
-  linkFailed: 'Could not create a link',
-  unlinkFailed: 'Unlinking failed',
-};
-
 export function TelegramSettings() {
+  const { t } = useTranslation('settings');
   const status = trpc.telegram.status.useQuery();
   const link = trpc.telegram.link.useMutation();
   const unlink = trpc.telegram.unlink.useMutation();
-  return <TelegramCard status={status} link={link} unlink={unlink} words={SETTINGS_WORDS} day={(d) => new Date(d).toLocaleDateString()} />;
+  const words: TelegramCardWords = {
+    title: t('telegram.title'),
+    description: t('telegram.descriptionAccount'),
+    notSetUp: t('telegram.notSetUp'),
+    linked: (chat, date) => <Trans t={t} i18nKey="telegram.linked" values={{ chat, date }} components={{ chat: <strong /> }} />,
+    unlink: t('telegram.unlink'),
+    connect: t('telegram.connect'),
+    open: (anchor) => (
+      <>
+        {t('telegram.open')} {anchor} {t('telegram.pressStart')}
+      </>
+    ),
+    pressedStart: t('telegram.pressed'),
+    linkFailed: t('telegram.linkFailed'),
+    unlinkFailed: t('telegram.unlinkFailed'),
+  };
+  return <TelegramCard status={status} link={link} unlink={unlink} words={words} day={(d) => fmt.date(d)} />;
 }

@@ -1,5 +1,6 @@
 /** Settings card: two-factor sign-in for the signed-in user (on with setup, off with password and code). */
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { twoFactorDisableInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { firstError, FormField, setFormError, submitWith, useSchemaForm } from '../lib/form';
@@ -8,13 +9,14 @@ import { TwoFactorSetup } from './two-factor-setup';
 import { Alert, Button, Card } from './ui';
 
 export function TwoFactorSettings() {
+  const { t } = useTranslation('settings');
   const status = trpc.twoFactor.status.useQuery(undefined, { staleTime: 0 });
   const setup = trpc.twoFactor.setup.useMutation();
   const enable = trpc.twoFactor.enable.useMutation();
   const utils = trpc.useUtils();
   const on = status.data?.enabled ?? false;
   return (
-    <Card title="Two-factor sign-in" description="A code from an authenticator app at every sign-in, besides your password.">
+    <Card title={t('twoFactor.title')} description={t('twoFactor.description')}>
       {status.isSuccess && !on && (
         <TwoFactorSetup
           setup={() => setup.mutateAsync()}
@@ -30,6 +32,7 @@ export function TwoFactorSettings() {
 const disableResolver = zodResolver(twoFactorDisableInput);
 
 function DisableTwoFactor({ onDone }: { onDone: () => void }) {
+  const { t } = useTranslation('settings');
   const disable = trpc.twoFactor.disable.useMutation();
   const form = useSchemaForm(disableResolver, { password: '', code: '' });
   const onSubmit = submitWith(
@@ -39,22 +42,22 @@ function DisableTwoFactor({ onDone }: { onDone: () => void }) {
         await disable.mutateAsync(input);
         onDone();
       } catch (err) {
-        setFormError(form, errorMessage(err, 'Turning it off failed'));
+        setFormError(form, errorMessage(err, t('twoFactor.turnOffFailed')));
       }
     },
-    'Turning it off failed',
+    t('twoFactor.turnOffFailed'),
   );
   const error = firstError(form);
   return (
-    <form className="form" onSubmit={onSubmit} noValidate aria-label="Turn off two-factor sign-in">
+    <form className="form" onSubmit={onSubmit} noValidate aria-label={t('twoFactor.offLabel')}>
       <p data-testid="two-factor-on">
-        <span className="badge badge-green">On</span> Sign-ins ask for a code from your app.
+        <span className="badge badge-green">{t('twoFactor.on')}</span> {t('twoFactor.onText')}
       </p>
       {error && <Alert kind="error">{error}</Alert>}
-      <FormField form={form} name="password" showError={false} label="Current password" type="password" autoComplete="current-password" />
-      <FormField form={form} name="code" showError={false} label="Code or recovery code" autoComplete="one-time-code" />
+      <FormField form={form} name="password" showError={false} label={t('twoFactor.currentPassword')} type="password" autoComplete="current-password" />
+      <FormField form={form} name="code" showError={false} label={t('twoFactor.code')} autoComplete="one-time-code" />
       <Button type="submit" variant="danger" loading={disable.isPending}>
-        Turn off
+        {t('twoFactor.turnOff')}
       </Button>
     </form>
   );

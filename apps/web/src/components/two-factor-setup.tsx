@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
 import { twoFactorEnableInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
 import { firstError, FormField, submitWith, useSchemaForm } from '../lib/form';
@@ -19,6 +20,7 @@ export interface TwoFactorSetupProps {
 }
 
 export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
+  const { t } = useTranslation('settings');
   const [secret, setSecret] = useState<{ secret: string; qrCodeDataUrl: string } | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const form = useSchemaForm(resolver, { code: '' });
@@ -37,21 +39,19 @@ export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
   };
   const onEnable = submitWith(
     form,
-    ({ code }) => run(async () => setCodes((await enable(code)).recoveryCodes), 'Turning it on failed'),
-    'Turning it on failed',
+    ({ code }) => run(async () => setCodes((await enable(code)).recoveryCodes), t('twoFactor.turnOnFailed')),
+    t('twoFactor.turnOnFailed'),
   );
   // The code's message shows above the form, as the server's do.
   const shown = error ?? firstError(form);
   if (codes) {
     return (
       <div data-testid="recovery-codes">
-        <Alert kind="success">
-          Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once if you lose your phone. They are not shown again.
-        </Alert>
+        <Alert kind="success">{t('twoFactor.enabled')}</Alert>
         <pre className="recovery-codes">{codes.join('\n')}</pre>
         <div className="account-actions">
-          <CopyButton text={codes.join('\n')} variant="secondary" ariaLabel="Copy recovery codes" />
-          <Button onClick={onDone}>Done</Button>
+          <CopyButton text={codes.join('\n')} variant="secondary" ariaLabel={t('twoFactor.copyCodes')} />
+          <Button onClick={onDone}>{t('twoFactor.done')}</Button>
         </div>
       </div>
     );
@@ -60,8 +60,8 @@ export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
     <div>
       {shown && <Alert kind="error">{shown}</Alert>}
       {!secret ? (
-        <Button loading={busy} onClick={() => void run(async () => setSecret(await setup()), 'Setting up failed')}>
-          Set up two-factor sign-in
+        <Button loading={busy} onClick={() => void run(async () => setSecret(await setup()), t('twoFactor.setupFailed'))}>
+          {t('twoFactor.setUp')}
         </Button>
       ) : (
         <form
@@ -71,16 +71,16 @@ export function TwoFactorSetup({ setup, enable, onDone }: TwoFactorSetupProps) {
             onEnable(e);
           }}
           noValidate
-          aria-label="Confirm two-factor sign-in"
+          aria-label={t('twoFactor.confirmLabel')}
         >
-          <p>Scan this code with an authenticator app (or type the key in), then enter the 6-digit code it shows.</p>
-          <img src={secret.qrCodeDataUrl} alt="QR code for your authenticator app" width={200} height={200} />
+          <p>{t('twoFactor.scan')}</p>
+          <img src={secret.qrCodeDataUrl} alt={t('twoFactor.qrAlt')} width={200} height={200} />
           <p className="mono small" data-testid="totp-secret">
             {secret.secret}
           </p>
-          <FormField form={form} name="code" showError={false} label="Code from the app" inputMode="numeric" autoComplete="one-time-code" />
+          <FormField form={form} name="code" showError={false} label={t('twoFactor.appCode')} inputMode="numeric" autoComplete="one-time-code" />
           <Button type="submit" loading={busy}>
-            Turn on
+            {t('twoFactor.turnOn')}
           </Button>
         </form>
       )}

@@ -2,25 +2,30 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { createWebhookInput, MAX_WEBHOOKS_PER_USER, WEBHOOK_EVENTS, type CreateWebhookInput } from '@proxyhub/core';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
 import { DataTable, type Column } from './data-table';
 import { Alert, Button, Card, CopyButton, Field, Spinner } from './ui';
 
-const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-  'balance.low': 'Balance low',
-  'payment.credited': 'Payment credited',
-  'proxy_account.limit_reached': 'Proxy account limit reached',
-  'usage.threshold': 'Usage alert (share of a limit)',
-  'proxy_account.expiring': 'Proxy account expiring',
-  'account.suspended': 'Account suspended',
-  'statement.ready': 'Statement ready',
-  'plan.renewing': 'Plan renewing',
-};
+/** Each event's words in the catalogue (a dot in a key would nest). */
+const EVENT_KEY = {
+  'balance.low': 'balanceLow',
+  'payment.credited': 'paymentCredited',
+  'proxy_account.limit_reached': 'limitReached',
+  'usage.threshold': 'usageThreshold',
+  'proxy_account.expiring': 'accountExpiring',
+  'account.suspended': 'accountSuspended',
+  'statement.ready': 'statementReady',
+  'plan.renewing': 'planRenewing',
+} as const satisfies Record<(typeof WEBHOOK_EVENTS)[number], string>;
 
 export function WebhookSettings() {
+  const { t } = useTranslation('settings');
+  const eventLabel = (e: (typeof WEBHOOK_EVENTS)[number]) => t(`webhooks.event.${EVENT_KEY[e]}`);
   const utils = trpc.useUtils();
   const list = trpc.webhooks.list.useQuery();
   const create = trpc.webhooks.create.useMutation();
@@ -37,35 +42,35 @@ export function WebhookSettings() {
       form.reset({ url: '', events: [] });
       await utils.webhooks.list.invalidate();
     } catch (err) {
-      form.setError('root', { message: errorMessage(err, 'Adding the webhook failed') });
+      form.setError('root', { message: errorMessage(err, t('webhooks.addFailed')) });
     }
   }
   async function onDelete(id: string, url: string) {
-    if (!window.confirm(`Delete the webhook to ${url}? Its pending deliveries are dropped.`)) return;
+    if (!window.confirm(t('webhooks.confirmDelete', { url }))) return;
     await remove.mutateAsync({ id });
     await utils.webhooks.list.invalidate();
   }
 
   const hooks = list.data?.webhooks ?? [];
   return (
-    <Card title="Webhooks" description={`We POST signed JSON to your URL when these events happen (up to ${MAX_WEBHOOKS_PER_USER} webhooks).`}>
+    <Card title={t('webhooks.title')} description={t('webhooks.description', { max: MAX_WEBHOOKS_PER_USER })}>
       {secret && (
         <Alert kind="success" onDismiss={() => setSecret(null)}>
-          Signing secret (shown once): <code data-testid="webhook-secret">{secret}</code> <CopyButton text={secret} />
+          {t('webhooks.secret')} <code data-testid="webhook-secret">{secret}</code> <CopyButton text={secret} />
         </Alert>
       )}
       {list.isPending ? (
-        <Spinner label="Loading webhooks..." />
+        <Spinner label={t('webhooks.loading')} />
       ) : (
         <ul className="stack" data-testid="webhook-list">
           {hooks.map((h) => (
             <li key={h.id}>
-              <strong>{h.url}</strong> <span className="muted small">{h.events.map((e) => EVENT_LABELS[e]).join(', ')}</span>{' '}
+              <strong>{h.url}</strong> <span className="muted small">{h.events.map(eventLabel).join(', ')}</span>{' '}
               <Button variant="secondary" onClick={() => setOpen(open === h.id ? null : h.id)}>
-                {open === h.id ? 'Hide deliveries' : 'Deliveries'}
+                {t(open === h.id ? 'webhooks.hideDeliveries' : 'webhooks.deliveries')}
               </Button>{' '}
-              <Button variant="secondary" onClick={() => void onDelete(h.id, h.url)} aria-label={`Delete webhook ${h.url}`}>
-                Delete
+              <Button variant="secondary" onClick={() => void onDelete(h.id, h.url)} aria-label={t('webhooks.deleteLabel', { url: h.url })}>
+                {t('words.delete')}
               </Button>
               {open === h.id && <DeliveryLog id={h.id} />}
             </li>
@@ -75,18 +80,18 @@ export function WebhookSettings() {
       {hooks.length < MAX_WEBHOOKS_PER_USER && (
         <form onSubmit={(e) => void form.handleSubmit(onValid)(e)} noValidate data-testid="webhook-form">
           {errors.root && <Alert kind="error">{errors.root.message}</Alert>}
-          <Field label="Webhook URL" placeholder="https://example.com/proxyhub" error={errors.url?.message} {...form.register('url')} />
+          <Field label={t('webhooks.url')} placeholder="https://example.com/proxyhub" error={errors.url?.message} {...form.register('url')} />
           <fieldset>
-            <legend>Events</legend>
+            <legend>{t('webhooks.events')}</legend>
             {WEBHOOK_EVENTS.map((e) => (
               <label key={e} className="check">
-                <input type="checkbox" value={e} {...form.register('events')} /> {EVENT_LABELS[e]}
+                <input type="checkbox" value={e} {...form.register('events')} /> {eventLabel(e)}
               </label>
             ))}
             {errors.events && <p className="field-error">{errors.events.message}</p>}
           </fieldset>
           <Button type="submit" loading={create.isPending}>
-            Add webhook
+            {t('webhooks.add')}
           </Button>
         </form>
       )}
@@ -95,35 +100,36 @@ export function WebhookSettings() {
 }
 
 type Delivery = RouterOutputs['webhooks']['deliveries']['deliveries'][number];
-const DELIVERY_COLUMNS: Column<Delivery>[] = [
-  { head: 'Event', cell: (d) => d.type },
-  { head: 'Created', cell: (d) => new Date(d.createdAt).toLocaleString() },
-  { head: 'Status', cell: (d) => `${d.status} (${d.attemptCount} ${d.attemptCount === 1 ? 'attempt' : 'attempts'})` },
-  {
-    head: 'Last attempt',
-    cell: (d) => {
-      const last = d.attempts.at(-1);
-      return last ? (last.error ?? `HTTP ${last.statusCode}`) : '-';
-    },
-  },
-];
 
 function DeliveryLog({ id }: { id: string }) {
+  const { t } = useTranslation('settings');
   const utils = trpc.useUtils();
   const log = trpc.webhooks.deliveries.useQuery({ id }, { staleTime: 0 });
   const resend = trpc.webhooks.resend.useMutation({ onSuccess: () => utils.webhooks.deliveries.invalidate({ id }) });
-  if (log.isPending) return <Spinner label="Loading deliveries..." />;
-  if (log.isError) return <Alert kind="error">{errorMessage(log.error, 'Failed to load deliveries')}</Alert>;
-  if (!log.data.deliveries.length) return <p className="muted small">No deliveries yet.</p>;
+  if (log.isPending) return <Spinner label={t('webhooks.log.loading')} />;
+  if (log.isError) return <Alert kind="error">{errorMessage(log.error, t('webhooks.log.loadFailed'))}</Alert>;
+  if (!log.data.deliveries.length) return <p className="muted small">{t('webhooks.log.empty')}</p>;
+  const columns: Column<Delivery>[] = [
+    { head: t('webhooks.log.event'), cell: (d) => d.type },
+    { head: t('words.created'), cell: (d) => fmt.dateTime(d.createdAt) },
+    { head: t('words.status'), cell: (d) => t('webhooks.log.attempts', { status: d.status, count: d.attemptCount }) },
+    {
+      head: t('webhooks.log.lastAttempt'),
+      cell: (d) => {
+        const last = d.attempts.at(-1);
+        return last ? (last.error ?? `HTTP ${last.statusCode}`) : '-';
+      },
+    },
+  ];
   const resendCell = (d: Delivery) => (
     <Button variant="secondary" loading={resend.isPending && resend.variables?.deliveryId === d.id} onClick={() => resend.mutate({ id, deliveryId: d.id })}>
-      Resend
+      {t('webhooks.log.resend')}
     </Button>
   );
   return (
     <DataTable
       testId="webhook-deliveries"
-      columns={[...DELIVERY_COLUMNS, { head: '', cell: resendCell }]}
+      columns={[...columns, { head: '', cell: resendCell }]}
       rows={log.data.deliveries}
       rowKey={(d) => d.id}
       empty={null}

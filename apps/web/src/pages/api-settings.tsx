@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { Trans, useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { processBatchInput, withGbBeside } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
@@ -26,28 +27,22 @@ import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
 
 /** Settings' sections: tabs under the spec's /api route, the chosen one in `?section=` (a link or a reload keeps it). */
-const SECTIONS = [
-  { id: 'api', label: 'API & proxy' },
-  { id: 'security', label: 'Security' },
-  { id: 'notifications', label: 'Notifications' },
-  { id: 'account', label: 'Account' },
-  { id: 'team', label: 'Team' },
-  { id: 'audit', label: 'Audit' },
-] as const;
-type SectionId = (typeof SECTIONS)[number]['id'];
+const SECTIONS = ['api', 'security', 'notifications', 'account', 'team', 'audit'] as const;
+type SectionId = (typeof SECTIONS)[number];
 
 export function ApiSettingsPage() {
-  usePageTitle('Settings');
+  const { t } = useTranslation('settings');
+  usePageTitle(t('title'));
   const [params, setParams] = useSearchParams();
-  const current: SectionId = SECTIONS.find((s) => s.id === params.get('section'))?.id ?? 'api';
+  const current: SectionId = SECTIONS.find((s) => s === params.get('section')) ?? 'api';
   const ids = tabIds(current, 'settings');
   return (
     <>
-      <PageHeader title="Settings" subtitle="Your API key and proxy password, security, notifications and account." />
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <TabStrip
-        label="Settings sections"
+        label={t('sectionsLabel')}
         idPrefix="settings"
-        tabs={SECTIONS}
+        tabs={SECTIONS.map((id) => ({ id, label: t(`sections.${id}`) }))}
         current={current}
         onSelect={(id) => setParams(id === 'api' ? {} : { section: id })}
       />
@@ -83,6 +78,7 @@ export function ApiSettingsPage() {
 }
 
 function ApiAndProxySection() {
+  const { t } = useTranslation('settings');
   const user = useSession().data!;
   const { setUser, refresh } = useSessionActions();
   const utils = trpc.useUtils();
@@ -100,24 +96,12 @@ function ApiAndProxySection() {
       {!user.actor && (
         <>
           <Card
-            title="API Key"
-            description={
-              <>
-                Your Default key: every right, account settings included. Keep it secret; give programs a key with only the scopes they need below. Every call
-                is described in the{' '}
-                <a href="/docs" target="_blank" rel="noreferrer">
-                  API reference
-                </a>
-                .
-              </>
-            }
+            title={t('apiKey.title')}
+            description={<Trans t={t} i18nKey="apiKey.description" components={{ docs: <a href="/docs" target="_blank" rel="noreferrer" /> }} />}
           >
-            <SecretField id="api-key" label="API key" value={user.apiKey} />
+            <SecretField id="api-key" label={t('apiKey.label')} value={user.apiKey} />
             <RotateCredential
-              name="API Key"
-              what="your API key"
-              warning="Your current API key stops working at once. Tools that use it need the new key."
-              done="New API key created. The old key no longer works."
+              texts={t('apiKey.rotate', { returnObjects: true })}
               rotate={async () => showNew({ apiKey: (await rotateKey.mutateAsync()).apiKey })}
               pending={rotateKey.isPending}
             />
@@ -125,13 +109,10 @@ function ApiAndProxySection() {
         </>
       )}
       <ApiKeySettings />
-      <Card title="Proxy Password" description={`The password of your proxy user ${user.proxyUserId}, used in every proxy you generate.`}>
-        <SecretField id="proxy-password" label="Proxy password" value={user.proxyPassword} />
+      <Card title={t('proxyPassword.title')} description={t('proxyPassword.description', { user: user.proxyUserId })}>
+        <SecretField id="proxy-password" label={t('proxyPassword.label')} value={user.proxyPassword} />
         <RotateCredential
-          name="Proxy Password"
-          what="your proxy password"
-          warning="Proxies using your current password stop working within 10 seconds, open connections included. Generate your proxy list again afterwards."
-          done="New proxy password created. Generate your proxy list again."
+          texts={t('proxyPassword.rotate', { returnObjects: true })}
           rotate={async () => showNew({ proxyPassword: (await rotatePassword.mutateAsync()).proxyPassword })}
           pending={rotatePassword.isPending}
         />
@@ -145,45 +126,40 @@ function ApiAndProxySection() {
 
 /** A button that replaces a leaked credential, after the user confirms what will stop working. */
 function RotateCredential({
-  name,
-  what,
-  warning,
-  done,
+  texts,
   rotate,
   pending,
 }: {
-  name: string;
-  /** The credential in a sentence ("your API key"). */
-  what: string;
-  warning: string;
-  done: string;
+  /** The credential's own sentences (each language words "your API key" in its own case). */
+  texts: { button: string; confirmLabel: string; question: string; warning: string; yes: string; done: string; failed: string };
   rotate: () => Promise<void>;
   pending: boolean;
 }) {
+  const { t } = useTranslation('settings');
   const [confirming, setConfirming] = useState(false);
   const { setOutcome: setResult, alert: resultAlert } = useOutcome();
   async function onConfirm() {
     try {
       await rotate();
-      setResult({ kind: 'success', text: done });
+      setResult({ kind: 'success', text: texts.done });
     } catch (err) {
-      setResult({ kind: 'error', text: errorMessage(err, `Failed to replace ${what}`) });
+      setResult({ kind: 'error', text: errorMessage(err, texts.failed) });
     }
     setConfirming(false);
   }
   return (
     <>
       {confirming ? (
-        <div className="confirm-box" role="group" aria-label={`Confirm replacing ${what}`}>
+        <div className="confirm-box" role="group" aria-label={texts.confirmLabel}>
           <p>
-            <strong>Replace {what}?</strong> {warning}
+            <strong>{texts.question}</strong> {texts.warning}
           </p>
           <div className="card-actions">
             <Button variant="danger" loading={pending} onClick={() => void onConfirm()}>
-              Yes, rotate {name}
+              {texts.yes}
             </Button>
             <Button variant="secondary" disabled={pending} onClick={() => setConfirming(false)}>
-              Cancel
+              {t('words.cancel')}
             </Button>
           </div>
         </div>
@@ -196,7 +172,7 @@ function RotateCredential({
               setConfirming(true);
             }}
           >
-            Rotate {name}
+            {texts.button}
           </Button>
         </div>
       )}
@@ -208,6 +184,7 @@ function RotateCredential({
 const batchResolver = zodResolver(processBatchInput);
 
 function AssociateBatch() {
+  const { t } = useTranslation('settings');
   const { refresh } = useSessionActions();
   const process = trpc.credits.processBatch.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
@@ -219,15 +196,15 @@ function AssociateBatch() {
       await refresh();
       return withGbBeside(r.message, r.creditedBytes);
     },
-    (err) => errorMessage(err, 'Failed to process batch'),
+    (err) => errorMessage(err, t('batch.failed')),
   );
 
   return (
-    <Card title="Associate Batch Proxies" description="Bought a batch of proxy accounts from our shop? Enter its Batch ID to add it to your account.">
-      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label="Associate batch proxies">
-        <FormField form={form} name="batchId" label="Batch ID" autoComplete="off" spellCheck={false} placeholder="e.g. BT7K2M9QX4HD8R3VWZ6P" />
+    <Card title={t('batch.title')} description={t('batch.description')}>
+      <form className="form inline-form" onSubmit={onSubmit} noValidate aria-label={t('batch.formLabel')}>
+        <FormField form={form} name="batchId" label={t('batch.field')} autoComplete="off" spellCheck={false} placeholder={t('batch.placeholder')} />
         <Button type="submit" loading={process.isPending}>
-          Associate Batch
+          {t('batch.submit')}
         </Button>
       </form>
       {outcome}

@@ -1,50 +1,40 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
 import { Bytes, GbNote } from '../components/units';
 import { billingStatus } from '../lib/billing-status';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
+import type { OrderStep } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { SubscriptionsCard } from '../components/subscriptions-card';
 
 type Entry = RouterOutputs['billing']['list']['entries'][number];
 
-const KIND_LABEL: Record<Entry['kind'], string> = {
-  code: 'Top-up code',
-  crypto: 'Crypto payment',
-  batch: 'Batch',
-  adjustment: 'Adjustment',
-  refund: 'Refund',
-  reversal: 'Reversal',
-  gift: 'Gift code',
-  referral: 'Referral',
-  plan: 'Plan',
-};
-
 /** A waiting order: its invoice to pay and Cancel; a part-paid one: its invoice to pay the rest. */
 function OrderActions({ entry, onChanged }: { entry: Entry; onChanged: () => Promise<unknown> }) {
+  const { t } = useTranslation('billing');
   const cancel = trpc.credits.cancelCryptoPayment.useMutation();
   const [error, setError] = useState<string | null>(null);
   const partPaid = entry.invoiceUrl && !entry.cancellable;
   return (
     <span className="row-actions">
-      {entry.invoiceUrl && <a href={entry.invoiceUrl}>{partPaid ? 'Pay the rest' : 'Resume payment'}</a>}
+      {entry.invoiceUrl && <a href={entry.invoiceUrl}>{t(partPaid ? 'words.payTheRest' : 'history.resume')}</a>}
       {entry.cancellable && (
         <Button
           variant="ghost"
           loading={cancel.isPending}
-          aria-label={`Cancel order ${entry.id.slice(0, 8)}`}
+          aria-label={t('history.cancelLabel', { id: entry.id.slice(0, 8) })}
           onClick={() => {
             setError(null);
-            cancel.mutate(
-              { paymentId: entry.id },
-              { onSuccess: () => void onChanged(), onError: (e) => setError(errorMessage(e, 'Failed to cancel the order')) },
-            );
+            cancel.mutate({ paymentId: entry.id }, { onSuccess: () => void onChanged(), onError: (e) => setError(errorMessage(e, t('history.cancelFailed'))) });
           }}
         >
-          Cancel
+          {t('words.cancel')}
         </Button>
       )}
       {error && (
@@ -56,24 +46,30 @@ function OrderActions({ entry, onChanged }: { entry: Entry; onChanged: () => Pro
   );
 }
 
-const columns = (onChanged: () => Promise<unknown>): Column<Entry>[] => [
-  { head: 'Date', cell: (e) => new Date(e.createdAt).toLocaleString() },
-  { head: 'Type', cell: (e) => KIND_LABEL[e.kind] },
-  { head: 'Description', cell: (e) => e.description },
+const columns = (t: TFunction<'billing'>, onChanged: () => Promise<unknown>): Column<Entry>[] => [
+  { head: t('words.date'), cell: (e) => fmt.dateTime(e.createdAt) },
+  { head: t('history.type'), cell: (e) => t(`history.kind.${e.kind}`) },
+  { head: t('history.description'), cell: (e) => e.description },
   {
-    head: 'Status',
+    head: t('words.status'),
     cell: (e) => {
+      // The step's words in the language on show (billingStatus's className is the step, or "credited").
       const status = billingStatus(e);
-      return <span className={`billing-status ${status.className}`}>{status.label}</span>;
+      return <span className={`billing-status ${status.className}`}>{t(`history.step.${status.className as OrderStep | 'credited'}`)}</span>;
     },
   },
-  { head: 'Amount', num: true, className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''), cell: (e) => <Bytes bytes={e.bytes} gb signed /> },
   {
-    head: 'Receipt',
+    head: t('words.amount'),
+    num: true,
+    className: (e) => (e.bytes.startsWith('-') ? 'amount-negative' : ''),
+    cell: (e) => <Bytes bytes={e.bytes} gb signed />,
+  },
+  {
+    head: t('history.receipt'),
     cell: (e) =>
       e.kind === 'crypto' && e.history?.some((h) => h.status === 'paid') ? (
         <a href={`/billing/receipts/${e.id}`} target="_blank" rel="noreferrer">
-          Receipt
+          {t('history.receipt')}
         </a>
       ) : e.kind === 'crypto' && (e.invoiceUrl || e.cancellable) ? (
         <OrderActions entry={e} onChanged={onChanged} />
@@ -84,34 +80,35 @@ const columns = (onChanged: () => Promise<unknown>): Column<Entry>[] => [
 ];
 
 export function BillingPage() {
-  usePageTitle('Billing');
+  const { t } = useTranslation('billing');
+  usePageTitle(t('history.title'));
   const list = trpc.billing.list.useInfiniteQuery({ limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined, staleTime: 0 });
   const entries = list.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
     <>
-      <PageHeader title="Billing" subtitle="Every top-up, batch and crypto order on your account, newest first." />
+      <PageHeader title={t('history.title')} subtitle={t('history.subtitle')} />
       <SubscriptionsCard />
       <Card
-        title="History"
+        title={t('history.card')}
         actions={
           <a className="btn btn-secondary" href="/api/billing?format=csv" download>
-            Download CSV
+            {t('history.csv')}
           </a>
         }
       >
-        {list.isError && <Alert kind="error">{errorMessage(list.error, 'Failed to load billing history')}</Alert>}
+        {list.isError && <Alert kind="error">{errorMessage(list.error, t('history.loadFailed'))}</Alert>}
         <DataTable
           testId="billing-table"
-          columns={columns(() => list.refetch())}
+          columns={columns(t, () => list.refetch())}
           rows={list.isPending ? undefined : entries}
           rowKey={(e) => e.id}
           rowProps={() => ({ 'data-testid': 'billing-row' })}
-          loading={<Spinner label="Loading..." />}
-          empty="Nothing yet: top up with a code or crypto to see it here."
+          loading={<Spinner label={t('words.loading')} />}
+          empty={t('history.empty')}
         />
         {list.hasNextPage && (
           <Button variant="secondary" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
+            {t('history.more')}
           </Button>
         )}
         <GbNote />

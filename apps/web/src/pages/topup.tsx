@@ -1,19 +1,17 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   CODE_MAX_LENGTH,
   DEFAULT_ORDER_GB,
   DEFAULT_PRICING,
   MIN_ORDER_MESSAGE,
-  centsToUsd,
   coerceGbAmount,
   cryptoPaymentInput,
-  exactBytes,
-  formatGb,
   minOrderGb,
-  minOrderMessage,
-  smallestOrderText,
+  smallestOrder,
   orderTotalCents,
   ratePerGbCents,
   promotionCodeField,
@@ -26,13 +24,18 @@ import { GbNote } from '../components/units';
 import { PlansTable } from '../components/plans-table';
 import { RenewalNotices } from '../components/subscriptions-card';
 import { errorMessage } from '../lib/errors';
+import { fmt } from '../lib/format';
 import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
 
+/** Whole GB as the language writes them ("12 GB", "12 ГБ"). */
+const wholeGb = (gb: number) => fmt.number(gb, { style: 'unit', unit: 'gigabyte' });
+
 export function TopUpPage() {
-  usePageTitle('Top Up');
+  const { t } = useTranslation('billing');
+  usePageTitle(t('topup.title'));
   const user = useSession().data!;
   const { refresh } = useSessionActions();
   const [params, setParams] = useSearchParams();
@@ -46,35 +49,35 @@ export function TopUpPage() {
 
   return (
     <>
-      <PageHeader title="Top Up" subtitle="Add data to your account with crypto or a top-up code." />
+      <PageHeader title={t('topup.title')} subtitle={t('topup.subtitle')} />
       <p className="muted" data-testid="failed-free">
-        Failed connections are free: a connection that never reaches its target is billed 0 bytes, and our own error answers are never billed.
+        {t('topup.failedFree')}
       </p>
       {payment === 'finished' && (
         <Alert kind="success" onDismiss={() => setParams({}, { replace: true })}>
-          Payment received! Your credits have been added to your balance.
+          {t('topup.paymentFinished')}
         </Alert>
       )}
       {payment === 'failed' && (
         <Alert kind="error" onDismiss={() => setParams({}, { replace: true })}>
-          The payment did not go through. No credits were added; you can try again.
+          {t('topup.paymentFailed')}
         </Alert>
       )}
       <RenewalNotices />
       {payment === 'partially_paid' && <PartialPaymentNotice onDismiss={() => setParams({}, { replace: true })} />}
       {payment && payment !== 'finished' && payment !== 'failed' && payment !== 'partially_paid' && (
         <Alert kind="info" onDismiss={() => setParams({}, { replace: true })}>
-          Your payment is being processed. Credits are added as soon as it is confirmed.
+          {t('topup.paymentPending')}
         </Alert>
       )}
       <div className="balance-banner">
         <div>
-          <span className="stat-label">Current Balance</span>
-          <span className="balance-value" data-testid="balance" title={exactBytes(user.credits)}>
-            {formatGb(user.credits)} GB
+          <span className="stat-label">{t('topup.balance')}</span>
+          <span className="balance-value" data-testid="balance" title={fmt.number(BigInt(user.credits), { style: 'unit', unit: 'byte', unitDisplay: 'long' })}>
+            {fmt.gb(user.credits)}
           </span>
         </div>
-        <span className="balance-rate">${centsToUsd(prices.pricing.pricePerGbCents)} per GB</span>
+        <span className="balance-rate">{t('topup.perGb', { price: fmt.cents(prices.pricing.pricePerGbCents) })}</span>
       </div>
       <div className="grid-2">
         <CryptoTopUp />
@@ -88,10 +91,11 @@ export function TopUpPage() {
 
 /** The operator's plans beside pay-as-you-go (GET /api/plans); nothing while there are none. */
 function Plans({ payAsYouGoCents }: { payAsYouGoCents: number }) {
+  const { t } = useTranslation('billing');
   const q = trpc.plans.list.useQuery(undefined, { staleTime: 60_000 });
   if (!q.data?.plans.length) return null;
   return (
-    <Card title="Plans" description="A fixed allowance each month or week, for a lower price per GB than pay-as-you-go.">
+    <Card title={t('plans.title')} description={t('plans.description')}>
       <div className="table-wrap">
         <PlansTable plans={q.data.plans} payAsYouGoCents={payAsYouGoCents} action={(p) => <SubscribeButton plan={p} />} />
       </div>
@@ -101,15 +105,21 @@ function Plans({ payAsYouGoCents }: { payAsYouGoCents: number }) {
 
 /** Subscribing opens the period's invoice, as a crypto top-up does; the subscription starts when it is paid. */
 function SubscribeButton({ plan }: { plan: Plan }) {
+  const { t } = useTranslation('billing');
   const subscribe = trpc.subscriptions.subscribe.useMutation({ onSuccess: (r) => window.location.assign(r.invoiceUrl) });
   return (
     <span className="row-actions">
-      <Button variant="secondary" loading={subscribe.isPending} aria-label={`Subscribe to ${plan.name}`} onClick={() => subscribe.mutate({ planId: plan.id })}>
-        Subscribe
+      <Button
+        variant="secondary"
+        loading={subscribe.isPending}
+        aria-label={t('plans.subscribeLabel', { plan: plan.name })}
+        onClick={() => subscribe.mutate({ planId: plan.id })}
+      >
+        {t('plans.subscribe')}
       </Button>
       {subscribe.error && (
         <span className="field-error" role="alert">
-          {errorMessage(subscribe.error, 'Could not subscribe')}
+          {errorMessage(subscribe.error, t('plans.subscribeFailed'))}
         </span>
       )}
     </span>
@@ -118,36 +128,45 @@ function SubscribeButton({ plan }: { plan: Plan }) {
 
 /** The price list in force (GET /api/pricing), the spec's defaults until it has loaded. */
 function usePricing() {
+  const { t } = useTranslation('billing');
   const q = trpc.credits.pricing.useQuery(undefined, { staleTime: 60_000 });
   const pricing = q.data ?? { ...DEFAULT_PRICING, userPricePerGbCents: null };
   const own = 'userPricePerGbCents' in pricing ? (pricing.userPricePerGbCents ?? null) : null;
+  const smallest = smallestOrder(pricing, own);
+  // The minimum in whole dollars when it is whole ("$10"), as the spec's message writes it.
+  const minPrice = pricing.minOrderCents % 100 === 0 ? fmt.usd(pricing.minOrderCents / 100, true) : fmt.cents(pricing.minOrderCents);
   return {
     pricing,
     rate: (gb: number) => ratePerGbCents(pricing, gb, own),
     total: (gb: number) => orderTotalCents(pricing, gb, own),
     minGb: minOrderGb(pricing),
-    minMessage: minOrderMessage(pricing),
-    smallest: smallestOrderText(pricing, own),
+    minMessage: t('crypto.minimum', { gb: fmt.number(minOrderGb(pricing)), price: minPrice }),
+    smallestHint: t('crypto.smallest', { gb: fmt.number(smallest.gb), price: fmt.cents(smallest.totalCents) }),
   };
 }
 
 /** Back from an underpaid invoice: what the paid part credited and what is still owed. */
 function PartialPaymentNotice({ onDismiss }: { onDismiss: () => void }) {
+  const { t } = useTranslation('billing');
   const orders = trpc.credits.payments.useQuery();
   const partial = orders.data?.find((o) => o.status === 'partially_paid');
   return (
     <Alert kind="info" onDismiss={onDismiss}>
       <span data-testid="partial-payment">
         {partial
-          ? `Partially paid: ${formatGb(partial.creditedBytes)} GB credited. $${centsToUsd(Math.max(0, partial.priceCents - (partial.paidCents ?? 0)))} of $${centsToUsd(partial.priceCents)} is still owed; pay it to receive the rest.`
-          : 'Partially paid: the part you paid is credited; pay the rest to receive the remainder.'}
+          ? t('topup.partial', {
+              gb: fmt.gb(partial.creditedBytes),
+              owed: fmt.cents(Math.max(0, partial.priceCents - (partial.paidCents ?? 0))),
+              total: fmt.cents(partial.priceCents),
+            })
+          : t('topup.partialUnknown')}
       </span>{' '}
       {partial?.invoiceUrl ? (
         <a href={partial.invoiceUrl} data-testid="pay-rest">
-          Pay the rest
+          {t('words.payTheRest')}
         </a>
       ) : (
-        <Link to="/billing">See the order in Billing</Link>
+        <Link to="/billing">{t('topup.seeOrder')}</Link>
       )}
     </Alert>
   );
@@ -155,11 +174,12 @@ function PartialPaymentNotice({ onDismiss }: { onDismiss: () => void }) {
 
 /** The bonus a promo code adds to this order, asked of the server as the code is typed. */
 function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number }) {
+  const { t } = useTranslation('billing');
   // Asked once typing pauses, not at every key.
   const [code, setCode] = useState(typed);
   useEffect(() => {
-    const t = setTimeout(() => setCode(typed), 400);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setCode(typed), 400);
+    return () => clearTimeout(timer);
   }, [typed]);
   const valid = promotionCodeField.safeParse(code).success;
   const preview = trpc.credits.promoPreview.useQuery({ code, gbAmount }, { enabled: valid && code === typed, retry: false });
@@ -167,7 +187,7 @@ function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number 
   if (!valid)
     return (
       <p className="field-hint" data-testid="promo-bonus">
-        Codes are 4-20 letters or digits
+        {t('crypto.promoShape')}
       </p>
     );
   if (preview.error)
@@ -179,15 +199,15 @@ function PromoBonus({ code: typed, gbAmount }: { code: string; gbAmount: number 
   if (!preview.data) return null;
   return (
     <p className="field-hint promo-bonus" data-testid="promo-bonus">
-      Bonus +{preview.data.bonusPercent}%: you receive {formatGb(preview.data.creditsBytes)} GB for the same price
+      {t('crypto.bonus', { percent: fmt.number(preview.data.bonusPercent), gb: fmt.gb(preview.data.creditsBytes) })}
     </p>
   );
 }
 
 /** "Whole GB only: 12.5 becomes 12" for an amount with a fraction (the spec makes it whole); null otherwise. */
-function wholeGbNote(raw: string): string | null {
+function wholeGbNote(t: TFunction<'billing'>, raw: string): string | null {
   const n = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(n) && !Number.isInteger(n) ? `Whole GB only: ${raw.trim()} becomes ${coerceGbAmount(raw)}` : null;
+  return raw.trim() !== '' && Number.isFinite(n) && !Number.isInteger(n) ? t('crypto.wholeOnly', { typed: raw.trim(), whole: coerceGbAmount(raw) }) : null;
 }
 
 /** A random order key (crypto.randomUUID needs a secure context; getRandomValues does not). */
@@ -196,6 +216,7 @@ function newOrderKey(): string {
 }
 
 function CryptoTopUp() {
+  const { t } = useTranslation('billing');
   const [promoCode, setPromoCode] = useState('');
   const [raw, setRaw] = useState(String(DEFAULT_ORDER_GB));
   // Said where the amount is made whole, and kept after the field is rewritten on blur.
@@ -220,7 +241,7 @@ function CryptoTopUp() {
     : gbAmount < prices.minGb
       ? prices.minMessage
       : undefined;
-  const total = orderError ? null : `$${centsToUsd(totalCents)}`;
+  const total = orderError ? null : fmt.cents(totalCents);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -235,33 +256,33 @@ function CryptoTopUp() {
       window.location.assign(r.invoiceUrl);
     } catch (err) {
       orderKey.current = null;
-      setError(errorMessage(err, 'Failed to create payment', 'Network error. Please try again.'));
+      setError(errorMessage(err, t('crypto.failed'), t('crypto.network')));
     }
   }
 
   return (
-    <Card title="Buy with Crypto" description="Pay with 300+ cryptocurrencies. Credits are added once the payment is confirmed.">
-      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label="Buy with crypto">
+    <Card title={t('crypto.title')} description={t('crypto.description')}>
+      <form className="form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={t('crypto.formLabel')}>
         <Field
-          label="Amount (GB)"
+          label={t('crypto.amount')}
           name="gbAmount"
           type="number"
           inputMode="numeric"
           min={1}
           step={1}
           value={raw}
-          hint={wholeNote ?? `The smallest order is ${prices.smallest}.`}
+          hint={wholeNote ?? prices.smallestHint}
           error={orderError}
           onChange={(e) => {
             setRaw(e.target.value);
-            setWholeNote(wholeGbNote(e.target.value));
+            setWholeNote(wholeGbNote(t, e.target.value));
             setError(null);
             orderKey.current = null;
           }}
           onBlur={() => setRaw(String(coerceGbAmount(raw)))}
         />
         <Field
-          label="Promo code (optional)"
+          label={t('crypto.promo')}
           name="promoCode"
           className="code-input mono"
           autoComplete="off"
@@ -278,15 +299,15 @@ function CryptoTopUp() {
         <PromoBonus code={promoCode} gbAmount={gbAmount} />
         <dl className="price-table">
           <div>
-            <dt>Rate</dt>
-            <dd data-testid="order-rate">${centsToUsd(prices.rate(gbAmount))} / GB</dd>
+            <dt>{t('crypto.rate')}</dt>
+            <dd data-testid="order-rate">{t('crypto.perGb', { price: fmt.cents(prices.rate(gbAmount)) })}</dd>
           </div>
           <div>
-            <dt>Amount</dt>
-            <dd>{gbAmount.toLocaleString('en-US')} GB</dd>
+            <dt>{t('words.amount')}</dt>
+            <dd>{wholeGb(gbAmount)}</dd>
           </div>
           <div className="price-total">
-            <dt>Total</dt>
+            <dt>{t('crypto.total')}</dt>
             <dd data-testid="order-total">{total ?? '—'}</dd>
           </div>
         </dl>
@@ -294,19 +315,19 @@ function CryptoTopUp() {
           <table className="table price-tiers" data-testid="price-tiers">
             <thead>
               <tr>
-                <th>From</th>
-                <th>Price per GB</th>
+                <th>{t('crypto.from')}</th>
+                <th>{t('crypto.pricePerGb')}</th>
               </tr>
             </thead>
             <tbody>
               <tr>
-                <td>{prices.minGb} GB</td>
-                <td>${centsToUsd(prices.pricing.pricePerGbCents)}</td>
+                <td>{wholeGb(prices.minGb)}</td>
+                <td>{fmt.cents(prices.pricing.pricePerGbCents)}</td>
               </tr>
-              {prices.pricing.tiers.map((t) => (
-                <tr key={t.minGb}>
-                  <td>{t.minGb} GB</td>
-                  <td>${centsToUsd(t.pricePerGbCents)}</td>
+              {prices.pricing.tiers.map((tier) => (
+                <tr key={tier.minGb}>
+                  <td>{wholeGb(tier.minGb)}</td>
+                  <td>{fmt.cents(tier.pricePerGbCents)}</td>
                 </tr>
               ))}
             </tbody>
@@ -314,7 +335,7 @@ function CryptoTopUp() {
         )}
         {error && <Alert kind="error">{error}</Alert>}
         <Button type="submit" block disabled={!total} loading={create.isPending || leaving}>
-          {total ? `Pay ${total} with Crypto` : 'Pay with Crypto'}
+          {total ? t('crypto.payTotal', { total }) : t('crypto.pay')}
         </Button>
       </form>
     </Card>
@@ -324,6 +345,7 @@ function CryptoTopUp() {
 const redeemResolver = zodResolver(redeemCodeInput);
 
 function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
+  const { t } = useTranslation('billing');
   const redeem = trpc.credits.redeem.useMutation();
   const { form, onSubmit, outcome } = useActionForm(
     redeemResolver,
@@ -332,29 +354,29 @@ function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
       const r = await redeem.mutateAsync(input);
       f.reset();
       await onRedeemed();
-      return withGbBeside(r.message || 'Code redeemed', r.creditedBytes);
+      return withGbBeside(r.message || t('redeem.redeemed'), r.creditedBytes);
     },
-    (err) => errorMessage(err, 'Failed to redeem code', 'Failed to redeem code. Please try again.') || 'Code redemption failed',
+    (err) => errorMessage(err, t('redeem.failed'), t('redeem.network')) || t('redeem.unknown'),
   );
 
   return (
-    <Card title="Redeem a Code" description="Got a top-up code from our chat bot, a promotion or a giveaway? Redeem it here.">
-      <form className="form" onSubmit={onSubmit} noValidate aria-label="Redeem code">
+    <Card title={t('redeem.title')} description={t('redeem.description')}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t('redeem.formLabel')}>
         <FormField
           form={form}
           name="code"
           transform={(v) => v.toUpperCase().slice(0, CODE_MAX_LENGTH)}
-          label="Top-up Code"
+          label={t('redeem.field')}
           className="code-input mono"
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}
           maxLength={CODE_MAX_LENGTH}
-          placeholder="Enter your code"
+          placeholder={t('redeem.placeholder')}
         />
         {outcome}
         <Button type="submit" block loading={redeem.isPending}>
-          Redeem Code
+          {t('redeem.submit')}
         </Button>
       </form>
     </Card>
