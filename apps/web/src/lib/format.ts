@@ -29,5 +29,6 @@ export const fmt = {
   date: (d: When, options?: Intl.DateTimeFormatOptions) => formatDate(currentLocale(), d, options),
   dateTime: (d: When) => formatDateTime(currentLocale(), d),
   time: (d: When, options?: Intl.DateTimeFormatOptions) => formatTime(currentLocale(), d, options),
-  country: (code: string) => formatCountry(currentLocale(), code),
+  /** A country's name in the language on show; in English the dataset's own name when given (the spec's words). */
+  country: (code: string, englishName?: string) => (currentLocale() === 'en' && englishName ? englishName : formatCountry(currentLocale(), code)),
 };

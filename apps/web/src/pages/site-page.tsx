@@ -15,7 +15,9 @@ export function SitePage({ slug }: { slug: SitePageSlug }) {
   const title = loaded.state === 'ready' ? loaded.data.title : t(`sitePages.${slug}`);
   return (
     <PublicPage title={title}>
-      <PublicData loaded={loaded}>{(p) => <article className="card public-card prose" dangerouslySetInnerHTML={{ __html: p.html }} />}</PublicData>
+      <PublicData loaded={loaded}>
+        {(p) => <article className="card public-card prose" data-operator-content lang="en" dangerouslySetInnerHTML={{ __html: p.html }} />}
+      </PublicData>
     </PublicPage>
   );
 }

@@ -46,7 +46,7 @@ export function AdminCatalogue() {
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
     const all = choices.data?.countries ?? [];
-    return q ? all.filter((c) => c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q) : all;
+    return q ? all.filter((c) => c.name.toLowerCase().includes(q) || fmt.country(c.code).toLowerCase().includes(q) || c.code.toLowerCase() === q) : all;
   }, [choices.data, search]);
 
   function toggle(code: string, on: boolean) {
@@ -80,7 +80,7 @@ export function AdminCatalogue() {
               <label className="check">
                 <input type="checkbox" checked={picked.has(c.code)} onChange={(e) => toggle(c.code, e.target.checked)} />
                 <span>
-                  {c.name} <span className="mono">{c.code}</span>
+                  {fmt.country(c.code, c.name)} <span className="mono">{c.code}</span>
                 </span>
               </label>
             </li>
