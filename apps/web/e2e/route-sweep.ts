@@ -7,6 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { LOCALE_COOKIE, type Locale } from '@proxyhub/core/i18n';
+import { CATALOGUES } from '../../../packages/core/src/i18n/catalogues';
 
 export const SWEEP_SIZES = [
   { width: 1280, height: 800 },
@@ -82,7 +83,23 @@ const KEPT_WORDS = new Set(
 );
 
 /** A word that is data, not prose: an address, a host, a code, an id, a username, a number. */
-const DATA_WORD = /^(?:\S+@\S+|https?:\/\/\S+|[\w.-]*\d[\w.:/-]*|[\w-]+(?:\.[\w-]+)+|[A-Z0-9_-]{2,}|[\w-]*_[\w-]*|[$€£]\S*)$/;
+const DATA_WORD = /^(?:\/\S*|\S+@\S+|https?:\/\/\S+|[\w.-]*\d[\w.:/-]*|[\w-]+(?:\.[\w-]+)+|[A-Z0-9_-]{2,}|[\w-]*_[\w-]*|[$€£]\S*)$/;
+
+/** Words each language writes as English does (loanwords, library labels, country names). */
+const SAME_IN: Partial<Record<Locale, string[]>> = {
+  'pt-BR': ['download', 'upload', 'status', 'site', 'gateways', 'gateway', 'webhooks', 'webhook', 'total', 'login', 'proxy', 'proxies'],
+  es: ['total', 'webhooks', 'webhook', 'proxy', 'proxies', 'gateways'],
+};
+const REGIONS =
+  'AD AE AF AG AL AM AO AR AT AU AZ BA BB BD BE BF BG BH BI BJ BN BO BR BS BT BW BY BZ CA CD CF CG CH CI CL CM CN CO CR CU CV CY CZ DE DJ DK DM DO DZ EC EE EG ER ES ET FI FJ FR GA GB GD GE GH GM GN GQ GR GT GW GY HK HN HR HT HU ID IE IL IN IQ IR IS IT JM JO JP KE KG KH KM KN KP KR KW KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MG MK ML MM MN MR MT MU MV MW MX MY MZ NA NE NG NI NL NO NP NZ OM PA PE PG PH PK PL PR PT PY QA RO RS RU RW SA SB SC SD SE SG SI SK SL SM SN SO SR SS ST SV SY SZ TD TG TH TJ TL TM TN TO TR TT TW TZ UA UG US UY UZ VC VE VN YE ZA ZM ZW'.split(
+    ' ',
+  );
+/** The words a language keeps: its loanwords, and its own country names that read as English's. */
+export function keptIn(locale: Locale, extra: ReadonlySet<string>): Set<string> {
+  const names = new Intl.DisplayNames([locale], { type: 'region' });
+  const words = REGIONS.flatMap((r) => (names.of(r) ?? '').toLowerCase().split(/\s+/));
+  return new Set([...extra, ...(SAME_IN[locale] ?? []), ...words, 'legend', 'icon']);
+}
 
 /** Whether a text still reads as English: a Latin word of three letters or more that is not kept or data. */
 export function englishWords(text: string, kept: ReadonlySet<string>): string[] {
@@ -120,18 +137,33 @@ export function mainTexts(page: Page): Promise<string[]> {
   });
 }
 
+/** Every key of the catalogues, as i18next shows a missing one: `group.key`, and `ns:group.key`. */
+const KEYS: string[] = (() => {
+  const out: string[] = [];
+  const walk = (ns: string, tree: object, prefix: string) => {
+    for (const [k, v] of Object.entries(tree)) {
+      const key = (prefix ? `${prefix}.${k}` : k).replace(/_(zero|one|two|few|many|other)$/, '');
+      if (typeof v === 'string') out.push(key, `${ns}:${key}`);
+      else walk(ns, v as object, key);
+    }
+  };
+  for (const [ns, tree] of Object.entries(CATALOGUES.en)) walk(ns, tree, '');
+  // A bare word ("language") could be the word itself: only keys with a separator count.
+  return [...new Set(out.filter((k) => /[.:_]/.test(k)))];
+})();
+
 /** Raw catalogue keys anywhere on the page ("dashboard:usage.title", "usage.title"). */
 export function rawKeys(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const key = /^(?:[a-z][a-zA-Z]*:)?[a-z][a-zA-Z0-9]*(?:\.[a-zA-Z0-9_]+)+$|^[a-z][a-zA-Z]*:[a-zA-Z0-9_.]+$/;
+  return page.evaluate((keys) => {
+    const known = new Set(keys);
     const out: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const text = n.textContent?.trim() ?? '';
-      if (key.test(text) && !/\.(com|net|org|io|json|csv|md|js|ts)$/.test(text) && !n.parentElement?.closest('code, pre, [translate="no"]')) out.push(text);
+      if (known.has(text)) out.push(text);
     }
     return out;
-  });
+  }, KEYS);
 }
 
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -167,7 +199,8 @@ export async function checkScreen(
   if (locale === 'en') english.set(key, new Set(texts));
   else {
     const en = english.get(key) ?? new Set<string>();
-    for (const text of new Set(texts)) if (en.has(text) && englishWords(text, kept).length) problems.push(`${locale} ${key}: English left: "${text}"`);
+    const keep = keptIn(locale, kept);
+    for (const text of new Set(texts)) if (en.has(text) && englishWords(text, keep).length) problems.push(`${locale} ${key}: English left: "${text}"`);
   }
   for (const size of SWEEP_SIZES) {
     await page.setViewportSize(size);

@@ -125,13 +125,16 @@ export function AuthNotice({
 }
 
 /** A public page: header, the page's content as the main landmark, footer. */
-export function PublicPage({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+/** `operatorTitle`: the title is the operator's own words (a legal page), kept as they wrote it. */
+export function PublicPage({ title, lead, children, operatorTitle }: { title: string; lead?: ReactNode; children: ReactNode; operatorTitle?: boolean }) {
   usePageTitle(title);
   return (
     <div className="landing">
       <SiteHeader />
       <main id="main" tabIndex={-1} className="public-main">
-        <h1 className="public-title">{title}</h1>
+        <h1 className="public-title" {...(operatorTitle ? { 'data-operator-content': true, lang: 'en' } : {})}>
+          {title}
+        </h1>
         {lead && <p className="public-lead">{lead}</p>}
         {children}
       </main>

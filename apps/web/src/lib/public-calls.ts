@@ -6,7 +6,15 @@ import { useEffect, useState } from 'react';
 import { DEFAULT_PRICING, type Plan, type Pricing, type QualityBoard, type Seller } from '@proxyhub/core';
 
 /** An error the server answered with (its `error` field, the spec's wording). */
-export class ServerAnswer extends Error {}
+/** The server's refusal: its English `error` and its `code` (which the page shows translated). */
+export class ServerAnswer extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** tRPC's GET for a query without input; superjson wraps a plain object's JSON as `{ json }`. */
 export async function signInOptions(): Promise<{ google: boolean }> {
@@ -19,16 +27,16 @@ export async function signInOptions(): Promise<{ google: boolean }> {
 /** GET /auth/verify-email: the same procedure as over tRPC; it validates the token with the core schema. */
 export async function verifyEmail(token: string): Promise<{ alreadyVerified: boolean; message: string }> {
   const r = await fetch(`/auth/verify-email?${new URLSearchParams({ token })}`, { credentials: 'include' });
-  const body = (await r.json().catch(() => null)) as { alreadyVerified?: boolean; message?: string; error?: string } | null;
-  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`verify-email: ${r.status}`);
+  const body = (await r.json().catch(() => null)) as { alreadyVerified?: boolean; message?: string; error?: string; code?: string } | null;
+  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error, body.code) : new Error(`verify-email: ${r.status}`);
   return { alreadyVerified: body.alreadyVerified === true, message: body.message ?? '' };
 }
 
 /** A public GET of one of the server's REST paths: its JSON, or its `error` as a ServerAnswer. */
 async function getJson<T>(path: string): Promise<T> {
   const r = await fetch(path, { credentials: 'include', headers: { accept: 'application/json' } });
-  const body = (await r.json().catch(() => null)) as (T & { error?: string }) | null;
-  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error) : new Error(`${path}: ${r.status}`);
+  const body = (await r.json().catch(() => null)) as (T & { error?: string; code?: string }) | null;
+  if (!r.ok || !body) throw body?.error !== undefined ? new ServerAnswer(body.error, body.code) : new Error(`${path}: ${r.status}`);
   return body;
 }
 

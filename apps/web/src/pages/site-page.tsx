@@ -14,7 +14,7 @@ export function SitePage({ slug }: { slug: SitePageSlug }) {
   const loaded = usePublicData(() => sitePage(slug), slug);
   const title = loaded.state === 'ready' ? loaded.data.title : t(`sitePages.${slug}`);
   return (
-    <PublicPage title={title}>
+    <PublicPage title={title} operatorTitle={loaded.state === 'ready'}>
       <PublicData loaded={loaded}>
         {(p) => <article className="card public-card prose" data-operator-content lang="en" dangerouslySetInnerHTML={{ __html: p.html }} />}
       </PublicData>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { Alert, BigIcon, Button, Field, LinkButton, Spinner } from '../components/ui';
 import { AuthLayout } from '../components/public-site';
-import { errorMessage } from '../lib/errors';
+import { errorMessage, translatedError } from '../lib/errors';
 import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
 import { ServerAnswer, verifyEmail } from '../lib/public-calls';
@@ -31,7 +31,7 @@ export function VerifyEmailPage() {
       (err: unknown) =>
         setState({
           status: 'error',
-          message: err instanceof ServerAnswer ? err.message || t('verify.failed') : t('verify.failedRetry'),
+          message: err instanceof ServerAnswer ? translatedError(err.message, err.code) || t('verify.failed') : t('verify.failedRetry'),
         }),
     );
   }, [token, t]);
