@@ -9,7 +9,7 @@ import { errorMessage } from '../lib/errors';
 import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import type { OrderStep } from '@proxyhub/core';
+import { BALANCE_ADJUSTMENT_LINE, type OrderStep } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { SubscriptionsCard } from '../components/subscriptions-card';
 
@@ -49,7 +49,8 @@ function OrderActions({ entry, onChanged }: { entry: Entry; onChanged: () => Pro
 const columns = (t: TFunction<'billing'>, onChanged: () => Promise<unknown>): Column<Entry>[] => [
   { head: t('words.date'), cell: (e) => fmt.dateTime(e.createdAt) },
   { head: t('history.type'), cell: (e) => t(`history.kind.${e.kind}`) },
-  { head: t('history.description'), cell: (e) => e.description },
+  // The server's one fixed wording (an adjustment's customer line) in the language on show; the rest name codes and orders.
+  { head: t('history.description'), cell: (e) => (e.description === BALANCE_ADJUSTMENT_LINE ? t('history.adjustment') : e.description) },
   {
     head: t('words.status'),
     cell: (e) => {

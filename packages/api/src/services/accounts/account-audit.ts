@@ -62,7 +62,8 @@ export const AUDITED_PROCEDURES: Record<string, Audited> = {
   'auth.updateAccount': {
     action: 'account.update',
     target: (input) =>
-      [typeof input.name === 'string' && `name ${input.name}`, typeof input.locale === 'string' && `language ${input.locale}`].filter(Boolean).join(', ') || null,
+      [typeof input.name === 'string' && `name ${input.name}`, typeof input.locale === 'string' && `language ${input.locale}`].filter(Boolean).join(', ') ||
+      null,
   },
   'auth.deleteAccount': { action: 'account.delete' },
   'auth.changePassword': { action: 'password.change' },

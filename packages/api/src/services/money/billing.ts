@@ -6,7 +6,16 @@
  */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type OrderStep, type Seller } from '@proxyhub/core';
+import {
+  BALANCE_ADJUSTMENT_LINE,
+  BILLING_PAGE_DEFAULT,
+  centsToUsd,
+  DomainError,
+  formatGb,
+  type BillingKind,
+  type OrderStep,
+  type Seller,
+} from '@proxyhub/core';
 import { batches, creditEntries, paymentEvents, payments, topupCodes, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { getSeller } from '../site/seller';
 
@@ -76,7 +85,7 @@ export function partialNote(o: { priceCents: number; paidCents: number | null; c
 /** An admin's reason is for staff (it may say anything about the customer); the customer reads a plain line. */
 function adjustmentDescription(note: string | null, forStaff: boolean): string {
   if (forStaff) return note ? `Adjustment: ${note}` : 'Adjustment by an administrator';
-  return 'Balance adjustment';
+  return BALANCE_ADJUSTMENT_LINE;
 }
 
 /** `forStaff`: the admin's view of the user's history, which names the admin behind each adjustment. */

@@ -55,6 +55,7 @@ export default {
     unknown: 'Code redemption failed',
   },
   history: {
+    adjustment: 'Balance adjustment',
     title: 'Billing',
     subtitle: 'Every top-up, batch and crypto order on your account, newest first.',
     card: 'History',

@@ -58,6 +58,7 @@ export default {
     unknown: 'El canje del código falló',
   },
   history: {
+    adjustment: 'Ajuste de saldo',
     title: 'Facturación',
     subtitle: 'Cada recarga, lote y pedido con cripto de tu cuenta, los más recientes primero.',
     card: 'Historial',

@@ -58,6 +58,7 @@ export default {
     unknown: 'O resgate do código falhou',
   },
   history: {
+    adjustment: 'Ajuste de saldo',
     title: 'Cobrança',
     subtitle: 'Cada recarga, lote e pedido com cripto da sua conta, do mais recente ao mais antigo.',
     card: 'Histórico',

@@ -57,6 +57,7 @@ export default {
     unknown: '兑换未成功',
   },
   history: {
+    adjustment: '余额调整',
     title: '账单',
     subtitle: '账户的所有充值、批次和加密货币订单，最新的在前。',
     card: '记录',
