@@ -88,21 +88,20 @@ const DATA_WORD = /^(?:\/\S*|\S+@\S+|https?:\/\/\S+|[\w.-]*\d[\w.:/-]*|[\w-]+(?:
 /** Words each language writes as English does (loanwords, library labels, country names). */
 const SAME_IN: Partial<Record<Locale, string[]>> = {
   'pt-BR': ['download', 'upload', 'status', 'site', 'gateways', 'gateway', 'webhooks', 'webhook', 'total', 'login', 'proxy', 'proxies'],
-  es: ['total', 'webhooks', 'webhook', 'proxy', 'proxies', 'gateways'],
+  es: ['plan', 'total', 'webhooks', 'webhook', 'proxy', 'proxies', 'gateways'],
 };
-const REGIONS =
-  'AD AE AF AG AL AM AO AR AT AU AZ BA BB BD BE BF BG BH BI BJ BN BO BR BS BT BW BY BZ CA CD CF CG CH CI CL CM CN CO CR CU CV CY CZ DE DJ DK DM DO DZ EC EE EG ER ES ET FI FJ FR GA GB GD GE GH GM GN GQ GR GT GW GY HK HN HR HT HU ID IE IL IN IQ IR IS IT JM JO JP KE KG KH KM KN KP KR KW KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MG MK ML MM MN MR MT MU MV MW MX MY MZ NA NE NG NI NL NO NP NZ OM PA PE PG PH PK PL PR PT PY QA RO RS RU RW SA SB SC SD SE SG SI SK SL SM SN SO SR SS ST SV SY SZ TD TG TH TJ TL TM TN TO TR TT TW TZ UA UG US UY UZ VC VE VN YE ZA ZM ZW'.split(
-    ' ',
-  );
+/** Every two-letter region code (Intl names the ones that are countries). */
+const REGIONS = Array.from({ length: 26 * 26 }, (_, i) => String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)));
 /** The words a language keeps: its loanwords, and its own country names that read as English's. */
 export function keptIn(locale: Locale, extra: ReadonlySet<string>): Set<string> {
-  const names = new Intl.DisplayNames([locale], { type: 'region' });
+  const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
   const words = REGIONS.flatMap((r) => (names.of(r) ?? '').toLowerCase().split(/\s+/));
   return new Set([...extra, ...(SAME_IN[locale] ?? []), ...words, 'legend', 'icon']);
 }
 
 /** Whether a text still reads as English: a Latin word of three letters or more that is not kept or data. */
 export function englishWords(text: string, kept: ReadonlySet<string>): string[] {
+  if (DATA_WORD.test(text.trim())) return [];
   return text
     .split(/[\s,;:()[\]{}"'«»“”‘’!?…·|/=+*<>—–]+/)
     .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))

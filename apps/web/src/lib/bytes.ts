@@ -21,4 +21,4 @@ export function chartUnit(maxBytes: number): { name: 'bytes' | 'KB' | 'MB' | 'GB
 export const formatUsd = (dollars: number, whole = false) => fmt.usd(dollars, whole);
 
 /** A chart's value in its unit ("1,536 MB"). */
-export const formatInUnit = (value: number, unit: string) => `${fmt.number(value, { maximumFractionDigits: 2 })} ${unit}`;
+export const formatInUnit = (value: number, unit: 'bytes' | 'KB' | 'MB' | 'GB') => fmt.inUnit(value, unit);

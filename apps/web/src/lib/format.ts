@@ -10,6 +10,7 @@ import {
   formatDateTime,
   formatGbDecimal,
   formatGbFor,
+  formatInUnitFor,
   formatNumber,
   formatTime,
   formatUsd,
@@ -30,5 +31,6 @@ export const fmt = {
   dateTime: (d: When) => formatDateTime(currentLocale(), d),
   time: (d: When, options?: Intl.DateTimeFormatOptions) => formatTime(currentLocale(), d, options),
   /** A country's name in the language on show; in English the dataset's own name when given (the spec's words). */
+  inUnit: (value: number, unit: 'GB' | 'MB' | 'KB' | 'bytes') => formatInUnitFor(currentLocale(), value, unit),
   country: (code: string, englishName?: string) => (currentLocale() === 'en' && englishName ? englishName : formatCountry(currentLocale(), code)),
 };

@@ -48,6 +48,12 @@ const UNIT_LABELS: Record<Locale, { GB: string; MB: string; KB: string }> = {
   'pt-BR': { GB: 'GB', MB: 'MB', KB: 'KB' },
 };
 
+/** A chart's value in its unit ("1,536 MB", "1 536 МБ"); bytes as a count of bytes in the language. */
+export function formatInUnitFor(locale: Locale, value: number, unit: 'GB' | 'MB' | 'KB' | 'bytes'): string {
+  if (unit === 'bytes') return numberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long', maximumFractionDigits: 2 }).format(value);
+  return `${numberFormat(locale, { maximumFractionDigits: 2 }).format(value)} ${UNIT_LABELS[locale][unit]}`;
+}
+
 /** A traffic figure: two decimals in the language's decimal sign, no grouping (as core's GB figures read), then its unit. */
 const inUnit = (locale: Locale, value: number | Intl.StringNumericLiteral, unit: 'GB' | 'MB' | 'KB') =>
   `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(value)} ${UNIT_LABELS[locale][unit]}`;

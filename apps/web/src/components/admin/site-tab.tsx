@@ -40,7 +40,7 @@ function SellerForm({ seller }: { seller: Seller }) {
   return (
     <form onSubmit={onSubmit} noValidate data-testid="seller-form" className="stack">
       {outcome}
-      <FormField form={form} name="companyName" label={t('site.companyName')} autoComplete="organization" placeholder={SELLER_PLACEHOLDERS.companyName} />
+      <FormField form={form} name="companyName" label={t('site.companyName')} autoComplete="organization" placeholder={t('site.companyPlaceholder')} />
       <TextAreaField
         label={t('site.address')}
         rows={4}

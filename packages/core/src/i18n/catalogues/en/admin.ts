@@ -347,6 +347,7 @@ export default {
     saveFailed: 'Saving the seller failed',
     companyName: 'Company name',
     address: 'Postal address',
+    companyPlaceholder: 'The company named on this site (set it in Admin, Site)',
     addressPlaceholder: 'Street and number\nPostcode and town\nCountry',
     supportEmail: 'Support email',
     legalUpdatedOn: 'Legal pages last updated',

@@ -353,6 +353,7 @@ export default {
     saveFailed: 'No se pudo guardar el vendedor',
     companyName: 'Nombre de la empresa',
     address: 'Dirección postal',
+    companyPlaceholder: 'La empresa que figura en este sitio (configúrala en Admin, Sitio)',
     addressPlaceholder: 'Calle y número\nCódigo postal y ciudad\nPaís',
     supportEmail: 'Correo de soporte',
     legalUpdatedOn: 'Páginas legales actualizadas el',

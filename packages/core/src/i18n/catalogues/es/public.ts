@@ -129,7 +129,7 @@ export default {
     lead: 'Cada día con tráfico, cada cuenta de proxy recibe un extracto de lo que transfirió y se le cobró, firmado con nuestra clave. Puedes comprobarlo tú mismo, sin tener que confiar en nosotros.',
     holdsTitle: 'Qué contiene un extracto',
     holds:
-      'La página Conexiones muestra los extractos de los últimos 30 días, uno por cuenta de proxy y día UTC; <b>Statement</b> lo descarga en JSON y <b>Connections CSV</b> descarga los registros de conexión del día que cubre. Un extracto tiene estos campos:',
+      'La página Conexiones muestra los extractos de los últimos 30 días, uno por cuenta de proxy y día UTC; <b>Extracto</b> lo descarga en JSON y <b>CSV de conexiones</b> descarga los registros de conexión del día que cubre. Un extracto tiene estos campos:',
     fieldAccount: '<c>account</c> (<c>id</c>, <c>proxyUserId</c>) y <c>date</c> (el día UTC, <c>YYYY-MM-DD</c>);',
     fieldTotals:
       '<c>totals</c> y una entrada por país en <c>byCountry</c>: <c>bytes</c> transferidos (subida y bajada), <c>billedBytes</c> y <c>connections</c> (los recuentos de bytes son cadenas decimales);',

@@ -352,6 +352,7 @@ export default {
     saveFailed: 'Não foi possível salvar o vendedor',
     companyName: 'Nome da empresa',
     address: 'Endereço postal',
+    companyPlaceholder: 'A empresa indicada neste site (defina em Admin, Site)',
     addressPlaceholder: 'Rua e número\nCEP e cidade\nPaís',
     supportEmail: 'E-mail de suporte',
     legalUpdatedOn: 'Páginas legais atualizadas em',

@@ -128,7 +128,7 @@ export default {
     lead: 'A cada dia com tráfego, cada conta de proxy recebe um extrato do que trafegou e do que foi cobrado, assinado com a nossa chave. Você pode verificá-lo por conta própria, sem precisar confiar em nós.',
     holdsTitle: 'O que um extrato contém',
     holds:
-      'A página Conexões lista os extratos dos últimos 30 dias, um por conta de proxy e dia UTC; <b>Statement</b> baixa o extrato em JSON e <b>Connections CSV</b> baixa os registros de conexão do dia que ele cobre. Um extrato tem estes campos:',
+      'A página Conexões lista os extratos dos últimos 30 dias, um por conta de proxy e dia UTC; <b>Extrato</b> baixa o extrato em JSON e <b>CSV de conexões</b> baixa os registros de conexão do dia que ele cobre. Um extrato tem estes campos:',
     fieldAccount: '<c>account</c> (<c>id</c>, <c>proxyUserId</c>) e <c>date</c> (o dia UTC, <c>YYYY-MM-DD</c>);',
     fieldTotals:
       '<c>totals</c> e uma entrada por país em <c>byCountry</c>: <c>bytes</c> trafegados (envio e recebimento), <c>billedBytes</c> e <c>connections</c> (as contagens de bytes são strings decimais);',

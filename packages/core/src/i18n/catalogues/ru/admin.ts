@@ -355,6 +355,7 @@ export default {
     saveFailed: 'Не удалось сохранить продавца',
     companyName: 'Название компании',
     address: 'Почтовый адрес',
+    companyPlaceholder: 'Компания, указанная на сайте (задаётся в админке, раздел «Сайт»)',
     addressPlaceholder: 'Улица и дом\nИндекс и город\nСтрана',
     supportEmail: 'Email поддержки',
     legalUpdatedOn: 'Юридические страницы обновлены',

@@ -345,6 +345,7 @@ export default {
     saveFailed: '保存卖家信息失败',
     companyName: '公司名称',
     address: '邮寄地址',
+    companyPlaceholder: '本网站署名的公司（在「管理 → 网站」中设置）',
     addressPlaceholder: '街道和门牌号\n邮编和城市\n国家/地区',
     supportEmail: '客服邮箱',
     legalUpdatedOn: '法律页面更新日期',

@@ -122,7 +122,7 @@ export default {
     lead: '每个有流量的日子，每个代理账户都会收到一份对账单，列明当天传输和计费的流量，并由我们的密钥签名。您可以自行验证，无需信任我们。',
     holdsTitle: '对账单包含什么',
     holds:
-      '“连接记录”页面列出最近 30 天的对账单，每个代理账户每个 UTC 日一份；<b>Statement</b> 以 JSON 格式下载对账单，<b>Connections CSV</b> 下载其涵盖的当天连接记录。对账单包含以下字段：',
+      '“连接记录”页面列出最近 30 天的对账单，每个代理账户每个 UTC 日一份；<b>对账单</b> 以 JSON 格式下载对账单，<b>连接 CSV</b> 下载其涵盖的当天连接记录。对账单包含以下字段：',
     fieldAccount: '<c>account</c>（<c>id</c>、<c>proxyUserId</c>）和 <c>date</c>（UTC 日期，<c>YYYY-MM-DD</c>）；',
     fieldTotals:
       '<c>totals</c>，以及 <c>byCountry</c> 中每个国家一项：传输的 <c>bytes</c>（上下行）、<c>billedBytes</c> 和 <c>connections</c>（字节数为十进制字符串）；',
