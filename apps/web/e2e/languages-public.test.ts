@@ -120,7 +120,7 @@ describe('public pages in the browser language', () => {
 
     await page.goto('/status');
     await heading(page, '服务状态');
-    expect(await bodyText(page)).toContain('过去 90 天可用率');
+    await expect.poll(() => bodyText(page)).toContain('过去 90 天可用率');
     await expectNoRawKeys(page);
   });
 

@@ -9,7 +9,7 @@ import { DEFAULT_ORDER_GB, DEFAULT_PRICING, orderTotalCents } from '@proxyhub/co
 import { formatCents, formatGbFor, type Locale } from '@proxyhub/core/i18n';
 import { addCredits } from '@proxyhub/testing';
 import { logIn, signUpAndLogIn, startE2E, VIEWPORTS, type E2E, type SessionUser } from './harness';
-import { useLocale } from './route-sweep';
+import { showAccountIn, useLocale } from './route-sweep';
 
 let e2e: E2E;
 let credentials: { email: string; password: string };
@@ -84,7 +84,7 @@ describe('Settings, Top Up and Billing in other languages', () => {
       await page.setViewportSize(VIEWPORTS.phone);
       await useLocale(page, e2e.baseUrl, 'en');
       await logIn(page, credentials.email, credentials.password);
-      await useLocale(page, e2e.baseUrl, locale);
+      await showAccountIn(page, e2e.baseUrl, locale);
 
       await page.goto('/api');
       await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(w.settings);

@@ -7,12 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { GiB } from '@proxyhub/core/i18n';
+import { GiB, type Locale } from '@proxyhub/core/i18n';
+import { showAccountIn } from './route-sweep';
 import { VIEWPORTS, gatewayTraffic, recordBase, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
 let user: SessionUser;
+/** The generator's lines in English (the account's first language), to compare with each language's. */
+let english: string[];
 
 beforeAll(async () => {
   ({ e2e, page, user } = await startE2EWithUser('Languages Tester'));
@@ -46,14 +49,21 @@ beforeAll(async () => {
       },
     ],
   });
+  english = await generatedShape(page, 'Generate Proxies');
 });
 afterAll(() => e2e?.close());
 
-/** A page of a new browser in `locale`, signed in as the file's user (its session cookie). */
-async function signedInPage(locale: string): Promise<Page> {
-  const ctx = await e2e.newContext({ locale });
+/**
+ * A page of a new browser in `browserLocale`, signed in as the file's user (its session cookie), the
+ * account's language set to `lang`.
+ */
+async function signedInPage(browserLocale: string, lang: Locale): Promise<Page> {
+  const ctx = await e2e.newContext({ locale: browserLocale });
   await ctx.addCookies(await page.context().cookies());
-  return ctx.newPage();
+  const p = await ctx.newPage();
+  await p.goto('/');
+  await showAccountIn(p, e2e.baseUrl, lang);
+  return p;
 }
 
 /** A catalogue key shown as text ("usage.byTarget", "dashboard:title") instead of its words. */
@@ -66,11 +76,11 @@ const plain = (texts: string[]) => texts.map((t) => t.replace(/[\u00a0\u202f]/g,
 /** The generated lines with each session token blanked: what the form settings decide. */
 async function generatedShape(p: Page, generate: string): Promise<string[]> {
   await p.goto('/proxies');
-  const button = p.getByRole('button', { name: generate, exact: true });
-  await expect.poll(() => button.isEnabled()).toBe(true);
+  const button = p.getByRole('button', { name: generate, exact: true, disabled: false });
+  await button.waitFor();
   await button.click();
   const rows = p.getByTestId('proxy-output').getByRole('listitem');
-  await expect.poll(() => rows.count()).toBeGreaterThan(0);
+  await rows.first().waitFor();
   return (await rows.allInnerTexts()).map((l) => l.replace(/_[A-Z0-9]{8}:/, '_TOKEN:'));
 }
 
@@ -127,8 +137,7 @@ describe('the working screens in other languages', () => {
 
   for (const l of LANGUAGES) {
     it(`${l.locale}: dashboard, generator, proxy accounts and connections`, async () => {
-      const p = await signedInPage(l.locale);
-      const english = await generatedShape(page, 'Generate Proxies');
+      const p = await signedInPage(l.locale, l.lang);
 
       await p.goto('/dashboard');
       await p.getByRole('heading', { name: l.dashboard, exact: true }).waitFor();
@@ -168,7 +177,7 @@ describe('the working screens in other languages', () => {
   }
 
   it('ru-RU at 390x844: no screen scrolls sideways', async () => {
-    const p = await signedInPage('ru-RU');
+    const p = await signedInPage('ru-RU', 'ru');
     await p.setViewportSize(VIEWPORTS.phone);
     for (const [path, heading] of [
       ['/dashboard', 'Панель'],
