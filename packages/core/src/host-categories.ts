@@ -12,16 +12,6 @@
 export const HOST_CATEGORIES = ['analytics', 'advertising', 'fonts', 'media_cdn', 'telemetry', 'captcha'] as const;
 export type HostCategory = (typeof HOST_CATEGORIES)[number];
 
-/** As the Dashboard names them. */
-export const HOST_CATEGORY_LABELS: Record<HostCategory, string> = {
-  analytics: 'Analytics',
-  advertising: 'Advertising',
-  fonts: 'Fonts',
-  media_cdn: 'Media CDN',
-  telemetry: 'Telemetry',
-  captcha: 'Captcha and challenge',
-};
-
 const SUFFIXES: Record<HostCategory, readonly string[]> = {
   // Source: EasyPrivacy (https://easylist.to/easylist/easyprivacy.txt), its tracking-servers sections.
   analytics: [

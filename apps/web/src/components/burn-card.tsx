@@ -18,7 +18,7 @@ import { Alert, Button, Card, SelectField, Spinner, useOutcome } from './ui';
 const TOP_HOSTS = 10;
 
 type BurnHost = RouterOutputs['usage']['burn']['hosts'][number];
-// A category's name by its key in the dashboard catalogue (core's HOST_CATEGORY_LABELS are the English words).
+// A category's name by its key in the dashboard catalogue.
 const columns = (t: TFunction<'dashboard'>): Column<BurnHost>[] => [
   { head: t('burn.host'), cell: (h) => h.host, className: 'mono' },
   { head: t('burn.category'), cell: (h) => t(`burn.categories.${h.category}`) },

@@ -9,7 +9,7 @@ import { errorMessage } from '../lib/errors';
 import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import { BALANCE_ADJUSTMENT_LINE, type OrderStep } from '@proxyhub/core';
+import { BALANCE_ADJUSTMENT_LINE } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { SubscriptionsCard } from '../components/subscriptions-card';
 
@@ -54,9 +54,8 @@ const columns = (t: TFunction<'billing'>, onChanged: () => Promise<unknown>): Co
   {
     head: t('words.status'),
     cell: (e) => {
-      // The step's words in the language on show (billingStatus's className is the step, or "credited").
       const status = billingStatus(e);
-      return <span className={`billing-status ${status.className}`}>{t(`history.step.${status.className as OrderStep | 'credited'}`)}</span>;
+      return <span className={`billing-status ${status.className}`}>{status.label}</span>;
     },
   },
   {
