@@ -185,6 +185,33 @@ export function rawKeys(page: Page): Promise<string[]> {
 
 export const fitsWidth = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
+/**
+ * Whether the page fits its window once it has settled at a new size: charts re-measure their box a
+ * moment after a resize (a phone that opens the page at its width never sees the old size).
+ */
+export const fitsAfterResize = (page: Page) =>
+  page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 2_000, polling: 'raf' })
+    .then(() => true)
+    .catch(() => false);
+
+/** The innermost element reaching past the window's right edge, as "tag.class: text", to say what overflows. */
+export const widest = (page: Page) =>
+  page.evaluate(() => {
+    const past = [...document.body.querySelectorAll('*')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.right <= window.innerWidth + 1 || getComputedStyle(e).visibility === 'hidden') return false;
+      // Inside a box that scrolls or clips, it widens that box, not the page.
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') return false;
+      return true;
+    });
+    const inner = past.filter((e) => !past.some((o) => o !== e && e.contains(o)));
+    const e = inner[0];
+    return e
+      ? `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').join('.')}` : ''}: ${(e.textContent ?? '').trim().slice(0, 40)}`
+      : 'none';
+  });
+
 /** Waits until the screen has its data: the network quiet and no spinner left. */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
@@ -211,18 +238,6 @@ export async function showAccountIn(page: Page, baseUrl: string, locale: Locale)
 }
 
 /**
- * Overflows still open (issue 51): these screens scroll sideways on a phone in that language. Listed
- * here so every other screen is held to the rule; each goes when its layout is fixed.
- */
-const KNOWN_OVERFLOW = new Set([
-  'es /api?section=security: wider than 390px',
-  'ru tab-catalogue: wider than 390px',
-  'ru tab-site: wider than 390px',
-  'ru tab-target-policy: wider than 390px',
-  'ru tab-telegram: wider than 390px',
-]);
-
-/**
  * Reads the screen on show at both sizes: in English it keeps the texts under `key`; in another
  * language it adds to `problems` each English sentence left, raw key and overflow.
  */
@@ -247,9 +262,8 @@ export async function checkScreen(
   }
   for (const size of SWEEP_SIZES) {
     await page.setViewportSize(size);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const wide = `${locale} ${key}: wider than ${size.width}px`;
-    if (!(await fitsWidth(page)) && !KNOWN_OVERFLOW.has(wide)) problems.push(wide);
+    if (!(await fitsAfterResize(page))) problems.push(`${wide} (${await widest(page)})`);
   }
   await page.setViewportSize(SWEEP_SIZES[0]);
 }

@@ -47,7 +47,7 @@ function ReconciliationChart({ days }: { days: Day[] }) {
     ours: Number(BigInt(d.ourBytes)) / unit.size,
   }));
   return (
-    <div data-testid="reconciliation-chart">
+    <div className="usage-chart" data-testid="reconciliation-chart">
       <ResponsiveContainer width="100%" height={240}>
         <BarChart data={points} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
