@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import { escapeHtml, formatGb, type Seller, type TeamRole } from '@proxyhub/core';
+import { escapeHtml, formatGb, type Seller, type TeamRole, type UsageMeterKind } from '@proxyhub/core';
 import { DEFAULT_LOCALE, formatDate, formatGbFor, formatNumber, isLocale, type Locale } from '@proxyhub/core/i18n';
 import { translatorFor } from '@proxyhub/core/i18n/server';
 import { incidentWords } from './services/status/quality-incidents';
-import type { UsageMeterKind } from './services/notify/usage-alerts';
 
 export interface MailMessage {
   to: string;

@@ -14,14 +14,13 @@
  * it earlier than another never moves the mark back.
  */
 import { and, eq, inArray, isNotNull, isNull, or } from 'drizzle-orm';
+import type { UsageMeterKind } from '@proxyhub/core';
 import { gatewayLeases, planBuckets, plans, proxyAccounts, subscriptions, usageAlertMarks, users, type DbOrTx } from '@proxyhub/db';
 import { figures, mailTemplates, meterWords, type DraftMailer } from '../../mail';
 import { periodUsed, usagePeriod } from '../money/caps';
 import { usersOfLeases } from './balance-alerts';
 import { notifyTelegram } from './telegram';
 import { emitWebhookEvent } from './webhooks';
-
-export type UsageMeterKind = 'cap' | 'daily' | 'monthly' | 'plan';
 
 export interface UsageMeter {
   meter: UsageMeterKind;
