@@ -53,8 +53,11 @@ describe('fuzz: every tRPC procedure', () => {
         // adapter reads them before any procedure) go once per procedure, as anonymous.
         const past = through.includes(identity);
         const raw = past || identity.name === 'anonymous';
+        // The user's key reaches the same account as their cookie: past the guard (which the probe
+        // above tried with the key), its inputs would meet the same checks and service.
+        const inputs = past && !(identity.name === 'user api key' && through.some((i) => i.name === 'user cookie')) ? TRPC_INPUTS : [];
         if (type === 'mutation') {
-          for (const input of past ? TRPC_INPUTS : [])
+          for (const input of inputs)
             requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body: JSON.stringify({ json: input }), label: identity.name });
           for (const body of raw ? RAW_TRPC_BODIES : [])
             requests.push({ method: 'POST', path: `/trpc/${path}`, headers, body, label: `${identity.name} raw ${body.slice(0, 30)}` });
@@ -69,7 +72,7 @@ describe('fuzz: every tRPC procedure', () => {
           });
           requests.push({ method: 'GET', path: `/trpc/${path}`, headers, label: `${identity.name} mutation by GET` });
         } else {
-          for (const input of past ? TRPC_INPUTS : [])
+          for (const input of inputs)
             requests.push({ method: 'GET', path: `/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, headers, label: identity.name });
           for (const qs of raw ? QUERY_STRINGS : [])
             requests.push({ method: 'GET', path: `/trpc/${path}${qs}`, headers, label: `${identity.name} query string` });

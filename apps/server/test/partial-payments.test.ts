@@ -59,7 +59,13 @@ describe('underpaid and overpaid crypto (NOWPayments, signed notifications)', ()
     expect(row).toMatchObject({ status: 'partially_paid', paidCents: 540, creditedBytes: BigInt(FULL / 2) });
     const billing = await o.client.get<{ entries: Array<{ kind: string; bytes: string }> }>('/api/billing');
     expect(billing.body.entries[0]).toMatchObject({ kind: 'crypto', bytes: String(FULL / 2) });
-    expect((billing.body.entries[0] as unknown as { description: string }).description).toMatch(/Partially paid: 6(\.00)? GB credited, \$5\.40 owed$/);
+    expect((billing.body.entries[0] as unknown as { description: string }).description).toBe(
+      'Crypto payment: 12 GB for $10.80. Partially paid: 6.00 GB credited, $5.40 owed',
+    );
+    // The same line as a key and its values, for any language to word.
+    expect(billing.body.entries[0]).toMatchObject({
+      line: { key: 'cryptoPartial', values: { gb: 12, cents: 1080, owedCents: 540, creditedBytes: String(FULL / 2) } },
+    });
     // The rest is paid on the order's invoice: Billing links to it; a part-paid order cannot be cancelled.
     expect(billing.body.entries[0]).toMatchObject({
       invoiceUrl: expect.stringMatching(/^https:\/\/nowpayments\.example\/payment\/\?iid=/),

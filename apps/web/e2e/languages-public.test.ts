@@ -75,8 +75,9 @@ describe('public pages in the browser language', () => {
 
     await page.goto('/locations');
     await heading(page, 'Локации');
-    const count = await page.locator('[data-testid="locations-table"] tbody tr').count();
-    expect(count).toBeGreaterThanOrEqual(10);
+    const rows = page.locator('[data-testid="locations-table"] tbody tr');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(10);
+    const count = await rows.count();
     const few = [2, 3, 4].includes(count % 10) && ![12, 13, 14].includes(count % 100);
     expect(await page.getByTestId('country-count').innerText()).toBe(`${few ? 'Доступны' : 'Доступно'} ${count} ${few ? 'страны' : 'стран'}.`);
     expect(await page.locator('[data-country="US"] td').first().innerText()).toBe('Соединенные Штаты (US)');

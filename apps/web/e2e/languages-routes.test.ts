@@ -12,7 +12,7 @@ import { checkScreen, showAccountIn, useLocale } from './route-sweep';
 const NAME = 'Zed Quixote';
 /** The test's own data, which stays as it is in every language. */
 // The name and the main proxy account's stored name ("Main", shown as the account's data).
-const KEPT = new Set(['zed', 'quixote', 'main']);
+const KEPT = new Set<string>(['zed', 'quixote', 'main']);
 
 const PUBLIC = [
   '/',
@@ -53,6 +53,8 @@ beforeAll(async () => {
   const first = await e2e.newPage();
   credentials = await signUpAndLogIn(e2e, first, NAME);
   user = await first.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
+  // The user's proxy id (random letters) is data too.
+  KEPT.add(user.proxyUserId.toLowerCase());
   await first.context().close();
   await addCredits(e2e.server, user.id, 3n << 30n);
   await gatewayTraffic(e2e, user, 40_000, 'US');

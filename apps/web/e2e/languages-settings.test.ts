@@ -51,6 +51,7 @@ const WORDS = {
     billing: 'Платежи',
     history: 'История',
     kind: 'Корректировка',
+    lines: ['Корректировка баланса', /Подарочный код \w+ создан/],
   },
   'pt-BR': {
     settings: 'Configurações',
@@ -72,6 +73,7 @@ const WORDS = {
     billing: 'Cobrança',
     history: 'Histórico',
     kind: 'Ajuste',
+    lines: ['Ajuste de saldo', /Código de presente \w+ criado/],
   },
 } as const;
 
@@ -116,10 +118,14 @@ describe('Settings, Top Up and Billing in other languages', () => {
       expect(await page.getByRole('button', { name: new RegExp(w.pay) }).innerText()).toContain(total);
       await screenText(page);
 
-      // Billing: the history's headings and entry types, dates in the language's order.
+      // Billing: the history's headings, entry types and lines (the adjustment, the gift code made
+      // above), dates in the language's order.
       await page.goto('/billing');
       await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(w.billing);
       await expect.poll(() => page.getByTestId('billing-table').innerText()).toContain(w.kind);
+      const lines = await page.getByTestId('billing-table').innerText();
+      expect(lines).toContain(w.lines[0]);
+      expect(lines).toMatch(w.lines[1]);
       const text = await screenText(page);
       expect(text).toContain(w.history);
       expect(text).toMatch(locale === 'ru' ? /\d{2}\.\d{2}\.\d{4}/ : /\d{2}\/\d{2}\/\d{4}/);

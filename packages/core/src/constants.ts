@@ -70,6 +70,3 @@ export const PAYMENT_STATUSES = [
 export const INVALID_VERIFY_LINK = 'Invalid verification link. Please check your email for the correct link.';
 export const INVALID_RESET_LINK = 'Invalid reset link. Please request a new password reset.';
 export const INVALID_RESET_TOKEN = 'Invalid reset token. Please request a new password reset.';
-
-/** The customer's line for an admin's balance adjustment (the reason is for staff only). */
-export const BALANCE_ADJUSTMENT_LINE = 'Balance adjustment';

@@ -4,12 +4,12 @@ import type { TFunction } from 'i18next';
 import { DataTable, type Column } from '../components/data-table';
 import { Alert, Button, Card, PageHeader, Spinner } from '../components/ui';
 import { Bytes, GbNote } from '../components/units';
+import { billingLineText } from '../lib/billing-line';
 import { billingStatus } from '../lib/billing-status';
 import { errorMessage } from '../lib/errors';
 import { fmt } from '../lib/format';
 import type { RouterOutputs } from '../session';
 import { trpc } from '../trpc';
-import { BALANCE_ADJUSTMENT_LINE } from '@proxyhub/core';
 import { usePageTitle } from '../lib/page-title';
 import { SubscriptionsCard } from '../components/subscriptions-card';
 
@@ -49,8 +49,7 @@ function OrderActions({ entry, onChanged }: { entry: Entry; onChanged: () => Pro
 const columns = (t: TFunction<'billing'>, onChanged: () => Promise<unknown>): Column<Entry>[] => [
   { head: t('words.date'), cell: (e) => fmt.dateTime(e.createdAt) },
   { head: t('history.type'), cell: (e) => t(`history.kind.${e.kind}`) },
-  // The server's one fixed wording (an adjustment's customer line) in the language on show; the rest name codes and orders.
-  { head: t('history.description'), cell: (e) => (e.description === BALANCE_ADJUSTMENT_LINE ? t('history.adjustment') : e.description) },
+  { head: t('history.description'), cell: (e) => billingLineText(e.line) },
   {
     head: t('words.status'),
     cell: (e) => {

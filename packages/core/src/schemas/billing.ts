@@ -24,6 +24,38 @@ export const receiptInput = z.object({ paymentId: z.string({ error: 'Receipt not
 export const BILLING_KINDS = ['code', 'crypto', 'batch', 'adjustment', 'refund', 'reversal', 'gift', 'referral', 'plan'] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
+/**
+ * What a line of billing history says, as a key and its values, so each language words it (the
+ * billing catalogue's `history.line.<key>`); the line's `description` is its English.
+ */
+export const BILLING_LINES = [
+  'cryptoPayment',
+  'cryptoPartial',
+  'planPayment',
+  'promotion',
+  'topupCode',
+  'giftRedeemed',
+  'giftCreated',
+  'giftCancelled',
+  'referral',
+  'planGrant',
+  'planExpire',
+  'batchAssociated',
+  'batchLeasesMoved',
+  'adjustment',
+  'adjustmentByAdmin',
+  'adjustmentNote',
+  'refund',
+  'reversal',
+  'reversalNote',
+] as const;
+export type BillingLineKey = (typeof BILLING_LINES)[number];
+export interface BillingLine {
+  key: BillingLineKey;
+  /** `gb` ordered, `cents` its price, `owedCents` and `creditedBytes` of a part-paid order, a `code`, an admin's `note`. */
+  values: { gb?: number; cents?: number; owedCents?: number; creditedBytes?: string; code?: string; note?: string };
+}
+
 /** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */
 export const ORDER_STEPS = ['created', 'waiting', 'confirming', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;
 export type OrderStep = (typeof ORDER_STEPS)[number];

@@ -17,6 +17,7 @@ import {
   type SetUserPriceInput,
 } from '@proxyhub/core';
 import type { Resolver } from 'react-hook-form';
+import { billingLineText } from '../../lib/billing-line';
 import { billingStatus } from '../../lib/billing-status';
 import { errorMessage } from '../../lib/errors';
 import { fmt } from '../../lib/format';
@@ -71,13 +72,15 @@ const bucketColumns = (t: T): Column<Detail['planBuckets'][number]>[] => [
 ];
 const billingColumns = (t: T): Column<Detail['billing'][number]>[] => [
   { head: t('user.date'), cell: (e) => fmt.dateTime(e.createdAt) },
-  { head: t('user.description'), cell: (e) => e.description },
+  { head: t('user.description'), cell: (e) => billingLineText(e.line) },
   { head: t('user.status'), cell: (e) => billingStatus(e).label },
   { head: t('user.amount'), num: true, cell: (e) => fmt.gb(e.bytes) },
 ];
 
 export function AdminUserDetail({ id, onBack }: { id: string; onBack: () => void }) {
   const { t } = useTranslation('admin');
+  // The billing lines are worded by the billing catalogue.
+  useTranslation('billing');
   const utils = trpc.useUtils();
   const user = trpc.admin.user.useQuery({ id }, { staleTime: 0 });
   const me = trpc.admin.me.useQuery();

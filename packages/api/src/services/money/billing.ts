@@ -6,17 +6,10 @@
  */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import {
-  BALANCE_ADJUSTMENT_LINE,
-  BILLING_PAGE_DEFAULT,
-  centsToUsd,
-  DomainError,
-  formatGb,
-  type BillingKind,
-  type OrderStep,
-  type Seller,
-} from '@proxyhub/core';
+import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type BillingLine, type OrderStep, type Seller } from '@proxyhub/core';
 import { batches, creditEntries, paymentEvents, payments, topupCodes, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
+import { billingLineWords, type LineFormats } from '@proxyhub/core/i18n';
+import { translatorFor } from '@proxyhub/core/i18n/server';
 import { getSeller } from '../site/seller';
 
 export interface BillingEntry {
@@ -25,7 +18,9 @@ export interface BillingEntry {
   kind: BillingKind;
   /** Signed, as a decimal string. */
   bytes: string;
+  /** The line in English; `line` says it for any language. */
   description: string;
+  line: BillingLine;
   reference: string | null;
   /** Crypto orders only. */
   history?: { status: OrderStep; at: string }[];
@@ -76,17 +71,26 @@ const STEP_OF: Record<(typeof PAYMENT_STATUSES)[number], OrderStep> = {
 };
 const stepOf = (status: string): OrderStep | null => STEP_OF[status as keyof typeof STEP_OF] ?? null;
 
-/** "Partially paid: 6.00 GB credited, $5.40 owed": what an underpaid order gave and what is left to pay. */
-export function partialNote(o: { priceCents: number; paidCents: number | null; creditedBytes: bigint }): string {
-  const owed = Math.max(0, o.priceCents - (o.paidCents ?? 0));
-  return `Partially paid: ${formatGb(o.creditedBytes)} GB credited, $${centsToUsd(owed)} owed`;
-}
+/** What is left to pay of an underpaid order. */
+const owedCents = (o: { priceCents: number; paidCents: number | null }) => Math.max(0, o.priceCents - (o.paidCents ?? 0));
 
 /** An admin's reason is for staff (it may say anything about the customer); the customer reads a plain line. */
-function adjustmentDescription(note: string | null, forStaff: boolean): string {
-  if (forStaff) return note ? `Adjustment: ${note}` : 'Adjustment by an administrator';
-  return BALANCE_ADJUSTMENT_LINE;
+function adjustmentLine(note: string | null, forStaff: boolean): BillingLine {
+  if (!forStaff) return { key: 'adjustment', values: {} };
+  return note ? { key: 'adjustmentNote', values: { note } } : { key: 'adjustmentByAdmin', values: {} };
 }
+
+const english = translatorFor('en') as unknown as (key: string, options: Record<string, string>) => string;
+const ENGLISH_FORMATS: LineFormats = {
+  number: String,
+  cents: (c) => `$${centsToUsd(c)}`,
+  bytes: (b) => `${formatGb(BigInt(b))} GB`,
+};
+/** A line with its English words as the description (what programs have always read). */
+const described = (line: BillingLine) => ({
+  line,
+  description: billingLineWords((key, values) => english(key, { ...values, ns: 'billing' }), line, ENGLISH_FORMATS),
+});
 
 /** `forStaff`: the admin's view of the user's history, which names the admin behind each adjustment. */
 export async function listBilling(
@@ -187,11 +191,16 @@ export async function listBilling(
         kind: 'crypto',
         // A plan order's bytes are the plan grant's own entry: the order itself adds none.
         bytes: o.planId ? '0' : o.creditedBytes.toString(),
-        description: o.planId
-          ? `Plan payment: ${o.gbAmount} GB period for $${centsToUsd(o.priceCents)}`
-          : o.status === 'partially_paid'
-            ? `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}. ${partialNote(o)}`
-            : `Crypto payment: ${o.gbAmount} GB for $${centsToUsd(o.priceCents)}`,
+        ...described(
+          o.planId
+            ? { key: 'planPayment', values: { gb: o.gbAmount, cents: o.priceCents } }
+            : o.status === 'partially_paid'
+              ? {
+                  key: 'cryptoPartial',
+                  values: { gb: o.gbAmount, cents: o.priceCents, creditedBytes: o.creditedBytes.toString(), owedCents: owedCents(o) },
+                }
+              : { key: 'cryptoPayment', values: { gb: o.gbAmount, cents: o.priceCents } },
+        ),
         reference: o.id,
         history,
         invoiceUrl: o.status === 'waiting' || o.status === 'partially_paid' ? o.invoiceUrl : null,
@@ -204,34 +213,42 @@ export async function listBilling(
     switch (r.kind) {
       case 'code': {
         // A promotion's use: its code is the entry's note.
-        if (prefix === 'promotion') return { ...base, kind: 'code', bytes, description: `Promotion ${r.note ?? ''}`.trim(), reference: r.note };
+        if (prefix === 'promotion')
+          return { ...base, kind: 'code', bytes, ...described({ key: 'promotion', values: { code: r.note ?? '' } }), reference: r.note };
         const code = codeById.get(sourceId) ?? null;
-        if (giftIds.has(sourceId)) return { ...base, kind: 'gift', bytes, description: `Gift code ${code ?? ''} redeemed`.replace('  ', ' '), reference: code };
-        return { ...base, kind: 'code', bytes, description: `Top-up code ${code ?? ''}`.trim(), reference: code };
+        if (giftIds.has(sourceId))
+          return { ...base, kind: 'gift', bytes, ...described({ key: 'giftRedeemed', values: { code: code ?? '' } }), reference: code };
+        return { ...base, kind: 'code', bytes, ...described({ key: 'topupCode', values: { code: code ?? '' } }), reference: code };
       }
       case 'gift': {
         const code = codeById.get(sourceId) ?? null;
-        const what = prefix === 'gift-cancel' ? 'cancelled, data returned' : 'created';
-        return { ...base, kind: 'gift', bytes, description: `Gift code ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
+        const key = prefix === 'gift-cancel' ? 'giftCancelled' : 'giftCreated';
+        return { ...base, kind: 'gift', bytes, ...described({ key, values: { code: code ?? '' } }), reference: code };
       }
       case 'referral':
-        return { ...base, kind: 'referral', bytes, description: 'Referral reward', reference: null };
+        return { ...base, kind: 'referral', bytes, ...described({ key: 'referral', values: {} }), reference: null };
       case 'plan_grant':
-        return { ...base, kind: 'plan', bytes, description: 'Plan allowance for the period', reference: null };
+        return { ...base, kind: 'plan', bytes, ...described({ key: 'planGrant', values: {} }), reference: null };
       case 'plan_expire':
-        return { ...base, kind: 'plan', bytes, description: 'Plan allowance expired at the end of the period', reference: null };
+        return { ...base, kind: 'plan', bytes, ...described({ key: 'planExpire', values: {} }), reference: null };
       case 'batch':
       case 'batch_association': {
         const code = batchById.get(sourceId) ?? null;
-        const what = prefix === 'batch-lease-in' ? 'open leases moved with its accounts' : 'associated';
-        return { ...base, kind: 'batch', bytes, description: `Batch ${code ?? ''} ${what}`.replace('  ', ' '), reference: code };
+        const key = prefix === 'batch-lease-in' ? 'batchLeasesMoved' : 'batchAssociated';
+        return { ...base, kind: 'batch', bytes, ...described({ key, values: { code: code ?? '' } }), reference: code };
       }
       case 'admin_adjustment':
-        return { ...base, kind: 'adjustment', bytes, description: adjustmentDescription(r.note, !!opts.forStaff), reference: null };
+        return { ...base, kind: 'adjustment', bytes, ...described(adjustmentLine(r.note, !!opts.forStaff)), reference: null };
       case 'reversal':
       case 'payment':
-        if (prefix === 'payment-reversal') return { ...base, kind: 'refund', bytes, description: 'Crypto payment refunded', reference: sourceId };
-        return { ...base, kind: 'reversal', bytes, description: r.note ? `Reversal: ${r.note}` : 'Reversal', reference: null };
+        if (prefix === 'payment-reversal') return { ...base, kind: 'refund', bytes, ...described({ key: 'refund', values: {} }), reference: sourceId };
+        return {
+          ...base,
+          kind: 'reversal',
+          bytes,
+          ...described(r.note ? { key: 'reversalNote', values: { note: r.note } } : { key: 'reversal', values: {} }),
+          reference: null,
+        };
     }
   });
   return { entries, nextCursor };
