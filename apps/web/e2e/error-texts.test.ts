@@ -2,11 +2,12 @@
  * Error texts in the reader's language: a server answer (a wrong password on sign-in, shown by its
  * code) and a shared schema's message on a field (an empty email, found by describeError), in
  * Russian and Spanish; English shows the spec's words as before. The sign-in form is found by its
- * fields' names, not its labels, which other languages translate.
+ * fields' names, not its labels, which other languages translate. The server's success messages
+ * (signing up, verifying the address) likewise, found by their English text.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { fieldErrors, startE2E, uniqueEmail, type E2E } from './harness';
+import { STRONG_PASSWORD, fieldErrors, startE2E, uniqueEmail, type E2E } from './harness';
 
 let e2e: E2E;
 beforeAll(async () => {
@@ -57,5 +58,24 @@ describe('error texts in the reader’s language', () => {
     const { fields, answer } = await signInErrors('en-US');
     expect(fields).toEqual(['Email is required', 'Password is required']);
     expect(answer).toContain('Invalid email or password');
+  });
+
+  it('Russian: the server’s success messages on signing up and verifying; English as they came', async () => {
+    for (const [locale, registered, verified] of [
+      ['ru-RU', 'Регистрация прошла успешно. Проверьте почту, чтобы подтвердить аккаунт.', 'Почта подтверждена. Теперь можно войти.'],
+      ['en-US', 'Registration successful. Please check your email to verify your account.', 'Email verified successfully. You can now sign in.'],
+    ] as const) {
+      const page = await (await e2e.newContext({ locale })).newPage();
+      const email = uniqueEmail('notice');
+      await page.goto('/login?mode=register');
+      await page.locator('input[name="name"]').fill('Ivan Notice');
+      await page.locator('input[name="email"]').fill(email);
+      await page.locator('input[name="password"]').fill(STRONG_PASSWORD);
+      await submit(page);
+      await expect.poll(() => page.locator('main, body').first().innerText()).toContain(registered);
+      await page.goto(await e2e.mailLink(email, '/verify-email'));
+      await expect.poll(() => page.locator('body').innerText()).toContain(verified);
+      await page.context().close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { FormField, NewPasswordFields, useActionForm } from '../lib/form';
 import { useSession } from '../session';
 import { trpc } from '../trpc';
 import { Button, Card } from './ui';
+import { translatedNotice } from '../lib/notice-text';
 
 const resolver = zodResolver(changePasswordForm);
 
@@ -20,7 +21,7 @@ export function PasswordSettings() {
     async ({ currentPassword, newPassword }, f) => {
       const r = await change.mutateAsync({ currentPassword, newPassword });
       f.reset();
-      return r.message;
+      return translatedNotice(r.message);
     },
     (err) => errorMessage(err, t('password.failed')),
   );

@@ -7,6 +7,7 @@ import { errorMessage } from '../lib/errors';
 import { fmt } from '../lib/format';
 import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
+import { translatedNotice } from '../lib/notice-text';
 
 const pct = (r: number | null) => (r === null ? '-' : fmt.number(r, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }));
 const ms = (v: number | null) => (v === null ? '-' : fmt.number(v, { style: 'unit', unit: 'millisecond' }));
@@ -87,7 +88,7 @@ export function SubscribeForm() {
   const [sent, setSent] = useState<string | null>(null);
   const onSubmit = form.submit(async (input) => {
     try {
-      setSent((await (await loadApi()).status.subscribe.mutate(input)).message);
+      setSent(translatedNotice((await (await loadApi()).status.subscribe.mutate(input)).message));
     } catch (err) {
       form.setError(errorMessage(err, t('quality.subscribeFailed'), t('quality.subscribeUnexpected')));
     }
@@ -124,7 +125,7 @@ export function StatusLinkAction({ kind, token }: { kind: 'confirm' | 'unsubscri
     try {
       const api = await loadApi();
       const r = kind === 'confirm' ? await api.status.confirm.mutate({ token }) : await api.status.unsubscribe.mutate({ token });
-      setDone({ kind: 'success', text: r.message });
+      setDone({ kind: 'success', text: translatedNotice(r.message) });
     } catch (err) {
       setDone({ kind: 'error', text: errorMessage(err, t('quality.linkFailed'), t('quality.linkUnexpected')) });
     } finally {

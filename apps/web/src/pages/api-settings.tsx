@@ -25,6 +25,7 @@ import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
+import { translatedNotice } from '../lib/notice-text';
 
 /** Settings' sections: tabs under the spec's /api route, the chosen one in `?section=` (a link or a reload keeps it). */
 const SECTIONS = ['api', 'security', 'notifications', 'account', 'team', 'audit'] as const;
@@ -194,7 +195,7 @@ function AssociateBatch() {
       const r = await process.mutateAsync(input);
       f.reset();
       await refresh();
-      return withGbBeside(r.message, r.creditedBytes);
+      return withGbBeside(translatedNotice(r.message), r.creditedBytes);
     },
     (err) => errorMessage(err, t('batch.failed')),
   );

@@ -12,6 +12,7 @@ import { signInOptions } from '../lib/public-calls';
 import { isReturningVisitor } from '../lib/returning';
 import { setSessionUser } from '../session-store';
 import { usePageTitle } from '../lib/page-title';
+import { translatedNotice } from '../lib/notice-text';
 
 type Mode = 'signin' | 'register';
 
@@ -56,11 +57,11 @@ export function LoginPage() {
     try {
       const api = await loadApi();
       if ('name' in input) {
-        setCheckEmail({ email: input.email, message: (await api.auth.register.mutate({ ...input, referralCode })).message });
+        setCheckEmail({ email: input.email, message: translatedNotice((await api.auth.register.mutate({ ...input, referralCode })).message) });
         return;
       }
       const r = await api.auth.login.mutate(input);
-      if (r.status === 'verification_required') setCheckEmail({ email: input.email, message: r.message });
+      if (r.status === 'verification_required') setCheckEmail({ email: input.email, message: translatedNotice(r.message) });
       else if (r.status === 'two_factor_required') setCodeStep(true);
       // PublicOnly sees the user and moves on to the dashboard (or the page that sent here).
       else setSessionUser(r.user);
@@ -214,7 +215,7 @@ function CheckYourEmail({ email, message, onBack }: { email: string; message: st
     setSending(true);
     try {
       const r = await (await loadApi()).auth.resendVerification.mutate({ email });
-      setNotice({ kind: 'success', text: r.message });
+      setNotice({ kind: 'success', text: translatedNotice(r.message) });
     } catch (err) {
       setNotice({ kind: 'error', text: errorMessage(err, t('resendFailed')) });
     } finally {

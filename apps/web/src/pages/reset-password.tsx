@@ -9,6 +9,7 @@ import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
 import { resetLinkValid } from '../lib/public-calls';
 import { usePageTitle } from '../lib/page-title';
+import { translatedNotice } from '../lib/notice-text';
 
 export function ResetPasswordPage() {
   const { t } = useTranslation(['auth', 'common']);
@@ -91,7 +92,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = form.submit(async ({ password }) => {
     try {
-      setDone((await (await loadApi()).auth.resetPassword.mutate({ token, password })).message);
+      setDone(translatedNotice((await (await loadApi()).auth.resetPassword.mutate({ token, password })).message));
     } catch (err) {
       form.setError(errorMessage(err, t('reset.failed'), t('reset.unexpected')));
     }

@@ -29,6 +29,7 @@ import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
+import { translatedNotice } from '../lib/notice-text';
 
 /** Whole GB as the language writes them ("12 GB", "12 ГБ"). */
 const wholeGb = (gb: number) => fmt.number(gb, { style: 'unit', unit: 'gigabyte' });
@@ -354,7 +355,7 @@ function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
       const r = await redeem.mutateAsync(input);
       f.reset();
       await onRedeemed();
-      return withGbBeside(r.message || t('redeem.redeemed'), r.creditedBytes);
+      return withGbBeside(r.message ? translatedNotice(r.message) : t('redeem.redeemed'), r.creditedBytes);
     },
     (err) => errorMessage(err, t('redeem.failed'), t('redeem.network')) || t('redeem.unknown'),
   );

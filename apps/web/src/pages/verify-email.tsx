@@ -8,6 +8,7 @@ import { loadApi } from '../lib/form-deps';
 import { useLazyForm } from '../lib/lazy-form';
 import { ServerAnswer, verifyEmail } from '../lib/public-calls';
 import { usePageTitle } from '../lib/page-title';
+import { translatedNotice } from '../lib/notice-text';
 
 type State =
   { status: 'loading' } | { status: 'success'; message: string } | { status: 'already-verified'; message: string } | { status: 'error'; message: string };
@@ -27,7 +28,12 @@ export function VerifyEmailPage() {
     // The page's one call, made as it opens: a plain fetch of the REST path, whose procedure checks
     // the token with the core schema (a missing one gets the spec's invalid-link message from it).
     verifyEmail(token).then(
-      (r) => setState(r.alreadyVerified ? { status: 'already-verified', message: r.message } : { status: 'success', message: r.message }),
+      (r) =>
+        setState(
+          r.alreadyVerified
+            ? { status: 'already-verified', message: translatedNotice(r.message) }
+            : { status: 'success', message: translatedNotice(r.message) },
+        ),
       (err: unknown) =>
         setState({
           status: 'error',

@@ -13,16 +13,17 @@ export interface DescribedError {
   params: Record<string, string>;
 }
 
-interface Template {
-  code: ErrorCode;
+interface Template<C extends string> {
+  code: C;
   re: RegExp;
   names: string[];
+  literal: number;
 }
 
 const PLACEHOLDER = /\{\{(\w+)\}\}/g;
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function compile(code: ErrorCode, text: string): Template & { literal: number } {
+function compile<C extends string>(code: C, text: string): Template<C> {
   const names: string[] = [];
   let source = '';
   let last = 0;
@@ -35,24 +36,25 @@ function compile(code: ErrorCode, text: string): Template & { literal: number } 
   return { code, re: new RegExp(`^${source}$`), names, literal: text.replace(PLACEHOLDER, '').length };
 }
 
-let compiled: Template[] | null = null;
 /**
- * Compiled once, on first use. Most literal text first: a specific template ("username: {{reason}}")
- * wins over a general one ("{{field}}: {{problem}}") that also matches.
+ * Finds which of a table's English texts (code -> text, `{{name}}` where it varies) a text is, with
+ * its varying parts. Compiled on first use; most literal text first, so a specific template
+ * ("username: {{reason}}") wins over a general one ("{{field}}: {{problem}}") that also matches.
  */
-function templates(): Template[] {
-  compiled ??= (Object.entries(en) as [ErrorCode, string][]).map(([code, text]) => compile(code, text)).sort((a, b) => b.literal - a.literal);
-  return compiled;
+export function templateMatcher<C extends string>(table: Readonly<Record<C, string>>): (text: string) => { code: C; params: Record<string, string> } | null {
+  let compiled: Template<C>[] | null = null;
+  return (text) => {
+    compiled ??= (Object.entries(table) as [C, string][]).map(([code, t]) => compile(code, t)).sort((a, b) => b.literal - a.literal);
+    for (const t of compiled) {
+      const m = t.re.exec(text);
+      if (m) return { code: t.code, params: Object.fromEntries(t.names.map((n, i) => [n, m[i + 1]!])) };
+    }
+    return null;
+  };
 }
 
 /** The code of an English error text and its varying parts, or null when no template matches. */
-export function describeError(text: string): DescribedError | null {
-  for (const t of templates()) {
-    const m = t.re.exec(text);
-    if (m) return { code: t.code, params: Object.fromEntries(t.names.map((n, i) => [n, m[i + 1]!])) };
-  }
-  return null;
-}
+export const describeError: (text: string) => DescribedError | null = templateMatcher(en);
 
 /** Whether a code is one of the catalogue's (an answer's code may be a generic one, or from a newer server). */
 export const isErrorCode = (code: unknown): code is ErrorCode => typeof code === 'string' && Object.hasOwn(en, code);

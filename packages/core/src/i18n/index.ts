@@ -10,6 +10,7 @@ export * from './load';
 export * from './format';
 export * from './error-codes';
 export * from './billing-line';
+export * from './notices';
 export type { Translation } from './catalogue-shape';
 
 // Keys are typed from the English catalogues: a missing or misspelt key fails the typecheck.

@@ -70,6 +70,23 @@ export default {
     minutes_one: '{{count}} minute',
     minutes_other: '{{count}} minutes',
   },
+  /** The server's success messages (the English ones exactly as it answers them), by code. */
+  notices: {
+    REGISTERED: 'Registration successful. Please check your email to verify your account.',
+    VERIFY_FIRST: 'Please verify your email before signing in. Check your inbox for the verification link.',
+    EMAIL_VERIFIED: 'Email verified successfully. You can now sign in.',
+    EMAIL_ALREADY_VERIFIED: 'Your email is already verified.',
+    PASSWORD_RESET: 'Password reset successfully. You can now sign in with your new password.',
+    RESET_LINK_SENT: 'If an account exists for that email, a password reset link has been sent.',
+    VERIFICATION_RESENT: 'If that account is waiting for verification, a new link has been sent.',
+    PASSWORD_CHANGED: 'Password changed. Your other sessions were signed out.',
+    REDEEMED: 'Successfully redeemed {{mb}} MB',
+    STATUS_CHECK_INBOX: 'Check your inbox: follow the link we sent to confirm the subscription.',
+    STATUS_SUBSCRIBED: 'Subscribed: {{email}} will get a mail when a country becomes degraded and when it recovers.',
+    STATUS_UNSUBSCRIBED: 'Unsubscribed: {{email}} will get no more status mails.',
+    BATCH_ASSOCIATED_ONE: 'Batch associated: {{n}} proxy account and {{mb}} MB added to your account.',
+    BATCH_ASSOCIATED: 'Batch associated: {{n}} proxy accounts and {{mb}} MB added to your account.',
+  },
   billingStatus: {
     created: 'Created',
     waiting: 'Waiting for payment',
