@@ -27,7 +27,8 @@ beforeAll(async () => {
   server = await startTestServer({
     publicUrl: 'https://shop.example',
     defaultUpstream: true,
-    telegram: { token: BOT_TOKEN, webhookSecret: WEBHOOK_SECRET, apiRoot: fake.url, outboxPollMs: 200 },
+    // The fake Bot API has no per-chat limit: no second between replies to one chat.
+    telegram: { token: BOT_TOKEN, webhookSecret: WEBHOOK_SECRET, apiRoot: fake.url, outboxPollMs: 200, chatSpacingMs: 0 },
   });
   admin = await adminClient(server);
 }, 30_000);

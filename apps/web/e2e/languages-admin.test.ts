@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '@proxyhub/core/i18n';
+import type { Cookie } from 'playwright-core';
 import { adminLogIn, startE2E, type E2E } from './harness';
 import { checkScreen, useLocale } from './route-sweep';
 
@@ -11,16 +12,22 @@ const KEPT = new Set(['admin']);
 let e2e: E2E;
 const english = new Map<string, Set<string>>();
 
+/** The admin's session, signed in once and shared by every language's browser. */
+let session: Cookie[];
+
 beforeAll(async () => {
   e2e = await startE2E();
+  const first = await e2e.newPage();
+  await adminLogIn(first);
+  session = await first.context().cookies();
+  await first.context().close();
 });
 afterAll(() => e2e?.close());
 
 async function sweep(locale: Locale): Promise<string[]> {
   const ctx = await e2e.newContext({ locale: locale === 'en' ? 'en-US' : locale });
   const page = await ctx.newPage();
-  await useLocale(page, e2e.baseUrl, 'en');
-  await adminLogIn(page);
+  await ctx.addCookies(session);
   await useLocale(page, e2e.baseUrl, locale);
   await page.goto('/admin');
   const problems: string[] = [];

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '@proxyhub/core/i18n';
 import { addCredits } from '@proxyhub/testing';
-import { gatewayTraffic, logIn, signUpAndLogIn, startE2E, type E2E, type SessionUser } from './harness';
+import type { Cookie } from 'playwright-core';
+import { gatewayTraffic, signUpAndLogIn, startE2E, type E2E, type SessionUser } from './harness';
 import { checkScreen, showAccountIn, useLocale } from './route-sweep';
 
 const NAME = 'Zed Quixote';
@@ -44,14 +45,16 @@ const SIGNED_IN = [
 
 let e2e: E2E;
 let user: SessionUser;
-let credentials: { email: string; password: string };
+/** The user's session, signed in once and shared by every language's browser. */
+let session: Cookie[];
 /** Per route: the English texts of its main content. */
 const english = new Map<string, Set<string>>();
 
 beforeAll(async () => {
   e2e = await startE2E();
   const first = await e2e.newPage();
-  credentials = await signUpAndLogIn(e2e, first, NAME);
+  await signUpAndLogIn(e2e, first, NAME);
+  session = await first.context().cookies();
   user = await first.evaluate(async () => ((await (await fetch('/auth/user')).json()) as { user: SessionUser }).user);
   // The user's proxy id (random letters) is data too.
   KEPT.add(user.proxyUserId.toLowerCase());
@@ -64,13 +67,11 @@ afterAll(() => e2e?.close());
 async function sweep(locale: Locale, signedIn: boolean): Promise<string[]> {
   const ctx = await e2e.newContext({ locale: locale === 'en' ? 'en-US' : locale });
   const page = await ctx.newPage();
-  // Signed in through the English form, then shown in the language under test.
   if (signedIn) {
-    await useLocale(page, e2e.baseUrl, 'en');
-    await logIn(page, credentials.email, credentials.password);
-  }
-  if (signedIn) await showAccountIn(page, e2e.baseUrl, locale);
-  else await useLocale(page, e2e.baseUrl, locale);
+    await ctx.addCookies(session);
+    await page.goto('/');
+    await showAccountIn(page, e2e.baseUrl, locale);
+  } else await useLocale(page, e2e.baseUrl, locale);
   const problems: string[] = [];
   for (const path of signedIn ? SIGNED_IN : PUBLIC) {
     await page.goto(path);

@@ -35,7 +35,7 @@ export interface ServerFactoryOptions {
   redisKeyPrefix?: string;
   webDistDir?: string;
   admin?: { username: string; password: string };
-  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
+  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number; chatSpacingMs?: number };
   /** The periodic jobs (balance watch, lease reconciliation, ...), as a real server runs them. */
   backgroundJobs?: boolean;
 }
@@ -74,7 +74,7 @@ export interface TestServerOptions {
   logDestination?: { write(line: string): void };
   logLevel?: string;
   /** The Telegram bot, pointed at a fake Bot API. */
-  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number };
+  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number; chatSpacingMs?: number };
   /** Run the server's periodic jobs (off by default: tests drive them). */
   backgroundJobs?: boolean;
 }
