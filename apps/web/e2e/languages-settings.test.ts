@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { DEFAULT_ORDER_GB, DEFAULT_PRICING, orderTotalCents } from '@proxyhub/core';
 import { formatCents, formatGbFor, type Locale } from '@proxyhub/core/i18n';
 import { addCredits } from '@proxyhub/testing';
-import { logIn, signUpAndLogIn, startE2E, VIEWPORTS, type E2E, type SessionUser } from './harness';
+import { INTERNAL_KEY, logIn, signUpAndLogIn, startE2E, VIEWPORTS, type E2E, type SessionUser } from './harness';
 import { showAccountIn, useLocale } from './route-sweep';
 
 let e2e: E2E;
@@ -51,6 +51,9 @@ const WORDS = {
     billing: 'Платежи',
     history: 'История',
     kind: 'Корректировка',
+    redeemField: 'Код пополнения',
+    redeem: 'Активировать',
+    redeemed: 'Код активирован: 512 МБ (0,50 ГБ)',
     lines: ['Корректировка баланса', /Подарочный код \w+ создан/],
   },
   'pt-BR': {
@@ -73,6 +76,9 @@ const WORDS = {
     billing: 'Cobrança',
     history: 'Histórico',
     kind: 'Ajuste',
+    redeemField: 'Código de recarga',
+    redeem: 'Resgatar código',
+    redeemed: 'Resgatado com sucesso: 512 MB (0,50 GB)',
     lines: ['Ajuste de saldo', /Código de presente \w+ criado/],
   },
 } as const;
@@ -117,6 +123,16 @@ describe('Settings, Top Up and Billing in other languages', () => {
       expect(await page.getByTestId('order-total').innerText()).toBe(total);
       expect(await page.getByRole('button', { name: new RegExp(w.pay) }).innerText()).toContain(total);
       await screenText(page);
+      // A code redeemed: the server's message in the language, with the GB beside the MB.
+      const minted = await fetch(`${e2e.server.url}/admin/codes/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
+        body: JSON.stringify({ creditsGB: 0.5, quantity: 1, expiresAt: null }),
+      });
+      const [code] = ((await minted.json()) as { codes: { code: string }[] }).codes;
+      await page.getByLabel(w.redeemField).fill(code!.code);
+      await page.getByRole('button', { name: w.redeem, exact: true }).click();
+      await page.getByText(w.redeemed).waitFor();
 
       // Billing: the history's headings, entry types and lines (the adjustment, the gift code made
       // above), dates in the language's order.

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Trans, useTranslation } from 'react-i18next';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { processBatchInput, withGbBeside } from '@proxyhub/core';
+import { processBatchInput } from '@proxyhub/core';
 import { AlertSettings } from '../components/alert-settings';
 import { ApiKeySettings } from '../components/api-key-settings';
 import { IpAllowlistSettings } from '../components/ip-allowlist-settings';
@@ -25,7 +25,7 @@ import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions, type User } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
-import { translatedNotice } from '../lib/notice-text';
+import { creditedNotice } from '../lib/notice-text';
 
 /** Settings' sections: tabs under the spec's /api route, the chosen one in `?section=` (a link or a reload keeps it). */
 const SECTIONS = ['api', 'security', 'notifications', 'account', 'team', 'audit'] as const;
@@ -195,7 +195,7 @@ function AssociateBatch() {
       const r = await process.mutateAsync(input);
       f.reset();
       await refresh();
-      return withGbBeside(translatedNotice(r.message), r.creditedBytes);
+      return creditedNotice(r.message, r.creditedBytes);
     },
     (err) => errorMessage(err, t('batch.failed')),
   );

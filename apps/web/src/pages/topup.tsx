@@ -16,7 +16,6 @@ import {
   ratePerGbCents,
   promotionCodeField,
   redeemCodeInput,
-  withGbBeside,
   type Plan,
 } from '@proxyhub/core';
 import { Alert, Button, Card, Field, PageHeader } from '../components/ui';
@@ -29,7 +28,7 @@ import { FormField, useActionForm } from '../lib/form';
 import { useSession, useSessionActions } from '../session';
 import { trpc } from '../trpc';
 import { usePageTitle } from '../lib/page-title';
-import { translatedNotice } from '../lib/notice-text';
+import { creditedNotice } from '../lib/notice-text';
 
 /** Whole GB as the language writes them ("12 GB", "12 ГБ"). */
 const wholeGb = (gb: number) => fmt.number(gb, { style: 'unit', unit: 'gigabyte' });
@@ -355,7 +354,7 @@ function RedeemCode({ onRedeemed }: { onRedeemed: () => Promise<void> }) {
       const r = await redeem.mutateAsync(input);
       f.reset();
       await onRedeemed();
-      return withGbBeside(r.message ? translatedNotice(r.message) : t('redeem.redeemed'), r.creditedBytes);
+      return r.message ? creditedNotice(r.message, r.creditedBytes) : t('redeem.redeemed');
     },
     (err) => errorMessage(err, t('redeem.failed'), t('redeem.network')) || t('redeem.unknown'),
   );
