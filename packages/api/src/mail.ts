@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { escapeHtml, formatGb, type Seller, type TeamRole, type UsageMeterKind } from '@proxyhub/core';
 import { DEFAULT_LOCALE, formatDate, formatGbFor, formatNumber, isLocale, type Locale } from '@proxyhub/core/i18n';
-import { translatorFor } from '@proxyhub/core/i18n/server';
+import { lookUpFor, translatorFor } from '@proxyhub/core/i18n/server';
 import { incidentWords } from './services/status/quality-incidents';
 
 export interface MailMessage {
@@ -157,7 +157,7 @@ type PlainMail =
 
 function plainMail(to: Recipient, key: PlainMail, link: string, values: Record<string, string> = {}) {
   // The key is one of the groups above; the values are each group's placeholders.
-  const t = translatorFor(to.locale) as unknown as (key: string, options: Record<string, string>) => string;
+  const t = lookUpFor(to.locale);
   const part = (name: string) => t(`${key}.${name}`, { ns: 'mail', ...values });
   return composeMail(to, { subject: part('subject'), intro: part('intro'), action: { label: part('action'), url: link }, outro: part('outro') });
 }

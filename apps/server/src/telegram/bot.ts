@@ -20,8 +20,8 @@ export interface TelegramOptions {
   /** How often the outbox is drained besides after each change (ms). */
   outboxPollMs?: number;
   /**
-   * The least time between two messages to one chat (ms): Telegram allows about one a second, the
-   * throttler's default. Tests talking to a fake Bot API set 0.
+   * The least time between two messages to one private chat (ms): Telegram allows about one a
+   * second, the throttler's default. Tests talking to a fake Bot API set 0.
    */
   chatSpacingMs?: number;
 }
@@ -39,17 +39,8 @@ export interface TelegramBot {
  */
 export async function startTelegramBot(deps: ApiDeps, opts: TelegramOptions, logger: Logger): Promise<TelegramBot | null> {
   const bot = new Bot(opts.token, { client: { apiRoot: opts.apiRoot ?? DEFAULT_TELEGRAM_API_ROOT } });
-  const spacing = opts.chatSpacingMs;
-  bot.api.config.use(
-    apiThrottler(
-      spacing === undefined
-        ? {}
-        : {
-            out: { maxConcurrent: 1, minTime: spacing },
-            group: { maxConcurrent: 1, minTime: spacing, reservoir: 20, reservoirRefreshAmount: 20, reservoirRefreshInterval: 60_000 },
-          },
-    ),
-  );
+  // Only private chats' spacing is ever changed; groups keep the throttler's own limits.
+  bot.api.config.use(apiThrottler(opts.chatSpacingMs === undefined ? {} : { out: { maxConcurrent: 1, minTime: opts.chatSpacingMs } }));
   bot.api.config.use(autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 60 }));
   try {
     await bot.init();

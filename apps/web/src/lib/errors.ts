@@ -16,7 +16,7 @@ loadErrorTexts(currentLocale());
 i18n.on('languageChanged', loadErrorTexts);
 
 /** i18next's t for a key known only at run time (an answer's code): typed keys cannot name it. */
-const lookUp = (key: string, params: Record<string, string>): string => (i18n.t as unknown as (key: string, options: object) => string)(key, params);
+export const lookUp = (key: string, params: Record<string, string>): string => (i18n.t as unknown as (key: string, options: object) => string)(key, params);
 
 /**
  * An English error text in the language on show: the translation of its code (the answer's code, or

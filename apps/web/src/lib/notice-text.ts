@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, describeNotice } from '@proxyhub/core/i18n';
 import { withGbBeside } from '@proxyhub/core';
-import { currentLocale, i18n } from '../i18n';
+import { currentLocale } from '../i18n';
+import { lookUp } from './errors';
 import { fmt } from './format';
 
 /** A success message the server answered, in the language on show (its own English as it came). */
@@ -8,7 +9,7 @@ export function translatedNotice(english: string): string {
   if (currentLocale() === DEFAULT_LOCALE) return english;
   const notice = describeNotice(english);
   if (!notice) return english;
-  return (i18n.t as unknown as (key: string, values: Record<string, string>) => string)(`notices.${notice.code}`, { ...notice.params, ns: 'common' });
+  return lookUp(`notices.${notice.code}`, { ...notice.params, ns: 'common' });
 }
 
 /** A message that credited bytes ("... 5120 MB ..."), with the GB they make beside the MB, in the language on show. */

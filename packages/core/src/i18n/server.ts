@@ -25,3 +25,6 @@ export function translatorFor(locale: string | null | undefined): TFunction {
   const lng: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
   return instance.getFixedT(lng);
 }
+
+/** A language's t for keys known only at run time (built from a code or a group): typed keys cannot name them. */
+export const lookUpFor = (locale: string | null | undefined) => translatorFor(locale) as unknown as (key: string, options: Record<string, string>) => string;

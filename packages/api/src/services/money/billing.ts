@@ -9,7 +9,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { BILLING_PAGE_DEFAULT, centsToUsd, DomainError, formatGb, type BillingKind, type BillingLine, type OrderStep, type Seller } from '@proxyhub/core';
 import { batches, creditEntries, paymentEvents, payments, topupCodes, users, type DbOrTx, type PAYMENT_STATUSES } from '@proxyhub/db';
 import { billingLineWords, type LineFormats } from '@proxyhub/core/i18n';
-import { translatorFor } from '@proxyhub/core/i18n/server';
+import { lookUpFor } from '@proxyhub/core/i18n/server';
 import { getSeller } from '../site/seller';
 
 export interface BillingEntry {
@@ -80,7 +80,7 @@ function adjustmentLine(note: string | null, forStaff: boolean): BillingLine {
   return note ? { key: 'adjustmentNote', values: { note } } : { key: 'adjustmentByAdmin', values: {} };
 }
 
-const english = translatorFor('en') as unknown as (key: string, options: Record<string, string>) => string;
+const english = lookUpFor('en');
 const ENGLISH_FORMATS: LineFormats = {
   number: String,
   cents: (c) => `$${centsToUsd(c)}`,
