@@ -56,6 +56,8 @@ export class Gateway {
   private readonly handshakeTimeoutMs: number;
   private readonly publicUrl: string;
   private readonly forwardHooks: ForwardHooks;
+  /** The entry port each client of an entry port came in on (set at accept: reading a socket's local port is a syscall). */
+  private readonly entryPorts = new WeakMap<Socket, number>();
 
   constructor(private readonly opts: GatewayOptions) {
     this.logger = opts.logger ?? silentLogger;
@@ -70,7 +72,7 @@ export class Gateway {
     this.handshakeSweeper.unref();
     this.server = this.createListener();
     const ports = opts.entryPorts;
-    if (ports) for (let port = ports.from; port <= ports.to; port += 1) this.entryServers.set(port, this.createListener());
+    if (ports) for (let port = ports.from; port <= ports.to; port += 1) this.entryServers.set(port, this.createListener(port));
     this.forwardHooks = forwardHooks(
       p,
       this.logger,
@@ -80,16 +82,23 @@ export class Gateway {
     );
   }
 
-  private createListener(): Server {
-    const server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => this.onConnection(s));
+  /** The main port's listener, or entry port `entryPort`'s. */
+  private createListener(entryPort?: number): Server {
+    const accept =
+      entryPort === undefined
+        ? (s: Socket) => this.onConnection(s)
+        : (s: Socket) => {
+            this.entryPorts.set(s, entryPort);
+            this.onConnection(s);
+          };
+    const server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, accept);
     server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     return server;
   }
 
   /** The entry port a client connected to; undefined for the main port. */
   private entryPortOf(socket: Socket): number | undefined {
-    const port = socket.localPort;
-    return port !== undefined && this.entryServers.has(port) ? port : undefined;
+    return this.entryPorts.get(socket);
   }
 
   async listen(port: number, host = '0.0.0.0'): Promise<AddressInfo> {

@@ -129,7 +129,8 @@ interface UserBufferHandle {
 /**
  * Switches a connected, paused socket to shared reads, as `onread` would have at connect; what it
  * had already read is handed over first (earlyReads). False when this Node cannot (the socket keeps
- * its 'data' events).
+ * its 'data' events). The caller says in the same turn whether it reads on (Relay.flow): stopping
+ * the handle here and starting it again there cost two epoll calls a tunnel, for nothing.
  */
 export function readIntoShared(socket: SharedReadSocket): boolean {
   const handle = (socket as unknown as { _handle?: UserBufferHandle | null })._handle;
@@ -146,7 +147,5 @@ export function readIntoShared(socket: SharedReadSocket): boolean {
   fields[internals.gen] = nextBuffer;
   fields[internals.callback] = onRead;
   handle.useUserBuffer(buf);
-  // read() may have started the handle reading: stop it until the relay resumes the socket.
-  socket.pause();
   return true;
 }
