@@ -137,6 +137,21 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
+/**
+ * Waits until a process (the server) is done with what it was given: a report interval (the
+ * gateway's last report of a run goes out at its next tick), then until its CPU stays under a tenth
+ * of a core for two 300 ms samples (at most 15 s).
+ */
+async function serverSettled(pid) {
+  await sleep(2200);
+  const until = Date.now() + 15_000;
+  for (let quiet = 0; quiet < 2 && Date.now() < until;) {
+    const c0 = cpuSeconds(pid);
+    await sleep(300);
+    quiet = (cpuSeconds(pid) - c0) / 0.3 < 0.1 ? quiet + 1 : 0;
+  }
+}
+
 function rssKiB(pid) {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return Number(m[1]);
@@ -746,6 +761,9 @@ async function main() {
     if (rotUser) {
       step('rotating');
       for (const id of order) {
+        // Each subject starts with the server done with the last one's reports: its storing lags by
+        // a report interval, and would otherwise take the cores from whoever comes next.
+        await serverSettled(server.pid);
         const cpu0 = pids[id] ? cpuSeconds(pids[id]) : 0;
         const serverCpu0 = cpuSeconds(server.pid);
         const clientCpu0 = process.cpuUsage();
@@ -756,7 +774,9 @@ async function main() {
         add('rotClientCpu', id, (client.user + client.system) / r.count);
         add('rotTargetCpu', id, ((cpuSeconds(targetProc.pid) - targetCpu0) / r.count) * 1e6);
         if (pids[id]) add('rotCpu', id, ((cpuSeconds(pids[id]) - cpu0) / r.count) * 1e6);
-        // The server's share: the gateway's reports of these connections (leases, usage, log records).
+        // The server's share: the gateway's reports of these connections (leases, usage, log
+        // records), until it has stored the last of them.
+        await serverSettled(server.pid);
         add('rotServerCpu', id, ((cpuSeconds(server.pid) - serverCpu0) / r.count) * 1e6);
         add('rotRate', id, r.rate);
         add('rotP50', id, r.p50);
