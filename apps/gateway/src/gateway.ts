@@ -84,14 +84,10 @@ export class Gateway {
 
   /** The main port's listener, or entry port `entryPort`'s. */
   private createListener(entryPort?: number): Server {
-    const accept =
-      entryPort === undefined
-        ? (s: Socket) => this.onConnection(s)
-        : (s: Socket) => {
-            this.entryPorts.set(s, entryPort);
-            this.onConnection(s);
-          };
-    const server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, accept);
+    const server = createServer({ allowHalfOpen: true, noDelay: true, pauseOnConnect: false }, (s) => {
+      if (entryPort !== undefined) this.entryPorts.set(s, entryPort);
+      this.onConnection(s);
+    });
     server.on('error', (err) => this.logger.error({ err }, 'gateway server error'));
     return server;
   }

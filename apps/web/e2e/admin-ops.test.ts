@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, INTERNAL_KEY, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { ADMIN, mintCodes, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let admin: Page;
 let customer: Page;
 let customerEmail: string;
-
-async function mint(gb: number, quantity: number): Promise<string[]> {
-  const r = await fetch(`${e2e.server.url}/admin/codes/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
-    body: JSON.stringify({ creditsGB: gb, quantity, expiresAt: null }),
-  });
-  return ((await r.json()) as { codes: { code: string }[] }).codes.map((c) => c.code);
-}
 
 const post = (page: Page, path: string, body: unknown) =>
   page.evaluate(
@@ -43,7 +34,7 @@ afterAll(async () => {
 
 describe('admin operations', () => {
   it('the overview shows 30 days of traffic and revenue; codes list, filter and revoke', async () => {
-    const [redeemed, keep, revoke] = await mint(2, 3);
+    const [redeemed, keep, revoke] = await mintCodes(e2e, 2, 3);
     expect((await post(customer, '/auth/redeem-code', { code: redeemed })).status).toBe(200);
     await admin.reload();
     await admin.getByTestId('admin-overview').waitFor();

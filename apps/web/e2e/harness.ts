@@ -114,6 +114,17 @@ export interface E2E {
   close(): Promise<void>;
 }
 
+/** Top-up codes minted on the spec's REST path with the internal key, as the shop bot mints them. */
+export async function mintCodes(e2e: E2E, creditsGB: number, quantity = 1): Promise<string[]> {
+  const r = await fetch(`${e2e.server.url}/admin/codes/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
+    body: JSON.stringify({ creditsGB, quantity, expiresAt: null }),
+  });
+  if (r.status !== 200) throw new Error(`/admin/codes/create answered ${r.status}`);
+  return ((await r.json()) as { codes: { code: string }[] }).codes.map((c) => c.code);
+}
+
 /** `config`: API settings for this file's server (e.g. a short gateway down interval). */
 export async function startE2E(config: Partial<ApiConfig> & Pick<TestServerInput, 'telegram'> = {}): Promise<E2E> {
   // The browser's URL must be the config's publicUrl: mail links and the CSRF Origin check use it.

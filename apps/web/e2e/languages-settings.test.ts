@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { DEFAULT_ORDER_GB, DEFAULT_PRICING, orderTotalCents } from '@proxyhub/core';
 import { formatCents, formatGbFor, type Locale } from '@proxyhub/core/i18n';
 import { addCredits } from '@proxyhub/testing';
-import { INTERNAL_KEY, logIn, signUpAndLogIn, startE2E, VIEWPORTS, type E2E, type SessionUser } from './harness';
+import { mintCodes, logIn, signUpAndLogIn, startE2E, VIEWPORTS, type E2E, type SessionUser } from './harness';
 import { showAccountIn, useLocale } from './route-sweep';
 
 let e2e: E2E;
@@ -124,13 +124,8 @@ describe('Settings, Top Up and Billing in other languages', () => {
       expect(await page.getByRole('button', { name: new RegExp(w.pay) }).innerText()).toContain(total);
       await screenText(page);
       // A code redeemed: the server's message in the language, with the GB beside the MB.
-      const minted = await fetch(`${e2e.server.url}/admin/codes/create`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
-        body: JSON.stringify({ creditsGB: 0.5, quantity: 1, expiresAt: null }),
-      });
-      const [code] = ((await minted.json()) as { codes: { code: string }[] }).codes;
-      await page.getByLabel(w.redeemField).fill(code!.code);
+      const code = (await mintCodes(e2e, 0.5))[0]!;
+      await page.getByLabel(w.redeemField).fill(code);
       await page.getByRole('button', { name: w.redeem, exact: true }).click();
       await page.getByText(w.redeemed).waitFor();
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, INTERNAL_KEY, VIEWPORTS, adminLogIn, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
+import { ADMIN, mintCodes, VIEWPORTS, adminLogIn, screenshots, signUpAndLogIn, startE2E, type E2E } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -16,12 +16,7 @@ beforeAll(async () => {
   page = await e2e.newPage();
   await signUpAndLogIn(e2e, page, 'Phone User');
   // Something in the billing history, so its table has a row to show as a card.
-  const minted = await fetch(`${e2e.server.url}/admin/codes/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
-    body: JSON.stringify({ creditsGB: 1, quantity: 1, expiresAt: null }),
-  });
-  const code = ((await minted.json()) as { codes: { code: string }[] }).codes[0]!.code;
+  const code = (await mintCodes(e2e, 1))[0]!;
   await page.evaluate(
     async (c) => fetch('/auth/redeem-code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: c }) }),
     code,

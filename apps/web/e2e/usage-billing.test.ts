@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { INTERNAL_KEY, gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
+import { mintCodes, gatewayTraffic, screenshots, startE2EWithUser, type E2E, type SessionUser } from './harness';
 
 let e2e: E2E;
 let page: Page;
@@ -13,12 +13,7 @@ afterAll(() => e2e?.close());
 const GiB = 1024 ** 3;
 
 async function redeemCode(gb: number): Promise<string> {
-  const minted = await fetch(`${e2e.server.url}/admin/codes/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${INTERNAL_KEY}` },
-    body: JSON.stringify({ creditsGB: gb, quantity: 1, expiresAt: null }),
-  });
-  const code = ((await minted.json()) as { codes: { code: string }[] }).codes[0]!.code;
+  const code = (await mintCodes(e2e, gb))[0]!;
   const status = await page.evaluate(
     async (c) =>
       (await fetch('/auth/redeem-code', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: c }) })).status,

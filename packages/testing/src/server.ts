@@ -24,6 +24,15 @@ export interface ServerPartsLike {
 }
 
 /** The options the kit passes to the server app's `createServer`. */
+/** The Telegram bot of a test server, pointed at a fake Bot API (telegram/bot.ts's options). */
+export interface TestTelegramOptions {
+  token: string;
+  webhookSecret: string;
+  apiRoot?: string;
+  outboxPollMs?: number;
+  chatSpacingMs?: number;
+}
+
 export interface ServerFactoryOptions {
   config: ApiConfig;
   database: Database;
@@ -35,7 +44,7 @@ export interface ServerFactoryOptions {
   redisKeyPrefix?: string;
   webDistDir?: string;
   admin?: { username: string; password: string };
-  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number; chatSpacingMs?: number };
+  telegram?: TestTelegramOptions;
   /** The periodic jobs (balance watch, lease reconciliation, ...), as a real server runs them. */
   backgroundJobs?: boolean;
 }
@@ -74,7 +83,7 @@ export interface TestServerOptions {
   logDestination?: { write(line: string): void };
   logLevel?: string;
   /** The Telegram bot, pointed at a fake Bot API. */
-  telegram?: { token: string; webhookSecret: string; apiRoot?: string; outboxPollMs?: number; chatSpacingMs?: number };
+  telegram?: TestTelegramOptions;
   /** Run the server's periodic jobs (off by default: tests drive them). */
   backgroundJobs?: boolean;
 }

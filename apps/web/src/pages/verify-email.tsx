@@ -28,12 +28,7 @@ export function VerifyEmailPage() {
     // The page's one call, made as it opens: a plain fetch of the REST path, whose procedure checks
     // the token with the core schema (a missing one gets the spec's invalid-link message from it).
     verifyEmail(token).then(
-      (r) =>
-        setState(
-          r.alreadyVerified
-            ? { status: 'already-verified', message: translatedNotice(r.message) }
-            : { status: 'success', message: translatedNotice(r.message) },
-        ),
+      (r) => setState({ status: r.alreadyVerified ? 'already-verified' : 'success', message: translatedNotice(r.message) }),
       (err: unknown) =>
         setState({
           status: 'error',

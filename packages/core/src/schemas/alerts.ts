@@ -4,10 +4,10 @@ import { BYTES_PER_GB } from '../constants';
 /** At most two decimals (GB amounts: 0.01 GB is the smallest step). */
 export const isHundredth = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9;
 
-/** The shares of a limit that alert when first reached, unless the user sets their own. */
 /** What a usage.threshold alert measures: a proxy account's cap, daily or monthly limit, or a plan period's allowance. */
 export type UsageMeterKind = 'cap' | 'daily' | 'monthly' | 'plan';
 
+/** The shares of a limit that alert when first reached, unless the user sets their own. */
 export const DEFAULT_USAGE_ALERT_PERCENTS = [80, 90] as const;
 export const MAX_USAGE_ALERT_PERCENTS = 5;
 

@@ -50,11 +50,19 @@ export const BILLING_LINES = [
   'reversalNote',
 ] as const;
 export type BillingLineKey = (typeof BILLING_LINES)[number];
-export interface BillingLine {
-  key: BillingLineKey;
-  /** `gb` ordered, `cents` its price, `owedCents` and `creditedBytes` of a part-paid order, a `code`, an admin's `note`. */
-  values: { gb?: number; cents?: number; owedCents?: number; creditedBytes?: string; code?: string; note?: string };
-}
+/** A line: `gb` ordered, `cents` its price, `owedCents` and `creditedBytes` of a part-paid order, a `code`, an admin's `note`. */
+export const billingLine = z.object({
+  key: z.enum(BILLING_LINES),
+  values: z.object({
+    gb: z.number().optional(),
+    cents: z.number().int().optional(),
+    owedCents: z.number().int().optional(),
+    creditedBytes: z.string().optional(),
+    code: z.string().optional(),
+    note: z.string().optional(),
+  }),
+});
+export type BillingLine = z.infer<typeof billingLine>;
 
 /** A crypto order's steps as the user sees them (the providers' finer statuses map onto these). */
 export const ORDER_STEPS = ['created', 'waiting', 'confirming', 'paid', 'failed', 'expired', 'cancelled', 'refunded'] as const;

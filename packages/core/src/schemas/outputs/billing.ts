@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BILLING_KINDS, BILLING_LINES, ORDER_STEPS } from '../billing';
+import { BILLING_KINDS, billingLine, ORDER_STEPS } from '../billing';
 
 /** What the `billing.*` procedures answer (checked with `.output`, and the REST shims' documented responses). */
 
@@ -10,17 +10,7 @@ export const billingEntryOutput = z.object({
   kind: z.enum(BILLING_KINDS),
   bytes: z.string(),
   description: z.string(),
-  line: z.object({
-    key: z.enum(BILLING_LINES),
-    values: z.object({
-      gb: z.number().optional(),
-      cents: z.number().int().optional(),
-      owedCents: z.number().int().optional(),
-      creditedBytes: z.string().optional(),
-      code: z.string().optional(),
-      note: z.string().optional(),
-    }),
-  }),
+  line: billingLine,
   reference: z.string().nullable(),
   history: z.array(z.object({ status: z.enum(ORDER_STEPS), at: z.string() })).optional(),
   invoiceUrl: z.string().nullable().optional(),
