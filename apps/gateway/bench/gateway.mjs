@@ -10,7 +10,7 @@
 // BENCH_CONCURRENT_BYTES (4 MiB each), BENCH_TUNNELS (10,000 idle tunnels; fewer when the open-file
 // limit does not allow two sockets each), BENCH_COLD_USERS (1,000), BENCH_NODE_ARGS (profiling),
 // BENCH_VERBOSE (each step, and each round's set-up times p50/p90/p99/max), BENCH_ROTATING_SECONDS (5 per subject and round),
-// BENCH_ROTATING_CONCURRENCY (32), BENCH_BURST (2,000 connections at once), BENCH_BURST_LINES (50),
+// BENCH_ROTATING_CONCURRENCY (32), BENCH_TAIL (where each rotating subject's slowest 1 % fell in time), BENCH_BURST (2,000 connections at once), BENCH_BURST_LINES (50),
 // BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory,rotating,burst;
 // all by default). Every row selected still runs for both proxies and direct in every round.
 // BENCH_BASELINE=<another checkout, built> adds that checkout's gateway as a third proxy in the same
@@ -44,6 +44,7 @@ const ROTATING_SECONDS = num('BENCH_ROTATING_SECONDS', 5);
 const ROTATING_CONCURRENCY = num('BENCH_ROTATING_CONCURRENCY', 32);
 const BURST = num('BENCH_BURST', 2000);
 const BURST_LINES = num('BENCH_BURST_LINES', 50);
+const TAIL = Boolean(process.env.BENCH_TAIL);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 const ALL_ROWS = ['download', 'upload', 'setup', 'http', 'concurrent', 'cold', 'memory', 'rotating', 'burst'];
 const ROWS = new Set(process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map((r) => r.trim()) : ALL_ROWS);
@@ -427,11 +428,29 @@ function readResponse(socket) {
   });
 }
 
+/**
+ * BENCH_TAIL: where a subject's slowest 1 % fell, by 100 ms window of its run, and the part of the
+ * p99 spent after the tunnel was up. Clusters of about ROTATING_CONCURRENCY in one window are moments
+ * when every client waited at once (the cores taken by something else), not slow connections.
+ */
+function printTail(label, times, tunnels, endedAt) {
+  const cut = pct(times, 99);
+  const windows = {};
+  for (let i = 0; i < times.length; i++) if (times[i] > cut) windows[Math.floor(endedAt[i] / 100)] = (windows[Math.floor(endedAt[i] / 100)] ?? 0) + 1;
+  const after = times.map((ms, i) => ms - tunnels[i]);
+  const list = Object.entries(windows).map(([w, n]) => `${(Number(w) / 10).toFixed(1)}s:${n}`);
+  console.error(
+    `  ${label} tail: p99 ${cut.toFixed(1)} ms (after the tunnel p99 ${pct(after, 99).toFixed(1)}); the slowest 1 % by 100 ms window: ${list.join(' ')}`,
+  );
+}
+
 /** ROTATING_CONCURRENCY clients making short connections for ROTATING_SECONDS: connections/s, p50, p99 and the bytes moved. */
-async function rotatingRate(open, httpTarget) {
+async function rotatingRate(open, httpTarget, label) {
   const request = Buffer.from(`GET /1k HTTP/1.1\r\nHost: 127.0.0.1:${httpTarget}\r\n\r\n`, 'latin1');
   const times = [];
   const tunnels = [];
+  /** When each connection ended (ms from the start), for BENCH_TAIL. */
+  const endedAt = [];
   let up = 0;
   let down = 0;
   const t0 = process.hrtime.bigint();
@@ -442,12 +461,14 @@ async function rotatingRate(open, httpTarget) {
         const c = await shortConnection(open, httpTarget, request);
         times.push(c.ms);
         tunnels.push(c.tunnelMs);
+        if (TAIL) endedAt.push(Number(process.hrtime.bigint() - t0) / 1e6);
         up += c.up;
         down += c.down;
       }
     }),
   );
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (TAIL) printTail(label, times, tunnels, endedAt);
   return {
     rate: times.length / secs,
     p50: pct(times, 50),
@@ -632,7 +653,7 @@ async function main() {
   /** What the rotating user's connections moved through our gateways (the bytes its usage must show) and how many there were. */
   const rotBilled = { connections: 0, bytes: 0 };
   const rotatingRun = async (id) => {
-    const r = await rotatingRate(rotating[id], httpTarget);
+    const r = await rotatingRate(rotating[id], httpTarget, configs[id].name);
     if (ours.includes(id)) {
       rotBilled.connections += r.count;
       rotBilled.bytes += r.bytes;
