@@ -429,8 +429,8 @@ function readResponse(socket) {
 }
 
 /**
- * BENCH_TAIL: where a subject's slowest 1 % fell, by 100 ms window of its run, and the part of the
- * p99 spent after the tunnel was up. Clusters of about ROTATING_CONCURRENCY in one window are moments
+ * BENCH_TAIL: where a subject's slowest 1 % fell, by 100 ms window of its run, and the time from
+ * the tunnel being up to the whole answer (p50, p99). Clusters of about ROTATING_CONCURRENCY in one window are moments
  * when every client waited at once (the cores taken by something else), not slow connections.
  */
 function printTail(label, times, tunnels, endedAt) {
@@ -440,7 +440,7 @@ function printTail(label, times, tunnels, endedAt) {
   const after = times.map((ms, i) => ms - tunnels[i]);
   const list = Object.entries(windows).map(([w, n]) => `${(Number(w) / 10).toFixed(1)}s:${n}`);
   console.error(
-    `  ${label} tail: p99 ${cut.toFixed(1)} ms (after the tunnel p99 ${pct(after, 99).toFixed(1)}); the slowest 1 % by 100 ms window: ${list.join(' ')}`,
+    `  ${label} tail: p99 ${cut.toFixed(1)} ms (after the tunnel p50 ${pct(after, 50).toFixed(2)}, p99 ${pct(after, 99).toFixed(1)}); the slowest 1 % by 100 ms window: ${list.join(' ')}`,
   );
 }
 
