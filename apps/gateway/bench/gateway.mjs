@@ -429,16 +429,20 @@ function readResponse(socket) {
 }
 
 /**
- * BENCH_TAIL: where a subject's slowest 1 % fell, by 100 ms window of its run, and the time from
- * the tunnel being up to the whole answer (p50, p99). Clusters of about ROTATING_CONCURRENCY in one window are moments
- * when every client waited at once (the cores taken by something else), not slow connections.
+ * BENCH_TAIL: where a subject's slowest 1 % (above its p99, `cut`) fell, by 100 ms window of its
+ * run, and the time from the tunnel being up to the whole answer (p50, p99). Clusters of about
+ * ROTATING_CONCURRENCY in one window are moments when every client waited at once (the cores taken
+ * by something else), not slow connections.
  */
-function printTail(label, times, tunnels, endedAt) {
-  const cut = pct(times, 99);
-  const windows = {};
-  for (let i = 0; i < times.length; i++) if (times[i] > cut) windows[Math.floor(endedAt[i] / 100)] = (windows[Math.floor(endedAt[i] / 100)] ?? 0) + 1;
+function printTail(label, cut, times, tunnels, endedAt) {
+  const windows = new Map();
+  for (let i = 0; i < times.length; i++) {
+    if (times[i] <= cut) continue;
+    const w = Math.floor(endedAt[i] / 100);
+    windows.set(w, (windows.get(w) ?? 0) + 1);
+  }
   const after = times.map((ms, i) => ms - tunnels[i]);
-  const list = Object.entries(windows).map(([w, n]) => `${(Number(w) / 10).toFixed(1)}s:${n}`);
+  const list = [...windows].sort(([a], [b]) => a - b).map(([w, n]) => `${(w / 10).toFixed(1)}s:${n}`);
   console.error(
     `  ${label} tail: p99 ${cut.toFixed(1)} ms (after the tunnel p50 ${pct(after, 50).toFixed(2)}, p99 ${pct(after, 99).toFixed(1)}); the slowest 1 % by 100 ms window: ${list.join(' ')}`,
   );
@@ -468,11 +472,12 @@ async function rotatingRate(open, httpTarget, label) {
     }),
   );
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (TAIL) printTail(label, times, tunnels, endedAt);
+  const p99 = pct(times, 99);
+  if (TAIL) printTail(label, p99, times, tunnels, endedAt);
   return {
     rate: times.length / secs,
     p50: pct(times, 50),
-    p99: pct(times, 99),
+    p99,
     tunnelP50: pct(tunnels, 50),
     tunnelP99: pct(tunnels, 99),
     count: times.length,
@@ -781,10 +786,11 @@ async function main() {
     }
     if (rotUser) {
       step('rotating');
+      // Each subject starts with the server done with the reports before it: its storing lags by a
+      // report interval, and would otherwise take the cores from whoever comes next. (Each subject's
+      // own wait below, for its server CPU, does this for the next one.)
+      await serverSettled(server.pid);
       for (const id of order) {
-        // Each subject starts with the server done with the last one's reports: its storing lags by
-        // a report interval, and would otherwise take the cores from whoever comes next.
-        await serverSettled(server.pid);
         const cpu0 = pids[id] ? cpuSeconds(pids[id]) : 0;
         const serverCpu0 = cpuSeconds(server.pid);
         const clientCpu0 = process.cpuUsage();

@@ -23,7 +23,6 @@ export interface ServerPartsLike {
   close(): Promise<void>;
 }
 
-/** The options the kit passes to the server app's `createServer`. */
 /** The Telegram bot of a test server, pointed at a fake Bot API (telegram/bot.ts's options). */
 export interface TestTelegramOptions {
   token: string;
@@ -33,6 +32,7 @@ export interface TestTelegramOptions {
   chatSpacingMs?: number;
 }
 
+/** The options the kit passes to the server app's `createServer`. */
 export interface ServerFactoryOptions {
   config: ApiConfig;
   database: Database;
