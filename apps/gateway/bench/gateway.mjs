@@ -13,11 +13,13 @@
 // BENCH_ROTATING_CONCURRENCY (32), BENCH_TAIL (where each rotating subject's slowest 1 % fell in time), BENCH_BURST (2,000 connections at once), BENCH_BURST_LINES (50),
 // BENCH_ROWS (which rows to run, comma-separated: download,upload,setup,http,concurrent,cold,memory,rotating,burst;
 // all by default). Every row selected still runs for both proxies and direct in every round.
+// BENCH_NATIVE=1 adds tinyproxy (C; Debian's package) with proxy-chain's fixed login to the rotating
+// row: what a proxy that only relays, without Node's sockets, costs per short connection here.
 // BENCH_BASELINE=<another checkout, built> adds that checkout's gateway as a third proxy in the same
 // rounds (rows 'baseline ...'): before/after figures of a change from one run, under the same load.
 import { fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,6 +47,7 @@ const ROTATING_CONCURRENCY = num('BENCH_ROTATING_CONCURRENCY', 32);
 const BURST = num('BENCH_BURST', 2000);
 const BURST_LINES = num('BENCH_BURST_LINES', 50);
 const TAIL = Boolean(process.env.BENCH_TAIL);
+const NATIVE = Boolean(process.env.BENCH_NATIVE);
 const BASELINE = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : null;
 const ALL_ROWS = ['download', 'upload', 'setup', 'http', 'concurrent', 'cold', 'memory', 'rotating', 'burst'];
 const ROWS = new Set(process.env.BENCH_ROWS ? process.env.BENCH_ROWS.split(',').map((r) => r.trim()) : ALL_ROWS);
@@ -512,6 +515,7 @@ async function burstOfLines(opens, t, pid) {
 // ---- set-up: target, server, a user with credit, gateway, proxy-chain ---------------------------
 async function main() {
   const [port, gwPort, pcPort, basePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const tinyPort = NATIVE ? await freePort() : null;
   const key = randomBytes(24).toString('base64url');
   const base = `http://127.0.0.1:${port}`;
   const env = {
@@ -632,6 +636,31 @@ async function main() {
     return { proc, pid: proc.pid };
   };
 
+  /** BENCH_NATIVE: tinyproxy with proxy-chain's login, in the foreground. */
+  const startNative = async () => {
+    const conf = join(dataDir, 'tinyproxy.conf');
+    writeFileSync(
+      conf,
+      [
+        `Port ${tinyPort}`,
+        'Listen 127.0.0.1',
+        'Timeout 60',
+        'MaxClients 4096',
+        'LogLevel Critical',
+        'DisableViaHeader Yes',
+        `BasicAuth ${username} ${password}`,
+      ].join('\n') + '\n',
+    );
+    const proc = spawn('tinyproxy', ['-d', '-c', conf], { stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(proc);
+    proc.once('error', (err) => {
+      console.error(`BENCH_NATIVE: ${err.message} (apt-get install tinyproxy)`);
+      process.exit(1);
+    });
+    await waitFor('tinyproxy', () => canConnect(tinyPort));
+    return { tinyproxy: proc.pid };
+  };
+
   const auth = basic(username, password);
   // proxy-chain serves HTTP forward and CONNECT; it has no SOCKS5, so SOCKS5 is held to its CONNECT.
   const configs = {
@@ -640,6 +669,11 @@ async function main() {
     chain: { name: 'proxy-chain CONNECT', open: openers.connect(pcPort, username, password), port: pcPort },
     direct: { name: 'direct', open: openers.direct(), port: null },
   };
+  if (NATIVE) {
+    configs.tinyproxy = { name: 'tinyproxy CONNECT', open: openers.connect(tinyPort, username, password), port: tinyPort };
+  }
+  /** The rotating row's other subjects beside proxy-chain (BENCH_NATIVE). */
+  const natives = NATIVE ? ['tinyproxy'] : [];
   if (BASELINE) {
     configs.baseConnect = { name: 'baseline CONNECT', open: openers.connect(basePort, username, password), port: basePort };
     configs.baseSocks = { name: 'baseline SOCKS5', open: openers.socks(basePort, username, password), port: basePort };
@@ -693,12 +727,13 @@ async function main() {
 
   const gateway = await startGateway();
   const chain = await startChain();
+  const nativePids = NATIVE ? await startNative() : {};
   const baseline = BASELINE ? await startGateway(true) : null;
   const rows = {};
   const add = (row, id, v) => ((rows[row] ??= {})[id] ??= []).push(v);
   // The proxy's own CPU seconds per GiB relayed: a diagnostic that other load on the machine moves
   // far less than MB/s (it is not held to a target).
-  const pids = { gwConnect: gateway.pid, gwSocks: gateway.pid, chain: chain.pid, baseConnect: baseline?.pid, baseSocks: baseline?.pid };
+  const pids = { gwConnect: gateway.pid, gwSocks: gateway.pid, chain: chain.pid, baseConnect: baseline?.pid, baseSocks: baseline?.pid, ...nativePids };
   const transfer = async (row, id, run) => {
     const pid = pids[id];
     const cpu0 = pid ? cpuSeconds(pid) : 0;
@@ -790,7 +825,7 @@ async function main() {
       // report interval, and would otherwise take the cores from whoever comes next. (Each subject's
       // own wait below, for its server CPU, does this for the next one.)
       await serverSettled(server.pid);
-      for (const id of order) {
+      for (const id of order.flatMap((id) => (id === 'chain' ? [id, ...natives] : [id]))) {
         const cpu0 = pids[id] ? cpuSeconds(pids[id]) : 0;
         const serverCpu0 = cpuSeconds(server.pid);
         const clientCpu0 = process.cpuUsage();
@@ -992,6 +1027,21 @@ async function main() {
         `${c('rotRate', 'chain').toFixed(0)}, ${c('rotP50', 'chain').toFixed(1)} / ${c('rotP99', 'chain').toFixed(1)}`,
         `${c('rotRate', 'direct').toFixed(0)}, ${c('rotP50', 'direct').toFixed(1)} / ${c('rotP99', 'direct').toFixed(1)}`,
         `${(rate / c('rotRate', 'chain')).toFixed(2)}x conn/s ${ok(rate >= c('rotRate', 'chain'))}; ${(p99 / c('rotP99', 'chain')).toFixed(2)}x p99 ${ok(p99 <= c('rotP99', 'chain'))}`,
+      ]);
+    }
+    for (const id of natives) {
+      const label = `${configs[id].name} rotating, ${ROTATING_CONCURRENCY} at once`;
+      console.log(
+        `  ${label.padEnd(44)} ${c('rotRate', id).toFixed(0).padStart(8)} conn/s p50 ${c('rotP50', id).toFixed(1)} p99 ${c('rotP99', id).toFixed(1)} ms, ` +
+          `CPU per connection ${c('rotCpu', id).toFixed(0)} µs, clients ${c('rotClientCpu', id).toFixed(0)} µs | ${(c('rotRate', id) / c('rotRate', 'chain')).toFixed(2)}x proxy-chain; ` +
+          `our CONNECT ${(c('rotRate', 'gwConnect') / c('rotRate', id)).toFixed(2)}x it, SOCKS5 ${(c('rotRate', 'gwSocks') / c('rotRate', id)).toFixed(2)}x (reference, not a target)`,
+      );
+      table.push([
+        `${label}: connections/s, p50 / p99 ms (reference)`,
+        `${c('rotRate', id).toFixed(0)}, ${c('rotP50', id).toFixed(1)} / ${c('rotP99', id).toFixed(1)}`,
+        '-',
+        '-',
+        `${(c('rotRate', id) / c('rotRate', 'chain')).toFixed(2)}x proxy-chain; our CONNECT ${(c('rotRate', 'gwConnect') / c('rotRate', id)).toFixed(2)}x it`,
       ]);
     }
     const billed = rotChecked.usage === rotBilled.bytes;
