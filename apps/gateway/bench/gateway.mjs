@@ -637,7 +637,7 @@ async function main() {
   };
 
   /** BENCH_NATIVE: tinyproxy with proxy-chain's login, in the foreground. */
-  const startNative = async () => {
+  const startTinyproxy = async () => {
     const conf = join(dataDir, 'tinyproxy.conf');
     writeFileSync(
       conf,
@@ -727,7 +727,7 @@ async function main() {
 
   const gateway = await startGateway();
   const chain = await startChain();
-  const nativePids = NATIVE ? await startNative() : {};
+  const nativePids = NATIVE ? await startTinyproxy() : {};
   const baseline = BASELINE ? await startGateway(true) : null;
   const rows = {};
   const add = (row, id, v) => ((rows[row] ??= {})[id] ??= []).push(v);
@@ -1031,18 +1031,15 @@ async function main() {
     }
     for (const id of natives) {
       const label = `${configs[id].name} rotating, ${ROTATING_CONCURRENCY} at once`;
+      const rate = c('rotRate', id);
+      const figures = `${rate.toFixed(0)}, ${c('rotP50', id).toFixed(1)} / ${c('rotP99', id).toFixed(1)}`;
+      const vsChain = `${(rate / c('rotRate', 'chain')).toFixed(2)}x proxy-chain; our CONNECT ${(c('rotRate', 'gwConnect') / rate).toFixed(2)}x it`;
       console.log(
-        `  ${label.padEnd(44)} ${c('rotRate', id).toFixed(0).padStart(8)} conn/s p50 ${c('rotP50', id).toFixed(1)} p99 ${c('rotP99', id).toFixed(1)} ms, ` +
-          `CPU per connection ${c('rotCpu', id).toFixed(0)} µs, clients ${c('rotClientCpu', id).toFixed(0)} µs | ${(c('rotRate', id) / c('rotRate', 'chain')).toFixed(2)}x proxy-chain; ` +
-          `our CONNECT ${(c('rotRate', 'gwConnect') / c('rotRate', id)).toFixed(2)}x it, SOCKS5 ${(c('rotRate', 'gwSocks') / c('rotRate', id)).toFixed(2)}x (reference, not a target)`,
+        `  ${label.padEnd(44)} ${rate.toFixed(0).padStart(8)} conn/s p50 ${c('rotP50', id).toFixed(1)} p99 ${c('rotP99', id).toFixed(1)} ms, ` +
+          `CPU per connection ${c('rotCpu', id).toFixed(0)} µs, clients ${c('rotClientCpu', id).toFixed(0)} µs | ${vsChain}, ` +
+          `SOCKS5 ${(c('rotRate', 'gwSocks') / rate).toFixed(2)}x (reference, not a target)`,
       );
-      table.push([
-        `${label}: connections/s, p50 / p99 ms (reference)`,
-        `${c('rotRate', id).toFixed(0)}, ${c('rotP50', id).toFixed(1)} / ${c('rotP99', id).toFixed(1)}`,
-        '-',
-        '-',
-        `${(c('rotRate', id) / c('rotRate', 'chain')).toFixed(2)}x proxy-chain; our CONNECT ${(c('rotRate', 'gwConnect') / c('rotRate', id)).toFixed(2)}x it`,
-      ]);
+      table.push([`${label}: connections/s, p50 / p99 ms (reference)`, figures, '-', '-', vsChain]);
     }
     const billed = rotChecked.usage === rotBilled.bytes;
     const logged = rotChecked.records === rotBilled.connections;
